@@ -1,0 +1,39 @@
+# Two entry points: `make demo` (the main job) and `make test` (the test suite).
+# Each installs what it needs on a fresh Debian machine: a Vulkan driver when none is present (Mesa's lavapipe),
+# a virtualenv, and the package with its extras.
+PY ?= python3
+VENV ?= .venv
+export XDG_RUNTIME_DIR ?= /tmp
+export HYPOTHESIS_PROFILE ?= ci
+
+.PHONY: demo test test-long bench setup vulkan
+
+vulkan:
+	@if ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1; then \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Mesa's Vulkan drivers (lavapipe)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mesa-vulkan-drivers >/dev/null; \
+	  else echo "warning: no Vulkan driver found; install mesa-vulkan-drivers (or use Metal/D3D12)"; fi; \
+	fi
+
+$(VENV)/.installed: pyproject.toml
+	@if ! $(PY) -m venv --help >/dev/null 2>&1 || ! $(PY) -c 'import ensurepip' >/dev/null 2>&1; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; fi
+	$(PY) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+setup: vulkan $(VENV)/.installed
+
+demo: setup
+	$(VENV)/bin/python -m wgarray
+
+test: setup
+	$(VENV)/bin/python -m pytest -q tests
+
+test-long: setup
+	$(VENV)/bin/python -m pytest -q -m slow tests
+
+bench: setup
+	$(VENV)/bin/python -m benchmarks

@@ -1,0 +1,120 @@
+"""Device memory: storage buffers pooled by size class, one allocator per device.
+
+A freed block goes back to the pool only after the submit that last uses it (the stream knows), so a later
+upload into a reused buffer can never overtake earlier recorded work.  The pool keeps at most ``cache_limit``
+idle bytes and is trimmed whole before an allocation is declared impossible.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import wgpu
+
+from .base import Allocator
+
+if TYPE_CHECKING:  # the device sits above this layer; only its type is named here
+    from ..device import Device
+
+_USAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST
+_MIN_CLASS = 256
+
+
+@dataclass(eq=False)
+class DeviceBlock:
+    buffer: wgpu.GPUBuffer
+    size: int  # the buffer's size (the size class), >= what was asked for
+
+
+def size_class(nbytes: int) -> int:
+    """Powers of two up to 1 MiB, then multiples of 1/8 of the next power of two (<= 12.5% waste)."""
+    if nbytes <= _MIN_CLASS:
+        return _MIN_CLASS
+    p = 1 << (nbytes - 1).bit_length()
+    if p <= (1 << 20):
+        return p
+    step = p >> 3
+    return (nbytes + step - 1) // step * step
+
+
+class GPUAllocator(Allocator["Device"]):
+    def __init__(self, dev: "Device", cache_limit: int = 1 << 30) -> None:
+        super().__init__(dev)
+        self._free: dict[int, list[DeviceBlock]] = {}
+        self._idle_bytes = 0
+        self.cache_limit = cache_limit
+        self.live_bytes = 0  # bytes in blocks handed out and not yet freed
+        self.live_blocks = 0
+
+    @property
+    def idle_bytes(self) -> int:
+        """Bytes held in the pool for reuse."""
+        return self._idle_bytes
+
+    def alloc(self, nbytes: int) -> DeviceBlock:
+        dev = self._dev
+        limit = dev.properties.limits.max_storage_buffer_binding_size
+        if nbytes > limit:
+            raise MemoryError(f"cannot allocate {nbytes} bytes on {dev}: larger than the device's "
+                              f"storage binding limit of {limit} bytes")
+        cls = min(size_class(nbytes), max(limit // 4 * 4, nbytes))
+        with dev.stream.lock:
+            free = self._free.get(cls)
+            if free:
+                block = free.pop()
+                self._idle_bytes -= block.size
+                dev.counters.pool_hits += 1
+            else:
+                block = DeviceBlock(self._create(cls), cls)
+                dev.counters.buffers_allocated += 1
+                dev.counters.bytes_allocated += cls
+            self.live_bytes += block.size
+            self.live_blocks += 1
+            return block
+
+    def _create(self, size: int) -> wgpu.GPUBuffer:
+        device = self._dev.wgpu_device
+        try:
+            return device.create_buffer(size=size, usage=_USAGE)
+        except Exception:
+            self.trim()
+            try:
+                return device.create_buffer(size=size, usage=_USAGE)
+            except Exception as e:
+                raise MemoryError(f"cannot allocate {size} bytes on {self._dev}: {e}") from None
+
+    def free(self, block: DeviceBlock) -> None:
+        dev = self._dev
+        if dev.stream.closed:
+            return
+        with dev.stream.lock:
+            self.live_bytes -= block.size
+            self.live_blocks -= 1
+        dev.stream.release_after(block.buffer, lambda: self._recycle(block))
+
+    def _recycle(self, block: DeviceBlock) -> None:
+        with self._dev.stream.lock:
+            if self._idle_bytes + block.size > self.cache_limit:
+                self._destroy(block)
+                return
+            self._free.setdefault(block.size, []).append(block)
+            self._idle_bytes += block.size
+
+    def _destroy(self, block: DeviceBlock) -> None:
+        self._dev.stream.forget(block.buffer)
+        block.buffer.destroy()
+
+    def trim(self) -> None:
+        """Destroy every idle buffer in the pool."""
+        with self._dev.stream.lock:
+            for free in self._free.values():
+                for block in free:
+                    self._destroy(block)
+            self._free.clear()
+            self._idle_bytes = 0
+
+    def copyin(self, block: DeviceBlock, data: memoryview) -> None:
+        self._dev.stream.write(block.buffer, 0, data)
+
+    def copyout(self, block: DeviceBlock, nbytes: int) -> memoryview:
+        return self._dev.stream.read(block.buffer, 0, nbytes)

@@ -1,0 +1,135 @@
+"""The Mirror: the indirection between an array and its bytes.
+
+A mirror owns at most one host block and one device block for an array's base.  Each side is allocated on its
+first use and carries a validity flag.  Reading a side that is stale syncs it from the other side (through the
+dtype's codec: widen on upload, narrow on download); writing a side invalidates the other.  Reading a valid side
+moves no bytes.  Views share their base's mirror.  Only this module moves array bytes between host and device.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+import numpy as np
+import wgpu
+
+from ..dtypes import DType
+from .host import HOST
+
+if TYPE_CHECKING:
+    from ..device import Device
+    from .gpu import DeviceBlock
+
+
+def _release(allocator, block) -> None:
+    allocator.free(block)
+
+
+class Mirror:
+    __slots__ = ("dtype", "size", "device", "_host", "_block", "host_valid", "device_valid", "_finalizer",
+                 "__weakref__")
+
+    def __init__(self, dtype: DType, size: int, device: "Device") -> None:
+        self.dtype = dtype
+        self.size = size  # elements of the base
+        self.device = device
+        self._host: np.ndarray | None = None
+        self._block: DeviceBlock | None = None
+        self.host_valid = False
+        self.device_valid = False
+        self._finalizer = None
+
+    # -- observation -------------------------------------------------------------------------------------------
+    @property
+    def residency(self) -> frozenset[str]:
+        sides = []
+        if self.host_valid:
+            sides.append("host")
+        if self.device_valid:
+            sides.append("device")
+        return frozenset(sides)
+
+    @property
+    def device_nbytes(self) -> int:
+        return self.size * self.dtype.device_itemsize
+
+    @property
+    def host_nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    # -- the host side -------------------------------------------------------------------------------------------
+    def _host_block(self) -> np.ndarray:
+        if self._host is None:
+            raw = HOST.alloc(self.host_nbytes)
+            self._host = raw.view(self.dtype.numpy)
+        return self._host
+
+    def host(self) -> np.ndarray:
+        """The host elements (1-D), downloaded first if only the device side is valid."""
+        host = self._host_block()
+        if not self.host_valid and self.device_valid:
+            self._download(host)
+            self.host_valid = True
+        return host
+
+    def host_for_write(self, whole: bool = False) -> np.ndarray:
+        """Host elements about to be written; ``whole`` means every element will be, so nothing is synced."""
+        host = self._host_block() if whole else self.host()
+        self.host_valid = True
+        self.device_valid = False
+        return host
+
+    # -- the device side -------------------------------------------------------------------------------------
+    def _device_block(self) -> "DeviceBlock":
+        if self._block is None:
+            allocator = self.device.allocator
+            self._block = allocator.alloc(max(self.device_nbytes, 4))
+            self._finalizer = weakref.finalize(self, _release, allocator, self._block)
+        return self._block
+
+    def buffer(self) -> wgpu.GPUBuffer:
+        """The device buffer for reading, uploaded first if only the host side is valid."""
+        block = self._device_block()
+        if not self.device_valid and self.host_valid:
+            self._upload(block)
+            self.device_valid = True
+        return block.buffer
+
+    def buffer_for_write(self, whole: bool = False) -> wgpu.GPUBuffer:
+        """The device buffer about to be written by a kernel; ``whole`` skips the sync of unwritten parts."""
+        buf = self._device_block().buffer if whole else self.buffer()
+        self.device_valid = True
+        self.host_valid = False
+        return buf
+
+    def has_device_block(self) -> bool:
+        return self._block is not None
+
+    def release_device(self) -> None:
+        """Give the device block back (after making sure the host side holds the data)."""
+        if self._block is None:
+            return
+        if self.device_valid and not self.host_valid:
+            self.host()
+        self.device_valid = False
+        self._finalizer()
+        self._block = None
+        self._finalizer = None
+
+    # -- transfers: the only two places bytes cross --------------------------------------------------------
+    def _upload(self, block: "DeviceBlock") -> None:
+        data = self.dtype.widen(self._host)
+        if data.nbytes:
+            self.device.allocator.copyin(block, memoryview(data).cast("B"))
+        c = self.device.counters
+        c.uploads += 1
+        c.bytes_uploaded += data.nbytes
+
+    def _download(self, host: np.ndarray) -> None:
+        nbytes = self.device_nbytes
+        if nbytes:
+            raw = self.device.allocator.copyout(self._block, nbytes)
+            self.dtype.narrow(np.frombuffer(raw, dtype=self.dtype.storage_numpy, count=self.size), host)
+        c = self.device.counters
+        c.downloads += 1
+        c.bytes_downloaded += nbytes

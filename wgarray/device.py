@@ -1,0 +1,215 @@
+"""Devices: one ``Device`` per wgpu device, with its properties, stream, allocator, pipelines and counters.
+
+Adapter choice: ``WGARRAY_BACKEND`` (vulkan, metal, d3d12, opengl) narrows the backends tried, and
+``WGARRAY_ADAPTER`` picks an adapter by index in ``adapters()`` or by a substring of its name.  Without them the
+first discrete GPU, then integrated, then virtual, then CPU adapter wins, preferring native backends over OpenGL.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import wgpu
+
+from .alloc.gpu import GPUAllocator
+from .runtime.properties import DeviceProperties
+from .runtime.stats import Counters, Stats
+from .runtime.stream import Stream
+
+_WANTED_FEATURES = ("shader-f64", "shader-int64")
+_WANTED_LIMITS = ("max-buffer-size", "max-storage-buffer-binding-size", "max-compute-workgroup-storage-size",
+                  "max-storage-buffers-per-shader-stage", "max-compute-invocations-per-workgroup",
+                  "max-compute-workgroup-size-x", "max-compute-workgroup-size-y")
+_TYPE_RANK = {"DiscreteGPU": 0, "IntegratedGPU": 1, "VirtualGPU": 2, "CPU": 3}
+_BACKEND_RANK = {"Vulkan": 0, "Metal": 0, "D3D12": 0, "OpenGL": 1}
+
+
+@dataclass(frozen=True)
+class AdapterInfo:
+    index: int
+    name: str
+    vendor: str
+    backend: str
+    adapter_type: str
+    driver: str
+
+    def __str__(self) -> str:
+        return f"[{self.index}] {self.name} ({self.backend}, {self.adapter_type})"
+
+
+_adapters_lock = threading.Lock()
+_adapter_cache: list | None = None
+
+
+def _raw_adapters() -> list:
+    global _adapter_cache
+    with _adapters_lock:
+        if _adapter_cache is None:
+            _adapter_cache = list(wgpu.gpu.enumerate_adapters_sync())
+        return _adapter_cache
+
+
+def adapters() -> list[AdapterInfo]:
+    """Every adapter wgpu can see, in the order ``WGARRAY_ADAPTER`` indexes them."""
+    out = []
+    for i, a in enumerate(_raw_adapters()):
+        info = a.info
+        out.append(AdapterInfo(i, str(info.get("device", "")), str(info.get("vendor", "")),
+                               str(info.get("backend_type", "")), str(info.get("adapter_type", "")),
+                               str(info.get("description", ""))))
+    return out
+
+
+def _choose_adapter(spec: int | str | AdapterInfo | None):
+    raw = _raw_adapters()
+    infos = adapters()
+    if not raw:
+        raise RuntimeError("no WebGPU adapter found: install a Vulkan driver (on Debian: mesa-vulkan-drivers), "
+                           "or Metal/D3D12 on macOS/Windows")
+    if isinstance(spec, AdapterInfo):
+        spec = spec.index
+    if spec is None:
+        spec = os.environ.get("WGARRAY_ADAPTER") or None
+        if spec is not None and spec.isdigit():
+            spec = int(spec)
+    if isinstance(spec, int):
+        if not 0 <= spec < len(raw):
+            raise ValueError(f"adapter index {spec} out of range: {len(raw)} adapters")
+        return raw[spec]
+    candidates = list(zip(infos, raw))
+    backend = os.environ.get("WGARRAY_BACKEND")
+    if backend:
+        candidates = [c for c in candidates if c[0].backend.lower() == backend.lower()]
+        if not candidates:
+            raise RuntimeError(f"no adapter with backend {backend!r}: have {[str(i) for i in infos]}")
+    if isinstance(spec, str):
+        candidates = [c for c in candidates if spec.lower() in c[0].name.lower()]
+        if not candidates:
+            raise ValueError(f"no adapter named like {spec!r}: have {[str(i) for i in infos]}")
+    candidates.sort(key=lambda c: (_BACKEND_RANK.get(c[0].backend, 2), _TYPE_RANK.get(c[0].adapter_type, 4)))
+    return candidates[0][1]
+
+
+class Device:
+    """One WebGPU device: where arrays live and kernels run."""
+
+    def __init__(self, adapter=None, *, label: str | None = None) -> None:
+        adapter = adapter if isinstance(adapter, wgpu.GPUAdapter) else _choose_adapter(adapter)
+        self.adapter = adapter
+        self.properties = DeviceProperties.from_adapter(adapter)
+        features = [f for f in _WANTED_FEATURES if f in self.properties.features]
+        limits = {k: adapter.limits[k] for k in _WANTED_LIMITS if k in adapter.limits}
+        self.wgpu_device = adapter.request_device_sync(required_features=features, required_limits=limits)
+        self.features = frozenset(features)
+        self.counters = Counters()
+        self.stream = Stream(self.wgpu_device, self.counters,
+                             self.properties.limits.min_uniform_buffer_offset_alignment)
+        self.allocator = GPUAllocator(self)
+        self._pipelines: dict[tuple, tuple] = {}
+        self._layouts: dict[tuple[bool, ...], wgpu.GPUBindGroupLayout] = {}
+        self._label = label or f"{self.properties.name} ({self.properties.backend})"
+        self.index = -1
+
+    # -- public ------------------------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"Device({self.index}: {self._label}{', closed' if self.closed else ''})"
+
+    @property
+    def closed(self) -> bool:
+        return self.stream.closed
+
+    def stats(self) -> Stats:
+        """A frozen snapshot of this device's counters; ``after - before`` gives the work in between."""
+        return self.counters.snapshot()
+
+    def synchronize(self) -> None:
+        """Wait until everything recorded on this device so far has finished."""
+        self.stream.synchronize()
+
+    def supports(self, dtype) -> bool:
+        return dtype.feature is None or dtype.feature in self.features
+
+    def close(self) -> None:
+        """Finish pending work and release the device; its arrays become unusable, other devices are unaffected."""
+        if self.closed:
+            return
+        self.stream.close()
+        self.allocator.trim()
+        self._pipelines.clear()
+        _forget(self)
+
+    # -- pipelines -------------------------------------------------------------------------------------------
+    def pipeline(self, key: tuple, build: Callable[[], tuple[str, Sequence[bool]]]):
+        """The compiled pipeline for ``key``; ``build()`` gives (WGSL source, read-only flag per binding)."""
+        hit = self._pipelines.get(key)
+        if hit is not None:
+            return hit
+        with self.stream.lock:
+            hit = self._pipelines.get(key)
+            if hit is not None:
+                return hit
+            source, readonly = build()
+            layout = self._layout(tuple(readonly))
+            module = self.wgpu_device.create_shader_module(code=source)
+            playout = self.wgpu_device.create_pipeline_layout(bind_group_layouts=[layout, self.stream.params_layout])
+            pipe = self.wgpu_device.create_compute_pipeline(layout=playout,
+                                                            compute={"module": module, "entry_point": "main"})
+            self.counters.pipelines_compiled += 1
+            self._pipelines[key] = hit = (pipe, layout)
+            return hit
+
+    def _layout(self, readonly: tuple[bool, ...]) -> wgpu.GPUBindGroupLayout:
+        layout = self._layouts.get(readonly)
+        if layout is None:
+            BT = wgpu.BufferBindingType
+            layout = self.wgpu_device.create_bind_group_layout(entries=[
+                {"binding": i, "visibility": wgpu.ShaderStage.COMPUTE,
+                 "buffer": {"type": BT.read_only_storage if ro else BT.storage}} for i, ro in enumerate(readonly)])
+            self._layouts[readonly] = layout
+        return layout
+
+
+# -- the registry of open devices -------------------------------------------------------------------------------
+_registry_lock = threading.Lock()
+_devices: list[Device] = []
+_default: Device | None = None
+
+
+def _forget(dev: Device) -> None:
+    global _default
+    with _registry_lock:
+        if dev in _devices:
+            _devices.remove(dev)
+        if _default is dev:
+            _default = None
+
+
+def open_device(adapter: int | str | AdapterInfo | None = None) -> Device:
+    """Open a new, independent device (default adapter when none is given)."""
+    dev = Device(adapter)
+    with _registry_lock:
+        dev.index = max((d.index for d in _devices), default=-1) + 1
+        _devices.append(dev)
+    return dev
+
+
+def default_device() -> Device:
+    """The device arrays are created on when none is named; opened on first use."""
+    global _default
+    with _registry_lock:
+        if _default is not None:
+            return _default
+    dev = open_device()
+    with _registry_lock:
+        if _default is None:
+            _default = dev
+        return _default
+
+
+def devices() -> list[Device]:
+    """The open devices, the default first."""
+    default_device()
+    with _registry_lock:
+        return sorted(_devices, key=lambda d: (d is not _default, d.index))

@@ -1,0 +1,215 @@
+"""Logical dtypes as data, and the one place that knows host and device sizes differ.
+
+WGSL storage buffers hold only 4- or 8-byte scalars, so ``bool`` and the 8/16-bit integers live on the device
+widened to ``u32``/``i32``, and ``float16`` widened to ``f32``.  Each :class:`DType` names its numpy dtype, the
+WGSL type it is stored and computed in, the device item size, and the codec that widens on upload and narrows on
+download.  Every other module asks a ``DType`` instead of hard-coding a size.
+
+float16 is held in ``f32`` on every device, even where ``shader-f16`` exists: numpy computes float16 ufuncs in
+float32 and rounds the result to float16, and the kernels do exactly that (``wg_round_f16`` on store), so the
+results are bit-identical to numpy on every adapter.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "ALL_DTYPES", "as_dtype", "result_type", "isdtype",
+    "default_float", "default_int", "default_uint", "scalar_dtype",
+]
+
+_builtin_bool = bool
+
+
+@dataclass(frozen=True, eq=False)
+class DType:
+    """A wgarray dtype.  Compared by identity; ``DType == numpy dtype`` also works for convenience."""
+
+    name: str
+    numpy: np.dtype
+    kind: str  # "b" bool, "i" signed int, "u" unsigned int, "f" real float
+    bits: int  # logical width
+    wgsl: str  # WGSL scalar type of the device storage (also the compute type, bool aside)
+    feature: str | None = None  # adapter feature the dtype needs, if any
+
+    # -- sizes: the only place that knows them ---------------------------------------------------------
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element on the host (numpy's itemsize)."""
+        return self.numpy.itemsize
+
+    @property
+    def device_itemsize(self) -> int:
+        """Bytes per element in a device buffer (4 or 8: WGSL has no narrower storage)."""
+        return 8 if self.wgsl in ("i64", "u64", "f64") else 4
+
+    @property
+    def storage_numpy(self) -> np.dtype:
+        """numpy dtype with the device layout (what the bytes in a device buffer look like)."""
+        return np.dtype({"u32": np.uint32, "i32": np.int32, "f32": np.float32,
+                         "u64": np.uint64, "i64": np.int64, "f64": np.float64}[self.wgsl])
+
+    @property
+    def widened(self) -> _builtin_bool:
+        return self.device_itemsize != self.itemsize
+
+    # -- the codec -----------------------------------------------------------------------------------------
+    def widen(self, host: np.ndarray) -> np.ndarray:
+        """Host elements -> contiguous device-layout elements.  Exact for every value."""
+        host = np.ascontiguousarray(host, dtype=self.numpy)
+        if not self.widened:
+            return host
+        return host.astype(self.storage_numpy)
+
+    def narrow(self, device: np.ndarray, out: np.ndarray) -> None:
+        """Device-layout elements -> host elements written into ``out``.  Exact for every value the kernels store."""
+        if not self.widened:
+            out[...] = device.view(self.numpy)
+        elif self.kind == "b":
+            np.not_equal(device, 0, out=out)
+        else:
+            out[...] = device.astype(self.numpy, casting="unsafe")
+
+    # -- conveniences --------------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"wgarray.{self.name}"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: Any) -> _builtin_bool:
+        if isinstance(other, DType):
+            return self is other
+        try:
+            return np.dtype(other) == self.numpy and not isinstance(other, (int, float))
+        except TypeError:
+            return False
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self):  # dtypes are singletons; pickling returns the same object
+        return (as_dtype, (self.name,))
+
+
+bool = DType("bool", np.dtype(np.bool_), "b", 8, "u32")
+int8 = DType("int8", np.dtype(np.int8), "i", 8, "i32")
+int16 = DType("int16", np.dtype(np.int16), "i", 16, "i32")
+int32 = DType("int32", np.dtype(np.int32), "i", 32, "i32")
+int64 = DType("int64", np.dtype(np.int64), "i", 64, "i64", "shader-int64")
+uint8 = DType("uint8", np.dtype(np.uint8), "u", 8, "u32")
+uint16 = DType("uint16", np.dtype(np.uint16), "u", 16, "u32")
+uint32 = DType("uint32", np.dtype(np.uint32), "u", 32, "u32")
+uint64 = DType("uint64", np.dtype(np.uint64), "u", 64, "u64", "shader-int64")
+float16 = DType("float16", np.dtype(np.float16), "f", 16, "f32")
+float32 = DType("float32", np.dtype(np.float32), "f", 32, "f32")
+float64 = DType("float64", np.dtype(np.float64), "f", 64, "f64", "shader-f64")
+
+ALL_DTYPES: tuple[DType, ...] = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+                                 float16, float32, float64)
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+
+default_float = float32
+default_int = int32
+default_uint = uint32
+
+
+def as_dtype(spec: Any) -> DType:
+    """Turn a DType, name, numpy dtype or Python type into a wgarray DType; TypeError if unsupported."""
+    if isinstance(spec, DType):
+        return spec
+    if spec is None:
+        return default_float
+    if spec is _builtin_bool:
+        return bool
+    if spec is int:
+        return default_int
+    if spec is float:
+        return default_float
+    if isinstance(spec, str) and spec in _BY_NAME:
+        return _BY_NAME[spec]
+    try:
+        npd = np.dtype(spec)
+    except TypeError:
+        raise TypeError(f"data type {spec!r} not understood") from None
+    try:
+        return _BY_NUMPY[npd]
+    except KeyError:
+        raise TypeError(f"wgarray does not support the data type {npd} "
+                        f"(supported: {', '.join(d.name for d in ALL_DTYPES)})") from None
+
+
+# -- promotion: the Array API standard's table, plus int-with-float -> the float ------------------------------
+def _promote_pair(a: DType, b: DType) -> DType:
+    if a is b:
+        return a
+    if a.kind == "b" or b.kind == "b":
+        raise TypeError(f"no promotion between {a.name} and {b.name} (bool mixes only with bool)")
+    if a.kind == "f" or b.kind == "f":
+        if a.kind == "f" and b.kind == "f":
+            return a if a.bits >= b.bits else b
+        return a if a.kind == "f" else b  # integer with float: the float (a documented choice)
+    if a.kind == b.kind:
+        return a if a.bits >= b.bits else b
+    s, u = (a, b) if a.kind == "i" else (b, a)
+    if s.bits > u.bits:
+        return s
+    wider = {8: int16, 16: int32, 32: int64}.get(u.bits)
+    if wider is None:
+        raise TypeError(f"no promotion between {a.name} and {b.name} (no signed type holds both)")
+    return wider
+
+
+def result_type(*dtypes: DType) -> DType:
+    """Promote dtypes by the Array API table; TypeError for pairs it leaves undefined."""
+    if not dtypes:
+        raise ValueError("at least one array or dtype is required")
+    out = as_dtype(dtypes[0])
+    for d in dtypes[1:]:
+        out = _promote_pair(out, as_dtype(d))
+    return out
+
+
+def scalar_dtype(value: Any, partner: DType | None) -> DType:
+    """dtype a Python scalar takes next to an array of dtype ``partner`` (Array API rules)."""
+    if isinstance(value, (_builtin_bool, np.bool_)):
+        if partner is None or partner.kind == "b":
+            return bool
+        raise TypeError(f"a Python bool cannot be combined with a {partner.name} array")
+    if isinstance(value, (int, np.integer)):
+        if partner is None or partner.kind == "b":
+            return default_int
+        return partner
+    if isinstance(value, (float, np.floating)):
+        if partner is None or partner.kind != "f":
+            return default_float
+        return partner
+    if isinstance(value, complex):
+        raise TypeError("wgarray has no complex dtypes")
+    raise TypeError(f"unsupported scalar type {type(value).__name__}")
+
+
+_KIND_GROUPS = {
+    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
+    "real floating": "f", "numeric": "iuf",
+}
+
+
+def isdtype(dtype: DType, kind: Any) -> _builtin_bool:
+    """Array API ``isdtype``: is ``dtype`` of ``kind`` (a DType, a kind name, or a tuple of them)?"""
+    dtype = as_dtype(dtype)
+    if isinstance(kind, tuple):
+        return any(isdtype(dtype, k) for k in kind)
+    if isinstance(kind, DType):
+        return dtype is kind
+    if isinstance(kind, str):
+        if kind == "complex floating":
+            return False
+        if kind not in _KIND_GROUPS:
+            raise ValueError(f"unknown dtype kind {kind!r}")
+        return dtype.kind in _KIND_GROUPS[kind]
+    raise TypeError(f"kind must be a dtype, a kind name or a tuple, not {type(kind).__name__}")

@@ -1,0 +1,127 @@
+"""Elementwise operations as a table: name -> accepted kinds, result rule, WGSL expression per kind.
+
+Expressions are WGSL templates over the operands ``{x}``, ``{y}``, ``{z}``, the compute type ``{T}`` and the flat
+output index ``{i}``.  One generic kernel (``elementwise.wgsl``) evaluates any of them; later fusion can compose
+them because they are expressions, not kernels.  Kinds: b bool, i signed, u unsigned, f float.
+
+Result rules: ``same`` (the promoted dtype), ``bool``, ``float`` (integers promote to the default float, as
+functions that are only defined on floats do in array libraries that lack float64 by default).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class EwOp:
+    name: str
+    arity: int
+    result: str  # "same" | "bool" | "float"
+    exprs: dict[str, str] = field(hash=False)  # kind -> template; the keys are the accepted kinds
+    compute: str = "promoted"  # "promoted" | "bool": what the inputs are converted to before the expression
+
+    @property
+    def kinds(self) -> str:
+        return "".join(self.exprs)
+
+
+def _f(expr: str) -> dict[str, str]:
+    return {"f": expr}
+
+
+def _iuf(i: str, u: str | None = None, f: str | None = None) -> dict[str, str]:
+    return {"i": i, "u": i if u is None else u, "f": i if f is None else f}
+
+
+NAN = "{T}(bitcast<f32>(0x7fc00000u))"
+INF = "{T}(bitcast<f32>(0x7f800000u))"
+
+_UNARY: list[EwOp] = [
+    EwOp("positive", 1, "same", _iuf("{x}")),
+    EwOp("negative", 1, "same", _iuf("-{x}", "({T}(0) - {x})")),
+    EwOp("abs", 1, "same", _iuf("wg_abs_{T}({x})", "{x}")),
+    EwOp("square", 1, "same", _iuf("{x} * {x}")),
+    EwOp("sign", 1, "same", _iuf("wg_sign_{T}({x})", "select({T}(0), {T}(1), {x} > {T}(0))")),
+    EwOp("floor", 1, "same", _iuf("{x}", "{x}", "floor({x})")),
+    EwOp("ceil", 1, "same", _iuf("{x}", "{x}", "ceil({x})")),
+    EwOp("trunc", 1, "same", _iuf("{x}", "{x}", "trunc({x})")),
+    EwOp("round", 1, "same", _iuf("{x}", "{x}", "round({x})")),  # WGSL round: ties to even, like np.rint
+    EwOp("sqrt", 1, "float", _f(f"select(sqrt({{x}}), {NAN}, {{x}} < {{T}}(0.0))")),
+    EwOp("reciprocal", 1, "float", _f("{T}(1.0) / {x}")),
+    EwOp("exp", 1, "float", _f("exp({x})")),
+    EwOp("exp2", 1, "float", _f("exp2({x})")),
+    EwOp("expm1", 1, "float", _f("wg_expm1_{T}({x})")),
+    EwOp("log", 1, "float", _f(f"select(select(log({{x}}), -{INF}, {{x}} == {{T}}(0.0)), {NAN}, {{x}} < {{T}}(0.0))")),
+    EwOp("log2", 1, "float", _f(f"select(select(log2({{x}}), -{INF}, {{x}} == {{T}}(0.0)), {NAN}, {{x}} < {{T}}(0.0))")),
+    EwOp("log10", 1, "float", _f(f"select(select(log2({{x}}) * {{T}}(0.30102999566398119521), -{INF}, "
+                                  f"{{x}} == {{T}}(0.0)), {NAN}, {{x}} < {{T}}(0.0))")),
+    EwOp("log1p", 1, "float", _f("wg_log1p_{T}({x})")),
+    EwOp("sin", 1, "float", _f("sin({x})")),
+    EwOp("cos", 1, "float", _f("cos({x})")),
+    EwOp("tan", 1, "float", _f("tan({x})")),
+    EwOp("asin", 1, "float", _f("asin({x})")),
+    EwOp("acos", 1, "float", _f("acos({x})")),
+    EwOp("atan", 1, "float", _f("atan({x})")),
+    EwOp("sinh", 1, "float", _f("sinh({x})")),
+    EwOp("cosh", 1, "float", _f("cosh({x})")),
+    EwOp("tanh", 1, "float", _f("tanh({x})")),
+    EwOp("asinh", 1, "float", _f("asinh({x})")),
+    EwOp("acosh", 1, "float", _f("acosh({x})")),
+    EwOp("atanh", 1, "float", _f("atanh({x})")),
+    EwOp("isnan", 1, "bool", {"b": "false", "i": "false", "u": "false", "f": "wg_isnan_{T}({x})"}),
+    EwOp("isinf", 1, "bool", {"b": "false", "i": "false", "u": "false", "f": "wg_isinf_{T}({x})"}),
+    EwOp("isfinite", 1, "bool", {"b": "true", "i": "true", "u": "true", "f": "wg_isfinite_{T}({x})"}),
+    EwOp("signbit", 1, "bool", _f("wg_signbit_{T}({x})")),
+    EwOp("logical_not", 1, "bool", {"b": "!{x}"}, compute="bool"),
+    EwOp("bitwise_invert", 1, "same", {"b": "!{x}", "i": "~{x}", "u": "~{x}"}),
+]
+
+_CMP_B = "(u32({x}) {op} u32({y}))"
+
+
+def _cmp(name: str, op: str) -> EwOp:
+    return EwOp(name, 2, "bool", {"b": _CMP_B.replace("{op}", op), **_iuf(f"({{x}} {op} {{y}})")})
+
+
+_BINARY: list[EwOp] = [
+    EwOp("add", 2, "same", {"b": "({x} || {y})", **_iuf("{x} + {y}")}),
+    EwOp("subtract", 2, "same", _iuf("{x} - {y}")),
+    EwOp("multiply", 2, "same", {"b": "({x} && {y})", **_iuf("{x} * {y}")}),
+    EwOp("divide", 2, "float", _f("{x} / {y}")),
+    EwOp("floor_divide", 2, "same", _iuf("wg_floordiv_{T}({x}, {y})")),
+    EwOp("remainder", 2, "same", _iuf("wg_remainder_{T}({x}, {y})")),
+    EwOp("pow", 2, "same", _iuf("wg_pow_{T}({x}, {y})")),
+    EwOp("maximum", 2, "same", _iuf("max({x}, {y})", "max({x}, {y})", "wg_maximum_{T}({x}, {y})")),
+    EwOp("minimum", 2, "same", _iuf("min({x}, {y})", "min({x}, {y})", "wg_minimum_{T}({x}, {y})")),
+    EwOp("atan2", 2, "float", _f("wg_atan2_{T}({x}, {y})")),
+    EwOp("hypot", 2, "float", _f("wg_hypot_{T}({x}, {y})")),
+    EwOp("copysign", 2, "float", _f("wg_copysign_{T}({x}, {y})")),
+    EwOp("logaddexp", 2, "float", _f("wg_logaddexp_{T}({x}, {y})")),
+    _cmp("equal", "=="), _cmp("not_equal", "!="), _cmp("less", "<"), _cmp("less_equal", "<="),
+    _cmp("greater", ">"), _cmp("greater_equal", ">="),
+    EwOp("logical_and", 2, "bool", {"b": "({x} && {y})"}, compute="bool"),
+    EwOp("logical_or", 2, "bool", {"b": "({x} || {y})"}, compute="bool"),
+    EwOp("logical_xor", 2, "bool", {"b": "({x} != {y})"}, compute="bool"),
+    EwOp("bitwise_and", 2, "same", {"b": "({x} && {y})", "i": "({x} & {y})", "u": "({x} & {y})"}),
+    EwOp("bitwise_or", 2, "same", {"b": "({x} || {y})", "i": "({x} | {y})", "u": "({x} | {y})"}),
+    EwOp("bitwise_xor", 2, "same", {"b": "({x} != {y})", "i": "({x} ^ {y})", "u": "({x} ^ {y})"}),
+    EwOp("bitwise_left_shift", 2, "same", {"i": "wg_lshift_{T}({x}, {y})", "u": "wg_lshift_{T}({x}, {y})"}),
+    EwOp("bitwise_right_shift", 2, "same", {"i": "wg_rshift_{T}({x}, {y})", "u": "wg_rshift_{T}({x}, {y})"}),
+]
+
+_ANY = {"b": "{x}", **_iuf("{x}")}
+
+_SPECIAL: list[EwOp] = [
+    # copy / astype / fill: the value converted to the output dtype on store
+    EwOp("copy", 1, "same", _ANY),
+    # where(cond, x, y): cond is converted to bool by the launcher, x and y to the promoted dtype
+    EwOp("where", 3, "same", {k: "select({z}, {y}, {x})" for k in "biuf"}),
+    # arange: start {x} + i * step {y}, computed in the output dtype
+    EwOp("arange", 2, "same", _iuf("({x} + {T}({i}) * {y})")),
+    # eye: 1 where column - row == k; {x} = columns, {y} = k (int32 scalars)
+    EwOp("eye", 2, "bool", {"i": "(i32({i} % u32({x})) - i32({i} / u32({x})) == {y})"}),
+]
+
+OPS: dict[str, EwOp] = {op.name: op for op in _UNARY + _BINARY + _SPECIAL}
+UNARY = tuple(op.name for op in _UNARY)
+BINARY = tuple(op.name for op in _BINARY)

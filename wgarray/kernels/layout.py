@@ -1,0 +1,111 @@
+"""Shape bookkeeping for kernels: broadcasting strides, collapsing dimensions, folding grids, packing params.
+
+Everything here is host-side integer arithmetic on shapes and strides (in elements, never bytes).
+"""
+from __future__ import annotations
+
+import math
+import struct
+from typing import Protocol, Sequence
+
+MAXD = 8  # dimensions a kernel addresses after collapsing
+WORKGROUP = 256
+
+
+class ViewLike(Protocol):
+    """What a kernel needs of an array view (``Array`` satisfies it)."""
+
+    mirror: object
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]  # in elements
+    offset: int  # in elements
+    dtype: object
+
+
+def contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    out, acc = [], 1
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def broadcast_strides(shape: Sequence[int], strides: Sequence[int], out_shape: Sequence[int]) -> tuple[int, ...]:
+    """Strides of a view broadcast to ``out_shape`` (0 where a dimension is stretched or added)."""
+    pad = len(out_shape) - len(shape)
+    if pad < 0:
+        raise ValueError(f"cannot broadcast shape {tuple(shape)} to {tuple(out_shape)}")
+    res = [0] * pad
+    for n, s, m in zip(shape, strides, out_shape[pad:]):
+        if n == m:
+            res.append(s if n != 1 else 0)
+        elif n == 1:
+            res.append(0)
+        else:
+            raise ValueError(f"cannot broadcast shape {tuple(shape)} to {tuple(out_shape)}")
+    return tuple(res)
+
+
+def collapse(shape: Sequence[int], strides: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """Drop size-1 dimensions and merge neighbours that every operand walks contiguously."""
+    keep = [d for d, n in enumerate(shape) if n != 1]
+    cshape = [shape[d] for d in keep]
+    cstr = [[s[d] for d in keep] for s in strides]
+    d = len(cshape) - 2
+    while d >= 0:
+        if all(s[d] == s[d + 1] * cshape[d + 1] for s in cstr):
+            cshape[d] *= cshape[d + 1]
+            del cshape[d + 1]
+            for s in cstr:
+                s[d] = s[d + 1]
+                del s[d + 1]
+        d -= 1
+    return tuple(cshape), [tuple(s) for s in cstr]
+
+
+def variant(cshape: Sequence[int], strides: Sequence[int]) -> str:
+    """How a kernel addresses an operand: 'c' contiguous (offset + i), 'z' one element, 's' strided."""
+    if all(s == 0 for s in strides):
+        return "z"
+    if tuple(strides) == contiguous_strides(cshape):
+        return "c"
+    return "s"
+
+
+def grid(workgroups: int, max_dim: int) -> tuple[int, int, int]:
+    """Fold a 1-D workgroup count into x/y so that no dimension exceeds the device limit."""
+    if workgroups <= max_dim:
+        return (max(workgroups, 1), 1, 1)
+    y = math.ceil(workgroups / max_dim)
+    return (math.ceil(workgroups / y), y, 1)
+
+
+class Params:
+    """Packs a uniform parameter block, following WGSL's uniform layout rules for the members used here."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    def _align(self, n: int) -> None:
+        self._buf.extend(b"\0" * (-len(self._buf) % n))
+
+    def u32(self, *values: int) -> "Params":
+        self._align(4)
+        self._buf.extend(struct.pack(f"<{len(values)}I", *values))
+        return self
+
+    def vec_array(self, values: Sequence[int], signed: bool, length: int = MAXD) -> "Params":
+        """array<vec4<u32|i32>, length/4> padded with zeros."""
+        self._align(16)
+        vals = list(values) + [0] * (length - len(values))
+        self._buf.extend(struct.pack(f"<{length}{'i' if signed else 'I'}", *vals))
+        return self
+
+    def raw(self, data: bytes, align: int) -> "Params":
+        self._align(align)
+        self._buf.extend(data)
+        return self
+
+    def bytes(self) -> bytes:
+        self._align(16)
+        return bytes(self._buf)

@@ -1,0 +1,148 @@
+"""Launch reductions of the table over any axes of a strided view, in as many passes as the size needs."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes as dt
+from ..alloc.mirror import Mirror
+from ..dtypes import DType
+from . import layout, source
+from .layout import MAXD, WORKGROUP, ViewLike
+from .rtable import RedOp, accumulator
+
+_PER_GROUP = WORKGROUP * 8  # a workgroup reduces at least this many elements before splitting a row
+_TARGET_GROUPS = 2048  # enough workgroups to fill a large GPU
+
+
+class _Partial:
+    """A contiguous [n_out, nchunks] temporary (values, and indices for arg ops)."""
+
+    def __init__(self, device, acc: DType, n: int, arg: bool) -> None:
+        self.values = Mirror(acc, n, device)
+        self.index = Mirror(dt.uint32, n, device) if arg else None
+
+
+def _identity(op: RedOp, acc: DType) -> str:
+    if op.identity in ("false", "true"):
+        return op.identity
+    if op.identity in ("zero", "one"):
+        return source.literal(acc, 0 if op.identity == "zero" else 1)
+    low = op.identity == "lowest"
+    if acc.kind == "f":
+        return source.literal(acc, -math.inf if low else math.inf)
+    info = np.iinfo(acc.numpy)
+    return source.literal(acc, info.min if low else info.max)
+
+
+def _wins(op: RedOp, acc: DType) -> str:
+    if op.order is None:
+        return "    return true;"
+    cmp = ">" if op.order == "max" else "<"
+    lines = []
+    if acc.kind == "f":
+        t = acc.wgsl
+        lines += [f"    if (wg_isnan_{t}(b)) {{ return wg_isnan_{t}(v) && vi < bi; }}",
+                  f"    if (wg_isnan_{t}(v)) {{ return true; }}"]
+    lines.append(f"    return v {cmp} b || (v == b && vi < bi);")
+    return "\n".join(lines)
+
+
+def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) -> None:
+    """Reduce ``x`` over ``axes`` into the fresh contiguous view ``out`` (its shape: the kept dimensions)."""
+    keep = [d for d in range(len(x.shape)) if d not in axes]
+    oshape, ostr = layout.collapse([x.shape[d] for d in keep], [[x.strides[d] for d in keep]])
+    ishape, istr = layout.collapse([x.shape[d] for d in axes], [[x.strides[d] for d in axes]])
+    if len(oshape) > MAXD or len(ishape) > MAXD:
+        raise ValueError(f"wgarray kernels address at most {MAXD} non-mergeable dimensions")
+    n_out = math.prod(oshape)
+    m = math.prod(ishape)
+    acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
+    src_dtype, src_buffers, in_off, partial_in = x.dtype, [x.mirror.buffer()], x.offset, False
+    shape_strides = (oshape, ostr[0], ishape, istr[0])
+    keep_alive = []
+    while True:
+        nchunks = max(1, min(math.ceil(m / _PER_GROUP), math.ceil(_TARGET_GROUPS / n_out)))
+        chunk = math.ceil(math.ceil(m / nchunks) / WORKGROUP) * WORKGROUP
+        nchunks = math.ceil(m / chunk)
+        final = nchunks == 1
+        if final:
+            dst = [out.mirror.buffer_for_write(whole=True)]
+        else:
+            part = _Partial(device, acc, n_out * nchunks, op.arg)
+            keep_alive.append(part)
+            dst = [part.values.buffer_for_write(whole=True)]
+            if op.arg:
+                dst.append(part.index.buffer_for_write(whole=True))
+        inner_lin = len(shape_strides[2]) <= 1
+        key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
+               inner_lin)
+        pipe, bgl = device.pipeline(key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
+                                                        inner_lin, len(src_buffers), len(dst)))
+        o_sh, o_st, i_sh, i_st = shape_strides
+        params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, m)
+                  .vec_array(o_sh, False).vec_array(o_st, True).vec_array(i_sh, False).vec_array(i_st, True))
+        buffers = src_buffers + dst
+        group = device.stream.bind_group(bgl, buffers)
+        wg = layout.grid(n_out * nchunks, device.properties.limits.max_compute_workgroups_per_dimension)
+        device.stream.dispatch(pipe, group, buffers, params.bytes(), wg)
+        if final:
+            return
+        # next pass: reduce the contiguous [n_out, nchunks] partials
+        src_dtype, src_buffers, in_off, partial_in = acc, dst, 0, True
+        m = nchunks
+        shape_strides = ((n_out,) if n_out > 1 else (), (nchunks,) if n_out > 1 else (), (nchunks,), (1,))
+
+
+def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, final: bool, inner_lin: bool,
+           nsrc: int, ndst: int):
+    T = source.ctype(acc)
+    bind = [f"@group(0) @binding(0) var<storage, read> src: array<{src.wgsl}>;"]
+    if nsrc == 2:
+        bind.append("@group(0) @binding(1) var<storage, read> src_idx: array<u32>;")
+    dst_type = res.wgsl if final else acc.wgsl
+    bind.append(f"@group(0) @binding({nsrc}) var<storage, read_write> dst: array<{dst_type}>;")
+    if ndst == 2:
+        bind.append(f"@group(0) @binding({nsrc + 1}) var<storage, read_write> dst_idx: array<u32>;")
+    if inner_lin:
+        inner = "        let idx = u32(base + i32(j) * p.ist[0][0]);"
+    else:
+        inner = "\n".join([
+            "        var r2 = j;",
+            "        var off = base;",
+            "        for (var d: i32 = i32(p.indim) - 1; d >= 0; d = d - 1) {",
+            "            let e = p.ishape[d / 4][d % 4];",
+            "            off = off + i32(r2 % e) * p.ist[d / 4][d % 4];",
+            "            r2 = r2 / e;",
+            "        }",
+            "        let idx = u32(off);"])
+    if partial_in:
+        load = source.load_expr(acc, "src[idx]")
+        vindex = "src_idx[idx]" if nsrc == 2 else "j"
+    else:
+        load = source.convert(src, acc, source.load_expr(src, "src[idx]"))
+        vindex = "j"
+
+    def comb(a: str, b: str) -> str:
+        return op.combine.format(a=a, b=b, T=T) if op.combine else b
+
+    if final:
+        if op.arg:
+            write = "        dst[g] = i32(si[0]);"
+        else:
+            r = f"(r / {T}(p.count))" if op.mean else "r"
+            write = f"        dst[g] = {source.store_expr(res, source.convert(acc, res, r))};"
+    else:
+        write = f"        dst[g] = {source.store_expr(acc, 'r')};"
+        if ndst == 2:
+            write += "\n        dst_idx[g] = si[0];"
+    src_text = source.render(
+        "reduce.wgsl", HELPERS=source.helpers([src, acc, res]), BINDINGS="\n".join(bind), ACC=T,
+        ACC_ST=acc.wgsl, WG=WORKGROUP, WINS=_wins(op, acc), IDENTITY=_identity(op, acc), INNER=inner,
+        LOAD=load, VINDEX=vindex, COMBINE_V=comb("acc", "v"),
+        STORE_ACC_acc=source.store_expr(acc, "acc"), LOAD_ACC_lo=source.load_expr(acc, "sv[lid]"),
+        LOAD_ACC_hi=source.load_expr(acc, "sv[lid + s]"), STORE_ACC_comb=source.store_expr(acc, comb("a", "b")),
+        LOAD_ACC_0=source.load_expr(acc, "sv[0]"), WRITE=write)
+    readonly = [True] * nsrc + [False] * ndst
+    return src_text, readonly

@@ -1,0 +1,66 @@
+"""Reductions as a table: identity, how a value joins the accumulator, accumulator and result dtypes.
+
+``combine`` joins two accumulator values ``{a}`` and ``{b}``; ``order`` ops (max, min, argmax, argmin) instead
+say when a candidate wins, and keep the index of the winner (first occurrence on ties, NaN wins as in numpy).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import dtypes as dt
+from ..dtypes import DType
+
+
+@dataclass(frozen=True)
+class RedOp:
+    name: str
+    identity: str  # "zero" | "one" | "lowest" | "highest" | "false" | "true"
+    combine: str | None  # template over {a}, {b}, {T}; None for order ops
+    order: str | None = None  # "max" | "min" for order ops
+    arg: bool = False  # result is the winner's index
+    mean: bool = False  # divide by the count at the end
+    logical: bool = False  # inputs converted to bool
+
+
+OPS = {
+    "sum": RedOp("sum", "zero", "({a} + {b})"),
+    "prod": RedOp("prod", "one", "({a} * {b})"),
+    "mean": RedOp("mean", "zero", "({a} + {b})", mean=True),
+    "max": RedOp("max", "lowest", None, order="max"),
+    "min": RedOp("min", "highest", None, order="min"),
+    "argmax": RedOp("argmax", "lowest", None, order="max", arg=True),
+    "argmin": RedOp("argmin", "highest", None, order="min", arg=True),
+    "any": RedOp("any", "false", "({a} || {b})", logical=True),
+    "all": RedOp("all", "true", "({a} && {b})", logical=True),
+}
+
+
+def accumulator(op: RedOp, x: DType, dtype: DType | None = None) -> DType:
+    """The dtype partial results are kept in."""
+    if op.logical:
+        return dt.bool
+    if op.order:
+        return dt.float32 if x is dt.float16 else x
+    res = result(op, x, dtype)
+    return dt.float32 if res is dt.float16 else res
+
+
+def result(op: RedOp, x: DType, dtype: DType | None = None) -> DType:
+    """The dtype a reduction returns (Array API rules: integer sums and products in the default width)."""
+    if dtype is not None and not op.order and not op.logical:
+        return dtype
+    if op.arg:
+        return dt.int32
+    if op.logical:
+        return dt.bool
+    if op.order:
+        return x
+    if op.mean:
+        return x if x.kind == "f" else dt.default_float
+    if x.kind == "b":
+        return dt.default_int
+    if x.kind == "i":
+        return dt.int64 if x.bits == 64 else dt.default_int
+    if x.kind == "u":
+        return dt.uint64 if x.bits == 64 else dt.default_uint
+    return x

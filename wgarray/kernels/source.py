@@ -1,0 +1,116 @@
+"""WGSL sources (package data under ``wgarray/shaders``) and the per-dtype WGSL vocabulary.
+
+Templates use ``string.Template`` placeholders (``${NAME}``), which never clash with WGSL's braces.  This module
+is the one that knows how a wgarray dtype is spelled, loaded, stored and converted in WGSL; the narrowing on
+store (int8 wrap-around, float16 rounding) is the device half of the dtype codec.
+"""
+from __future__ import annotations
+
+import functools
+import string
+from importlib import resources
+from typing import Iterable
+
+from .. import dtypes as dt
+from ..dtypes import DType
+
+
+@functools.lru_cache(maxsize=None)
+def load(name: str) -> str:
+    return resources.files("wgarray.shaders").joinpath(name).read_text(encoding="utf-8")
+
+
+def render(name: str, **subs: object) -> str:
+    return string.Template(load(name)).substitute({k: str(v) for k, v in subs.items()})
+
+
+_UNSIGNED_OF = {"f32": "u32", "f64": "u64"}
+
+
+@functools.lru_cache(maxsize=None)
+def _helpers_for(wgsl_type: str) -> str:
+    if wgsl_type in ("f32", "f64"):
+        return (render("numerics_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type]) + "\n"
+                + render("math_float.wgsl", T=wgsl_type))
+    if wgsl_type in ("i32", "i64"):
+        return render("numerics_sint.wgsl", T=wgsl_type, BITS=wgsl_type[1:])
+    if wgsl_type in ("u32", "u64"):
+        return render("numerics_uint.wgsl", T=wgsl_type, BITS=wgsl_type[1:])
+    return ""
+
+
+def helpers(dtypes: Iterable[DType]) -> str:
+    """The numerics helper functions for every WGSL type the given dtypes compute in."""
+    types = {"u32", "i32", "f32"}  # always present: index math and conversions use them
+    for d in dtypes:
+        types.add(d.wgsl)
+        if d.wgsl == "f64":
+            types.add("u64")
+    parts = [_helpers_for(t) for t in sorted(types)]
+    parts.append(load("numerics_f16.wgsl"))
+    return "\n".join(parts)
+
+
+# -- per-dtype vocabulary ----------------------------------------------------------------------------------------
+def ctype(d: DType) -> str:
+    """The WGSL type values of ``d`` are computed in."""
+    return "bool" if d.kind == "b" else d.wgsl
+
+
+def literal(d: DType, value) -> str:
+    """A WGSL literal of compute type ``ctype(d)``."""
+    t = ctype(d)
+    if t == "bool":
+        return "true" if value else "false"
+    if t == "f32" or t == "f64":
+        import math
+        v = float(value)
+        if math.isnan(v):
+            return f"bitcast<f32>(0x7fc00000u)" if t == "f32" else "f64(bitcast<f32>(0x7fc00000u))"
+        if math.isinf(v):
+            inf = "bitcast<f32>(0x7f800000u)" if v > 0 else "bitcast<f32>(0xff800000u)"
+            return inf if t == "f32" else f"f64({inf})"
+        return f"{t}({v!r})"
+    v = int(value)
+    if t == "u64" and v >= 1 << 63:
+        return f"(~{t}({(1 << 64) - 1 - v}))"
+    if t == "i64" and v < -(1 << 62):
+        return f"({t}({v + 1}) - {t}(1))"
+    return f"{t}({v})"
+
+
+def load_expr(d: DType, raw: str) -> str:
+    """Storage element -> compute value."""
+    return f"({raw} != 0u)" if d.kind == "b" else raw
+
+
+_WRAP = {
+    "int8": "((({v}) << 24u) >> 24u)", "int16": "((({v}) << 16u) >> 16u)",
+    "uint8": "(({v}) & 0xffu)", "uint16": "(({v}) & 0xffffu)",
+    "float16": "wg_round_f16({v})", "bool": "select(0u, 1u, {v})",
+}
+
+
+def store_expr(d: DType, v: str) -> str:
+    """Compute value of ``d`` -> storage element, narrowed to ``d``'s width (the device half of the codec)."""
+    return _WRAP.get(d.name, "{v}").format(v=v)
+
+
+def convert(src: DType, dst: DType, v: str) -> str:
+    """Compute value of ``src`` -> compute value of ``dst`` (numpy's ``astype`` semantics, unsafe casting)."""
+    s, t = ctype(src), ctype(dst)
+    if dst.kind == "b":
+        if src.kind == "b":
+            return v
+        zero = "0.0" if src.kind == "f" else "0"
+        return f"({v} != {s}({zero}))"
+    if src.kind == "b":
+        return f"select({t}(0), {t}(1), {v})"
+    if src.kind == "f" and dst.kind == "u":
+        # numpy goes through a signed conversion, so negative floats wrap around instead of clamping to 0
+        signed = "i64" if t == "u64" else "i32"
+        v = f"select({t}({v}), {t}({signed}({v})), {v} < {s}(0.0))"
+        return v
+    if s == t:
+        return v
+    return f"{t}({v})"

@@ -1,0 +1,208 @@
+"""The command stream: the only path from wgarray to a device's queue.
+
+Dispatches are recorded into one compute pass of one pending command encoder and submitted together at a host
+read, an explicit ``synchronize()``, or when the batch is full, so requests to a device execute in the order they
+were made.  Kernel parameters (shapes, strides, offsets, scalars) go into a host-side uniform ring that is written
+once per submit and bound with a dynamic offset, so a dispatch needs no new buffer and no new bind group.
+Bind groups over data buffers are cached, keyed by the buffers they bind.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Callable, Sequence
+
+import wgpu
+
+from .stats import Counters
+
+_RING_BYTES = 1 << 19  # parameter bytes per submit
+PARAMS_WINDOW = 1024  # largest parameter block one dispatch may bind
+MAX_BATCH = 2048  # dispatches per submit at most
+_BIND_GROUP_CACHE = 4096
+_BU = wgpu.BufferUsage
+
+
+def _round_up(n: int, to: int) -> int:
+    return (n + to - 1) // to * to
+
+
+class Stream:
+    def __init__(self, device: wgpu.GPUDevice, counters: Counters, uniform_align: int) -> None:
+        self._device = device
+        self._queue = device.queue
+        self._counters = counters
+        self._align = max(16, uniform_align)
+        self._lock = threading.RLock()
+        self._encoder: wgpu.GPUCommandEncoder | None = None
+        self._pass: wgpu.GPUComputePassEncoder | None = None
+        self._batch = 0
+        self._pending: set[int] = set()  # id() of buffers referenced by recorded, unsubmitted commands
+        self._after_submit: list[Callable[[], None]] = []
+        self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
+        self._ring_used = 0
+        self._ring = device.create_buffer(size=_RING_BYTES + PARAMS_WINDOW, usage=_BU.UNIFORM | _BU.COPY_DST)
+        self.params_layout = device.create_bind_group_layout(entries=[{
+            "binding": 0, "visibility": wgpu.ShaderStage.COMPUTE,
+            "buffer": {"type": wgpu.BufferBindingType.uniform, "has_dynamic_offset": True,
+                       "min_binding_size": PARAMS_WINDOW}}])
+        self._ring_group = device.create_bind_group(layout=self.params_layout, entries=[
+            {"binding": 0, "resource": {"buffer": self._ring, "offset": 0, "size": PARAMS_WINDOW}}])
+        self._groups: OrderedDict[tuple, tuple] = OrderedDict()
+        self._staging: dict[int, list[wgpu.GPUBuffer]] = {}
+        self._sync_src = device.create_buffer(size=16, usage=_BU.COPY_SRC)
+        self._sync_dst = device.create_buffer(size=16, usage=_BU.COPY_DST | _BU.MAP_READ)
+        self.closed = False
+
+    @property
+    def lock(self) -> threading.RLock:
+        return self._lock
+
+    # -- recording ------------------------------------------------------------------------------------------
+    def bind_group(self, layout: wgpu.GPUBindGroupLayout, buffers: Sequence[wgpu.GPUBuffer]) -> wgpu.GPUBindGroup:
+        """A bind group binding ``buffers`` whole, in order; cached while the buffers live."""
+        key = (id(layout), *map(id, buffers))
+        hit = self._groups.get(key)
+        if hit is not None:
+            self._groups.move_to_end(key)
+            return hit[0]
+        group = self._device.create_bind_group(layout=layout, entries=[
+            {"binding": i, "resource": {"buffer": b, "offset": 0, "size": b.size}} for i, b in enumerate(buffers)])
+        self._groups[key] = (group, layout, tuple(buffers))  # holding the objects keeps their ids unique
+        if len(self._groups) > _BIND_GROUP_CACHE:
+            self._groups.popitem(last=False)
+        return group
+
+    def forget(self, buffer: wgpu.GPUBuffer) -> None:
+        """Drop cached bind groups that bind ``buffer`` (called before the allocator destroys it)."""
+        bid = id(buffer)
+        for key in [k for k in self._groups if bid in k[1:]]:
+            del self._groups[key]
+
+    def _open_pass(self) -> wgpu.GPUComputePassEncoder:
+        if self._pass is None:
+            if self._encoder is None:
+                self._encoder = self._device.create_command_encoder()
+            self._pass = self._encoder.begin_compute_pass()
+        return self._pass
+
+    def dispatch(self, pipeline: wgpu.GPUComputePipeline, group: wgpu.GPUBindGroup,
+                 buffers: Sequence[wgpu.GPUBuffer], params: bytes, grid: tuple[int, int, int]) -> None:
+        """Record one dispatch; ``params`` (at most PARAMS_WINDOW bytes) is bound at group 1."""
+        assert len(params) <= PARAMS_WINDOW, "kernel parameter block too large"
+        with self._lock:
+            self._check_open()
+            if self._ring_used + len(params) > _RING_BYTES or self._batch >= MAX_BATCH:
+                self.flush()
+            cpass = self._open_pass()
+            offset = self._ring_used
+            self._ring_host[offset:offset + len(params)] = params
+            self._ring_used = _round_up(offset + max(len(params), 1), self._align)
+            cpass.set_pipeline(pipeline)
+            cpass.set_bind_group(0, group)
+            cpass.set_bind_group(1, self._ring_group, [offset])
+            cpass.dispatch_workgroups(*grid)
+            self._pending.update(map(id, buffers))
+            self._batch += 1
+            self._counters.dispatches += 1
+
+    def copy(self, src: wgpu.GPUBuffer, src_offset: int, dst: wgpu.GPUBuffer, dst_offset: int, size: int) -> None:
+        """Record a buffer-to-buffer copy, in order with the dispatches."""
+        with self._lock:
+            self._check_open()
+            if self._pass is not None:
+                self._pass.end()
+                self._pass = None
+            if self._encoder is None:
+                self._encoder = self._device.create_command_encoder()
+            self._encoder.copy_buffer_to_buffer(src, src_offset, dst, dst_offset, size)
+            self._pending.update((id(src), id(dst)))
+            self._batch += 1
+
+    # -- submitting -------------------------------------------------------------------------------------------
+    def flush(self) -> None:
+        """Submit everything recorded so far (one submit), then run the deferred releases."""
+        with self._lock:
+            if self._pass is not None:
+                self._pass.end()
+                self._pass = None
+            if self._encoder is not None:
+                if self._ring_used:
+                    self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:self._ring_used])
+                self._queue.submit([self._encoder.finish()])
+                self._counters.submits += 1
+                self._encoder = None
+            self._ring_used = 0
+            self._batch = 0
+            self._pending.clear()
+            callbacks, self._after_submit = self._after_submit, []
+        for cb in callbacks:
+            cb()
+
+    def is_pending(self, buffer: wgpu.GPUBuffer) -> bool:
+        return id(buffer) in self._pending
+
+    def release_after(self, buffer: wgpu.GPUBuffer, callback: Callable[[], None]) -> None:
+        """Run ``callback`` now if no recorded command uses ``buffer``, else right after the next submit."""
+        with self._lock:
+            if id(buffer) in self._pending:
+                self._after_submit.append(callback)
+                return
+        callback()
+
+    def write(self, buffer: wgpu.GPUBuffer, offset: int, data) -> None:
+        """Write host bytes into ``buffer`` after every command recorded so far that uses it."""
+        with self._lock:
+            self._check_open()
+            if id(buffer) in self._pending:
+                self.flush()
+            self._queue.write_buffer(buffer, offset, data)
+
+    def read(self, buffer: wgpu.GPUBuffer, offset: int, size: int) -> memoryview:
+        """Copy ``size`` bytes of ``buffer`` to the host after everything recorded so far (flushes)."""
+        with self._lock:
+            self._check_open()
+            cls = max(256, 1 << (size - 1).bit_length())
+            free = self._staging.setdefault(cls, [])
+            staging = free.pop() if free else self._device.create_buffer(
+                size=cls, usage=_BU.COPY_DST | _BU.MAP_READ)
+            self.copy(buffer, offset, staging, 0, size)
+            self.flush()
+            staging.map_sync(wgpu.MapMode.READ, 0, size)
+            try:
+                data = staging.read_mapped(0, size, copy=True)
+            finally:
+                staging.unmap()
+            if cls <= (64 << 20):
+                free.append(staging)
+            else:
+                staging.destroy()
+            return data
+
+    def synchronize(self) -> None:
+        """Submit and wait until the device has finished everything recorded so far."""
+        with self._lock:
+            self._check_open()
+            self.copy(self._sync_src, 0, self._sync_dst, 0, 16)
+            self.flush()
+            self._sync_dst.map_sync(wgpu.MapMode.READ, 0, 16)
+            self._sync_dst.unmap()
+
+    def trim_staging(self) -> None:
+        with self._lock:
+            for free in self._staging.values():
+                for b in free:
+                    b.destroy()
+            self._staging.clear()
+
+    def close(self) -> None:
+        with self._lock:
+            if not self.closed:
+                self.flush()
+                self.trim_staging()
+                self._groups.clear()
+                self.closed = True
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError("this device has been closed")

@@ -1,0 +1,30 @@
+// One elementwise kernel for every op of the table: out[i] = store(expr(load(operands at i))).
+// Operands are read contiguously (offset + i), as one broadcast element, or through strides over the output's
+// (collapsed) shape; scalars arrive in the parameter block.  The grid is folded into x/y past 65535 groups.
+${ENABLES}
+${HELPERS}
+
+struct Params {
+    n: u32,
+    ndim: u32,
+    _pad0: u32,
+    _pad1: u32,
+    shape: array<vec4<u32>, 2>,
+    offs: array<vec4<u32>, 4>,
+    st: array<array<vec4<i32>, 2>, ${NSTRIDES}>,
+${SCALARS}
+}
+
+${BINDINGS}
+@group(1) @binding(0) var<uniform> p: Params;
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let i = (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+    if (i >= p.n) {
+        return;
+    }
+${INDEX}
+${BODY}
+}

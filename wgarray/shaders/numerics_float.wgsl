@@ -1,0 +1,399 @@
+// wgarray: numpy-compatible floating point helpers.
+//
+// Template variables (Python string.Template):
+//   ${T} : the float type,          "f32" or "f64"
+//   ${U} : same-size unsigned type, "u32" (with f32) or "u64" (with f64)
+// Valid pairs are exactly (T=f32, U=u32) and (T=f64, U=u64). The f64 instance
+// needs the device features "shader-f64" and "shader-int64": naga rejects
+// bitcast<vec2<u32>>(f64) (it mistypes the result), so the bit tricks for f64
+// use bitcast<u64>/bitcast<f64>(u64) instead.
+//
+// Every function carries the _${T} suffix, so the f32 and f64 instances can
+// live in the same shader module. Names containing "_impl_" are internal.
+//
+// Classification and sign handling look at the bit pattern only (never at
+// x != x), so they are immune to fast-math folding and to subnormal flushing.
+// wg_fmod is integer based and exact. floordiv/remainder/pow use ordinary
+// float arithmetic after the special cases; their bit-exactness relies on
+// correctly rounded + - * / and on subnormal support (true on lavapipe; Vulkan
+// only guarantees 2.5 ulp for f32 division, which can perturb floordiv when the
+// quotient is >= 2^24 (f32) / 2^53 (f64), where it is not integral anyway).
+// NaN results may carry a different payload/sign than numpy's NaN.
+
+// ---- type traits (all fold to constants) ----------------------------------
+
+fn wg_impl_is_f64_${T}() -> bool {
+    return bitcast<${U}>(${T}(1.0)) != ${U}(0x3f800000u);
+}
+// number of stored mantissa bits: 23 (f32) or 52 (f64)
+fn wg_impl_mant_bits_${T}() -> u32 {
+    return select(23u, 52u, wg_impl_is_f64_${T}());
+}
+fn wg_impl_sign_mask_${T}() -> ${U} {
+    return ~(~${U}(0) >> 1u);
+}
+// exponent field mask; also the bit pattern of +inf
+fn wg_impl_exp_mask_${T}() -> ${U} {
+    return bitcast<${U}>(${T}(1.0)) | bitcast<${U}>(${T}(2.0));
+}
+fn wg_impl_inf_${T}() -> ${T} {
+    return bitcast<${T}>(wg_impl_exp_mask_${T}());
+}
+// a quiet NaN (positive)
+fn wg_impl_nan_${T}() -> ${T} {
+    return bitcast<${T}>(wg_impl_exp_mask_${T}() | (${U}(1) << (wg_impl_mant_bits_${T}() - 1u)));
+}
+fn wg_impl_abs_bits_${T}(x: ${T}) -> ${U} {
+    return bitcast<${U}>(x) & ~wg_impl_sign_mask_${T}();
+}
+fn wg_impl_is_zero_${T}(x: ${T}) -> bool {
+    return wg_impl_abs_bits_${T}(x) == ${U}(0);
+}
+// x < 0 in the sense of C isless(x, 0): false for NaN and for -0.0
+fn wg_impl_is_neg_${T}(x: ${T}) -> bool {
+    let a = wg_impl_abs_bits_${T}(x);
+    return (bitcast<${U}>(x) & wg_impl_sign_mask_${T}()) != ${U}(0)
+        && a != ${U}(0) && a <= wg_impl_exp_mask_${T}();
+}
+
+// ---- classification --------------------------------------------------------
+
+// np.isnan
+fn wg_isnan_${T}(x: ${T}) -> bool {
+    return wg_impl_abs_bits_${T}(x) > wg_impl_exp_mask_${T}();
+}
+
+// np.isinf
+fn wg_isinf_${T}(x: ${T}) -> bool {
+    return wg_impl_abs_bits_${T}(x) == wg_impl_exp_mask_${T}();
+}
+
+// np.isfinite
+fn wg_isfinite_${T}(x: ${T}) -> bool {
+    return wg_impl_abs_bits_${T}(x) < wg_impl_exp_mask_${T}();
+}
+
+// np.signbit (true for -0.0 and for NaNs with the sign bit set)
+fn wg_signbit_${T}(x: ${T}) -> bool {
+    return (bitcast<${U}>(x) & wg_impl_sign_mask_${T}()) != ${U}(0);
+}
+
+// ---- sign manipulation -----------------------------------------------------
+
+// np.abs / np.fabs: clears the sign bit (abs(-0.0) = 0.0, NaN stays NaN)
+fn wg_abs_${T}(x: ${T}) -> ${T} {
+    return bitcast<${T}>(wg_impl_abs_bits_${T}(x));
+}
+
+// np.copysign: magnitude of a, sign bit of b (also for NaN and zero)
+fn wg_copysign_${T}(a: ${T}, b: ${T}) -> ${T} {
+    let s = wg_impl_sign_mask_${T}();
+    return bitcast<${T}>((bitcast<${U}>(a) & ~s) | (bitcast<${U}>(b) & s));
+}
+
+// np.sign: NaN -> the NaN itself, +-0 -> +0.0, otherwise +-1
+fn wg_sign_${T}(x: ${T}) -> ${T} {
+    if (wg_isnan_${T}(x)) {
+        return x;
+    }
+    if (wg_impl_is_zero_${T}(x)) {
+        return ${T}(0.0);
+    }
+    return select(${T}(1.0), ${T}(-1.0), wg_signbit_${T}(x));
+}
+
+// ---- min / max -------------------------------------------------------------
+
+// np.maximum as numpy computes it on x86-64 (SSE maxss + NaN fix-up):
+// (a > b || isnan(a)) ? a : b. NaN propagates (a NaN a wins over a NaN b);
+// for equal operands b is returned, so maximum(-0.0, 0.0) = 0.0 and
+// maximum(0.0, -0.0) = -0.0. (numpy's portable C fallback returns a on ties
+// and numpy on aarch64 returns +0.0 for either order; only the sign of zero
+// differs between these.)
+fn wg_maximum_${T}(a: ${T}, b: ${T}) -> ${T} {
+    return select(b, a, a > b || wg_isnan_${T}(a));
+}
+
+// np.minimum as numpy computes it on x86-64: (a < b || isnan(a)) ? a : b,
+// so minimum(-0.0, 0.0) = 0.0 and minimum(0.0, -0.0) = -0.0 (see maximum).
+fn wg_minimum_${T}(a: ${T}, b: ${T}) -> ${T} {
+    return select(b, a, a < b || wg_isnan_${T}(a));
+}
+
+// ---- fmod / floor_divide / remainder --------------------------------------
+
+// np.fmod (C fmod): result has the sign of a and |result| < |b|.
+// Exact: it does binary long division on the integer significands, so it is
+// bit-identical to C fmod for every input, subnormals and huge |a/b| included
+// (unlike WGSL's `%`, which is a - b*trunc(a/b) and goes wrong once |a/b|
+// exceeds ~2^24 / 2^53). Cost grows with the exponent difference of a and b:
+// one integer `%` per 8 (f32) / 11 (f64) bits, i.e. at most ~35 / ~190 steps.
+// fmod(x, 0), fmod(+-inf, y) and NaN inputs give NaN (payload may differ).
+fn wg_fmod_${T}(a: ${T}, b: ${T}) -> ${T} {
+    let sm = wg_impl_sign_mask_${T}();
+    let em = wg_impl_exp_mask_${T}();
+    let mbits = wg_impl_mant_bits_${T}();
+    let hidden = ${U}(1) << mbits;
+    let ua = bitcast<${U}>(a);
+    let xa = ua & ~sm;
+    let xb = bitcast<${U}>(b) & ~sm;
+    if (xa > em) {
+        return a;
+    }
+    if (xb > em) {
+        return b;
+    }
+    if (xa == em || xb == ${U}(0)) {
+        return wg_impl_nan_${T}();
+    }
+    if (xb == em || xa < xb) {
+        return a;  // |a| < |b| (covers a == +-0 and b == +-inf)
+    }
+    var ea = xa >> mbits;
+    var eb = xb >> mbits;
+    var ma = xa & (hidden - ${U}(1));
+    var mb = xb & (hidden - ${U}(1));
+    if (ea != ${U}(0)) { ma = ma | hidden; } else { ea = ${U}(1); }
+    if (eb != ${U}(0)) { mb = mb | hidden; } else { eb = ${U}(1); }
+    // headroom above a (mant_bits+1)-bit value: 8 bits in u32, 11 in u64
+    let room = ${U}(select(8u, 11u, wg_impl_is_f64_${T}()));
+    var d = ea - eb;
+    var r = ma % mb;
+    while (d != ${U}(0) && r != ${U}(0)) {
+        let s = min(d, room);
+        r = (r << u32(s)) % mb;
+        d = d - s;
+    }
+    if (r == ${U}(0)) {
+        return bitcast<${T}>(ua & sm);
+    }
+    // renormalise r * 2^(eb - bias - mbits); stays exact (it is < |b|)
+    var e = eb;
+    while (r < hidden && e > ${U}(1)) {
+        if (r < (hidden >> 8u) && e > ${U}(8)) {
+            r = r << 8u;
+            e = e - ${U}(8);
+        } else {
+            r = r << 1u;
+            e = e - ${U}(1);
+        }
+    }
+    // subnormal results have e == 1 and r < hidden, which encodes correctly too
+    return bitcast<${T}>((ua & sm) | (((e - ${U}(1)) << mbits) + r));
+}
+
+// C's a / b for b == +-0: NaN for a = +-0 or NaN, else inf with xor-ed sign
+fn wg_impl_div_by_zero_${T}(a: ${T}, b: ${T}) -> ${T} {
+    if (wg_isnan_${T}(a) || wg_impl_is_zero_${T}(a)) {
+        return wg_impl_nan_${T}();
+    }
+    let s = (bitcast<${U}>(a) ^ bitcast<${U}>(b)) & wg_impl_sign_mask_${T}();
+    return bitcast<${T}>(wg_impl_exp_mask_${T}() | s);
+}
+
+// np.floor_divide for floats (numpy's npy_divmod): fmod based, quotient
+// snapped with the "> 0.5" correction; b == +-0 gives a / b (+-inf or NaN);
+// a zero quotient gets the sign of a / b.
+fn wg_floordiv_${T}(a: ${T}, b: ${T}) -> ${T} {
+    if (wg_impl_is_zero_${T}(b)) {
+        return wg_impl_div_by_zero_${T}(a, b);
+    }
+    var m = wg_fmod_${T}(a, b);
+    var div = (a - m) / b;
+    if (!wg_impl_is_zero_${T}(m)) {
+        if (wg_impl_is_neg_${T}(b) != wg_impl_is_neg_${T}(m)) {
+            div = div - ${T}(1.0);
+        }
+    }
+    if (wg_impl_is_zero_${T}(div)) {
+        // copysign(0, a / b)
+        let s = (bitcast<${U}>(a) ^ bitcast<${U}>(b)) & wg_impl_sign_mask_${T}();
+        return bitcast<${T}>(s);
+    }
+    var fl = floor(div);
+    if (div - fl > ${T}(0.5)) {
+        fl = fl + ${T}(1.0);
+    }
+    return fl;
+}
+
+// np.remainder / np.mod for floats (numpy's npy_divmod): result has the sign
+// of b; a zero result is copysign(0, b); b == +-0 gives NaN. Like numpy,
+// remainder(-1, inf) = inf and remainder(1, -inf) = -inf.
+fn wg_remainder_${T}(a: ${T}, b: ${T}) -> ${T} {
+    var m = wg_fmod_${T}(a, b);
+    if (wg_impl_is_zero_${T}(b)) {
+        return m;  // NaN
+    }
+    if (wg_impl_is_zero_${T}(m)) {
+        return bitcast<${T}>(bitcast<${U}>(b) & wg_impl_sign_mask_${T}());
+    }
+    if (wg_impl_is_neg_${T}(b) != wg_impl_is_neg_${T}(m)) {
+        m = m + b;
+    }
+    return m;
+}
+
+// ---- power -----------------------------------------------------------------
+
+// f32 core: exp2(b * log2(x)) with the built-ins, for finite x > 0 and finite
+// b. Subnormal x and subnormal results are rescaled because lavapipe's
+// log2/exp2 do not handle them. Used only for T = f32 (also compiles for f64).
+fn wg_impl_pow_fast_${T}(x: ${T}, b: ${T}) -> ${T} {
+    var xf = f32(x);
+    var adj = 0.0f;
+    if (xf < 0x1p-126f) {
+        xf = xf * 0x1p24f;
+        adj = -24.0f;
+    }
+    let y = f32(b) * (log2(xf) + adj);
+    if (y < -126.0f) {
+        return ${T}(exp2(y + 32.0f) * 0x1p-32f);
+    }
+    return ${T}(exp2(y));
+}
+
+fn wg_impl_two_sum_${T}(a: ${T}, b: ${T}) -> vec2<${T}> {
+    let s = a + b;
+    let bb = s - a;
+    return vec2<${T}>(s, (a - (s - bb)) + (b - bb));
+}
+
+// requires |a| >= |b| (or a == 0)
+fn wg_impl_fast_two_sum_${T}(a: ${T}, b: ${T}) -> vec2<${T}> {
+    let s = a + b;
+    return vec2<${T}>(s, b - (s - a));
+}
+
+// log2(x) as an unevaluated sum hi + lo, for finite x > 0 (subnormals ok).
+// Written for f64 precision (the split constants are f64 splits).
+fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
+    let fr = frexp(x);
+    var m = fr.fract;
+    var e = fr.exp;
+    if (m < ${T}(0.7071067811865476)) {
+        m = m * ${T}(2.0);
+        e = e - 1;
+    }
+    // ln(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.1716
+    let num = m - ${T}(1.0);
+    let den = wg_impl_two_sum_${T}(m, ${T}(1.0));
+    let sh = num / den.x;
+    let sl = (fma(-sh, den.x, num) - sh * den.y) / den.x;
+    let z = sh * sh;
+    var p = ${T}(0.09523809523809523);
+    p = p * z + ${T}(0.10526315789473684);
+    p = p * z + ${T}(0.11764705882352941);
+    p = p * z + ${T}(0.13333333333333333);
+    p = p * z + ${T}(0.15384615384615385);
+    p = p * z + ${T}(0.18181818181818182);
+    p = p * z + ${T}(0.2222222222222222);
+    p = p * z + ${T}(0.2857142857142857);
+    p = p * z + ${T}(0.4);
+    p = p * z + ${T}(0.6666666666666666);
+    let tail = sh * z * p;
+    let ln = wg_impl_fast_two_sum_${T}(${T}(2.0) * sh, ${T}(2.0) * sl + tail);
+    // times 1/ln(2), as a double-length product
+    let c_hi = ${T}(1.4426950408889634);
+    let c_lo = ${T}(2.0355273740931033e-17);
+    let ph = ln.x * c_hi;
+    let pl = fma(ln.x, c_hi, -ph) + (ln.x * c_lo + ln.y * c_hi);
+    let s = wg_impl_two_sum_${T}(${T}(e), ph);
+    return wg_impl_fast_two_sum_${T}(s.x, s.y + pl);
+}
+
+// f64 core: 2^(b * log2(x)) with a double-length log2 and product and a
+// degree-13 polynomial for exp, for finite x > 0 and finite b. Thresholds and
+// constants assume T = f64.
+fn wg_impl_pow_precise_${T}(x: ${T}, b: ${T}) -> ${T} {
+    let l = wg_impl_log2_dd_${T}(x);
+    let yh = b * l.x;
+    if (yh > ${T}(1100.0)) {
+        return wg_impl_inf_${T}();
+    }
+    if (yh < ${T}(-1100.0)) {
+        return ${T}(0.0);
+    }
+    let yl = fma(b, l.x, -yh) + b * l.y;
+    let n = round(yh);
+    let rh = yh - n;  // exact
+    let ln2_hi = ${T}(0.6931471805599453);
+    let ln2_lo = ${T}(2.3190468138462996e-17);
+    let th = rh * ln2_hi;
+    let tl = fma(rh, ln2_hi, -th) + (rh * ln2_lo + yl * ln2_hi);
+    // expm1(th), |th| <= ~0.35, Taylor to degree 13
+    var q = ${T}(1.6059043836821613e-10);
+    q = q * th + ${T}(2.08767569878681e-09);
+    q = q * th + ${T}(2.505210838544172e-08);
+    q = q * th + ${T}(2.755731922398589e-07);
+    q = q * th + ${T}(2.7557319223985893e-06);
+    q = q * th + ${T}(2.48015873015873e-05);
+    q = q * th + ${T}(0.0001984126984126984);
+    q = q * th + ${T}(0.001388888888888889);
+    q = q * th + ${T}(0.008333333333333333);
+    q = q * th + ${T}(0.041666666666666664);
+    q = q * th + ${T}(0.16666666666666666);
+    q = q * th + ${T}(0.5);
+    let p = th + th * th * q;
+    let r = ${T}(1.0) + (p + tl * (${T}(1.0) + p));
+    // scale by 2^n in two steps so the intermediate never overflows and a
+    // subnormal result is rounded only once
+    let ni = i32(n);
+    let h = ni / 2;
+    return ldexp(ldexp(r, h), ni - h);
+}
+
+// np.power for floats. Special cases follow C99 pow exactly (as numpy does):
+// pow(x, +-0) = 1 (even x = NaN), pow(1, y) = 1 (even y = NaN), other NaNs
+// propagate; pow(-1, +-inf) = 1; |x| < 1 / > 1 with y = +-inf -> 0 or inf;
+// pow(+-0, y) and pow(+-inf, y) -> +-0 / +-inf with the sign kept only for
+// odd integer y; x < 0 with finite non-integer y -> NaN.
+// Everything else is |x|^y (negated for x < 0 and odd integer y), and only
+// approximately rounded:
+//   f32: exp2(y * log2|x|) with the WGSL built-ins. The rounding of the
+//        product is amplified by |y*log2|x||; on lavapipe the observed error
+//        versus numpy was <= 1 ulp for results in [2^-8, 2^8], growing
+//        roughly like 0.8 ulp * |log2(result)| + 3 ulp (<= ~100 ulp near the
+//        f32 overflow/underflow ends; subnormal results within 1 subnormal ulp
+//        + that relative error). Other drivers' exp2/log2 may be less accurate.
+//   f64: WGSL exp2/log2 do not work for f64 (Vulkan's GLSL.std.450 Exp2/Log2
+//        are 32-bit only; lavapipe returns garbage), so a software
+//        double-length log2/exp2 is used: observed <= 2 ulp versus numpy.
+fn wg_pow_${T}(a: ${T}, b: ${T}) -> ${T} {
+    let one = ${T}(1.0);
+    if (wg_impl_is_zero_${T}(b) || bitcast<${U}>(a) == bitcast<${U}>(one)) {
+        return one;
+    }
+    if (wg_isnan_${T}(a) || wg_isnan_${T}(b)) {
+        return wg_impl_nan_${T}();
+    }
+    let inf = wg_impl_inf_${T}();
+    let ax = wg_abs_${T}(a);
+    let a_neg = wg_signbit_${T}(a);
+    let b_neg = wg_signbit_${T}(b);
+    if (wg_isinf_${T}(b)) {
+        if (ax == one) {
+            return one;
+        }
+        return select(${T}(0.0), inf, (ax > one) != b_neg);
+    }
+    let b_int = floor(b) == b;
+    let b_half = b * ${T}(0.5);
+    let b_odd = b_int && floor(b_half) != b_half;
+    if (wg_impl_is_zero_${T}(a) || wg_isinf_${T}(a)) {
+        // +-0 and +-inf: magnitude 0 or inf, sign kept for odd integer b
+        let big = wg_isinf_${T}(a) != b_neg;
+        let mag = select(${T}(0.0), inf, big);
+        return select(mag, -mag, a_neg && b_odd);
+    }
+    if (a_neg && !b_int) {
+        return wg_impl_nan_${T}();
+    }
+    var r: ${T};
+    if (wg_impl_is_f64_${T}()) {
+        r = wg_impl_pow_precise_${T}(ax, b);
+    } else {
+        r = wg_impl_pow_fast_${T}(ax, b);
+    }
+    return select(r, -r, a_neg && b_odd);
+}

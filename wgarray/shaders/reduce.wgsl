@@ -1,0 +1,80 @@
+// One reduction kernel for every op of the reduction table.  The input is seen as [n_out, m]: outer (kept)
+// coordinates pick a base element, inner (reduced) coordinates walk m elements.  Each workgroup reduces one
+// chunk of one output row through a tree in workgroup memory; several chunks per row leave partials that the
+// next pass (the same kernel over a contiguous [n_out, nchunks] input) reduces again.
+${HELPERS}
+
+struct Params {
+    n_out: u32,
+    m: u32,
+    nchunks: u32,
+    chunk: u32,
+    ondim: u32,
+    indim: u32,
+    in_off: u32,
+    count: u32,
+    oshape: array<vec4<u32>, 2>,
+    ost: array<vec4<i32>, 2>,
+    ishape: array<vec4<u32>, 2>,
+    ist: array<vec4<i32>, 2>,
+}
+
+${BINDINGS}
+@group(1) @binding(0) var<uniform> p: Params;
+
+var<workgroup> sv: array<${ACC_ST}, ${WG}>;
+var<workgroup> si: array<u32, ${WG}>;
+
+// Does candidate (v, vi) win over the current (b, bi)?  Encodes the op's order and first-index tie-break.
+fn wins(v: ${ACC}, vi: u32, b: ${ACC}, bi: u32) -> bool {
+${WINS}
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let g = wid.y * nwg.x + wid.x;
+    if (g >= p.n_out * p.nchunks) {
+        return;
+    }
+    let o = g / p.nchunks;
+    let c = g % p.nchunks;
+    var base: i32 = i32(p.in_off);
+    var rem = o;
+    for (var d: i32 = i32(p.ondim) - 1; d >= 0; d = d - 1) {
+        let e = p.oshape[d / 4][d % 4];
+        base = base + i32(rem % e) * p.ost[d / 4][d % 4];
+        rem = rem / e;
+    }
+    var acc: ${ACC} = ${IDENTITY};
+    var ai: u32 = 0xffffffffu;
+    let start = c * p.chunk;
+    let stop = min(p.m, start + p.chunk);
+    for (var j = start + lid; j < stop; j = j + ${WG}u) {
+${INNER}
+        let v: ${ACC} = ${LOAD};
+        let vi: u32 = ${VINDEX};
+        if (wins(v, vi, acc, ai)) {
+            acc = ${COMBINE_V};
+            ai = vi;
+        }
+    }
+    sv[lid] = ${STORE_ACC_acc};
+    si[lid] = ai;
+    workgroupBarrier();
+    for (var s = ${WG}u / 2u; s > 0u; s = s >> 1u) {
+        if (lid < s) {
+            let a: ${ACC} = ${LOAD_ACC_lo};
+            let b: ${ACC} = ${LOAD_ACC_hi};
+            if (wins(b, si[lid + s], a, si[lid])) {
+                sv[lid] = ${STORE_ACC_comb};
+                si[lid] = si[lid + s];
+            }
+        }
+        workgroupBarrier();
+    }
+    if (lid == 0u) {
+        let r: ${ACC} = ${LOAD_ACC_0};
+${WRITE}
+    }
+}
