@@ -236,10 +236,10 @@ fn wg_remainder_${T}(a: ${T}, b: ${T}) -> ${T} {
 
 // ---- power -----------------------------------------------------------------
 
-// f32 core: exp2(b * log2(x)) with the built-ins, for finite x > 0 and finite
-// b. Subnormal x and subnormal results are rescaled because lavapipe's
-// log2/exp2 do not handle them. Used only for T = f32 (also compiles for f64).
-fn wg_impl_pow_fast_${T}(x: ${T}, b: ${T}) -> ${T} {
+// Core of wg_pow_fast: exp2(b * log2(x)) with the WGSL built-ins, evaluated in
+// f32 (also for T = f64), for finite x > 0 and finite b. Subnormal x and
+// subnormal results are rescaled because lavapipe's log2/exp2 mishandle them.
+fn wg_impl_pow_fast_core_${T}(x: ${T}, b: ${T}) -> ${T} {
     var xf = f32(x);
     var adj = 0.0f;
     if (xf < 0x1p-126f) {
@@ -265,18 +265,37 @@ fn wg_impl_fast_two_sum_${T}(a: ${T}, b: ${T}) -> vec2<${T}> {
     return vec2<${T}>(s, b - (s - a));
 }
 
-// log2(x) as an unevaluated sum hi + lo, for finite x > 0 (subnormals ok).
-// Written for f64 precision (the split constants are f64 splits).
+// A constant c = c1 + c2 + c3 (c1, c2 with 24 significant bits) as a
+// double-length pair hi + lo that is right for both f32 and f64: for f64,
+// hi = c1 + c2 exactly and lo = c3; for f32, hi = c1 and lo = c2 (+ c3).
+fn wg_impl_const_dd_${T}(c1: ${T}, c2: ${T}, c3: ${T}) -> vec2<${T}> {
+    let hi = c1 + c2;
+    return vec2<${T}>(hi, (c2 - (hi - c1)) + c3);
+}
+
+// log2(x) as an unevaluated sum hi + lo (about twice the precision of T), for
+// finite x > 0 (subnormals ok).
 fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
-    let fr = frexp(x);
-    var m = fr.fract;
-    var e = fr.exp;
-    if (m < ${T}(0.7071067811865476)) {
-        m = m * ${T}(2.0);
-        e = e - 1;
+    let mbits = wg_impl_mant_bits_${T}();
+    let hidden = ${U}(1) << mbits;
+    var xx = x;
+    var e = 0;
+    if (bitcast<${U}>(x) < hidden) {
+        xx = x * ${T}(0x1p54);  // subnormal: make it normal
+        e = -54;
+    }
+    // x = m * 2^e with m in [sqrt(1/2), sqrt(2)); the exponent is read from
+    // the bits (frexp's exponent miscompiles for f64 on lavapipe/LLVM 15)
+    let bits = bitcast<${U}>(xx);
+    let bias = i32(wg_impl_exp_mask_${T}() >> (mbits + 1u));
+    e = e + i32(bits >> mbits) - bias;
+    var m = bitcast<${T}>((bits & (hidden - ${U}(1))) | bitcast<${U}>(${T}(1.0)));
+    if (m > ${T}(1.4142135623730951)) {
+        m = m * ${T}(0.5);
+        e = e + 1;
     }
     // ln(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.1716
-    let num = m - ${T}(1.0);
+    let num = m - ${T}(1.0);  // exact
     let den = wg_impl_two_sum_${T}(m, ${T}(1.0));
     let sh = num / den.x;
     let sl = (fma(-sh, den.x, num) - sh * den.y) / den.x;
@@ -294,18 +313,17 @@ fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
     let tail = sh * z * p;
     let ln = wg_impl_fast_two_sum_${T}(${T}(2.0) * sh, ${T}(2.0) * sl + tail);
     // times 1/ln(2), as a double-length product
-    let c_hi = ${T}(1.4426950408889634);
-    let c_lo = ${T}(2.0355273740931033e-17);
-    let ph = ln.x * c_hi;
-    let pl = fma(ln.x, c_hi, -ph) + (ln.x * c_lo + ln.y * c_hi);
+    let c = wg_impl_const_dd_${T}(${T}(1.4426950216293335), ${T}(1.925963033500011e-08),
+                                  ${T}(-4.237339361091316e-16));
+    let ph = ln.x * c.x;
+    let pl = fma(ln.x, c.x, -ph) + (ln.x * c.y + ln.y * c.x);
     let s = wg_impl_two_sum_${T}(${T}(e), ph);
     return wg_impl_fast_two_sum_${T}(s.x, s.y + pl);
 }
 
-// f64 core: 2^(b * log2(x)) with a double-length log2 and product and a
-// degree-13 polynomial for exp, for finite x > 0 and finite b. Thresholds and
-// constants assume T = f64.
-fn wg_impl_pow_precise_${T}(x: ${T}, b: ${T}) -> ${T} {
+// Core of wg_pow: 2^(b * log2(x)) with a double-length log2 and product and
+// a degree-13 polynomial for exp, for finite x > 0 and finite b.
+fn wg_impl_pow_core_${T}(x: ${T}, b: ${T}) -> ${T} {
     let l = wg_impl_log2_dd_${T}(x);
     let yh = b * l.x;
     if (yh > ${T}(1100.0)) {
@@ -317,10 +335,10 @@ fn wg_impl_pow_precise_${T}(x: ${T}, b: ${T}) -> ${T} {
     let yl = fma(b, l.x, -yh) + b * l.y;
     let n = round(yh);
     let rh = yh - n;  // exact
-    let ln2_hi = ${T}(0.6931471805599453);
-    let ln2_lo = ${T}(2.3190468138462996e-17);
-    let th = rh * ln2_hi;
-    let tl = fma(rh, ln2_hi, -th) + (rh * ln2_lo + yl * ln2_hi);
+    let ln2 = wg_impl_const_dd_${T}(${T}(0.6931471824645996), ${T}(-1.9046542121259336e-09),
+                                    ${T}(-8.783183432405266e-17));
+    let th = rh * ln2.x;
+    let tl = fma(rh, ln2.x, -th) + (rh * ln2.y + yl * ln2.x);
     // expm1(th), |th| <= ~0.35, Taylor to degree 13
     var q = ${T}(1.6059043836821613e-10);
     q = q * th + ${T}(2.08767569878681e-09);
@@ -343,23 +361,8 @@ fn wg_impl_pow_precise_${T}(x: ${T}, b: ${T}) -> ${T} {
     return ldexp(ldexp(r, h), ni - h);
 }
 
-// np.power for floats. Special cases follow C99 pow exactly (as numpy does):
-// pow(x, +-0) = 1 (even x = NaN), pow(1, y) = 1 (even y = NaN), other NaNs
-// propagate; pow(-1, +-inf) = 1; |x| < 1 / > 1 with y = +-inf -> 0 or inf;
-// pow(+-0, y) and pow(+-inf, y) -> +-0 / +-inf with the sign kept only for
-// odd integer y; x < 0 with finite non-integer y -> NaN.
-// Everything else is |x|^y (negated for x < 0 and odd integer y), and only
-// approximately rounded:
-//   f32: exp2(y * log2|x|) with the WGSL built-ins. The rounding of the
-//        product is amplified by |y*log2|x||; on lavapipe the observed error
-//        versus numpy was <= 1 ulp for results in [2^-8, 2^8], growing
-//        roughly like 0.8 ulp * |log2(result)| + 3 ulp (<= ~100 ulp near the
-//        f32 overflow/underflow ends; subnormal results within 1 subnormal ulp
-//        + that relative error). Other drivers' exp2/log2 may be less accurate.
-//   f64: WGSL exp2/log2 do not work for f64 (Vulkan's GLSL.std.450 Exp2/Log2
-//        are 32-bit only; lavapipe returns garbage), so a software
-//        double-length log2/exp2 is used: observed <= 2 ulp versus numpy.
-fn wg_pow_${T}(a: ${T}, b: ${T}) -> ${T} {
+// Shared special-case handling of wg_pow / wg_pow_fast (C99 pow rules).
+fn wg_impl_pow_${T}(a: ${T}, b: ${T}, fast: bool) -> ${T} {
     let one = ${T}(1.0);
     if (wg_impl_is_zero_${T}(b) || bitcast<${U}>(a) == bitcast<${U}>(one)) {
         return one;
@@ -382,18 +385,47 @@ fn wg_pow_${T}(a: ${T}, b: ${T}) -> ${T} {
     let b_odd = b_int && floor(b_half) != b_half;
     if (wg_impl_is_zero_${T}(a) || wg_isinf_${T}(a)) {
         // +-0 and +-inf: magnitude 0 or inf, sign kept for odd integer b
-        let big = wg_isinf_${T}(a) != b_neg;
-        let mag = select(${T}(0.0), inf, big);
+        let mag = select(${T}(0.0), inf, wg_isinf_${T}(a) != b_neg);
         return select(mag, -mag, a_neg && b_odd);
     }
     if (a_neg && !b_int) {
         return wg_impl_nan_${T}();
     }
     var r: ${T};
-    if (wg_impl_is_f64_${T}()) {
-        r = wg_impl_pow_precise_${T}(ax, b);
+    if (fast) {
+        r = wg_impl_pow_fast_core_${T}(ax, b);
     } else {
-        r = wg_impl_pow_fast_${T}(ax, b);
+        r = wg_impl_pow_core_${T}(ax, b);
     }
     return select(r, -r, a_neg && b_odd);
+}
+
+// np.power for floats. Special cases follow C99 pow exactly, as numpy does:
+// pow(x, +-0) = 1 (even x = NaN), pow(1, y) = 1 (even y = NaN), other NaNs
+// propagate; pow(-1, +-inf) = 1; |x| < 1 / > 1 with y = +-inf -> 0 or inf;
+// pow(+-0, y) and pow(+-inf, y) -> 0 or inf, negative only for x = -0/-inf
+// with odd integer y; x < 0 with finite non-integer y -> NaN.
+// Otherwise |x|^y (negated for x < 0 and odd integer y) is computed as
+// 2^(y*log2|x|) with a software log2/exp2 in double-length T arithmetic, not
+// the WGSL built-ins: Vulkan only promises an absolute 2^-21 error for f32
+// log2 near 1 (so e.g. pow(0.99999994, 2^24) came out 0.18 instead of 0.37 on
+// lavapipe), and f64 exp2/log2 are not supported at all (GLSL.std.450
+// Exp2/Log2 are 32-bit only; lavapipe returns garbage for f64).
+// Not correctly rounded: the largest error seen versus numpy on lavapipe was
+// TBD ulp. Accuracy relies on fma being fused (true on lavapipe and on
+// current desktop GPUs; Vulkan allows an unfused fma, which would lose the
+// extra precision but still give a sensible result).
+fn wg_pow_${T}(a: ${T}, b: ${T}) -> ${T} {
+    return wg_impl_pow_${T}(a, b, false);
+}
+
+// np.power with the same special cases as wg_pow but the core computed as
+// exp2(b * log2|a|) with the WGSL built-ins in f32 (also for T = f64, so the
+// f64 instance has only f32 precision). Several times cheaper than wg_pow but
+// inaccurate: the rounding of b*log2|a| is amplified by |log2(result)|, and
+// for |a| near 1 the built-in log2 is only absolutely accurate (observed on
+// lavapipe: up to ~100 ulp for f32 results near overflow, and a relative error
+// of order |b| * 2^-22 for |a| near 1, e.g. 0.18 instead of 0.37).
+fn wg_pow_fast_${T}(a: ${T}, b: ${T}) -> ${T} {
+    return wg_impl_pow_${T}(a, b, true);
 }

@@ -1,0 +1,84 @@
+"""Shared hypothesis strategies: dtypes the device supports, shapes (0-d, empty, odd), values with specials,
+and views (slices with steps, negative steps, transposes) so kernels see non-contiguous operands."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import wgarray as wg
+
+ALL = [wg.bool, wg.int8, wg.int16, wg.int32, wg.int64, wg.uint8, wg.uint16, wg.uint32, wg.uint64,
+       wg.float16, wg.float32, wg.float64]
+
+
+def supported(dtypes=None):
+    dev = wg.default_device()
+    return [d for d in (dtypes or ALL) if dev.supports(d)]
+
+
+INTS = [wg.int8, wg.int16, wg.int32, wg.int64, wg.uint8, wg.uint16, wg.uint32, wg.uint64]
+FLOATS = [wg.float16, wg.float32, wg.float64]
+
+
+def dtypes(kinds="biuf"):
+    return st.sampled_from([d for d in supported() if d.kind in kinds])
+
+
+def shapes(min_dims=0, max_dims=4, min_side=0, max_side=7):
+    return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
+
+
+def values(dtype, shape, finite=False, small=False):
+    """numpy arrays of ``dtype``'s numpy type: extremes, NaN/inf/-0.0 and subnormals for floats."""
+    npd = dtype.numpy
+    if dtype.kind == "f":
+        elems = st.floats(width=npd.itemsize * 8, allow_nan=not finite, allow_infinity=not finite,
+                          allow_subnormal=True, **({"min_value": -100, "max_value": 100} if small else {}))
+    elif dtype.kind in "iu" and small:
+        info = np.iinfo(npd)
+        elems = st.integers(max(info.min, -100), min(info.max, 100))
+    else:
+        elems = None
+    return hnp.arrays(npd, shape, elements=elems)
+
+
+@st.composite
+def view_of(draw, host: np.ndarray, dtype):
+    """A wgarray view whose values equal ``host``: sometimes the whole array, sometimes a strided slice of a
+    larger base, sometimes a transpose of a transposed base.  Returns (wg_array, numpy_equivalent)."""
+    how = draw(st.sampled_from(["plain", "strided", "transposed"]))
+    if how == "plain" or host.ndim == 0:
+        return wg.asarray(host, dtype=dtype), host
+    if how == "transposed":
+        base = np.ascontiguousarray(host.T)
+        return wg.asarray(base, dtype=dtype).mT if host.ndim >= 2 else wg.asarray(base, dtype=dtype), host
+    # embed host into a bigger base with a step and an offset, then slice it back out (negative steps too)
+    steps = [draw(st.sampled_from([1, 2, -1, -2])) for _ in range(host.ndim)]
+    big_shape = [n * abs(s) + 1 for n, s in zip(host.shape, steps)]
+    base = np.zeros(big_shape, dtype=host.dtype)
+    idx = []
+    for n, s in zip(host.shape, steps):
+        if s > 0:
+            idx.append(slice(1, 1 + n * s, s))
+        else:
+            idx.append(slice(n * -s - 1 if n else 0, None, s) if n else slice(0, 0))
+    idx = tuple(idx)
+    base[idx] = host
+    view = wg.asarray(base, dtype=dtype)[idx]
+    assert view.shape == host.shape, (view.shape, host.shape)
+    return view, host
+
+
+def assert_same(got: np.ndarray, want: np.ndarray, rtol=None, atol=0.0, ulps=None):
+    """Bit-for-bit equality (NaN == NaN, and -0.0 distinct from 0.0) unless a tolerance is given."""
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    if got.dtype.kind == "f":
+        if rtol is None and ulps is None:
+            same = (got == want) & (np.signbit(got) == np.signbit(want)) | (np.isnan(got) & np.isnan(want))
+            assert same.all(), f"mismatch at {np.argwhere(~same)[:5].tolist()}: got {got[~same][:5]}, want {want[~same][:5]}"
+        else:
+            np.testing.assert_allclose(got, want, rtol=rtol or 0, atol=atol, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, want)
