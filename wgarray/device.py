@@ -108,6 +108,7 @@ class Device:
                              self.properties.limits.min_uniform_buffer_offset_alignment)
         self.allocator = GPUAllocator(self)
         self._pipelines: dict[tuple, tuple] = {}
+        self.plans: dict[tuple, object] = {}  # kernels' launch plans (layout-dependent, value-independent)
         self._layouts: dict[tuple[bool, ...], wgpu.GPUBindGroupLayout] = {}
         self._label = label or f"{self.properties.name} ({self.properties.backend})"
         self.index = -1
@@ -138,6 +139,7 @@ class Device:
         self.stream.close()
         self.allocator.trim()
         self._pipelines.clear()
+        self.plans.clear()
         _forget(self)
 
     # -- pipelines -------------------------------------------------------------------------------------------

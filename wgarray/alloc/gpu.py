@@ -1,8 +1,10 @@
 """Device memory: storage buffers pooled by size class, one allocator per device.
 
-A freed block goes back to the pool only after the submit that last uses it (the stream knows), so a later
-upload into a reused buffer can never overtake earlier recorded work.  The pool keeps at most ``cache_limit``
-idle bytes and is trimmed whole before an allocation is declared impossible.
+A freed block goes back to the pool at once, even while recorded work still uses it: every later use of the
+buffer goes through the same ordered stream (kernels and copies run in recording order, and the stream flushes
+before a host write into a buffer that pending work uses), so reuse can never overtake earlier work.  Reusing at
+once keeps a loop of ``c = a + b`` on the same few buffers and their cached bind groups.  The pool keeps at most
+``cache_limit`` idle bytes and is trimmed whole before an allocation is declared impossible.
 """
 from __future__ import annotations
 
@@ -90,10 +92,6 @@ class GPUAllocator(Allocator["Device"]):
         with dev.stream.lock:
             self.live_bytes -= block.size
             self.live_blocks -= 1
-        dev.stream.release_after(block.buffer, lambda: self._recycle(block))
-
-    def _recycle(self, block: DeviceBlock) -> None:
-        with self._dev.stream.lock:
             if self._idle_bytes + block.size > self.cache_limit:
                 self._destroy(block)
                 return
@@ -101,7 +99,10 @@ class GPUAllocator(Allocator["Device"]):
             self._idle_bytes += block.size
 
     def _destroy(self, block: DeviceBlock) -> None:
-        self._dev.stream.forget(block.buffer)
+        stream = self._dev.stream
+        if stream.is_pending(block.buffer):  # recorded work still uses it: submit that work first
+            stream.flush()
+        stream.forget(block.buffer)
         block.buffer.destroy()
 
     def trim(self) -> None:

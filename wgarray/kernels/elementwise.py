@@ -33,9 +33,19 @@ class Scalar:
 Operand = Union[ViewLike, Scalar]
 
 
-def _is_whole(v: ViewLike) -> bool:
-    size = math.prod(v.shape)
-    return v.offset == 0 and size == v.mirror.size and tuple(v.strides) == layout.contiguous_strides(v.shape)
+@dataclass(frozen=True)
+class _Plan:
+    """Everything about a launch that depends only on dtypes and layout: reused for every call alike."""
+
+    pipeline: Any
+    layout: Any
+    prefix: bytes  # the parameter block up to the scalars
+    grid: tuple[int, int, int]
+    scalar_order: tuple[int, ...]  # operand positions of the scalars, in parameter-block order
+    out_whole: bool  # the output covers its whole base contiguously
+
+
+_MAX_PLANS = 4096
 
 
 def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType,
@@ -43,11 +53,59 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
     """out[...] = op(operands converted to ``cdt``), converted to ``out.dtype`` on store.
 
     ``cdts`` gives a compute dtype per operand where they differ (``where``'s condition is bool)."""
-    if cdts is None:
-        cdts = [_bool() if op.compute == "bool" else cdt] * len(operands)
     n = math.prod(out.shape)
     if n == 0:
         return
+    # bindings: one per distinct buffer; the output's binding is read_write and inputs sharing it read it
+    mirrors: list = []
+    desc: list = []
+    for o in operands:
+        if isinstance(o, Scalar):
+            desc.append(o.dtype)
+            continue
+        m = o.mirror
+        for k, have in enumerate(mirrors):
+            if have is m:
+                break
+        else:
+            k = len(mirrors)
+            mirrors.append(m)
+        desc.append((o.dtype, o.shape, o.strides, o.offset, k))
+    for out_slot, have in enumerate(mirrors):
+        if have is out.mirror:
+            aliased = True
+            break
+    else:
+        out_slot, aliased = len(mirrors), False
+        mirrors.append(out.mirror)
+    key = (op.name, cdt, None if cdts is None else tuple(cdts), tuple(desc), out.dtype, out.shape,
+           out.strides, out.offset, out.mirror.size, out_slot)
+    plans = device.plans
+    plan = plans.get(key)
+    if plan is None:
+        plan = _plan(device, op, operands, out, cdt, cdts, mirrors, out_slot)
+        if len(plans) >= _MAX_PLANS:
+            plans.clear()
+        plans[key] = plan
+    buffers = [m.buffer() for m in mirrors[:len(mirrors) - (not aliased)]]
+    out_buf = out.mirror.buffer_for_write(whole=plan.out_whole and not aliased)
+    if not aliased:
+        buffers.append(out_buf)
+    params = plan.prefix
+    if plan.scalar_order:
+        tail = layout.Params()
+        for pos in plan.scalar_order:
+            o = operands[pos]
+            tail.raw(o.storage_bytes(), o.dtype.device_itemsize)
+        params += tail.bytes()
+    group = device.stream.bind_group(plan.layout, buffers)
+    device.stream.dispatch(plan.pipeline, group, buffers, params, plan.grid)
+
+
+def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: int) -> _Plan:
+    if cdts is None:
+        cdts = [_bool() if op.compute == "bool" else cdt] * len(operands)
+    n = math.prod(out.shape)
     shape = tuple(out.shape)
     views = [o for o in operands if not isinstance(o, Scalar)]
     strides = [layout.broadcast_strides(v.shape, v.strides, shape) for v in views] + [tuple(out.strides)]
@@ -56,22 +114,7 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
         raise ValueError(f"wgarray kernels address at most {MAXD} non-mergeable dimensions, got {len(cshape)}")
     if len(views) + 1 > 8:
         raise ValueError("too many array operands for one kernel")
-
-    # bindings: one per distinct buffer; the output's binding is read_write and inputs sharing it read it
-    buffers: list = []
-    mirrors: list = []
-    for v in views:
-        buf = v.mirror.buffer()
-        if not any(m is v.mirror for m in mirrors):
-            mirrors.append(v.mirror)
-            buffers.append(buf)
-    out_buf = out.mirror.buffer_for_write(whole=_is_whole(out) and all(v.mirror is not out.mirror for v in views))
-    if not any(m is out.mirror for m in mirrors):
-        mirrors.append(out.mirror)
-        buffers.append(out_buf)
     slot = {id(m): k for k, m in enumerate(mirrors)}
-    out_slot = slot[id(out.mirror)]
-
     sig = []
     vi = 0
     for o in operands:
@@ -86,17 +129,16 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
     dtypes = [cdt, out.dtype] + [o.dtype for o in operands] + [m.dtype for m in mirrors]
     pipe, bgl = device.pipeline(key, lambda: _build(op, operands, sig, out, out_sig, mirrors, cdt, cdts, dtypes,
                                                     len(views) + 1))
-
     params = layout.Params().u32(n, len(cshape), 0, 0).vec_array(cshape, signed=False)
-    offs = [v.offset for v in views] + [out.offset]
-    params.vec_array(offs, signed=False, length=16)
+    params.vec_array([v.offset for v in views] + [out.offset], signed=False, length=16)
     for s in cstrides:
         params.vec_array(s, signed=True)
-    for o in _scalar_order(operands):
-        params.raw(o.storage_bytes(), o.dtype.device_itemsize)
-    group = device.stream.bind_group(bgl, buffers)
+    prefix = params.bytes()
+    scal = [pos for pos, o in enumerate(operands) if isinstance(o, Scalar)]
+    scal.sort(key=lambda pos: operands[pos].dtype.device_itemsize != 8)
+    out_whole = out.offset == 0 and n == out.mirror.size and out_sig[2] == "c"
     wg = layout.grid(math.ceil(n / WORKGROUP), device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, group, buffers, params.bytes(), wg)
+    return _Plan(pipe, bgl, prefix, wg, tuple(scal), out_whole)
 
 
 def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int):

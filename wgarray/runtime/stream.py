@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Callable, Sequence
+from typing import Sequence
 
 import wgpu
 
@@ -38,7 +38,6 @@ class Stream:
         self._pass: wgpu.GPUComputePassEncoder | None = None
         self._batch = 0
         self._pending: set[int] = set()  # id() of buffers referenced by recorded, unsubmitted commands
-        self._after_submit: list[Callable[[], None]] = []
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
         self._ring_used = 0
         self._ring = device.create_buffer(size=_RING_BYTES + PARAMS_WINDOW, usage=_BU.UNIFORM | _BU.COPY_DST)
@@ -121,7 +120,7 @@ class Stream:
 
     # -- submitting -------------------------------------------------------------------------------------------
     def flush(self) -> None:
-        """Submit everything recorded so far (one submit), then run the deferred releases."""
+        """Submit everything recorded so far (one submit)."""
         with self._lock:
             if self._pass is not None:
                 self._pass.end()
@@ -135,20 +134,9 @@ class Stream:
             self._ring_used = 0
             self._batch = 0
             self._pending.clear()
-            callbacks, self._after_submit = self._after_submit, []
-        for cb in callbacks:
-            cb()
 
     def is_pending(self, buffer: wgpu.GPUBuffer) -> bool:
         return id(buffer) in self._pending
-
-    def release_after(self, buffer: wgpu.GPUBuffer, callback: Callable[[], None]) -> None:
-        """Run ``callback`` now if no recorded command uses ``buffer``, else right after the next submit."""
-        with self._lock:
-            if id(buffer) in self._pending:
-                self._after_submit.append(callback)
-                return
-        callback()
 
     def write(self, buffer: wgpu.GPUBuffer, offset: int, data) -> None:
         """Write host bytes into ``buffer`` after every command recorded so far that uses it."""

@@ -265,6 +265,25 @@ fn wg_impl_fast_two_sum_${T}(a: ${T}, b: ${T}) -> vec2<${T}> {
     return vec2<${T}>(s, b - (s - a));
 }
 
+// a = hi + lo with hi holding the upper 12 (f32) / 27 (f64) significand bits,
+// cut by masking the bits (no multiplication, so immune to fma contraction)
+fn wg_impl_split_${T}(a: ${T}) -> vec2<${T}> {
+    let k = (wg_impl_mant_bits_${T}() + 1u) / 2u;
+    let hi = bitcast<${T}>(bitcast<${U}>(a) & ~((${U}(1) << k) - ${U}(1)));
+    return vec2<${T}>(hi, a - hi);
+}
+
+// Dekker's product: a * b = p + e (exact for f32; for f64 e is within
+// ~2^-106 |p|). Does not use fma, which Vulkan allows to be unfused (lavapipe's
+// is), so it works everywhere.
+fn wg_impl_two_prod_${T}(a: ${T}, b: ${T}) -> vec2<${T}> {
+    let p = a * b;
+    let sa = wg_impl_split_${T}(a);
+    let sb = wg_impl_split_${T}(b);
+    let e = (((sa.x * sb.x - p) + sa.x * sb.y) + sa.y * sb.x) + sa.y * sb.y;
+    return vec2<${T}>(p, e);
+}
+
 // A constant c = c1 + c2 + c3 (c1, c2 with 24 significant bits) as a
 // double-length pair hi + lo that is right for both f32 and f64: for f64,
 // hi = c1 + c2 exactly and lo = c3; for f32, hi = c1 and lo = c2 (+ c3).
@@ -298,7 +317,8 @@ fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
     let num = m - ${T}(1.0);  // exact
     let den = wg_impl_two_sum_${T}(m, ${T}(1.0));
     let sh = num / den.x;
-    let sl = (fma(-sh, den.x, num) - sh * den.y) / den.x;
+    let q = wg_impl_two_prod_${T}(sh, den.x);
+    let sl = (((num - q.x) - q.y) - sh * den.y) / den.x;
     let z = sh * sh;
     var p = ${T}(0.09523809523809523);
     p = p * z + ${T}(0.10526315789473684);
@@ -315,9 +335,9 @@ fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
     // times 1/ln(2), as a double-length product
     let c = wg_impl_const_dd_${T}(${T}(1.4426950216293335), ${T}(1.925963033500011e-08),
                                   ${T}(-4.237339361091316e-16));
-    let ph = ln.x * c.x;
-    let pl = fma(ln.x, c.x, -ph) + (ln.x * c.y + ln.y * c.x);
-    let s = wg_impl_two_sum_${T}(${T}(e), ph);
+    let ph = wg_impl_two_prod_${T}(ln.x, c.x);
+    let pl = ph.y + (ln.x * c.y + ln.y * c.x);
+    let s = wg_impl_two_sum_${T}(${T}(e), ph.x);
     return wg_impl_fast_two_sum_${T}(s.x, s.y + pl);
 }
 
@@ -332,13 +352,14 @@ fn wg_impl_pow_core_${T}(x: ${T}, b: ${T}) -> ${T} {
     if (yh < ${T}(-1100.0)) {
         return ${T}(0.0);
     }
-    let yl = fma(b, l.x, -yh) + b * l.y;
+    let yl = wg_impl_two_prod_${T}(b, l.x).y + b * l.y;
     let n = round(yh);
     let rh = yh - n;  // exact
     let ln2 = wg_impl_const_dd_${T}(${T}(0.6931471824645996), ${T}(-1.9046542121259336e-09),
                                     ${T}(-8.783183432405266e-17));
-    let th = rh * ln2.x;
-    let tl = fma(rh, ln2.x, -th) + (rh * ln2.y + yl * ln2.x);
+    let t = wg_impl_two_prod_${T}(rh, ln2.x);
+    let th = t.x;
+    let tl = t.y + (rh * ln2.y + yl * ln2.x);
     // expm1(th), |th| <= ~0.35, Taylor to degree 13
     var q = ${T}(1.6059043836821613e-10);
     q = q * th + ${T}(2.08767569878681e-09);
@@ -392,7 +413,7 @@ fn wg_impl_pow_${T}(a: ${T}, b: ${T}, fast: bool) -> ${T} {
         return wg_impl_nan_${T}();
     }
     var r: ${T};
-    if (fast) {
+    if (fast && !wg_impl_is_f64_${T}()) {
         r = wg_impl_pow_fast_core_${T}(ax, b);
     } else {
         r = wg_impl_pow_core_${T}(ax, b);
