@@ -253,48 +253,55 @@ fn wg_impl_pow_fast_core_${T}(x: ${T}, b: ${T}) -> ${T} {
     return ${T}(exp2(y));
 }
 
+// Optimisation barrier: the identity, except that one arbitrary bit pattern
+// gets its last bit flipped (a harmless 1-ulp change should it ever occur).
+// Drivers may re-associate float arithmetic (lavapipe folds (a + b) - a to b),
+// which would cancel the error-free transformations below; an integer round
+// trip the compiler cannot see through keeps each rounding step separate.
+fn wg_impl_opaque_${T}(x: ${T}) -> ${T} {
+    let u = bitcast<${U}>(x);
+    return bitcast<${T}>(u ^ ${U}(u == ${U}(0x2bad5eedu)));
+}
+
+// a + b = s + e exactly (Knuth's two-sum)
 fn wg_impl_two_sum_${T}(a: ${T}, b: ${T}) -> vec2<${T}> {
-    let s = a + b;
-    let bb = s - a;
-    return vec2<${T}>(s, (a - (s - bb)) + (b - bb));
+    let s = wg_impl_opaque_${T}(a + b);
+    let bb = wg_impl_opaque_${T}(s - a);
+    let t = wg_impl_opaque_${T}(s - bb);
+    return vec2<${T}>(s, wg_impl_opaque_${T}(a - t) + wg_impl_opaque_${T}(b - bb));
 }
 
-// requires |a| >= |b| (or a == 0)
+// a + b = s + e exactly; requires |a| >= |b| (or a == 0)
 fn wg_impl_fast_two_sum_${T}(a: ${T}, b: ${T}) -> vec2<${T}> {
-    let s = a + b;
-    return vec2<${T}>(s, b - (s - a));
+    let s = wg_impl_opaque_${T}(a + b);
+    return vec2<${T}>(s, b - wg_impl_opaque_${T}(s - a));
 }
 
-// a = hi + lo with hi holding the upper 12 (f32) / 27 (f64) significand bits,
-// cut by masking the bits (no multiplication, so immune to fma contraction)
+// a = hi + lo with hi holding the upper 12 (f32) / 26 (f64) significand bits,
+// cut by masking the bits
 fn wg_impl_split_${T}(a: ${T}) -> vec2<${T}> {
-    let k = (wg_impl_mant_bits_${T}() + 1u) / 2u;
+    let k = (wg_impl_mant_bits_${T}() + 2u) / 2u;
     let hi = bitcast<${T}>(bitcast<${U}>(a) & ~((${U}(1) << k) - ${U}(1)));
     return vec2<${T}>(hi, a - hi);
 }
 
 // Dekker's product: a * b = p + e (exact for f32; for f64 e is within
-// ~2^-106 |p|). Does not use fma, which Vulkan allows to be unfused (lavapipe's
-// is), so it works everywhere.
+// ~2^-106 |p|). Does not use fma: Vulkan allows fma to be unfused (lavapipe's
+// is), which would make fma(a, b, -p) useless.
 fn wg_impl_two_prod_${T}(a: ${T}, b: ${T}) -> vec2<${T}> {
-    let p = a * b;
+    let p = wg_impl_opaque_${T}(a * b);
     let sa = wg_impl_split_${T}(a);
     let sb = wg_impl_split_${T}(b);
-    let e = (((sa.x * sb.x - p) + sa.x * sb.y) + sa.y * sb.x) + sa.y * sb.y;
-    return vec2<${T}>(p, e);
-}
-
-// A constant c = c1 + c2 + c3 (c1, c2 with 24 significant bits) as a
-// double-length pair hi + lo that is right for both f32 and f64: for f64,
-// hi = c1 + c2 exactly and lo = c3; for f32, hi = c1 and lo = c2 (+ c3).
-fn wg_impl_const_dd_${T}(c1: ${T}, c2: ${T}, c3: ${T}) -> vec2<${T}> {
-    let hi = c1 + c2;
-    return vec2<${T}>(hi, (c2 - (hi - c1)) + c3);
+    var e = wg_impl_opaque_${T}(sa.x * sb.x - p);
+    e = wg_impl_opaque_${T}(e + sa.x * sb.y);
+    e = wg_impl_opaque_${T}(e + sa.y * sb.x);
+    return vec2<${T}>(p, e + sa.y * sb.y);
 }
 
 // log2(x) as an unevaluated sum hi + lo (about twice the precision of T), for
 // finite x > 0 (subnormals ok).
 fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
+    let is64 = wg_impl_is_f64_${T}();
     let mbits = wg_impl_mant_bits_${T}();
     let hidden = ${U}(1) << mbits;
     var xx = x;
@@ -313,12 +320,12 @@ fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
         m = m * ${T}(0.5);
         e = e + 1;
     }
-    // ln(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.1716
+    // ln(m) = 2 atanh(s), s = (m - 1) / (m + 1) = sh + sl, |s| <= 0.1716
     let num = m - ${T}(1.0);  // exact
     let den = wg_impl_two_sum_${T}(m, ${T}(1.0));
     let sh = num / den.x;
     let q = wg_impl_two_prod_${T}(sh, den.x);
-    let sl = (((num - q.x) - q.y) - sh * den.y) / den.x;
+    let sl = ((wg_impl_opaque_${T}(num - q.x) - q.y) - sh * den.y) / den.x;
     let z = sh * sh;
     var p = ${T}(0.09523809523809523);
     p = p * z + ${T}(0.10526315789473684);
@@ -332,11 +339,11 @@ fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
     p = p * z + ${T}(0.6666666666666666);
     let tail = sh * z * p;
     let ln = wg_impl_fast_two_sum_${T}(${T}(2.0) * sh, ${T}(2.0) * sl + tail);
-    // times 1/ln(2), as a double-length product
-    let c = wg_impl_const_dd_${T}(${T}(1.4426950216293335), ${T}(1.925963033500011e-08),
-                                  ${T}(-4.237339361091316e-16));
-    let ph = wg_impl_two_prod_${T}(ln.x, c.x);
-    let pl = ph.y + (ln.x * c.y + ln.y * c.x);
+    // times 1/ln(2) = c_hi + c_lo, as a double-length product
+    let c_hi = select(${T}(1.4426950216293335), ${T}(1.4426950408889634), is64);
+    let c_lo = select(${T}(1.925963033500011e-08), ${T}(2.0355273740931033e-17), is64);
+    let ph = wg_impl_two_prod_${T}(ln.x, c_hi);
+    let pl = ph.y + (ln.x * c_lo + ln.y * c_hi);
     let s = wg_impl_two_sum_${T}(${T}(e), ph.x);
     return wg_impl_fast_two_sum_${T}(s.x, s.y + pl);
 }
@@ -355,11 +362,12 @@ fn wg_impl_pow_core_${T}(x: ${T}, b: ${T}) -> ${T} {
     let yl = wg_impl_two_prod_${T}(b, l.x).y + b * l.y;
     let n = round(yh);
     let rh = yh - n;  // exact
-    let ln2 = wg_impl_const_dd_${T}(${T}(0.6931471824645996), ${T}(-1.9046542121259336e-09),
-                                    ${T}(-8.783183432405266e-17));
-    let t = wg_impl_two_prod_${T}(rh, ln2.x);
+    let is64 = wg_impl_is_f64_${T}();
+    let ln2_hi = select(${T}(0.6931471824645996), ${T}(0.6931471805599453), is64);
+    let ln2_lo = select(${T}(-1.9046542121259336e-09), ${T}(2.3190468138462996e-17), is64);
+    let t = wg_impl_two_prod_${T}(rh, ln2_hi);
     let th = t.x;
-    let tl = t.y + (rh * ln2.y + yl * ln2.x);
+    let tl = t.y + (rh * ln2_lo + yl * ln2_hi);
     // expm1(th), |th| <= ~0.35, Taylor to degree 13
     var q = ${T}(1.6059043836821613e-10);
     q = q * th + ${T}(2.08767569878681e-09);
