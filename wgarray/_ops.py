@@ -336,13 +336,17 @@ def assign(target: Array, value) -> None:
         src: Any = value
         vshape = value.shape
     elif isinstance(value, _SCALARS):
-        src = _scalar_for(value, target.dtype if not isinstance(value, float) or target.dtype.kind == "f"
-                          else _dt.default_float)
+        if isinstance(value, (float, np.floating)) and target.dtype.kind != "f":
+            # numpy's cast of the exact value, made here so that the host and the device path store the same
+            # thing (a float32 detour on the device rounded 16777217.0 to 16777216 in an int32 array)
+            with np.errstate(invalid="ignore", over="ignore"):
+                value = np.array(value).astype(target.dtype.numpy)[()]
+        src = _scalar_for(value, target.dtype)
         vshape = ()
     elif isinstance(value, complex):
         raise TypeError("wgarray has no complex dtypes")
     else:
-        host_val = _infer_host(value, None)
+        host_val = _infer_host(value, target.dtype)  # lists take the target's dtype, not int32/float32
         src = asarray(host_val, device=dev)
         vshape = host_val.shape
     try:

@@ -32,5 +32,5 @@ class Allocator(ABC, Generic[D]):
         """Write host bytes into the start of ``block``."""
 
     @abstractmethod
-    def copyout(self, block: Block, nbytes: int) -> memoryview:
-        """The first ``nbytes`` bytes of ``block`` as host bytes."""
+    def copyout(self, block: Block, nbytes: int, out=None) -> memoryview:
+        """The first ``nbytes`` bytes of ``block`` as host bytes (written into ``out`` when given)."""

@@ -117,5 +117,5 @@ class GPUAllocator(Allocator["Device"]):
     def copyin(self, block: DeviceBlock, data: memoryview) -> None:
         self._dev.stream.write(block.buffer, 0, data)
 
-    def copyout(self, block: DeviceBlock, nbytes: int) -> memoryview:
-        return self._dev.stream.read(block.buffer, 0, nbytes)
+    def copyout(self, block: DeviceBlock, nbytes: int, out=None) -> memoryview:
+        return self._dev.stream.read(block.buffer, 0, nbytes, out)

@@ -20,8 +20,11 @@ class HostAllocator(Allocator[None]):
         src = np.frombuffer(data, dtype=np.uint8)
         block[:src.size] = src
 
-    def copyout(self, block: np.ndarray, nbytes: int) -> memoryview:
-        return memoryview(block[:nbytes])
+    def copyout(self, block: np.ndarray, nbytes: int, out=None) -> memoryview:
+        if out is None:
+            return memoryview(block[:nbytes])
+        np.frombuffer(out, dtype=np.uint8)[:nbytes] = block[:nbytes]
+        return memoryview(out)
 
 
 HOST = HostAllocator()

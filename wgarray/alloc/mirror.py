@@ -128,8 +128,11 @@ class Mirror:
     def _download(self, host: np.ndarray) -> None:
         nbytes = self.device_nbytes
         if nbytes:
-            raw = self.device.allocator.copyout(self._block, nbytes)
-            self.dtype.narrow(np.frombuffer(raw, dtype=self.dtype.storage_numpy, count=self.size), host)
+            if self.dtype.widened:
+                raw = self.device.allocator.copyout(self._block, nbytes)
+                self.dtype.narrow(np.frombuffer(raw, dtype=self.dtype.storage_numpy, count=self.size), host)
+            else:  # same layout on both sides: straight into the host block
+                self.device.allocator.copyout(self._block, nbytes, host.view(np.uint8))
         c = self.device.counters
         c.downloads += 1
         c.bytes_downloaded += nbytes

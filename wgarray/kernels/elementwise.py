@@ -125,49 +125,67 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
             vi += 1
     out_sig = (out.dtype.name, out_slot, layout.variant(cshape, cstrides[-1]))
     mirror_dtypes = tuple(m.dtype.name for m in mirrors)
-    key = ("ew", op.name, cdt.name, tuple(d.name for d in cdts), tuple(sig), out_sig, mirror_dtypes)
+    out_whole = out.offset == 0 and n == out.mirror.size and out_sig[2] == "c"
+    # 4 elements a thread when every operand is contiguous (or one element) and 4-byte aligned; a partial last
+    # vector is only written when it lands in the output base's padding
+    vec = (out_sig[2] == "c" and out.offset % 4 == 0 and (n % 4 == 0 or out_whole)
+           and all(m.dtype.device_itemsize == 4 for m in mirrors)
+           and all(s[3] == "z" or (s[3] == "c" and operands[pos].offset % 4 == 0)
+                   for pos, s in enumerate(sig) if s[0] == "v"))
+    key = ("ew", op.name, cdt.name, tuple(d.name for d in cdts), tuple(sig), out_sig, mirror_dtypes, vec)
     dtypes = [cdt, out.dtype] + [o.dtype for o in operands] + [m.dtype for m in mirrors]
     pipe, bgl = device.pipeline(key, lambda: _build(op, operands, sig, out, out_sig, mirrors, cdt, cdts, dtypes,
-                                                    len(views) + 1))
-    params = layout.Params().u32(n, len(cshape), 0, 0).vec_array(cshape, signed=False)
+                                                    len(views) + 1, vec))
+    threads = math.ceil(n / 4) if vec else n
+    params = layout.Params().u32(threads, len(cshape), 0, 0).vec_array(cshape, signed=False)
     params.vec_array([v.offset for v in views] + [out.offset], signed=False, length=16)
     for s in cstrides:
         params.vec_array(s, signed=True)
     prefix = params.bytes()
     scal = [pos for pos, o in enumerate(operands) if isinstance(o, Scalar)]
     scal.sort(key=lambda pos: operands[pos].dtype.device_itemsize != 8)
-    out_whole = out.offset == 0 and n == out.mirror.size and out_sig[2] == "c"
-    wg = layout.grid(math.ceil(n / WORKGROUP), device.properties.limits.max_compute_workgroups_per_dimension)
+    wg = layout.grid(math.ceil(threads / WORKGROUP), device.properties.limits.max_compute_workgroups_per_dimension)
     return _Plan(pipe, bgl, prefix, wg, tuple(scal), out_whole)
 
 
-def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int):
+def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int, vec: bool):
+    """WGSL for one specialisation.  With ``vec`` every thread handles 4 consecutive elements through vec4 loads
+    and stores (all operands contiguous or single elements, 4-byte storage, offsets multiple of 4)."""
+    lanes = 4 if vec else 1
     readonly = [m is not out.mirror for m in mirrors]
     bindings = "\n".join(
-        f"@group(0) @binding({k}) var<storage, {'read' if ro else 'read_write'}> b{k}: array<{m.dtype.wgsl}>;"
+        f"@group(0) @binding({k}) var<storage, {'read' if ro else 'read_write'}> b{k}: "
+        f"array<{f'vec4<{m.dtype.wgsl}>' if vec else m.dtype.wgsl}>;"
         for k, (m, ro) in enumerate(zip(mirrors, readonly)))
     scalars, index, body = [], [], []
     strided = [s for s in sig if s[0] == "v" and s[3] == "s"]
     out_strided = out_sig[2] == "s"
-    # index expressions
+
+    def off(v: int) -> str:
+        return f"p.offs[{v // 4}][{v % 4}]"
+
+    # index expressions (in vec mode: of the vec4 holding the lane-0 element, or of the single element)
     idx_of = {}
     for s in sig:
         if s[0] != "v":
             continue
         vi = s[4]
         if s[3] == "c":
-            idx_of[vi] = f"(p.offs[{vi // 4}][{vi % 4}] + i)"
+            idx_of[vi] = f"({off(vi)} / 4u + i)" if vec else f"({off(vi)} + i)"
         elif s[3] == "z":
-            idx_of[vi] = f"p.offs[{vi // 4}][{vi % 4}]"
+            idx_of[vi] = f"{off(vi)} / 4u][{off(vi)} % 4u" if vec else off(vi)
         else:
             idx_of[vi] = f"u32(j{vi})"
     nv = nstrides - 1
-    out_idx = f"u32(j{nv})" if out_strided else f"(p.offs[{nv // 4}][{nv % 4}] + i)"
+    if out_strided:
+        out_idx = f"u32(j{nv})"
+    else:
+        out_idx = f"({off(nv)} / 4u + i)" if vec else f"({off(nv)} + i)"
     if strided or out_strided:
         walkers = [s[4] for s in strided] + ([nv] if out_strided else [])
         index.append("    var rem = i;")
         for w in walkers:
-            index.append(f"    var j{w}: i32 = i32(p.offs[{w // 4}][{w % 4}]);")
+            index.append(f"    var j{w}: i32 = i32({off(w)});")
         index.append("    for (var d: i32 = i32(p.ndim) - 1; d >= 0; d = d - 1) {")
         index.append("        let extent = p.shape[d / 4][d % 4];")
         index.append("        let c = i32(rem % extent);")
@@ -177,21 +195,32 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
         index.append("    }")
     # operand values
     k = 0
+    raws = []
     for pos, (o, s) in enumerate(zip(operands, sig)):
-        name = _NAMES[pos]
         if s[0] == "k":
             scalars.append((o, f"    s{k}: {o.dtype.wgsl},"))
-            raw = f"p.s{k}"
+            raws.append((f"p.s{k}", False))
             k += 1
+        elif vec and s[3] == "c":
+            body.append(f"    let v{pos} = b{s[2]}[{idx_of[s[4]]}];")
+            raws.append((f"v{pos}", True))
         else:
-            raw = f"b{s[2]}[{idx_of[s[4]]}]"
-        val = source.convert(o.dtype, cdts[pos], source.load_expr(o.dtype, raw))
-        body.append(f"    let {name} = {val};")
+            raws.append((f"b{s[2]}[{idx_of[s[4]]}]", False))
     kind = "b" if op.compute == "bool" else cdt.kind
-    expr = op.exprs[kind].format(x="x", y="y", z="z", T=source.ctype(cdt), i="i")
     rdt = _bool() if op.result == "bool" else cdt
-    body.append(f"    let r = {expr};")
-    body.append(f"    b{out_sig[1]}[{out_idx}] = {source.store_expr(out.dtype, source.convert(rdt, out.dtype, 'r'))};")
+    results = []
+    for lane in range(lanes):
+        sfx = str(lane) if vec else ""
+        for pos, (o, (raw, is_vec)) in enumerate(zip(operands, raws)):
+            raw = f"{raw}[{lane}]" if is_vec else raw
+            val = source.convert(o.dtype, cdts[pos], source.load_expr(o.dtype, raw))
+            body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
+        lane_i = f"(i * 4u + {lane}u)" if vec else "i"
+        expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), i=lane_i)
+        body.append(f"    let r{sfx} = {expr};")
+        results.append(source.store_expr(out.dtype, source.convert(rdt, out.dtype, "r" + sfx)))
+    value = f"vec4<{out.dtype.wgsl}>({', '.join(results)})" if vec else results[0]
+    body.append(f"    b{out_sig[1]}[{out_idx}] = {value};")
     order = _scalar_order([o for o, _ in scalars])
     scalar_block = "\n".join(line for o, line in sorted(scalars, key=lambda ol: order.index(ol[0])))
     src = source.render("elementwise.wgsl", ENABLES="", HELPERS=source.helpers(dtypes), NSTRIDES=nstrides,

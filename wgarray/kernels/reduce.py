@@ -58,6 +58,7 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
         raise ValueError(f"wgarray kernels address at most {MAXD} non-mergeable dimensions")
     n_out = math.prod(oshape)
     m = math.prod(ishape)
+    count = m  # elements per output (a mean divides by it); m becomes the partial count in later passes
     acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
     src_dtype, src_buffers, in_off, partial_in = x.dtype, [x.mirror.buffer()], x.offset, False
     shape_strides = (oshape, ostr[0], ishape, istr[0])
@@ -81,7 +82,7 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
         pipe, bgl = device.pipeline(key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
                                                         inner_lin, len(src_buffers), len(dst)))
         o_sh, o_st, i_sh, i_st = shape_strides
-        params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, m)
+        params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, count)
                   .vec_array(o_sh, False).vec_array(o_st, True).vec_array(i_sh, False).vec_array(i_st, True))
         buffers = src_buffers + dst
         group = device.stream.bind_group(bgl, buffers)

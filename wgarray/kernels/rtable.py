@@ -40,6 +40,8 @@ def accumulator(op: RedOp, x: DType, dtype: DType | None = None) -> DType:
     if op.logical:
         return dt.bool
     if op.order:
+        if x is dt.bool:  # WGSL orders no bools and numpy has no iinfo for them: compare 0/1 as u32
+            return dt.uint32
         return dt.float32 if x is dt.float16 else x
     res = result(op, x, dtype)
     return dt.float32 if res is dt.float16 else res

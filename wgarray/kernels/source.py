@@ -113,4 +113,10 @@ def convert(src: DType, dst: DType, v: str) -> str:
         return v
     if s == t:
         return v
+    # widening to 64 bits extends by the source's signedness (a direct u64(i32) zero-extends, i64(u32)
+    # sign-extends): widen within the source's signedness first, then reinterpret
+    if s == "i32" and t == "u64":
+        return f"u64(i64({v}))"
+    if s == "u32" and t == "i64":
+        return f"i64(u64({v}))"
     return f"{t}({v})"

@@ -16,6 +16,8 @@ import wgpu
 
 from .stats import Counters
 
+_CHUNK = 16 << 20  # staging buffer size: transfers move in chunks of this many bytes
+_SMALL = 1 << 20  # uploads up to this size go through queue.write_buffer
 _RING_BYTES = 1 << 19  # parameter bytes per submit
 PARAMS_WINDOW = 1024  # largest parameter block one dispatch may bind
 MAX_BATCH = 2048  # dispatches per submit at most
@@ -48,7 +50,7 @@ class Stream:
         self._ring_group = device.create_bind_group(layout=self.params_layout, entries=[
             {"binding": 0, "resource": {"buffer": self._ring, "offset": 0, "size": PARAMS_WINDOW}}])
         self._groups: OrderedDict[tuple, tuple] = OrderedDict()
-        self._staging: dict[int, list[wgpu.GPUBuffer]] = {}
+        self._stagers: dict[tuple[str, int], wgpu.GPUBuffer] = {}
         self._sync_src = device.create_buffer(size=16, usage=_BU.COPY_SRC)
         self._sync_dst = device.create_buffer(size=16, usage=_BU.COPY_DST | _BU.MAP_READ)
         self.closed = False
@@ -138,34 +140,60 @@ class Stream:
     def is_pending(self, buffer: wgpu.GPUBuffer) -> bool:
         return id(buffer) in self._pending
 
+    # -- transfers: chunked through two reused, mapped staging buffers per direction, so that the host copy of
+    # chunk k+1 overlaps the device copy of chunk k (queue.write_buffer/read_buffer allocate per call) -------------
+    def _stage(self, direction: str, slot: int) -> wgpu.GPUBuffer:
+        key = (direction, slot)
+        buf = self._stagers.get(key)
+        if buf is None:
+            usage = (_BU.MAP_WRITE | _BU.COPY_SRC) if direction == "up" else (_BU.MAP_READ | _BU.COPY_DST)
+            buf = self._stagers[key] = self._device.create_buffer(size=_CHUNK, usage=usage)
+        return buf
+
     def write(self, buffer: wgpu.GPUBuffer, offset: int, data) -> None:
         """Write host bytes into ``buffer`` after every command recorded so far that uses it."""
+        data = memoryview(data).cast("B")
         with self._lock:
             self._check_open()
             if id(buffer) in self._pending:
                 self.flush()
-            self._queue.write_buffer(buffer, offset, data)
+            if len(data) <= _SMALL:
+                self._queue.write_buffer(buffer, offset, data)
+                return
+            for k, start in enumerate(range(0, len(data), _CHUNK)):
+                part = data[start:start + _CHUNK]
+                staging = self._stage("up", k % 2)
+                staging.map_sync(wgpu.MapMode.WRITE, 0, _CHUNK)  # waits for its copy two chunks ago
+                try:
+                    staging.write_mapped(part, 0)
+                finally:
+                    staging.unmap()
+                self.copy(staging, 0, buffer, offset + start, len(part))
+                self.flush()
 
-    def read(self, buffer: wgpu.GPUBuffer, offset: int, size: int) -> memoryview:
-        """Copy ``size`` bytes of ``buffer`` to the host after everything recorded so far (flushes)."""
+    def read(self, buffer: wgpu.GPUBuffer, offset: int, size: int, out=None) -> memoryview:
+        """Copy ``size`` bytes of ``buffer`` to the host after everything recorded so far (flushes).
+        Writes into the writable buffer ``out`` when given (and returns it), else into new memory."""
+        dest = memoryview(bytearray(size) if out is None else out).cast("B")
         with self._lock:
             self._check_open()
-            cls = max(256, 1 << (size - 1).bit_length())
-            free = self._staging.setdefault(cls, [])
-            staging = free.pop() if free else self._device.create_buffer(
-                size=cls, usage=_BU.COPY_DST | _BU.MAP_READ)
-            self.copy(buffer, offset, staging, 0, size)
-            self.flush()
-            staging.map_sync(wgpu.MapMode.READ, 0, size)
-            try:
-                data = staging.read_mapped(0, size, copy=True)
-            finally:
-                staging.unmap()
-            if cls <= (64 << 20):
-                free.append(staging)
-            else:
-                staging.destroy()
-            return data
+            starts = list(range(0, size, _CHUNK))
+            for k, start in enumerate(starts):
+                self.copy(buffer, offset + start, self._stage("down", k % 2), 0, min(_CHUNK, size - start))
+                self.flush()
+                if k:
+                    self._drain(k - 1, starts[k - 1], size, dest)
+            self._drain(len(starts) - 1, starts[-1], size, dest)
+            return dest
+
+    def _drain(self, k: int, start: int, size: int, dest: memoryview) -> None:
+        n = min(_CHUNK, size - start)
+        staging = self._stage("down", k % 2)
+        staging.map_sync(wgpu.MapMode.READ, 0, _round_up(n, 4))
+        try:
+            dest[start:start + n] = staging.read_mapped(0, _round_up(n, 4), copy=False)[:n]
+        finally:
+            staging.unmap()
 
     def synchronize(self) -> None:
         """Submit and wait until the device has finished everything recorded so far."""
@@ -178,10 +206,9 @@ class Stream:
 
     def trim_staging(self) -> None:
         with self._lock:
-            for free in self._staging.values():
-                for b in free:
-                    b.destroy()
-            self._staging.clear()
+            for b in self._stagers.values():
+                b.destroy()
+            self._stagers.clear()
 
     def close(self) -> None:
         with self._lock:

@@ -13,12 +13,14 @@
 //
 // Classification and sign handling look at the bit pattern only (never at
 // x != x), so they are immune to fast-math folding and to subnormal flushing.
-// wg_fmod is integer based and exact. floordiv/remainder/pow use ordinary
-// float arithmetic after the special cases; their bit-exactness relies on
-// correctly rounded + - * / and on subnormal support (true on lavapipe; Vulkan
-// only guarantees 2.5 ulp for f32 division, which can perturb floordiv when the
+// wg_fmod is integer based and exact. floordiv/remainder/pow use float
+// arithmetic after the special cases; their bit-exactness relies on correctly
+// rounded + - * / and on subnormal support (true on lavapipe; Vulkan only
+// guarantees 2.5 ulp for f32 division, which can perturb floordiv when the
 // quotient is >= 2^24 (f32) / 2^53 (f64), where it is not integral anyway).
 // NaN results may carry a different payload/sign than numpy's NaN.
+// Tested bit for bit against numpy 2.4 (x86-64) on lavapipe by
+// tests/test_wgsl_numerics.py; pow only to 1-2 ulp, see wg_pow.
 
 // ---- type traits (all fold to constants) ----------------------------------
 
@@ -236,9 +238,10 @@ fn wg_remainder_${T}(a: ${T}, b: ${T}) -> ${T} {
 
 // ---- power -----------------------------------------------------------------
 
-// Core of wg_pow_fast: exp2(b * log2(x)) with the WGSL built-ins, evaluated in
-// f32 (also for T = f64), for finite x > 0 and finite b. Subnormal x and
-// subnormal results are rescaled because lavapipe's log2/exp2 mishandle them.
+// Core of wg_pow_fast for T = f32: exp2(b * log2(x)) with the WGSL built-ins,
+// for finite x > 0 and finite b. Subnormal x and subnormal results are
+// rescaled because lavapipe's log2/exp2 mishandle them. (It compiles for
+// T = f64 too, evaluating in f32, but is never reached there.)
 fn wg_impl_pow_fast_core_${T}(x: ${T}, b: ${T}) -> ${T} {
     var xf = f32(x);
     var adj = 0.0f;
@@ -326,7 +329,16 @@ fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
     let sh = num / den.x;
     let q = wg_impl_two_prod_${T}(sh, den.x);
     let sl = ((wg_impl_opaque_${T}(num - q.x) - q.y) - sh * den.y) / den.x;
-    let z = sh * sh;
+    // ln(m) = 2s + (2/3) s^3 + (2/5) s^5 + ...; 2s and (2/3) s^3 are formed in
+    // double length, the rest (< 1.3e-4 of the total) in plain T
+    let zz = wg_impl_two_prod_${T}(sh, sh);
+    let z = zz.x;
+    let s3 = wg_impl_two_prod_${T}(sh, z);
+    let s3l = s3.y + sh * zz.y + ${T}(3.0) * z * sl;
+    let c23_hi = select(${T}(0.6666666865348816), ${T}(0.6666666666666666), is64);
+    let c23_lo = select(${T}(-1.9868215517249155e-08), ${T}(3.700743415417188e-17), is64);
+    let t1 = wg_impl_two_prod_${T}(s3.x, c23_hi);
+    let t1l = t1.y + s3.x * c23_lo + s3l * c23_hi;
     var p = ${T}(0.09523809523809523);
     p = p * z + ${T}(0.10526315789473684);
     p = p * z + ${T}(0.11764705882352941);
@@ -336,9 +348,9 @@ fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
     p = p * z + ${T}(0.2222222222222222);
     p = p * z + ${T}(0.2857142857142857);
     p = p * z + ${T}(0.4);
-    p = p * z + ${T}(0.6666666666666666);
-    let tail = sh * z * p;
-    let ln = wg_impl_fast_two_sum_${T}(${T}(2.0) * sh, ${T}(2.0) * sl + tail);
+    let tail = s3.x * z * p;
+    let lead = wg_impl_fast_two_sum_${T}(${T}(2.0) * sh, t1.x);
+    let ln = wg_impl_fast_two_sum_${T}(lead.x, lead.y + (${T}(2.0) * sl + t1l + tail));
     // times 1/ln(2) = c_hi + c_lo, as a double-length product
     let c_hi = select(${T}(1.4426950216293335), ${T}(1.4426950408889634), is64);
     let c_lo = select(${T}(1.925963033500011e-08), ${T}(2.0355273740931033e-17), is64);
@@ -381,8 +393,11 @@ fn wg_impl_pow_core_${T}(x: ${T}, b: ${T}) -> ${T} {
     q = q * th + ${T}(0.041666666666666664);
     q = q * th + ${T}(0.16666666666666666);
     q = q * th + ${T}(0.5);
-    let p = th + th * th * q;
-    let r = ${T}(1.0) + (p + tl * (${T}(1.0) + p));
+    let p2 = th * th * q;
+    // 2^(rh + yl) = exp(th + tl) ~= (1 + th) + p2 + tl * (1 + th + p2), with
+    // 1 + th kept exact so the only sizeable rounding is the final addition
+    let one_th = wg_impl_two_sum_${T}(${T}(1.0), th);
+    let r = one_th.x + (one_th.y + (p2 + tl * (${T}(1.0) + (th + p2))));
     // scale by 2^n in two steps so the intermediate never overflows and a
     // subnormal result is rounded only once
     let ni = i32(n);
@@ -420,6 +435,12 @@ fn wg_impl_pow_${T}(a: ${T}, b: ${T}, fast: bool) -> ${T} {
     if (a_neg && !b_int) {
         return wg_impl_nan_${T}();
     }
+    if (b == ${T}(1.0)) {
+        return a;
+    }
+    if (b == ${T}(2.0)) {
+        return a * a;  // correctly rounded square (numpy's x**2 fast path)
+    }
     var r: ${T};
     if (fast && !wg_impl_is_f64_${T}()) {
         r = wg_impl_pow_fast_core_${T}(ax, b);
@@ -433,28 +454,29 @@ fn wg_impl_pow_${T}(a: ${T}, b: ${T}, fast: bool) -> ${T} {
 // pow(x, +-0) = 1 (even x = NaN), pow(1, y) = 1 (even y = NaN), other NaNs
 // propagate; pow(-1, +-inf) = 1; |x| < 1 / > 1 with y = +-inf -> 0 or inf;
 // pow(+-0, y) and pow(+-inf, y) -> 0 or inf, negative only for x = -0/-inf
-// with odd integer y; x < 0 with finite non-integer y -> NaN.
-// Otherwise |x|^y (negated for x < 0 and odd integer y) is computed as
-// 2^(y*log2|x|) with a software log2/exp2 in double-length T arithmetic, not
-// the WGSL built-ins: Vulkan only promises an absolute 2^-21 error for f32
-// log2 near 1 (so e.g. pow(0.99999994, 2^24) came out 0.18 instead of 0.37 on
-// lavapipe), and f64 exp2/log2 are not supported at all (GLSL.std.450
-// Exp2/Log2 are 32-bit only; lavapipe returns garbage for f64).
-// Not correctly rounded: the largest error seen versus numpy on lavapipe was
-// TBD ulp. Accuracy relies on fma being fused (true on lavapipe and on
-// current desktop GPUs; Vulkan allows an unfused fma, which would lose the
-// extra precision but still give a sensible result).
+// with odd integer y; x < 0 with finite non-integer y -> NaN; pow(x, 1) = x.
+// pow(x, 2) is x*x (correctly rounded, what numpy's arr**2 gives; np.power's
+// C pow can differ from it by 1 ulp, e.g. pow(0.1, 2) = 0.01 != 0.1*0.1).
+// Otherwise |x|^y (negated for x < 0 and odd integer y) is 2^(y*log2|x|)
+// computed with a software log2/exp2 in double-length T arithmetic (Dekker
+// products, two-sums), not with the WGSL built-ins: Vulkan only promises an
+// absolute 2^-21 error for f32 log2 near 1 (lavapipe gave 0.18 instead of 0.37
+// for pow(0.99999994, 2^24)), and f64 exp2/log2 do not work at all
+// (GLSL.std.450 Exp2/Log2 are 32-bit only; lavapipe returns garbage for f64).
+// Not correctly rounded, but close: on lavapipe every result was within 1 ulp
+// of numpy's (~96% of random f32 and ~99% of random f64 results bit-identical),
+// subnormal results included. Needs round-to-nearest + - * / (it does not rely
+// on fma, which Vulkan may leave unfused). Roughly 150 (f32) / 200 (f64) flops.
 fn wg_pow_${T}(a: ${T}, b: ${T}) -> ${T} {
     return wg_impl_pow_${T}(a, b, false);
 }
 
-// np.power with the same special cases as wg_pow but the core computed as
-// exp2(b * log2|a|) with the WGSL built-ins in f32 (also for T = f64, so the
-// f64 instance has only f32 precision). Several times cheaper than wg_pow but
-// inaccurate: the rounding of b*log2|a| is amplified by |log2(result)|, and
-// for |a| near 1 the built-in log2 is only absolutely accurate (observed on
-// lavapipe: up to ~100 ulp for f32 results near overflow, and a relative error
-// of order |b| * 2^-22 for |a| near 1, e.g. 0.18 instead of 0.37).
+// np.power with the same special cases as wg_pow, but for T = f32 the core is
+// just exp2(b * log2|a|) with the WGSL built-ins: several times cheaper and
+// much less accurate, since the built-ins' error is amplified by |b|. Measured
+// on lavapipe: ~10 ulp median, up to ~1300 ulp for results near 2^+-100, and
+// far worse for |a| near 1 with large |b| (0.18 instead of 0.37 for
+// pow(0.99999994, 2^24)). For T = f64 it is identical to wg_pow.
 fn wg_pow_fast_${T}(a: ${T}, b: ${T}) -> ${T} {
     return wg_impl_pow_${T}(a, b, true);
 }

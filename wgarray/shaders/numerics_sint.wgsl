@@ -29,7 +29,9 @@ fn wg_remainder_${T}(a: ${T}, b: ${T}) -> ${T} {
     if (b == ${T}(0) || b == ${T}(-1)) {
         return ${T}(0);
     }
-    let r = a % b;
+    // a - (a / b) * b rather than WGSL's `%`: NVIDIA's Vulkan driver was seen returning `a` for `a % b` with a
+    // negative b (uniform divisor), while signed `/` is right.
+    let r = a - (a / b) * b;
     if (r != ${T}(0) && ((r < ${T}(0)) != (b < ${T}(0)))) {
         return r + b;
     }

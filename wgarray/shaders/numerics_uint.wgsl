@@ -20,7 +20,7 @@ fn wg_remainder_${T}(a: ${T}, b: ${T}) -> ${T} {
     if (b == ${T}(0)) {
         return ${T}(0);
     }
-    return a % b;
+    return a - (a / b) * b;  // not `%`: see numerics_sint.wgsl (a driver bug seen on NVIDIA)
 }
 
 // np.power: exponentiation by squaring with wrap-around; pow(x, 0) = 1
