@@ -68,11 +68,13 @@ def new_array(shape: Sequence[int], dtype: DType, device: _device.Device) -> Arr
     return Array(Mirror(dtype, size, device), shape)
 
 
+_INT_BOUNDS = {d: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).max)) for d in _dt.ALL_DTYPES if d.kind in "iu"}
+
+
 def _check_int_fits(value: int, dtype: DType) -> None:
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype.numpy)
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
+    bounds = _INT_BOUNDS.get(dtype)
+    if bounds is not None and not bounds[0] <= value <= bounds[1]:
+        raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
 
 
 # -- creation ------------------------------------------------------------------------------------------------------
@@ -135,11 +137,11 @@ def asarray(obj, /, *, dtype=None, device=None, copy: bool | None = None) -> Arr
     return out
 
 
-def empty(shape, dtype=None, device=None) -> Array:
+def empty(shape, *, dtype=None, device=None) -> Array:
     return new_array(_shape(shape), _dt.as_dtype(dtype), resolve_device(device))
 
 
-def full(shape, fill_value, dtype=None, device=None) -> Array:
+def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     dev = resolve_device(device)
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
@@ -254,30 +256,23 @@ def _operands(args: Sequence[Any]) -> tuple[list, _device.Device]:
     return out, dev
 
 
-def _plan(name: str, args: Sequence[Any]):
-    """Operands, compute dtype(s), result dtype, shape and device for an elementwise op."""
+_DECISIONS: dict = {}
+
+
+def _decide(name: str, key: tuple):
+    """dtype decisions of an elementwise op, from its operands' dtypes (arrays) and Python types (scalars)."""
     op = EW_OPS[name]
-    if len(args) != op.arity:
-        raise TypeError(f"{name} takes {op.arity} arrays, got {len(args)}")
-    args, dev = _operands(args)
-    arrays = [a for a in args if isinstance(a, Array)]
+    array_dts = [k for k in key if isinstance(k, DType)]
     if name == "where":
-        cond, rest = args[0], args[1:]
-        if isinstance(cond, Array) and cond.dtype is not _dt.bool:
-            raise TypeError(f"where: condition must be a bool array, not {cond.dtype.name}")
-        adt = _dt.result_type(*[a.dtype for a in rest if isinstance(a, Array)]) if any(
-            isinstance(a, Array) for a in rest) else None
+        if isinstance(key[0], DType) and key[0] is not _dt.bool:
+            raise TypeError(f"where: condition must be a bool array, not {key[0].name}")
+        rest = [k for k in key[1:] if isinstance(k, DType)]
+        adt = _dt.result_type(*rest) if rest else None
     else:
-        adt = _dt.result_type(*[a.dtype for a in arrays])
-    operands = []
-    for a in args:
-        if isinstance(a, Array):
-            operands.append(a)
-        else:
-            sd = _dt.scalar_dtype(a, adt)
-            operands.append(_scalar_for(a, sd))
-    value_ops = operands[1:] if name == "where" else operands
-    promoted = _dt.result_type(*[o.dtype for o in value_ops])
+        adt = _dt.result_type(*array_dts)
+    scalar_dts = [None if isinstance(k, DType) else _dt.scalar_dtype(k(), adt) for k in key]
+    op_dts = [k if isinstance(k, DType) else sd for k, sd in zip(key, scalar_dts)]
+    promoted = _dt.result_type(*(op_dts[1:] if name == "where" else op_dts))
     if op.compute == "bool":
         cdt = _dt.bool
     else:
@@ -287,20 +282,49 @@ def _plan(name: str, args: Sequence[Any]):
         if cdt.kind not in op.kinds:
             raise TypeError(f"{name} is not defined for {promoted.name} input")
     out_dt = _dt.bool if op.result == "bool" else cdt
-    for d in {cdt, out_dt, *[o.dtype for o in operands]}:
-        check_supported(d, dev)
-    try:
-        shape = np.broadcast_shapes(*[a.shape for a in arrays])
-    except ValueError:
-        raise ValueError(f"{name}: operands could not be broadcast together with shapes "
-                         f"{' '.join(str(a.shape) for a in arrays)}") from None
     cdts = [_dt.bool] + [cdt] * 2 if name == "where" else None
-    return op, operands, cdt, cdts, out_dt, tuple(shape), dev
+    needs = tuple(d for d in {cdt, out_dt, *op_dts} if d.feature is not None)
+    return op, scalar_dts, cdt, cdts, out_dt, needs
 
 
-def elementwise(name: str, *args) -> Array:
+def broadcast_shapes(name: str, shapes: list) -> tuple[int, ...]:
+    first = shapes[0]
+    if all(s == first for s in shapes):
+        return first
+    nd = max(len(s) for s in shapes)
+    out = [1] * nd
+    for s in shapes:
+        for k, n in enumerate(s, nd - len(s)):
+            if n != 1:
+                if out[k] != 1 and out[k] != n:
+                    raise ValueError(f"{name}: operands could not be broadcast together with shapes "
+                                     f"{' '.join(str(t) for t in shapes)}")
+                out[k] = n
+    return tuple(out)
+
+
+def _plan(name: str, args: Sequence[Any]):
+    """Operands, compute dtype(s), result dtype, shape and device for an elementwise op."""
+    op = EW_OPS[name]
+    if len(args) != op.arity:
+        raise TypeError(f"{name} takes {op.arity} arrays, got {len(args)}")
+    args, dev = _operands(args)
+    key = (name, *[a.dtype if isinstance(a, Array) else type(a) for a in args])
+    decision = _DECISIONS.get(key)
+    if decision is None:
+        decision = _DECISIONS[key] = _decide(name, key[1:])
+    op, scalar_dts, cdt, cdts, out_dt, needs = decision
+    for d in needs:
+        check_supported(d, dev)
+    operands = [a if sd is None else _scalar_for(a, sd) for a, sd in zip(args, scalar_dts)]
+    shape = broadcast_shapes(name, [a.shape for a in args if isinstance(a, Array)])
+    return op, operands, cdt, cdts, out_dt, shape, dev
+
+
+def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
+    """A new array holding op(args); ``dtype`` overrides the result dtype (clip keeps x's dtype)."""
     op, operands, cdt, cdts, out_dt, shape, dev = _plan(name, args)
-    out = new_array(shape, out_dt, dev)
+    out = new_array(shape, out_dt if dtype is None else dtype, dev)
     _ew.run(dev, op, operands, out, cdt, cdts)
     return out
 

@@ -88,8 +88,7 @@ class DType:
         except TypeError:
             return False
 
-    def __hash__(self) -> int:
-        return hash(self.name)
+    __hash__ = object.__hash__  # singletons: identity hashing is right, and C-speed on hot paths
 
     def __reduce__(self):  # dtypes are singletons; pickling returns the same object
         return (as_dtype, (self.name,))

@@ -76,12 +76,15 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
             dst = [part.values.buffer_for_write(whole=True)]
             if op.arg:
                 dst.append(part.index.buffer_for_write(whole=True))
-        inner_lin = len(shape_strides[2]) <= 1
-        key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
-               inner_lin)
-        pipe, bgl = device.pipeline(key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
-                                                        inner_lin, len(src_buffers), len(dst)))
         o_sh, o_st, i_sh, i_st = shape_strides
+        inner_lin = len(i_sh) <= 1
+        # vec4 loads when rows are contiguous, 4-aligned and a multiple of 4 long
+        vec = (not partial_in and inner_lin and tuple(i_st) == (1,) and src_dtype.device_itemsize == 4
+               and m % 4 == 0 and in_off % 4 == 0 and all(st % 4 == 0 for st in o_st))
+        key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
+               inner_lin, vec)
+        pipe, bgl = device.pipeline(key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
+                                                        inner_lin, len(src_buffers), len(dst), vec))
         params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, count)
                   .vec_array(o_sh, False).vec_array(o_st, True).vec_array(i_sh, False).vec_array(i_st, True))
         buffers = src_buffers + dst
@@ -97,9 +100,10 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
 
 
 def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, final: bool, inner_lin: bool,
-           nsrc: int, ndst: int):
+           nsrc: int, ndst: int, vec: bool):
     T = source.ctype(acc)
-    bind = [f"@group(0) @binding(0) var<storage, read> src: array<{src.wgsl}>;"]
+    elem = f"vec4<{src.wgsl}>" if vec else src.wgsl
+    bind = [f"@group(0) @binding(0) var<storage, read> src: array<{elem}>;"]
     if nsrc == 2:
         bind.append("@group(0) @binding(1) var<storage, read> src_idx: array<u32>;")
     dst_type = res.wgsl if final else acc.wgsl
@@ -138,12 +142,40 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
         write = f"        dst[g] = {source.store_expr(acc, 'r')};"
         if ndst == 2:
             write += "\n        dst_idx[g] = si[0];"
+    if vec:
+        loop = _vec_loop(op, src, acc, comb)
+    else:
+        loop = "\n".join([
+            f"    for (var j = start + lid; j < stop; j = j + {WORKGROUP}u) {{", inner,
+            f"        let v: {T} = {load};", f"        let vi: u32 = {vindex};",
+            "        if (wins(v, vi, acc, ai)) {", f"            acc = {comb('acc', 'v')};", "            ai = vi;",
+            "        }", "    }"])
     src_text = source.render(
         "reduce.wgsl", HELPERS=source.helpers([src, acc, res]), BINDINGS="\n".join(bind), ACC=T,
-        ACC_ST=acc.wgsl, WG=WORKGROUP, WINS=_wins(op, acc), IDENTITY=_identity(op, acc), INNER=inner,
-        LOAD=load, VINDEX=vindex, COMBINE_V=comb("acc", "v"),
+        ACC_ST=acc.wgsl, WG=WORKGROUP, WINS=_wins(op, acc), IDENTITY=_identity(op, acc), LOOP=loop,
         STORE_ACC_acc=source.store_expr(acc, "acc"), LOAD_ACC_lo=source.load_expr(acc, "sv[lid]"),
         LOAD_ACC_hi=source.load_expr(acc, "sv[lid + s]"), STORE_ACC_comb=source.store_expr(acc, comb("a", "b")),
         LOAD_ACC_0=source.load_expr(acc, "sv[0]"), WRITE=write)
     readonly = [True] * nsrc + [False] * ndst
     return src_text, readonly
+
+
+def _vec_loop(op: RedOp, src: DType, acc: DType, comb) -> str:
+    """The accumulation loop over vec4 loads.  Combining ops keep four independent accumulators (no dependency
+    chain between lanes) and merge them at the end; order ops keep the winner and its index."""
+    T = source.ctype(acc)
+    lines = ["    let vbase = u32(base) / 4u;",
+             f"    for (var j = start / 4u + lid; j < stop / 4u; j = j + {WORKGROUP}u) {{",
+             "        let q = src[vbase + j];"]
+    vals = [source.convert(src, acc, source.load_expr(src, f"q[{k}]")) for k in range(4)]
+    if op.order is None:
+        pre = [f"    var acc{k}: {T} = acc;" for k in range(4)]
+        lines = pre[:1] + [f"    var acc{k}: {T} = {_identity(op, acc)};" for k in range(1, 4)] + lines
+        lines += [f"        acc{k} = {comb(f'acc{k}', vals[k])};" for k in range(4)]
+        lines += ["    }", f"    acc = {comb(comb('acc0', 'acc1'), comb('acc2', 'acc3'))};", "    ai = 0u;"]
+    else:
+        for k in range(4):
+            lines += [f"        let v{k}: {T} = {vals[k]};",
+                      f"        if (wins(v{k}, j * 4u + {k}u, acc, ai)) {{ acc = v{k}; ai = j * 4u + {k}u; }}"]
+        lines.append("    }")
+    return "\n".join(lines)

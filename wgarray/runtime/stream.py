@@ -38,6 +38,7 @@ class Stream:
         self._lock = threading.RLock()
         self._encoder: wgpu.GPUCommandEncoder | None = None
         self._pass: wgpu.GPUComputePassEncoder | None = None
+        self._last_pipeline = self._last_group = None  # what the open pass has bound
         self._batch = 0
         self._pending: set[int] = set()  # id() of buffers referenced by recorded, unsubmitted commands
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
@@ -82,6 +83,7 @@ class Stream:
 
     def _open_pass(self) -> wgpu.GPUComputePassEncoder:
         if self._pass is None:
+            self._last_pipeline = self._last_group = None
             if self._encoder is None:
                 self._encoder = self._device.create_command_encoder()
             self._pass = self._encoder.begin_compute_pass()
@@ -99,8 +101,12 @@ class Stream:
             offset = self._ring_used
             self._ring_host[offset:offset + len(params)] = params
             self._ring_used = _round_up(offset + max(len(params), 1), self._align)
-            cpass.set_pipeline(pipeline)
-            cpass.set_bind_group(0, group)
+            if pipeline is not self._last_pipeline:  # state persists within a pass: set only what changed
+                cpass.set_pipeline(pipeline)
+                self._last_pipeline = pipeline
+            if group is not self._last_group:
+                cpass.set_bind_group(0, group)
+                self._last_group = group
             cpass.set_bind_group(1, self._ring_group, [offset])
             cpass.dispatch_workgroups(*grid)
             self._pending.update(map(id, buffers))

@@ -50,15 +50,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     var ai: u32 = 0xffffffffu;
     let start = c * p.chunk;
     let stop = min(p.m, start + p.chunk);
-    for (var j = start + lid; j < stop; j = j + ${WG}u) {
-${INNER}
-        let v: ${ACC} = ${LOAD};
-        let vi: u32 = ${VINDEX};
-        if (wins(v, vi, acc, ai)) {
-            acc = ${COMBINE_V};
-            ai = vi;
-        }
-    }
+${LOOP}
     sv[lid] = ${STORE_ACC_acc};
     si[lid] = ai;
     workgroupBarrier();
