@@ -51,8 +51,10 @@ def view_of(draw, host: np.ndarray, dtype):
     if how == "plain" or host.ndim == 0:
         return wg.asarray(host, dtype=dtype), host
     if how == "transposed":
-        base = np.ascontiguousarray(host.T)
-        return wg.asarray(base, dtype=dtype).mT if host.ndim >= 2 else wg.asarray(base, dtype=dtype), host
+        if host.ndim < 2:
+            return wg.asarray(host, dtype=dtype), host
+        base = np.ascontiguousarray(np.swapaxes(host, -1, -2))  # .mT swaps the last two axes back
+        return wg.asarray(base, dtype=dtype).mT, host
     # embed host into a bigger base with a step and an offset, then slice it back out (negative steps too)
     steps = [draw(st.sampled_from([1, 2, -1, -2])) for _ in range(host.ndim)]
     big_shape = [n * abs(s) + 1 for n, s in zip(host.shape, steps)]

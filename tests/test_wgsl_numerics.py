@@ -14,12 +14,11 @@ from string import Template
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # silences a warning on headless Linux
 wgpu = pytest.importorskip("wgpu")
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
 SHADER_DIR = Path(__file__).parent.parent / "wgarray" / "shaders"
 
@@ -31,11 +30,12 @@ NP_TYPES = {
 UINT_OF = {"f32": "u32", "f64": "u64"}
 NP_UINT = {np.float32: np.uint32, np.float64: np.uint64}
 
-# pow tolerances (ulp), see the comment above wg_pow in numerics_float.wgsl
-POW_ULP = {"f32": lambda lg: 4.0 + 1.0 * lg, "f64": lambda lg: 2.0 + 0.0 * lg}
+# wg_pow tolerance versus numpy in ulp (1 ulp was the most observed on
+# lavapipe; numpy's own pow is not correctly rounded either, hence the margin)
+POW_ULP = 2
 
-BATCH = 4096
-FAST = settings(max_examples=4, deadline=None)
+BATCH = 16384
+FAST = settings(max_examples=15, deadline=None, database=None)
 
 
 # --------------------------------------------------------------------------
@@ -335,8 +335,20 @@ def _pow_inputs(dt, seed, extra):
             np.concatenate([sb.ravel(), b, x[::-1], x]))
 
 
+def _check_pow_specials(got, ref, a, b, name):
+    # NaN exactly where numpy gives NaN
+    assert_bits_equal(np.isnan(got), np.isnan(ref), name + " isnan", a, b)
+    # special operands: exact
+    special = (~np.isfinite(a) | ~np.isfinite(b) | (a == 0) | (b == 0) | (a == 1)
+               | (b == 1))
+    assert_bits_equal(got[special], ref[special], name + " special", a[special], b[special])
+    m = ~special & ~np.isnan(ref)
+    assert_bits_equal(np.signbit(got[m]), np.signbit(ref[m]), name + " sign", a[m], b[m])
+    return m
+
+
 @pytest.mark.parametrize("ty", FLOAT_TYPES)
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=10, deadline=None, database=None)
 @given(seed=SEED, extra32=float_extra(32), extra64=float_extra(64))
 def test_float_pow(ty, seed, extra32, extra64):
     _need(ty)
@@ -345,21 +357,32 @@ def test_float_pow(ty, seed, extra32, extra64):
     with np.errstate(all="ignore"):
         ref = np.power(a, b)
     got = float_call(ty, "wg_pow", a, b)
-    # NaN exactly where numpy gives NaN
-    assert_bits_equal(np.isnan(got), np.isnan(ref), "pow isnan", a, b)
-    # special operands: exact
-    special = (~np.isfinite(a) | ~np.isfinite(b) | (a == 0) | (b == 0) | (a == 1)
-               | (np.abs(a) == 1) & np.isinf(b))
-    assert_bits_equal(got[special], ref[special], "pow special", a[special], b[special])
-    # everything else: sign exact, magnitude within the stated ulp tolerance
-    m = ~special & ~np.isnan(ref)
-    assert_bits_equal(np.signbit(got[m]), np.signbit(ref[m]), "pow sign", a[m], b[m])
-    with np.errstate(all="ignore"):
-        lg = np.abs(np.log2(np.abs(ref[m]).astype(np.float64)))
-    lg = np.where(np.isfinite(lg), lg, np.finfo(dt).maxexp)
+    m = _check_pow_specials(got, ref, a, b, "wg_pow")
+    # everything else within the stated ulp tolerance (inf = max finite + 1 ulp)
     dist = ulp_distance(got[m], ref[m])
-    bad = dist > POW_ULP[ty](lg)
-    assert not bad.any(), _report(bad, got[m], ref[m], (a[m], b[m], dist), "pow ulp")
+    bad = dist > POW_ULP
+    assert not bad.any(), _report(bad, got[m], ref[m], (a[m], b[m], dist), "wg_pow ulp")
+
+
+@pytest.mark.parametrize("ty", FLOAT_TYPES)
+def test_float_pow_fast(ty):
+    """wg_pow_fast: same special cases; only loosely accurate for f32."""
+    _need(ty)
+    dt = NP_TYPES[ty]
+    a, b = _pow_inputs(dt, 11, [])
+    with np.errstate(all="ignore"):
+        ref = np.power(a, b)
+    got = float_call(ty, "wg_pow_fast", a, b)
+    m = _check_pow_specials(got, ref, a, b, "wg_pow_fast")
+    if ty == "f64":
+        assert_bits_equal(got, float_call(ty, "wg_pow", a, b), "wg_pow_fast f64", a, b)
+    else:
+        # bases away from 1 and results in the normal range: 1e-4 relative
+        with np.errstate(all="ignore"):
+            ok = (m & (np.abs(np.log2(np.abs(a))) > 1 / 16) & np.isfinite(ref)
+                  & (np.abs(ref) > np.finfo(dt).tiny))
+            rel = np.abs(got[ok].astype(np.float64) / ref[ok] - 1)
+        assert rel.max() < 1e-4, rel.max()
 
 
 # --------------------------------------------------------------------------

@@ -96,14 +96,19 @@ class Array:
         out = self.numpy()
         return out if dtype is None else out.astype(dtype)
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """Exports a host copy (kDLCPU): the bytes live in a device buffer, so copy=False is a BufferError."""
+        if copy is False:
+            raise BufferError("wgarray exports a host copy of the data; copy=False cannot be honoured")
+        if dl_device is not None and tuple(dl_device) != (1, 0):
+            raise BufferError(f"wgarray exports to the host (kDLCPU = (1, 0)) only, not to {dl_device}")
         kwargs = {} if max_version is None else {"max_version": max_version}
         return self.numpy().__dlpack__(**kwargs)
 
-    def __dlpack_device__(self) -> tuple[int, int]:
+    def __dlpack_device__(self, /) -> tuple[int, int]:
         return (1, 0)  # exported from the host side (kDLCPU)
 
-    def __array_namespace__(self, *, api_version: str | None = None):
+    def __array_namespace__(self, /, *, api_version: str | None = None):
         if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
             raise ValueError(f"unsupported Array API version {api_version!r}")
         import wgarray
@@ -169,10 +174,10 @@ class Array:
         axes = tuple(a % self.ndim for a in axes)
         return self._view([self.shape[a] for a in axes], [self.strides[a] for a in axes], self.offset)
 
-    def __getitem__(self, key) -> "Array":
+    def __getitem__(self, key, /) -> "Array":
         return _ops.getitem(self, key)
 
-    def __setitem__(self, key, value) -> None:
+    def __setitem__(self, key, value, /) -> None:
         _ops.setitem(self, key, value)
 
     # -- methods that read like numpy's --------------------------------------------------------------------------
@@ -225,7 +230,7 @@ class Array:
 
 
 def _binary(name: str, reflected: bool = False):
-    def method(self, other):
+    def method(self, other, /):
         if not isinstance(other, (Array, bool, int, float, np.ndarray, np.generic)):
             return NotImplemented
         return _ops.elementwise(name, other, self) if reflected else _ops.elementwise(name, self, other)
@@ -234,14 +239,14 @@ def _binary(name: str, reflected: bool = False):
 
 
 def _inplace(name: str):
-    def method(self, other):
+    def method(self, other, /):
         _ops.inplace(name, self, other)
         return self
     return method
 
 
 def _unary(name: str):
-    def method(self):
+    def method(self, /):
         return _ops.elementwise(name, self)
     return method
 
@@ -262,20 +267,25 @@ for _py, _op in {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "
     setattr(Array, f"__{_py}__", _unary(_op))
 
 
-def _matmul(self, other):
+def _matmul(self, other, /):
     if not isinstance(other, (Array, np.ndarray)):
         return NotImplemented
     return _ops.matmul(self, other)
 
 
-def _rmatmul(self, other):
+def _rmatmul(self, other, /):
     if not isinstance(other, (Array, np.ndarray)):
         return NotImplemented
     return _ops.matmul(other, self)
 
 
-def _imatmul(self, other):
-    _ops.assign(self, _ops.matmul(self, other))
+def _imatmul(self, other, /):
+    res = _ops.matmul(self, other)
+    if res.shape != self.shape:
+        raise ValueError(f"in-place matmul would change the shape {self.shape} to {res.shape}")
+    if not np.can_cast(res.dtype.numpy, self.dtype.numpy, casting="same_kind"):
+        raise TypeError(f"cannot store the {res.dtype.name} result of matmul in a {self.dtype.name} array in place")
+    _ops.assign(self, res)
     return self
 
 

@@ -3,10 +3,16 @@ from __future__ import annotations
 
 import inspect
 
+import builtins
+import math
+
+import numpy as np
+
 from . import _ops
+from ._array import Array
 from .kernels.ewtable import BINARY, UNARY
 
-__all__ = list(UNARY) + list(BINARY)
+__all__ = list(UNARY) + list(BINARY) + ["clip"]
 
 _P = inspect.Parameter
 
@@ -35,3 +41,26 @@ for _name in BINARY:
 def where(condition, x1, x2, /):
     """Elements of x1 where condition is True, else of x2 (broadcast together)."""
     return _ops.elementwise("where", condition, x1, x2)
+
+
+def clip(x, /, min=None, max=None):
+    """Clamp x to [min, max] (numpy's semantics: a NaN in x or a bound gives NaN); the result has x's dtype.
+
+    None bounds do not clip; Python int bounds beyond x's integer range clip as their exact value would."""
+    x = x if isinstance(x, Array) else _ops.asarray(x)
+    if x.dtype.kind not in "iuf":
+        raise TypeError(f"clip is not defined for {x.dtype.name} input")
+    if x.dtype.kind == "f":
+        lo, hi = -math.inf, math.inf
+    else:
+        info = np.iinfo(x.dtype.numpy)
+        lo, hi = int(info.min), int(info.max)
+
+    def bound(v, default):
+        if v is None:
+            return default
+        if isinstance(v, int) and not isinstance(v, bool) and x.dtype.kind in "iu":
+            return builtins.min(builtins.max(v, lo), hi)
+        return v
+
+    return _ops.elementwise("clip", x, bound(min, lo), bound(max, hi), dtype=x.dtype)

@@ -5,9 +5,9 @@ from . import _ops
 from . import dtypes as _dt
 from ._array import Array
 
-__all__ = ["zeros", "ones", "empty_like", "zeros_like", "ones_like", "full_like", "astype", "reshape",
-           "permute_dims", "matrix_transpose", "sum", "prod", "mean", "max", "min", "any", "all", "argmax",
-           "argmin", "synchronize", "stats"]
+__all__ = ["zeros", "ones", "empty_like", "zeros_like", "ones_like", "full_like", "astype", "sum", "prod", "mean",
+           "max", "min", "any", "all", "argmax", "argmin", "synchronize", "stats"]
+# reshape and permute_dims live in _manipulation, matrix_transpose in linalg
 
 
 # -- creation ----------------------------------------------------------------------------------------------------
@@ -40,18 +40,6 @@ def full_like(x: Array, /, fill_value, *, dtype=None, device=None) -> Array:
 def astype(x: Array, dtype, /, *, copy: bool = True, device=None) -> Array:
     out = _ops.astype(x, dtype, copy=copy)
     return out if device is None else _ops.to_device(out, device)
-
-
-def reshape(x: Array, /, shape, *, copy: bool | None = None) -> Array:
-    return _ops.reshape(x, shape, copy=copy)
-
-
-def permute_dims(x: Array, /, axes) -> Array:
-    return x.transpose(axes)
-
-
-def matrix_transpose(x: Array, /) -> Array:
-    return x.mT
 
 
 # -- statistics and utilities ----------------------------------------------------------------------------------

@@ -399,10 +399,12 @@ def getitem(x: Array, key) -> Array:
     n_ellipsis = sum(k is Ellipsis for k in key)
     if n_ellipsis > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
+    if any(isinstance(k, (Array, np.ndarray, list)) for k in key):
+        from . import _indexing  # advanced indexing (integer arrays, boolean masks): same layer, imported late
+        return _indexing.getitem(x, key)
     for k in key:
-        if isinstance(k, (Array, np.ndarray, list)) or isinstance(k, (bool, np.bool_)):
-            raise IndexError("integer-array and boolean-mask indexing are not supported yet; "
-                             "use integers, slices, None and ...")
+        if isinstance(k, (bool, np.bool_)):
+            raise IndexError("boolean scalar indices are not supported; use a boolean array")
         if not (k is None or k is Ellipsis or isinstance(k, slice) or hasattr(k, "__index__")):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                              f"not {type(k).__name__}")
@@ -441,6 +443,10 @@ def getitem(x: Array, key) -> Array:
 
 
 def setitem(x: Array, key, value) -> None:
+    if any(isinstance(k, (Array, np.ndarray, list)) for k in (key if isinstance(key, tuple) else (key,))):
+        from . import _indexing
+        _indexing.setitem(x, key, value)
+        return
     assign(getitem(x, key), value)
 
 

@@ -216,7 +216,8 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             val = source.convert(o.dtype, cdts[pos], source.load_expr(o.dtype, raw))
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
         lane_i = f"(i * 4u + {lane}u)" if vec else "i"
-        expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), i=lane_i)
+        expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), D=cdt.name,
+                                    i=lane_i)
         body.append(f"    let r{sfx} = {expr};")
         results.append(source.store_expr(out.dtype, source.convert(rdt, out.dtype, "r" + sfx)))
     value = f"vec4<{out.dtype.wgsl}>({', '.join(results)})" if vec else results[0]

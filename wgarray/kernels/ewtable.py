@@ -1,7 +1,8 @@
 """Elementwise operations as a table: name -> accepted kinds, result rule, WGSL expression per kind.
 
-Expressions are WGSL templates over the operands ``{x}``, ``{y}``, ``{z}``, the compute type ``{T}`` and the flat
-output index ``{i}``.  One generic kernel (``elementwise.wgsl``) evaluates any of them; later fusion can compose
+Expressions are WGSL templates over the operands ``{x}``, ``{y}``, ``{z}``, the compute type ``{T}``, the compute
+dtype's name ``{D}`` (for ops that depend on the logical width, e.g. float16 computed in f32) and the flat output
+index ``{i}``.  One generic kernel (``elementwise.wgsl``) evaluates any of them; later fusion can compose
 them because they are expressions, not kernels.  Kinds: b bool, i signed, u unsigned, f float.
 
 Result rules: ``same`` (the promoted dtype), ``bool``, ``float`` (integers promote to the default float, as
@@ -46,7 +47,7 @@ _UNARY: list[EwOp] = [
     EwOp("ceil", 1, "same", _iuf("{x}", "{x}", "ceil({x})")),
     EwOp("trunc", 1, "same", _iuf("{x}", "{x}", "trunc({x})")),
     EwOp("round", 1, "same", _iuf("{x}", "{x}", "round({x})")),  # WGSL round: ties to even, like np.rint
-    EwOp("sqrt", 1, "float", _f(f"select(sqrt({{x}}), {NAN}, {{x}} < {{T}}(0.0))")),
+    EwOp("sqrt", 1, "float", _f("wg_sqrtcr_{T}({x})")),  # correctly rounded (numerics_exact.wgsl)
     EwOp("reciprocal", 1, "float", _f("{T}(1.0) / {x}")),
     EwOp("exp", 1, "float", _f("exp({x})")),
     EwOp("exp2", 1, "float", _f("exp2({x})")),
@@ -74,6 +75,10 @@ _UNARY: list[EwOp] = [
     EwOp("signbit", 1, "bool", _f("wg_signbit_{T}({x})")),
     EwOp("logical_not", 1, "bool", {"b": "!{x}"}, compute="bool"),
     EwOp("bitwise_invert", 1, "same", {"b": "!{x}", "i": "~{x}", "u": "~{x}"}),
+    # complex-number functions on real dtypes: real and conj are the identity, imag is zero
+    EwOp("real", 1, "same", _iuf("{x}")),
+    EwOp("imag", 1, "same", _iuf("{T}(0)")),
+    EwOp("conj", 1, "same", _iuf("{x}")),
 ]
 
 _CMP_B = "(u32({x}) {op} u32({y}))"
@@ -87,7 +92,7 @@ _BINARY: list[EwOp] = [
     EwOp("add", 2, "same", {"b": "({x} || {y})", **_iuf("{x} + {y}")}),
     EwOp("subtract", 2, "same", _iuf("{x} - {y}")),
     EwOp("multiply", 2, "same", {"b": "({x} && {y})", **_iuf("{x} * {y}")}),
-    EwOp("divide", 2, "float", _f("{x} / {y}")),
+    EwOp("divide", 2, "float", _f("wg_divide_{T}({x}, {y})")),  # correctly rounded for f32
     EwOp("floor_divide", 2, "same", _iuf("wg_floordiv_{T}({x}, {y})")),
     EwOp("remainder", 2, "same", _iuf("wg_remainder_{T}({x}, {y})")),
     EwOp("pow", 2, "same", _iuf("wg_pow_{T}({x}, {y})")),
@@ -97,6 +102,7 @@ _BINARY: list[EwOp] = [
     EwOp("hypot", 2, "float", _f("wg_hypot_{T}({x}, {y})")),
     EwOp("copysign", 2, "float", _f("wg_copysign_{T}({x}, {y})")),
     EwOp("logaddexp", 2, "float", _f("wg_logaddexp_{T}({x}, {y})")),
+    EwOp("nextafter", 2, "float", _f("wg_nextafter_{D}({x}, {y})")),  # steps in the dtype's own bit pattern
     _cmp("equal", "=="), _cmp("not_equal", "!="), _cmp("less", "<"), _cmp("less_equal", "<="),
     _cmp("greater", ">"), _cmp("greater_equal", ">="),
     EwOp("logical_and", 2, "bool", {"b": "({x} && {y})"}, compute="bool"),
@@ -120,6 +126,12 @@ _SPECIAL: list[EwOp] = [
     EwOp("arange", 2, "same", _iuf("({x} + {T}({i}) * {y})")),
     # eye: 1 where column - row == k; {x} = columns, {y} = k (int32 scalars)
     EwOp("eye", 2, "bool", {"i": "(i32({i} % u32({x})) - i32({i} / u32({x})) == {y})"}),
+    # tril / triu masks of a (rows, columns) matrix: column - row <= k / >= k; {x} = columns, {y} = k
+    EwOp("tril_mask", 2, "bool", {"i": "(i32({i} % u32({x})) - i32({i} / u32({x})) <= {y})"}),
+    EwOp("triu_mask", 2, "bool", {"i": "(i32({i} % u32({x})) - i32({i} / u32({x})) >= {y})"}),
+    # clip(x, lo, hi) with numpy's semantics (NaN in any operand propagates); None bounds arrive as extremes
+    EwOp("clip", 3, "same", _iuf("min(max({x}, {y}), {z})", "min(max({x}, {y}), {z})",
+                                 "wg_minimum_{T}(wg_maximum_{T}({x}, {y}), {z})")),
 ]
 
 OPS: dict[str, EwOp] = {op.name: op for op in _UNARY + _BINARY + _SPECIAL}

@@ -7,6 +7,7 @@ store (int8 wrap-around, float16 rounding) is the device half of the dtype codec
 from __future__ import annotations
 
 import functools
+import re
 import string
 from importlib import resources
 from typing import Iterable
@@ -21,17 +22,32 @@ def load(name: str) -> str:
 
 
 def render(name: str, **subs: object) -> str:
-    return string.Template(load(name)).substitute({k: str(v) for k, v in subs.items()})
+    """Fill a template.  A ``HELPERS`` value is pruned to the helper functions the rest of the shader calls."""
+    helpers_text = subs.pop("HELPERS", None)
+    text = string.Template(load(name)).substitute({k: str(v) for k, v in subs.items()},
+                                                  **({"HELPERS": ""} if helpers_text is not None else {}))
+    if helpers_text:
+        text = _prune(str(helpers_text), text) + "\n" + text
+    return text
 
 
 _UNSIGNED_OF = {"f32": "u32", "f64": "u64"}
+_FLOAT_NAME = {"f32": "float32", "f64": "float64"}
 
 
 @functools.lru_cache(maxsize=None)
 def _helpers_for(wgsl_type: str) -> str:
     if wgsl_type in ("f32", "f64"):
-        return (render("numerics_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type]) + "\n"
-                + render("math_float.wgsl", T=wgsl_type))
+        if wgsl_type == "f32":
+            exact = load("numerics_exact.wgsl") + "\n" + render("correctly_rounded.wgsl", T="f32",
+                                                                 DIV="wg_div_f32(x, y)", SQRT="wg_sqrt_f32(x)")
+        else:
+            nan = "f64(bitcast<f32>(0x7fc00000u))"
+            exact = render("correctly_rounded.wgsl", T="f64", DIV="x / y", SQRT=f"select(sqrt(x), {nan}, x < 0.0)")
+        return (exact + "\n" + render("numerics_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type]) + "\n"
+                + render("math_float.wgsl", T=wgsl_type) + "\n"
+                + render("nextafter_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type], I="i" + wgsl_type[1:],
+                         D=_FLOAT_NAME[wgsl_type]))
     if wgsl_type in ("i32", "i64"):
         return render("numerics_sint.wgsl", T=wgsl_type, BITS=wgsl_type[1:])
     if wgsl_type in ("u32", "u64"):
@@ -39,8 +55,35 @@ def _helpers_for(wgsl_type: str) -> str:
     return ""
 
 
-def helpers(dtypes: Iterable[DType]) -> str:
-    """The numerics helper functions for every WGSL type the given dtypes compute in."""
+_FN = re.compile(r"\bfn\s+(wg_\w+)")
+_USE = re.compile(r"\bwg_\w+")
+
+
+def _prune(text: str, uses: str) -> str:
+    """Only the helper functions ``uses`` calls, directly or through other helpers (smaller shaders compile
+    faster).  Helper files hold only functions (and comments), split here at each top-level ``fn``."""
+    chunks = re.split(r"\n(?=fn\s)", text)
+    defined = {}
+    for ch in chunks:
+        m = _FN.search(ch)
+        if m:
+            defined.setdefault(m.group(1), []).append(ch)
+    keep, todo = set(), set(_USE.findall(uses))
+    while todo:
+        name = todo.pop()
+        if name in keep or name not in defined:
+            continue
+        keep.add(name)
+        for ch in defined[name]:
+            todo |= set(_USE.findall(ch))
+    return "\n".join(ch for ch in chunks if (m := _FN.search(ch)) and m.group(1) in keep)
+
+
+def helpers(dtypes: Iterable[DType], uses: str | None = None) -> str:
+    """The numerics helper functions for every WGSL type the given dtypes compute in; with ``uses`` (the
+    kernel's own text), only those it calls."""
+    if uses is not None:
+        return _prune(helpers(dtypes), uses)
     types = {"u32", "i32", "f32"}  # always present: index math and conversions use them
     for d in dtypes:
         types.add(d.wgsl)
@@ -48,6 +91,9 @@ def helpers(dtypes: Iterable[DType]) -> str:
             types.add("u64")
     parts = [_helpers_for(t) for t in sorted(types)]
     parts.append(load("numerics_f16.wgsl"))
+    if "f64" in types:
+        parts.append(load("narrow_f64.wgsl"))
+    parts.append(load("nextafter_f16.wgsl"))
     return "\n".join(parts)
 
 
@@ -119,4 +165,6 @@ def convert(src: DType, dst: DType, v: str) -> str:
         return f"u64(i64({v}))"
     if s == "u32" and t == "i64":
         return f"i64(u64({v}))"
+    if s == "f64" and dst.name == "float16":  # to f32 rounded to odd; the float16 store then rounds once, exactly
+        return f"wg_f64_to_f32_odd({v})"
     return f"{t}({v})"

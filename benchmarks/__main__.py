@@ -1,0 +1,131 @@
+"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer] [--out DIR] [--repeat N]`
+
+Runs wgarray and its peers (numpy, raw wgpu, and torch/cupy when they have a CUDA device) on the same work in
+one run and prints a table per work item.  Default sizes are GPU targets; ``--quick`` uses small ones (the whole
+suite in well under two minutes on lavapipe).  With ``--out DIR``: results.json and PNG plots (matplotlib).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import sys
+import time
+
+from . import suite
+from .peers import find_cupy, find_torch, versions
+from .rawwgpu import RawWgpu
+from .report import table, write_json
+
+MiB = 1 << 20
+
+
+def sizes(quick: bool, cpu_adapter: bool) -> dict:
+    if quick:
+        mm = [256, 512, 1024, 4096]
+        if cpu_adapter:
+            mm = [n for n in mm if n <= 512]
+        return {"add": [1 << k for k in (16, 18, 20, 22)],
+                "sum": [1 << k for k in (16, 18, 20, 22)],
+                "matmul": (mm, [(64, 256)]),
+                "tiny": (10_000, 1000),
+                "transfer": [64 * MiB]}
+    return {"add": [1 << k for k in range(16, 27)],
+            "sum": [1 << k for k in range(16, 27)],
+            "matmul": ([1024, 4096, 8192], [(64, 256)]),
+            "tiny": (10_000, 1000),
+            "transfer": [256 * MiB]}
+
+
+def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
+    if name == "add":
+        return suite.bench_add(ctx, cfg["add"])
+    if name == "sum":
+        return suite.bench_sum(ctx, cfg["sum"])
+    if name == "matmul":
+        square, batched = cfg["matmul"]
+        return suite.bench_matmul(ctx, square, batched)
+    if name == "tiny":
+        count, n = cfg["tiny"]
+        return suite.bench_tiny(ctx, count, n)
+    if name == "transfer":
+        return suite.bench_transfer(ctx, cfg["transfer"])
+    raise ValueError(name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[1])
+    ap.add_argument("--quick", action="store_true", help="small sizes (the whole suite in < 2 min on lavapipe)")
+    ap.add_argument("--only", default="", help=f"comma-separated subset of: {','.join(suite.BENCHES)}")
+    ap.add_argument("--out", default=None, help="directory for results.json and PNG plots")
+    ap.add_argument("--repeat", type=int, default=None, help="timed rounds per measurement (default 7; quick 5)")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="after 3 rounds, stop once a peer has spent this many seconds timed (default 4; quick 1)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="log each measurement to stderr")
+    args = ap.parse_args(argv)
+
+    names = [s.strip() for s in args.only.split(",") if s.strip()] or list(suite.BENCHES)
+    unknown = [s for s in names if s not in suite.BENCHES]
+    if unknown:
+        ap.error(f"unknown benchmark(s) {unknown}; choose from {list(suite.BENCHES)}")
+    repeat = args.repeat if args.repeat is not None else (5 if args.quick else 7)
+    budget = args.budget if args.budget is not None else (1.0 if args.quick else 4.0)
+
+    import wgarray as wg
+    dev = wg.default_device()
+    props = dev.properties
+    torch, cupy = find_torch(), find_cupy()
+    ctx = suite.Context(dev=dev, raw=RawWgpu(dev.wgpu_device), torch=torch, cupy=cupy, repeat=repeat,
+                        quick=args.quick, budget_s=budget,
+                        log=(lambda s: print(s, file=sys.stderr, flush=True)) if args.verbose else (lambda s: None))
+    cfg = sizes(args.quick, ctx.cpu_adapter)
+    vers = versions()
+    title = f"{props.name} ({props.backend}, {props.adapter_type})"
+    print(f"wgarray benchmarks on {title}; wgpu {vers['wgpu']}, numpy {vers['numpy']}, "
+          f"torch {vers['torch'] if torch.available else '- (' + torch.reason + ')'}, "
+          f"cupy {vers['cupy'] if cupy.available else '- (' + cupy.reason + ')'}")
+    if torch.available:
+        print(f"torch device: {torch.device_name}")
+    if cupy.available:
+        print(f"cupy device: {cupy.device_name}")
+    print(f"{'quick sizes' if args.quick else 'full sizes'}, median of up to {repeat} synchronised repeats (peers "
+          f"interleaved) after a warm-up; host: {os.cpu_count()} CPUs")
+    if ctx.cpu_adapter and not args.quick:
+        print("note: a CPU (software) adapter with the full GPU sizes will be very slow; try --quick")
+    print(flush=True)
+
+    results: dict[str, list[suite.Row]] = {}
+    t_start = time.perf_counter()
+    for name in names:
+        t0 = time.perf_counter()
+        results[name] = run_bench(name, ctx, cfg)
+        print(table(name, results[name]))
+        print(f"   ({time.perf_counter() - t0:.1f} s)\n", flush=True)
+    print(f"total {time.perf_counter() - t_start:.1f} s")
+
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        meta = {
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "argv": sys.argv[1:] if argv is None else argv,
+            "quick": args.quick, "repeat": repeat, "budget_s": budget,
+            "device": {"name": props.name, "vendor": props.vendor, "backend": props.backend,
+                       "adapter_type": props.adapter_type, "driver": props.driver,
+                       "max_storage_buffer_binding_size": props.limits.max_storage_buffer_binding_size},
+            "torch_device": torch.device_name or None, "torch_skipped": torch.reason or None,
+            "cupy_device": cupy.device_name or None, "cupy_skipped": cupy.reason or None,
+            "cpu_count": os.cpu_count(),
+            "versions": vers,
+            "sizes": {k: v for k, v in cfg.items() if k in names},
+        }
+        path = os.path.join(args.out, "results.json")
+        write_json(path, meta, results)
+        written = [path]
+        from .plot import plot_all
+        written += plot_all(results, args.out, title)
+        print("wrote " + ", ".join(written))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

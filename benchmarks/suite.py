@@ -1,0 +1,423 @@
+"""The work items.  Each is a function ``(ctx, sizes) -> list[Row]`` that runs every available peer on the same
+work in the same run, checks each peer's answer once against numpy (untimed), and times it synchronised.
+
+Peers: ``wgarray``; ``numpy`` (host); ``raw-wgpu`` (minimal hand-written WGSL on wgarray's wgpu device, see
+``rawwgpu.py``); ``torch`` (CUDA only); ``cupy``.  A peer that is missing or fails is listed as skipped with the
+reason; the others still run.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+import wgarray as wg
+
+from . import rawwgpu
+from .peers import Peer
+from .timing import Case, Timing, measure_all
+
+MiB = 1 << 20
+
+
+# -- results -------------------------------------------------------------------------------------------------------
+@dataclass
+class Row:
+    """One work item at one size: every peer's timing (or why it was skipped)."""
+
+    bench: str
+    label: str
+    size: Any  # n elements, matrix order, bytes: what the plots put on the x axis
+    amount: float  # bytes moved (GB/s), flops (GFLOP/s) or operations (us/op) per timed call
+    unit: str
+    times: dict[str, Timing] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def value(self, peer: str, which: str = "median") -> float | None:
+        """The peer's rate in ``unit`` (GB/s, GFLOP/s) or its microseconds per op."""
+        t = self.times.get(peer)
+        if t is None:
+            return None
+        s = t.median if which == "median" else t.best
+        if self.unit == "us/op":
+            return s / self.amount * 1e6
+        return self.amount / s / 1e9
+
+    def ratio(self, peer: str, base: str = "wgarray") -> float | None:
+        """base time / peer time (median): > 1 means ``base`` is slower."""
+        if base not in self.times or peer not in self.times:
+            return None
+        return self.times[base].median / self.times[peer].median
+
+    def to_json(self) -> dict:
+        return {"bench": self.bench, "label": self.label, "size": self.size, "amount": self.amount,
+                "unit": self.unit,
+                "peers": {k: {**t.to_json(), "value": self.value(k), "value_best": self.value(k, "best")}
+                          for k, t in self.times.items()},
+                "ratios_wgarray_over": {k: self.ratio(k) for k in self.times if k != "wgarray"},
+                "skipped": self.skipped, "notes": self.notes, "extra": self.extra}
+
+
+@dataclass
+class Context:
+    dev: Any  # wgarray.Device
+    raw: rawwgpu.RawWgpu
+    torch: Peer
+    cupy: Peer
+    repeat: int
+    quick: bool
+    budget_s: float
+    log: Callable[[str], None]
+
+    @property
+    def cpu_adapter(self) -> bool:
+        """A software adapter (lavapipe, SwiftShader, WARP)."""
+        return self.dev.properties.adapter_type == "CPU"
+
+    @property
+    def binding_limit(self) -> int:
+        return self.dev.properties.limits.max_storage_buffer_binding_size
+
+
+def _why(e: BaseException) -> str:
+    msg = str(e).splitlines()[0][:160] if str(e) else ""
+    return f"{type(e).__name__}: {msg}"
+
+
+def _measure_row(ctx: Context, row: Row, preparers: list[tuple[str, Callable[[], Case]]]) -> None:
+    """Prepare each peer (data resident, answer checked; untimed), then time them all, interleaved.
+
+    A peer that cannot be prepared or fails while timed (memory, limits, a broken install) is skipped with the
+    reason; the others go on."""
+    cases: list[Case] = []
+    for name, prepare in preparers:
+        ctx.log(f"  {row.bench} {row.label}: preparing {name}")
+        try:
+            case = prepare()
+        except Exception as e:
+            row.skipped[name] = _why(e)
+            if not isinstance(e, (MemoryError, ValueError)):
+                traceback.print_exc(file=sys.stderr)
+            continue
+        case.name = name
+        cases.append(case)
+
+    def failed(case: Case, e: BaseException) -> None:
+        row.skipped[case.name] = _why(e)
+        traceback.print_exc(file=sys.stderr)
+
+    ctx.log(f"  {row.bench} {row.label}: timing {', '.join(c.name for c in cases)}")
+    try:
+        row.times.update(measure_all(cases, repeat=ctx.repeat, budget_s=ctx.budget_s, on_error=failed))
+        for c in cases:
+            if c.stats is not None and c.name in row.times and c.calls:
+                row.extra.setdefault("counters_per_call", {})[c.name] = {
+                    k: v / c.calls for k, v in vars(c.stats).items() if v}
+    finally:
+        for c in cases:
+            if c.cleanup is not None:
+                try:
+                    c.cleanup()
+                except Exception:
+                    pass
+
+
+def _skip_optional(row: Row, *peers: Peer) -> None:
+    for p in peers:
+        if not p.available:
+            row.skipped[p.name] = p.reason
+
+
+def _check(row: Row, name: str, got, ref, rtol: float, atol: float = 0.0) -> None:
+    """Record a note when a peer's answer differs from numpy's (the peers must do the same work)."""
+    got = np.asarray(got, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if got.shape != ref.shape:
+        row.notes.append(f"MISMATCH {name}: shape {got.shape} != {ref.shape}")
+        return
+    scale = float(np.max(np.abs(ref))) if ref.size else 0.0
+    err = float(np.max(np.abs(got - ref))) if ref.size else 0.0
+    if not err <= rtol * scale + atol:
+        row.notes.append(f"MISMATCH {name}: max abs error {err:.3g} (scale {scale:.3g})")
+
+
+def _wg_resident(dev, *arrays: np.ndarray):
+    """wgarray copies of ``arrays`` whose device side is valid (uploaded before any timing)."""
+    out = [wg.asarray(x, device=dev) for x in arrays]
+    for a in out:
+        a.mirror.buffer()
+    dev.synchronize()
+    return out
+
+
+def _to_peer(peer: Peer, x: np.ndarray):
+    if peer.name == "torch":
+        return peer.module.from_numpy(x).cuda()
+    return peer.module.asarray(x)
+
+
+def _from_peer(peer: Peer, t) -> np.ndarray:
+    if peer.name == "torch":
+        return t.cpu().numpy()
+    return peer.module.asnumpy(t)
+
+
+def _device_peers(ctx: Context, row: Row, make: Callable[[Peer], Case]) -> list[tuple[str, Callable[[], Case]]]:
+    """Preparers for torch and cupy when they are available (the row lists them as skipped otherwise)."""
+    _skip_optional(row, ctx.torch, ctx.cupy)
+    return [(p.name, lambda p=p: make(p)) for p in (ctx.torch, ctx.cupy) if p.available]
+
+
+def _pow2_label(n: int) -> str:
+    k = int(math.log2(n))
+    return f"2^{k}" if 1 << k == n else str(n)
+
+
+def _mib(nbytes: int) -> str:
+    return f"{nbytes / MiB:g} MiB"
+
+
+# -- 1. c = a + b ----------------------------------------------------------------------------------------------------
+def bench_add(ctx: Context, sizes: list[int]) -> list[Row]:
+    rows = []
+    rng = np.random.default_rng(1)
+    dev, raw = ctx.dev, ctx.raw
+    for n in sizes:
+        row = Row("add", f"{_pow2_label(n)} ({_mib(4 * n)})", n, 3 * 4 * n, "GB/s")
+        rows.append(row)
+        x = rng.random(n, dtype=np.float32)
+        y = rng.random(n, dtype=np.float32)
+        ref = x + y
+
+        def wgarray_():
+            a, b = _wg_resident(dev, x, y)
+            _check(row, "wgarray", (a + b).numpy(), ref, 0)
+            return Case("", lambda _: a + b, dev.synchronize, counters=dev)
+
+        def raw_():
+            bufs = [raw.upload(x), raw.upload(y), raw.empty(4 * n)]
+            job = raw.add_job(*bufs)
+            job.run()
+            raw.wait()
+            _check(row, "raw-wgpu", raw.read(bufs[2], 4 * n), ref, 0)
+            return Case("", lambda _: job.run(), raw.wait, cleanup=lambda: [b.destroy() for b in bufs])
+
+        def device_peer(peer: Peer):
+            a, b = _to_peer(peer, x), _to_peer(peer, y)
+            peer.sync()
+            _check(row, peer.name, _from_peer(peer, a + b), ref, 0)
+            return Case("", lambda _: a + b, peer.sync)
+
+        _measure_row(ctx, row, [("wgarray", wgarray_), ("numpy", lambda: Case("", lambda _: x + y)),
+                                ("raw-wgpu", raw_)] + _device_peers(ctx, row, device_peer))
+    return rows
+
+
+# -- 2. x.sum() ------------------------------------------------------------------------------------------------------
+def bench_sum(ctx: Context, sizes: list[int]) -> list[Row]:
+    rows = []
+    rng = np.random.default_rng(2)
+    dev, raw = ctx.dev, ctx.raw
+    for n in sizes:
+        row = Row("sum", f"{_pow2_label(n)} ({_mib(4 * n)})", n, 4 * n, "GB/s")
+        rows.append(row)
+        x = rng.random(n, dtype=np.float32)
+        ref = float(x.sum(dtype=np.float64))
+        rtol = 1e-4
+
+        def wgarray_():
+            (a,) = _wg_resident(dev, x)
+            _check(row, "wgarray", a.sum().item(), ref, rtol)
+            return Case("", lambda _: a.sum(), dev.synchronize, counters=dev)
+
+        def numpy_():
+            _check(row, "numpy", x.sum(), ref, rtol)
+            return Case("", lambda _: x.sum())
+
+        def raw_():
+            buf = raw.upload(x)
+            job = raw.sum_job(buf, n)
+
+            def cleanup():
+                job.release()
+                buf.destroy()
+            job.run()
+            job.wait()
+            _check(row, "raw-wgpu", job.value, ref, rtol)
+            return Case("", lambda _: job.run(), job.wait, cleanup=cleanup)
+
+        def device_peer(peer: Peer):
+            t = _to_peer(peer, x)
+            peer.sync()
+            _check(row, peer.name, float(t.sum().item()), ref, rtol)
+            return Case("", lambda _: t.sum(), peer.sync)
+
+        _measure_row(ctx, row, [("wgarray", wgarray_), ("numpy", numpy_), ("raw-wgpu", raw_)]
+                     + _device_peers(ctx, row, device_peer))
+    return rows
+
+
+# -- 3. a @ b --------------------------------------------------------------------------------------------------------
+def bench_matmul(ctx: Context, sizes: list[int], batched: list[tuple[int, int]]) -> list[Row]:
+    """Square float32 matmuls of order n, and ``batch`` x n^2 batched ones; torch runs with TF32 off."""
+    rows = []
+    rng = np.random.default_rng(3)
+    dev = ctx.dev
+    cases = [(1, n) for n in sizes] + list(batched)
+    for batch, n in cases:
+        label = f"{n}^2" if batch == 1 else f"{batch}x{n}^2"
+        row = Row("matmul", label, n if batch == 1 else f"{batch}x{n}", 2.0 * batch * n ** 3, "GFLOP/s")
+        rows.append(row)
+        shape = (n, n) if batch == 1 else (batch, n, n)
+        x = rng.standard_normal(shape, dtype=np.float32)
+        y = rng.standard_normal(shape, dtype=np.float32)
+        ref = x @ y  # numpy's answer (untimed), the reference for the others
+        rtol = 1e-4 * math.sqrt(n)  # float32 accumulation over n products, relative to the largest entry
+
+        def wgarray_():
+            a, b = _wg_resident(dev, x, y)
+            _check(row, "wgarray", (a @ b).numpy(), ref, rtol)
+            return Case("", lambda _: a @ b, dev.synchronize, counters=dev)
+
+        def device_peer(peer: Peer):
+            a, b = _to_peer(peer, x), _to_peer(peer, y)
+            peer.sync()
+            _check(row, peer.name, _from_peer(peer, a @ b), ref, rtol)
+            return Case("", lambda _: a @ b, peer.sync)
+
+        _measure_row(ctx, row, [("wgarray", wgarray_), ("numpy", lambda: Case("", lambda _: x @ y))]
+                     + _device_peers(ctx, row, device_peer))
+    return rows
+
+
+# -- 4. many tiny ops ------------------------------------------------------------------------------------------------
+def bench_tiny(ctx: Context, count: int = 10_000, n: int = 1000) -> list[Row]:
+    """``count`` times ``c = a + b`` on ``n`` float32 elements, one synchronisation at the end: per-op cost."""
+    dev, raw = ctx.dev, ctx.raw
+    row = Row("tiny", f"{count} x {n}", n, count, "us/op")
+    rng = np.random.default_rng(4)
+    x = rng.random(n, dtype=np.float32)
+    y = rng.random(n, dtype=np.float32)
+
+    def loop_of(a, b):
+        def loop(_):
+            for _ in range(count):
+                c = a + b  # noqa: F841
+        return loop
+
+    def wgarray_():
+        a, b = _wg_resident(dev, x, y)
+        return Case("", loop_of(a, b), dev.synchronize, counters=dev)
+
+    def raw_(mode: str):
+        if n % 4:
+            raise ValueError("the vec4 kernel needs n % 4 == 0")
+        bufs = [raw.upload(x), raw.upload(y), raw.empty(4 * n)]
+        job = raw.add_job(*bufs)
+        fn = job.loop_submit_each if mode == "each" else job.loop_one_pass
+        return Case("", lambda _: fn(count), raw.wait, cleanup=lambda: [b.destroy() for b in bufs])
+
+    def device_peer(peer: Peer):
+        a, b = _to_peer(peer, x), _to_peer(peer, y)
+        peer.sync()
+        return Case("", loop_of(a, b), peer.sync)
+
+    _measure_row(ctx, row, [("wgarray", wgarray_), ("numpy", lambda: Case("", loop_of(x, y))),
+                            ("raw-wgpu submit/op", lambda: raw_("each")), ("raw-wgpu 1 pass", lambda: raw_("pass"))]
+                 + _device_peers(ctx, row, device_peer))
+    return [row]
+
+
+# -- 5. host <-> device transfers ------------------------------------------------------------------------------------
+def bench_transfer(ctx: Context, nbytes_list: list[int]) -> list[Row]:
+    """Upload and download of float32 data from/to pageable numpy memory."""
+    rows = []
+    dev, raw = ctx.dev, ctx.raw
+    rng = np.random.default_rng(5)
+    for nbytes in nbytes_list:
+        n = nbytes // 4
+        x = rng.random(n, dtype=np.float32)
+        up = Row("transfer", f"upload {_mib(nbytes)}", nbytes, nbytes, "GB/s", extra={"direction": "upload"})
+        down = Row("transfer", f"download {_mib(nbytes)}", nbytes, nbytes, "GB/s", extra={"direction": "download"})
+        rows += [up, down]
+
+        # upload: host numpy -> a device buffer, finished on the device
+        def wg_upload():
+            def fn(_):
+                a = wg.asarray(x, device=dev)  # copies into wgarray's host mirror
+                a.mirror.buffer()  # host -> device
+            return Case("", fn, dev.synchronize, counters=dev)
+
+        def wg_push():  # the same without asarray's host copy: the push of an array built untimed
+            return Case("", lambda a: a.mirror.buffer(), dev.synchronize, setup=lambda: wg.asarray(x, device=dev),
+                        counters=dev)
+
+        def raw_upload():
+            buf = raw.empty(nbytes)
+            return Case("", lambda _: rawwgpu.upload(raw, buf, x), raw.wait, cleanup=buf.destroy)
+
+        def peer_upload(peer: Peer):
+            return Case("", lambda _: _to_peer(peer, x), peer.sync)
+
+        _measure_row(ctx, up, [("wgarray", wg_upload), ("wgarray push", wg_push), ("raw-wgpu", raw_upload)]
+                     + _device_peers(ctx, up, peer_upload))
+
+        # download: a device-only array -> a numpy array
+        def wg_download():
+            (src,) = _wg_resident(dev, x)
+
+            def setup():  # a fresh device-only array each time (a kernel wrote it; its host side is stale)
+                b = src + 0.0
+                dev.synchronize()
+                return b
+            _check(down, "wgarray", setup().numpy(), x, 0)
+            return Case("", lambda b: b.numpy(), setup=setup, counters=dev)
+
+        def raw_download():
+            buf = raw.upload(x)
+            staging = raw.staging(nbytes)
+
+            def cleanup():
+                buf.destroy()
+                staging.destroy()
+            _check(down, "raw-wgpu", rawwgpu.download(raw, buf, staging, nbytes), x, 0)
+            return Case("", lambda _: rawwgpu.download(raw, buf, staging, nbytes), cleanup=cleanup)
+
+        def peer_download(peer: Peer):
+            t = _to_peer(peer, x)
+            peer.sync()
+            _check(down, peer.name, _from_peer(peer, t), x, 0)
+            return Case("", lambda _: _from_peer(peer, t), peer.sync)
+
+        _measure_row(ctx, down, [("wgarray", wg_download), ("raw-wgpu", raw_download)]
+                     + _device_peers(ctx, down, peer_download))
+    return rows
+
+
+# -- the registry ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Bench:
+    name: str
+    work: str  # what one timed call does, and what the rate counts
+    ratio_peers: tuple[str, ...]  # ratio columns: wgarray time / these peers' times
+
+
+BENCHES = {
+    "add": Bench("add", "c = a + b, float32, 1-D contiguous, n elements; rate counts 3*4*n bytes moved (GB/s)",
+                 ("numpy", "raw-wgpu", "torch", "cupy")),
+    "sum": Bench("sum", "s = x.sum(), float32, n elements (result left on the device); rate counts 4*n bytes "
+                 "read (GB/s)", ("numpy", "raw-wgpu", "torch", "cupy")),
+    "matmul": Bench("matmul", "c = a @ b, float32 square matrices (and batched); rate counts 2*M*N*K flops "
+                    "(GFLOP/s); torch with TF32 off", ("numpy", "torch", "cupy")),
+    "tiny": Bench("tiny", "a loop of c = a + b on small float32 vectors, one synchronisation at the end; "
+                  "time per op (us/op)", ("numpy", "raw-wgpu submit/op", "raw-wgpu 1 pass", "torch", "cupy")),
+    "transfer": Bench("transfer", "upload: pageable numpy float32 -> device (wgarray: asarray + push + sync; "
+                      "'wgarray push': the push + sync alone); download: device-only array -> numpy (GB/s)",
+                      ("raw-wgpu", "torch", "cupy")),
+}

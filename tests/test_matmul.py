@@ -1,0 +1,261 @@
+"""Property tests of matmul / ``@`` against numpy.
+
+Integer results are exact, with wrap-around in the result dtype (compared with numpy's product computed in 64-bit
+integers, which wraps modulo 2**64 and so agrees with any narrower wrap-around).  bool @ bool is logical
+(or of ands).  Float results are compared with the float64 product of the same (exactly converted) operands:
+
+    |got - exact| <= (K + 2) * eps_acc * (|A| @ |B|) + eps_res * |exact| + K * tiny_acc
+
+the standard error bound of a length-K dot product (each multiply and add rounds once), eps_acc being the epsilon
+of the dtype the kernel accumulates in (float32 for float16) and eps_res the result dtype's epsilon (the final
+rounding to float16); K * tiny covers subnormal products a device flushes to zero.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import wgarray as wg
+
+from strategies import assert_same, dtypes, supported, values, view_of
+
+SIZES = st.one_of(st.integers(0, 9), st.sampled_from([15, 16, 17, 63, 64, 65, 70, 97, 130]))
+
+
+def promoted(a, b):
+    try:
+        return wg.result_type(a, b)
+    except TypeError:
+        return None
+
+
+def operand_values(dtype, shape, res):
+    """Full-range values when the result is an integer (wrap-around is part of the test), else values every
+    dtype converts exactly: small integers for int operands, bounded floats for float operands."""
+    if res.kind != "f":
+        return values(dtype, shape)
+    if dtype.kind == "f":
+        return hnp.arrays(dtype.numpy, shape,
+                          elements=st.floats(-4, 4, width=dtype.numpy.itemsize * 8, allow_subnormal=False))
+    if dtype.kind == "b":
+        return hnp.arrays(dtype.numpy, shape)
+    lo = 0 if dtype.kind == "u" else -100
+    return hnp.arrays(dtype.numpy, shape, elements=st.integers(lo, 100))
+
+
+def reference(a: np.ndarray, b: np.ndarray, res: np.dtype):
+    """(exact value, tolerance) of a @ b in ``res``."""
+    if res == np.bool_:
+        return np.matmul(a, b), None
+    if res.kind in "iu":
+        wide = np.uint64 if res == np.uint64 else np.int64
+        with np.errstate(over="ignore"):
+            return np.matmul(a.astype(wide), b.astype(wide)).astype(res), None
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    exact = np.matmul(a64, b64)
+    K = a.shape[-1]
+    acc = np.finfo(np.float32 if res == np.float16 else res)
+    bound = np.matmul(np.abs(a64), np.abs(b64))
+    tol = (K + 2) * acc.eps * bound + np.finfo(res).eps * np.abs(exact) + K * acc.smallest_normal
+    return exact, tol
+
+
+def check(got: wg.Array, a: np.ndarray, b: np.ndarray, res):
+    out = got.numpy()
+    exact, tol = reference(a, b, res.numpy)
+    assert out.dtype == res.numpy
+    assert out.shape == np.shape(exact), (out.shape, np.shape(exact))
+    if tol is None:
+        assert_same(out, np.asarray(exact))
+    else:
+        err = np.abs(out.astype(np.float64) - exact)
+        assert (err <= tol).all(), f"max error {np.max(err - tol)} above tolerance; got {out}, want {exact}"
+
+
+@st.composite
+def operand(draw, shape, dtype, res):
+    host = draw(operand_values(dtype, shape, res))
+    return draw(view_of(host, dtype))
+
+
+def mm(draw, x, y):
+    """x @ y through the operator, the function, or the reflected operator with a numpy left operand."""
+    how = draw(st.sampled_from(["op", "fn", "rop"]))
+    if how == "op":
+        return x @ y
+    if how == "fn":
+        return wg.matmul(x, y)
+    return x.numpy() @ y
+
+
+# -- 2-D, all dtypes, transposed and strided operands -----------------------------------------------------------
+@given(data=st.data())
+def test_matmul_2d(data):
+    da = data.draw(dtypes(), label="a_dtype")
+    db = data.draw(st.one_of(st.just(da), dtypes()), label="b_dtype")
+    res = promoted(da, db)
+    M, K, N = data.draw(SIZES, label="M"), data.draw(SIZES, label="K"), data.draw(SIZES, label="N")
+    if res is None:
+        with pytest.raises(TypeError):
+            wg.matmul(wg.zeros((M, K), dtype=da), wg.zeros((K, N), dtype=db))
+        return
+    x, a = data.draw(operand((M, K), da, res), label="a")
+    y, b = data.draw(operand((K, N), db, res), label="b")
+    check(mm(data.draw, x, y), a, b, res)
+    np.testing.assert_array_equal(x.numpy(), a)  # operands untouched
+    np.testing.assert_array_equal(y.numpy(), b)
+
+
+@pytest.mark.parametrize("dtype", supported(), ids=lambda d: d.name)
+def test_matmul_larger_than_a_tile(dtype):
+    """130x70 @ 70x97: several 64x64 tiles, partial edge tiles and a K loop with a partial last step; also with
+    .T / .mT views of transposed bases and a strided view."""
+    rng = np.random.default_rng(5)
+    if dtype.kind == "f":
+        a = rng.uniform(-2, 2, (130, 70)).astype(dtype.numpy)
+        b = rng.uniform(-2, 2, (70, 97)).astype(dtype.numpy)
+    elif dtype.kind == "b":
+        a = rng.random((130, 70)) < 0.02
+        b = rng.random((70, 97)) < 0.02
+    else:
+        info = np.iinfo(dtype.numpy)
+        a = rng.integers(info.min, info.max, (130, 70), dtype=dtype.numpy, endpoint=True)
+        b = rng.integers(info.min, info.max, (70, 97), dtype=dtype.numpy, endpoint=True)
+    x, y = wg.asarray(a), wg.asarray(b)
+    check(x @ y, a, b, dtype)
+    xt = wg.asarray(np.ascontiguousarray(a.T)).T
+    yt = wg.asarray(np.ascontiguousarray(b.T)).mT
+    check(xt @ yt, a, b, dtype)
+    check(xt @ y, a, b, dtype)
+    big = np.zeros((260, 141), dtype=dtype.numpy)
+    big[::2, 1::2] = a
+    check(wg.asarray(big)[::2, 1::2] @ y, a, b, dtype)
+    check(wg.asarray(big[::-1])[::-2, 1::2] @ yt, a, b, dtype)  # negative row stride: rev[259 - 2i] = a[i]
+
+
+# -- 1-D operands ---------------------------------------------------------------------------------------------
+@given(data=st.data())
+def test_matmul_vectors(data):
+    dtype = data.draw(dtypes(), label="dtype")
+    kind = data.draw(st.sampled_from(["1@2", "2@1", "1@1", "1@3", "3@1"]), label="kind")
+    K, N = data.draw(SIZES, label="K"), data.draw(SIZES, label="N")
+    shapes = {"1@2": ((K,), (K, N)), "2@1": ((N, K), (K,)), "1@1": ((K,), (K,)),
+              "1@3": ((K,), (2, K, N)), "3@1": ((3, N, K), (K,))}[kind]
+    x, a = data.draw(operand(shapes[0], dtype, dtype), label="a")
+    y, b = data.draw(operand(shapes[1], dtype, dtype), label="b")
+    check(mm(data.draw, x, y), a, b, dtype)
+
+
+# -- batches with broadcasting ------------------------------------------------------------------------------------
+@given(data=st.data())
+def test_matmul_batched_broadcasting(data):
+    dtype = data.draw(dtypes("iuf"), label="dtype")
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(signature=np.matmul.signature, max_dims=3, max_side=6),
+                       label="shapes")
+    sa, sb = shapes.input_shapes
+    x, a = data.draw(operand(sa, dtype, dtype), label="a")
+    y, b = data.draw(operand(sb, dtype, dtype), label="b")
+    check(mm(data.draw, x, y), a, b, dtype)
+
+
+@pytest.mark.parametrize("sa, sb", [((2, 1, 3, 4), (5, 4, 2)), ((5, 4, 2), (2, 1, 2, 3)), ((1, 3, 4), (6, 4, 5)),
+                                    ((7, 3, 4), (4, 5)), ((3, 4), (7, 4, 5)), ((2, 3, 0, 4), (4, 2)),
+                                    ((2, 3, 4), (2, 4, 0)), ((4, 1, 70, 65), (3, 65, 66))])
+@pytest.mark.parametrize("dtype", [wg.float32, wg.int32, wg.uint8], ids=lambda d: d.name)
+def test_matmul_batched_cases(sa, sb, dtype):
+    rng = np.random.default_rng(11)
+    a = rng.integers(0, 50, sa).astype(dtype.numpy)
+    b = rng.integers(0, 50, sb).astype(dtype.numpy)
+    check(wg.asarray(a) @ wg.asarray(b), a, b, dtype)
+    # the same batch through transposed (non-contiguous) matrices
+    x = wg.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2))).mT
+    y = wg.asarray(np.ascontiguousarray(np.swapaxes(b, -1, -2))).mT
+    check(x @ y, a, b, dtype)
+
+
+# -- special cases -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", supported(), ids=lambda d: d.name)
+def test_matmul_k_zero(dtype):
+    """K = 0: a (M, N) array of zeros (False for bool), not left uninitialised."""
+    for M, N in [(3, 4), (70, 130), (1, 1)]:
+        # a fresh base first filled with garbage, so an unwritten result would show
+        junk = wg.full((M * N,), 7 if dtype.kind != "b" else True, dtype=dtype)
+        del junk
+        got = wg.matmul(wg.empty((M, 0), dtype=dtype), wg.empty((0, N), dtype=dtype)).numpy()
+        assert got.shape == (M, N) and got.dtype == dtype.numpy
+        assert (got == 0).all()
+    assert wg.matmul(wg.empty((0,), dtype=dtype), wg.empty((0,), dtype=dtype)).item() == 0
+    assert wg.matmul(wg.empty((0, 3), dtype=dtype), wg.empty((3, 5), dtype=dtype)).shape == (0, 5)
+    assert wg.matmul(wg.empty((2, 3), dtype=dtype), wg.empty((3, 0), dtype=dtype)).shape == (2, 0)
+
+
+def test_matmul_wraps_integers():
+    a = np.full((3, 300), 100, dtype=np.int8)
+    b = np.full((300, 2), 100, dtype=np.int8)
+    got = (wg.asarray(a) @ wg.asarray(b)).numpy()
+    assert got.dtype == np.int8
+    assert (got == np.array(100 * 100 * 300).astype(np.int8)).all()  # 3_000_000 mod 256, as int8: -64
+    u = np.full((2, 5), 2**63, dtype=np.uint64)
+    got = (wg.asarray(u) @ wg.asarray(np.ones((5, 1), dtype=np.uint64))).numpy()
+    assert (got == np.uint64(2**63)).all()  # 5 * 2**63 mod 2**64
+
+
+def test_matmul_bool_is_logical():
+    a = np.array([[True, False, True], [False, False, False]])
+    b = np.array([[True, False], [True, True], [True, False]])
+    got = (wg.asarray(a) @ wg.asarray(b)).numpy()
+    assert_same(got, np.matmul(a, b))
+
+
+@pytest.mark.parametrize("dtype", [wg.float16, wg.float32, wg.float64], ids=lambda d: d.name)
+def test_matmul_nan_inf(dtype):
+    if not wg.default_device().supports(dtype):
+        pytest.skip("unsupported dtype")
+    a = np.ones((4, 5), dtype=dtype.numpy)
+    b = np.ones((5, 3), dtype=dtype.numpy)
+    a[1, 2] = np.nan
+    a[2, 0] = np.inf
+    b[0, 1] = 0.0
+    got = (wg.asarray(a) @ wg.asarray(b)).numpy()
+    with np.errstate(invalid="ignore"):
+        want = a.astype(np.float64) @ b.astype(np.float64)
+    assert_same(got, want.astype(dtype.numpy))
+
+
+def test_matmul_inplace_operator():
+    a = np.arange(9, dtype=np.float32).reshape(3, 3)
+    x = wg.asarray(a)
+    x @= wg.asarray(np.eye(3, dtype=np.float32) * 2)
+    assert_same(x.numpy(), a * 2)
+
+
+# -- errors -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("sa, sb", [((2, 3), (4, 5)), ((3,), (4,)), ((3,), (4, 2)), ((2, 3), (2,)),
+                                    ((2, 3, 4), (3, 4, 5)), ((2, 2, 3), (3, 3, 2))])
+def test_matmul_shape_mismatch(sa, sb):
+    x, y = wg.zeros(sa), wg.zeros(sb)
+    with pytest.raises(ValueError):
+        np.matmul(np.zeros(sa), np.zeros(sb))  # numpy agrees that it is an error
+    with pytest.raises(ValueError, match="matmul"):
+        x @ y
+    assert (wg.ones((2, 2)) @ wg.ones((2, 2))).numpy().tolist() == [[2, 2], [2, 2]]
+
+
+@pytest.mark.parametrize("sa, sb", [((), (3,)), ((3,), ()), ((), ())])
+def test_matmul_zero_d(sa, sb):
+    with pytest.raises(ValueError, match="0-d|dimension"):
+        wg.matmul(wg.zeros(sa), wg.zeros(sb))
+    with pytest.raises(ValueError):
+        wg.zeros(sa) @ wg.zeros(sb)
+
+
+def test_matmul_promotion_errors():
+    with pytest.raises(TypeError):
+        wg.matmul(wg.zeros((2, 2), dtype=wg.bool), wg.zeros((2, 2), dtype=wg.int32))
+    if wg.default_device().supports(wg.uint64):
+        with pytest.raises(TypeError):
+            wg.matmul(wg.zeros((2, 2), dtype=wg.uint64), wg.zeros((2, 2), dtype=wg.int8))

@@ -1,0 +1,541 @@
+"""A stateful test of the mirror: random programs over several arrays and views of them, checked against a model.
+
+The model keeps, per base (one Mirror, shared by every view of it):
+  * the values (a numpy array) and which of them are known (``empty`` leaves elements unknown, and a few
+    conversions whose result is unspecified or backend-dependent mark theirs unknown);
+  * ``host_valid`` / ``device_valid``, updated by the residency rules (see tests/test_mirror.py).
+From those it predicts, for every step, the exact upload/download counts and bytes, and the residency of every live
+array afterwards.  A view is a numpy view of its base's model, made with the same index, so a write through any
+view updates the model exactly as wgarray must update the base.
+"""
+from __future__ import annotations
+
+import gc
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+import wgarray as wg
+
+from strategies import supported
+
+DTYPES = supported([wg.bool, wg.int8, wg.int16, wg.int32, wg.int64, wg.uint8, wg.uint16, wg.uint32, wg.uint64,
+                    wg.float16, wg.float32, wg.float64])
+MAX_HANDLES = 10
+
+
+# -- strategies ----------------------------------------------------------------------------------------------------
+def shapes():
+    return st.one_of(hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=5),
+                     hnp.array_shapes(min_dims=1, max_dims=2, min_side=0, max_side=3))
+
+
+def array_values(dtype, shape):
+    npd = dtype.numpy
+    if dtype.kind == "f":
+        elems = st.floats(width=npd.itemsize * 8, allow_nan=True, allow_infinity=True, allow_subnormal=True)
+        return hnp.arrays(npd, shape, elements=elems)
+    return hnp.arrays(npd, shape)
+
+
+def scalars(dtype):
+    """Python scalars whose stored value is specified for ``dtype`` (floats into ints only when in range)."""
+    if dtype.kind == "b":
+        return st.one_of(st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False))
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype.numpy)
+        return st.one_of(st.integers(int(info.min), int(info.max)), st.booleans(),
+                         st.floats(max(float(info.min), -1e6), min(float(info.max), 1e6)))
+    return st.one_of(st.floats(width=64), st.integers(-70000, 70000), st.booleans())
+
+
+@st.composite
+def basic_index(draw, shape):
+    """A basic index (ints, slices with any step, None, one Ellipsis) valid for ``shape``."""
+    parts = []
+    for n in shape:
+        kind = draw(st.sampled_from(["slice", "slice", "int", "full"]) if n else st.just("slice"))
+        if kind == "int":
+            parts.append(draw(st.integers(-n, n - 1)))
+        elif kind == "full":
+            parts.append(slice(None))
+        else:
+            bound = st.one_of(st.none(), st.integers(-n - 1, n + 1))
+            parts.append(slice(draw(bound), draw(bound), draw(st.sampled_from([None, 1, 2, 3, -1, -2]))))
+    # drop a suffix (implicit trailing slices), maybe put an Ellipsis and some Nones in
+    keep = draw(st.integers(0, len(parts)))
+    if keep < len(parts) and draw(st.booleans()):
+        parts = parts[:keep] + [Ellipsis]
+    elif keep < len(parts):
+        parts = parts[:keep]
+    for _ in range(draw(st.integers(0, 1))):
+        parts.insert(draw(st.integers(0, len(parts))), None)
+    if Ellipsis not in parts:  # the same meaning, and numpy then returns a view (not a scalar) for all-int keys
+        parts.append(Ellipsis)
+    return tuple(parts)
+
+
+# -- the model -----------------------------------------------------------------------------------------------------
+class Base:
+    """What the model knows about one mirror."""
+
+    def __init__(self, dtype, vals: np.ndarray, known: np.ndarray, host_valid: bool, device_valid: bool):
+        self.dtype = dtype
+        self.vals = vals
+        self.known = known
+        self.host_valid = host_valid
+        self.device_valid = device_valid
+
+    @property
+    def size(self) -> int:
+        return self.vals.size
+
+    @property
+    def device_nbytes(self) -> int:
+        return self.size * self.dtype.device_itemsize
+
+    @property
+    def residency(self) -> frozenset:
+        return frozenset([s for s, v in (("host", self.host_valid), ("device", self.device_valid)) if v])
+
+
+class Handle:
+    """A live wgarray array with its numpy twin: views of its base's model values and known-mask."""
+
+    def __init__(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray, base: Base):
+        assert arr.shape == vals.shape == known.shape, (arr.shape, vals.shape, known.shape)
+        self.arr, self.vals, self.known, self.base = arr, vals, known, base
+
+    def __repr__(self) -> str:
+        return f"<{self.arr.dtype.name}{list(self.arr.shape)} base {id(self.base) % 10000}>"
+
+
+class Expect:
+    """Transfers a step must cause, accumulated while the model applies the rules."""
+
+    def __init__(self):
+        self.uploads = self.bytes_uploaded = self.downloads = self.bytes_downloaded = 0
+
+    def read_device(self, base: Base) -> None:
+        """A kernel reads ``base``: uploaded when only the host side is valid."""
+        if base.host_valid and not base.device_valid:
+            self.uploads += 1
+            self.bytes_uploaded += base.device_nbytes
+            base.device_valid = True
+
+    def write_device(self, base: Base, whole: bool) -> None:
+        """A kernel writes ``base``; a partial write reads (syncs) it first."""
+        if not whole:
+            self.read_device(base)
+        base.device_valid, base.host_valid = True, False
+
+    def read_host(self, base: Base) -> None:
+        if base.device_valid and not base.host_valid:
+            self.downloads += 1
+            self.bytes_downloaded += base.device_nbytes
+            base.host_valid = True
+
+    @staticmethod
+    def write_host(base: Base) -> None:
+        base.host_valid, base.device_valid = True, False
+
+    def moved(self):
+        return (self.uploads, self.bytes_uploaded, self.downloads, self.bytes_downloaded)
+
+
+def moved(s: wg.Stats):
+    return (s.uploads, s.bytes_uploaded, s.downloads, s.bytes_downloaded)
+
+
+def is_whole(h: Handle) -> bool:
+    """The view covers its whole base contiguously (then a kernel that writes it needs no sync first)."""
+    a = h.arr
+    return a.offset == 0 and a.size == h.base.size and a.is_contiguous and a.size > 0
+
+
+def _subnormal(v: np.ndarray) -> np.ndarray:
+    if v.dtype.kind != "f":
+        return np.zeros(v.shape, bool)
+    with np.errstate(invalid="ignore"):
+        return (v != 0) & (np.abs(v) < np.finfo(v.dtype).tiny)
+
+
+def exact_cast(v: np.ndarray, dst: np.dtype) -> np.ndarray:
+    """Where ``v.astype(dst)`` is specified and the same on every backend (numpy's result)."""
+    src = v.dtype
+    ones = np.ones(v.shape, bool)
+    if src == dst or dst.kind == "b" or src.kind == "b":
+        return ones
+    if src.kind in "iu" and dst.kind in "iu":
+        return ones  # wrap-around, as numpy
+    if src.kind in "iu":  # int -> float: exact when the f32 (or f64) the kernel converts through holds it
+        limit = 2.0**53 if dst.itemsize == 8 else 2.0**24
+        return np.abs(v.astype(np.float64)) <= limit
+    if dst.kind in "iu":  # float -> int: specified for finite values in range
+        info = np.iinfo(dst)
+        with np.errstate(invalid="ignore"):
+            t = np.trunc(v.astype(np.float64))
+            return np.isfinite(t) & (t >= float(info.min)) & (t <= float(info.max)) & (
+                np.abs(t) < 2.0**53)
+    if dst.itemsize >= src.itemsize:
+        return ones  # float widening
+    if src.itemsize == 8:  # f64 -> f32 / f16: single rounding only when the value is an f32
+        with np.errstate(over="ignore", invalid="ignore"):
+            return (v.astype(np.float32).astype(np.float64) == v) | np.isnan(v)
+    return ones  # f32 -> f16: the kernels round like numpy
+
+
+def assert_known_equal(got: np.ndarray, vals: np.ndarray, known: np.ndarray, what: str) -> None:
+    assert got.shape == vals.shape, (what, got.shape, vals.shape)
+    assert got.dtype == vals.dtype, (what, got.dtype, vals.dtype)
+    if vals.dtype.kind == "f":
+        same = (got == vals) & (np.signbit(got) == np.signbit(vals)) | (np.isnan(got) & np.isnan(vals))
+    else:
+        same = got == vals
+    bad = known & ~same
+    assert not bad.any(), (f"{what}: wrong values at {np.argwhere(bad)[:5].tolist()}: "
+                           f"got {got[bad][:5]!r}, want {vals[bad][:5]!r}")
+
+
+# -- the machine ---------------------------------------------------------------------------------------------------
+class MirrorMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.dev = wg.default_device()
+        self.handles: list[Handle] = []
+
+    @initialize()
+    def start(self):
+        gc.collect()
+        self.dev.synchronize()  # an empty batch: no earlier test's work can fill it during this run
+
+    # -- helpers ---------------------------------------------------------------------------------------------------
+    def pick(self, data, label="handle", where=None) -> Handle:
+        pool = [h for h in self.handles if where is None or where(h)]
+        return data.draw(st.sampled_from(pool), label=label)
+
+    def run(self, fn, expect: Expect, *, sync: bool = False):
+        """Run ``fn``, check the transfers it caused against ``expect`` and the submits against the rules."""
+        before = self.dev.stats()
+        out = fn()
+        s = self.dev.stats() - before
+        assert moved(s) == expect.moved(), f"transfers (up, up bytes, down, down bytes): {moved(s)} != {expect.moved()}"
+        if sync:
+            assert s.submits == 1
+        elif expect.downloads:
+            assert s.submits == expect.downloads  # a host read submits once
+        else:
+            # no submit per op: only when an upload lands in a buffer that recorded work still uses
+            assert s.submits <= expect.uploads, s
+        return out, s
+
+    def add(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray, hv: bool, dv: bool) -> Handle:
+        assert arr.dtype.numpy == vals.dtype, (arr.dtype, vals.dtype)
+        h = Handle(arr, vals, known, Base(arr.dtype, vals, known, hv, dv))
+        self.handles.append(h)
+        return h
+
+    def add_result(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray) -> Handle:
+        """A kernel's fresh result: device-only, unless it has no elements (a kernel over nothing runs nothing)."""
+        return self.add(arr, np.ascontiguousarray(vals), np.ascontiguousarray(known), False, arr.size > 0)
+
+    # -- creation --------------------------------------------------------------------------------------------------
+    @precondition(lambda self: len(self.handles) < MAX_HANDLES)
+    @rule(data=st.data())
+    def create_asarray(self, data):
+        dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+        host = data.draw(array_values(dtype, data.draw(shapes(), label="shape")), label="values")
+        arr, s = self.run(lambda: wg.asarray(host), Expect())
+        assert s.dispatches == 0
+        assert arr.residency == {"host"}
+        self.add(arr, host.copy(), np.ones(host.shape, bool), True, False)
+
+    @precondition(lambda self: len(self.handles) < MAX_HANDLES)
+    @rule(data=st.data())
+    def create_full(self, data):
+        dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+        shape = data.draw(shapes(), label="shape")
+        how = data.draw(st.sampled_from(["zeros", "ones", "full"]), label="how")
+        value = {"zeros": 0, "ones": 1}.get(how)
+        if how == "full":
+            value = data.draw(scalars(dtype).filter(lambda v: dtype.kind != "b" or isinstance(v, bool)),
+                              label="fill")
+            if dtype.kind in "iu" and isinstance(value, float):
+                value = int(value)  # full() casts float fills to ints as the device's float32 does: not tested here
+        make = {"zeros": lambda: wg.zeros(shape, dtype=dtype), "ones": lambda: wg.ones(shape, dtype=dtype),
+                "full": lambda: wg.full(shape, value, dtype=dtype)}[how]
+        arr, _ = self.run(make, Expect())
+        with np.errstate(over="ignore"):
+            want = np.full(shape, np.array(value).astype(dtype.numpy), dtype=dtype.numpy)
+        self.add_result(arr, want, np.ones(shape, bool))
+
+    @precondition(lambda self: len(self.handles) < MAX_HANDLES)
+    @rule(data=st.data())
+    def create_empty(self, data):
+        """empty() (never written), then maybe a whole or a partial write from the host."""
+        dtype = data.draw(st.sampled_from(DTYPES), label="dtype")
+        shape = data.draw(shapes(), label="shape")
+        arr, s = self.run(lambda: wg.empty(shape, dtype=dtype), Expect())
+        assert s.dispatches == 0
+        assert arr.residency == frozenset()
+        vals = np.zeros(shape, dtype.numpy)
+        h = self.add(arr, vals, np.zeros(shape, bool), False, False)
+        how = data.draw(st.sampled_from(["keep", "whole", "part"]), label="then")
+        if how == "whole":
+            host = data.draw(array_values(dtype, shape), label="values")
+            _, s = self.run(lambda: arr.__setitem__(..., host), Expect())
+            assert s.dispatches == 0
+            vals[...] = host
+            h.known[...] = True
+            Expect.write_host(h.base)
+        elif how == "part":
+            self.setitem_on(h, data)
+
+    # -- writes through __setitem__ ------------------------------------------------------------------------------
+    @precondition(lambda self: self.handles)
+    @rule(data=st.data())
+    def setitem(self, data):
+        self.setitem_on(self.pick(data), data)
+
+    def setitem_on(self, h: Handle, data):
+        key = data.draw(basic_index(h.arr.shape), label="key")
+        tv, tk = h.vals[key], h.known[key]
+        target_shape = tv.shape
+        T = h.base
+        dtype = h.arr.dtype
+        kind = data.draw(st.sampled_from(["scalar", "numpy", "list", "array"]), label="value kind")
+        sources = [v for v in self.handles if v.arr.shape == target_shape or v.arr.ndim == 0]
+        if kind == "array" and not sources:
+            kind = "numpy"
+        e = Expect()
+        n = math.prod(target_shape)
+        if kind == "scalar":
+            value = data.draw(scalars(dtype), label="scalar")
+            with np.errstate(over="ignore", invalid="ignore"):
+                new_vals = np.array(value).astype(dtype.numpy)
+            new_known = np.ones((), bool)
+            if T.device_valid:
+                if n:
+                    e.write_device(T, whole=True)  # device valid: no sync either way
+            else:
+                e.write_host(T)
+        elif kind in ("numpy", "list"):
+            # the value's shape: the target's, or a suffix of it (broadcast), or with 1s for broadcasting
+            vshape = list(target_shape[data.draw(st.integers(0, len(target_shape)), label="drop dims"):])
+            vshape = [1 if data.draw(st.booleans(), label="bcast") else m for m in vshape]
+            value = data.draw(array_values(dtype, tuple(vshape)), label="value")
+            new_vals, new_known = value, np.ones(value.shape, bool)
+            if kind == "list":
+                value = value.tolist()  # a Python scalar when 0-d
+            if T.device_valid:
+                if n and (kind == "numpy" or isinstance(value, list)):
+                    e.uploads += 1  # the value, converted to the target's dtype, uploaded to be copied from
+                    e.bytes_uploaded += math.prod(vshape) * dtype.device_itemsize
+                if n:
+                    e.write_device(T, whole=True)  # valid on the device already: nothing to sync
+            else:
+                e.write_host(T)
+        else:
+            src = data.draw(st.sampled_from(sources), label="value array")
+            value = src.arr
+            with np.errstate(over="ignore", invalid="ignore"):
+                new_vals = src.vals.astype(dtype.numpy)
+            new_known = src.known & exact_cast(src.vals, dtype.numpy)
+            V = src.base
+            if T.device_valid or V.residency == {"device"}:
+                aliased = V is T
+                same_view = aliased and src.arr.shape == target_shape and src.arr.strides == \
+                    h.arr[key].strides and src.arr.offset == h.arr[key].offset
+                if n:
+                    e.read_device(V)  # (an overlapping value is first copied on the device: the same read)
+                    whole = is_whole(Handle(h.arr[key], tv, tk, T)) and not same_view
+                    e.write_device(T, whole=whole)
+            else:
+                e.read_host(V)  # valid on the host (or never written): nothing moves
+                e.write_host(T)
+        _, s = self.run(lambda: h.arr.__setitem__(key, value), e)
+        if T.residency == {"host"} and kind != "array":
+            assert s.dispatches == 0
+        with np.errstate(over="ignore", invalid="ignore"):
+            tv[...] = new_vals
+        tk[...] = new_known
+
+    # -- ops that make new arrays on the device ----------------------------------------------------------------------
+    @precondition(lambda self: self.handles and len(self.handles) < MAX_HANDLES)
+    @rule(data=st.data())
+    def device_op(self, data):
+        h = self.pick(data)
+        a, dtype = h.arr, h.arr.dtype
+        ops = ["copy", "eq", "astype", "any"]
+        if dtype.kind in "iuf":
+            ops += ["neg", "add_scalar", "add_pair"]
+        if dtype.kind in "biu":
+            ops += ["sum"]
+        if dtype.kind in "iu" and a.size:
+            ops += ["max"]
+        if not a.is_contiguous:
+            ops += ["reshape_copy"]
+        op = data.draw(st.sampled_from(ops), label="op")
+        e = Expect()
+        v, k = h.vals, h.known
+        bases = [h.base]
+        with np.errstate(all="ignore"):
+            if op == "copy":
+                fn, want, wk = (lambda: a.astype(dtype, copy=True)), v, k
+            elif op == "reshape_copy":
+                fn, want, wk = (lambda: a.reshape(-1)), v.reshape(-1), k.reshape(-1)
+            elif op == "eq":
+                fn, want, wk = (lambda: a == a), v == v, k
+            elif op == "neg":
+                fn, want = (lambda: -a), np.negative(v)
+                wk = k & ~_subnormal(v)
+            elif op == "add_scalar":
+                c = data.draw(st.integers(-5, 5) if dtype.kind in "iu" else st.sampled_from([1.0, -2.5, 0.0]),
+                              label="scalar")
+                if dtype.kind == "u":
+                    c = abs(c)
+                fn = lambda: a + c  # noqa: E731
+                want = v + np.array(c, dtype.numpy)
+                wk = k & ~_subnormal(v) & ~_subnormal(want)
+            elif op == "add_pair":
+                o = self.pick(data, "other", lambda g: g.arr.shape == a.shape and g.arr.dtype is dtype)
+                fn = lambda: a + o.arr  # noqa: E731
+                want = v + o.vals
+                wk = k & o.known & ~_subnormal(v) & ~_subnormal(o.vals) & ~_subnormal(want)
+                bases.append(o.base)
+            elif op == "astype":
+                to = data.draw(st.sampled_from(DTYPES), label="to")
+                fn, want = (lambda: a.astype(to)), v.astype(to.numpy)
+                wk = k & exact_cast(v, to.numpy)
+            elif op == "any":
+                fn, want, wk = (lambda: wg.any(a)), np.array(v.astype(bool).any()), np.array(k.all())
+            elif op == "sum":
+                res = {"b": np.int32, "i": np.int64 if dtype.bits == 64 else np.int32,
+                       "u": np.uint64 if dtype.bits == 64 else np.uint32}[dtype.kind]
+                axis = data.draw(st.sampled_from([None] + list(range(a.ndim))), label="axis")
+                fn = lambda: a.sum(axis=axis)  # noqa: E731
+                want = np.sum(v, axis=axis, dtype=res)
+                wk = np.all(k, axis=axis)
+            elif op == "max":
+                fn, want, wk = (lambda: a.max()), np.max(v), np.array(k.all())
+        want, wk = np.asarray(want), np.asarray(wk)
+        if want.size and a.size:  # a kernel runs: each input base is read on the device
+            for b in dict.fromkeys(bases):
+                e.read_device(b)
+        out, _ = self.run(fn, e)
+        assert out.residency == (frozenset({"device"}) if out.size else frozenset()), out.residency
+        assert out.mirror is not a.mirror
+        self.add_result(out, want, wk)
+
+    # -- in-place ops --------------------------------------------------------------------------------------------------
+    @precondition(lambda self: any(h.arr.dtype.kind in "iuf" for h in self.handles))
+    @rule(data=st.data())
+    def inplace(self, data):
+        h = self.pick(data, where=lambda g: g.arr.dtype.kind in "iuf")
+        a, dtype, T = h.arr, h.arr.dtype, h.base
+        e = Expect()
+        other = data.draw(st.sampled_from(["scalar", "array"]), label="other")
+        if other == "array":
+            o = self.pick(data, "other", lambda g: g.arr.shape == a.shape and g.arr.dtype is dtype)
+            rhs, ov, ok, ob = o.arr, o.vals.copy(), o.known.copy(), o.base  # numpy semantics: read, then write
+        else:
+            c = data.draw(st.integers(0, 5) if dtype.kind in "iu" else st.sampled_from([1.0, 0.5, -3.0]),
+                          label="scalar")
+            rhs, ov, ok, ob = c, np.array(c, dtype.numpy), np.ones((), bool), None
+        if a.size:
+            if ob is not None:
+                e.read_device(ob)  # an overlapping view of the target is copied first: the same read
+            e.read_device(T)
+            e.write_device(T, whole=False)
+        self.run(lambda: a.__iadd__(rhs), e)
+        with np.errstate(all="ignore"):
+            new = h.vals + ov
+        h.known[...] = h.known & ok & ~_subnormal(h.vals) & ~_subnormal(ov) & ~_subnormal(new)
+        h.vals[...] = new
+
+    # -- reads -----------------------------------------------------------------------------------------------------
+    @precondition(lambda self: self.handles)
+    @rule(data=st.data())
+    def read(self, data):
+        h = self.pick(data)
+        e = Expect()
+        e.read_host(h.base)
+        how = data.draw(st.sampled_from(["numpy", "asarray", "tolist"]), label="how")
+        fn = {"numpy": h.arr.numpy, "asarray": lambda: np.asarray(h.arr),
+              "tolist": lambda: np.array(h.arr.tolist(), dtype=h.vals.dtype).reshape(h.arr.shape)}[how]
+        got, s = self.run(fn, e)
+        assert s.dispatches == 0
+        assert_known_equal(got, h.vals, h.known, f"read of {h}")
+
+    # -- views -----------------------------------------------------------------------------------------------------
+    @precondition(lambda self: self.handles and len(self.handles) < MAX_HANDLES)
+    @rule(data=st.data())
+    def view(self, data):
+        h = self.pick(data)
+        a = h.arr
+        how = data.draw(st.sampled_from(["index", "index", "transpose"] + ["reshape"] * a.is_contiguous),
+                        label="how")
+        if how == "index":
+            key = data.draw(basic_index(a.shape), label="key")
+            make = lambda: a[key]  # noqa: E731
+            vals, known = h.vals[key], h.known[key]
+        elif how == "transpose":
+            perm = data.draw(st.permutations(range(a.ndim)), label="axes")
+            make = lambda: a.transpose(perm)  # noqa: E731
+            vals, known = h.vals.transpose(perm), h.known.transpose(perm)
+        else:
+            make = lambda: a.reshape(-1)  # noqa: E731
+            vals, known = h.vals.reshape(-1), h.known.reshape(-1)
+            assert vals.size == 0 or np.shares_memory(vals, h.vals), "the model's reshape copied"
+        v, s = self.run(make, Expect())
+        assert s.dispatches == 0
+        assert v.mirror is a.mirror
+        self.handles.append(Handle(v, vals, known, h.base))
+
+    @precondition(lambda self: len(self.handles) > 1)
+    @rule(data=st.data())
+    def drop(self, data):
+        """Forget an array (its views keep the base alive); freeing moves no bytes."""
+        h = self.pick(data)
+        self.handles.remove(h)
+        del h
+        _, s = self.run(gc.collect, Expect())
+        assert s.dispatches == 0
+
+    @rule()
+    def synchronize(self):
+        self.run(self.dev.synchronize, Expect(), sync=True)
+
+    # -- after every step ----------------------------------------------------------------------------------------
+    @invariant()
+    def residency_follows_the_rules(self):
+        for h in self.handles:
+            assert h.arr.residency == h.base.residency, (h, h.arr.residency, h.base.residency)
+            assert h.arr.device_nbytes == h.base.device_nbytes
+
+    @invariant()
+    def views_of_one_base_share_one_mirror(self):
+        by_base = {}
+        for h in self.handles:
+            m = by_base.setdefault(id(h.base), h.arr.mirror)
+            assert h.arr.mirror is m
+
+
+FAST = settings(max_examples=30, stateful_step_count=25, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.filter_too_much])
+TestMirrorMachine = MirrorMachine.TestCase
+TestMirrorMachine.settings = FAST
+
+
+class LongMirrorMachine(MirrorMachine):
+    pass
+
+
+@pytest.mark.slow
+class TestMirrorMachineLong(LongMirrorMachine.TestCase):
+    settings = settings(FAST, max_examples=400, stateful_step_count=60)

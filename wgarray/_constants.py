@@ -1,0 +1,12 @@
+"""Constants of the Array API standard (Python floats, and None for newaxis)."""
+from __future__ import annotations
+
+import math
+
+__all__ = ["e", "inf", "nan", "newaxis", "pi"]
+
+e = math.e
+inf = math.inf
+nan = math.nan
+newaxis = None
+pi = math.pi

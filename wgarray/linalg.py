@@ -1,0 +1,218 @@
+"""The Array API ``linalg`` extension (``wg.linalg``), composed of device kernels: views (diagonal,
+matrix_transpose), elementwise ops, reductions and the tiled matmul.  ``matmul``, ``matrix_transpose``,
+``tensordot`` and ``vecdot`` are also in the main namespace (the same functions).
+
+Not here (they need factorizations wgarray does not have yet): cholesky, det, eigh, eigvalsh, inv, matrix_power,
+matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, and matrix_norm's ord=2, -2 and 'nuc' (singular values).
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as np
+
+from . import _ops
+from . import dtypes as _dt
+from ._array import Array
+
+__all__ = ["matmul", "matrix_norm", "vector_norm", "outer", "trace", "diagonal", "cross", "tensordot", "vecdot",
+           "matrix_transpose"]
+
+
+def _array(x) -> Array:
+    return x if isinstance(x, Array) else _ops.asarray(x)
+
+
+def _pair(x1, x2) -> tuple[Array, Array]:
+    arrays = [v for v in (x1, x2) if isinstance(v, Array)]
+    dev = _ops.common_device(arrays) if arrays else None
+    x1 = x1 if isinstance(x1, Array) else _ops.asarray(x1, device=dev)
+    x2 = x2 if isinstance(x2, Array) else _ops.asarray(x2, device=dev)
+    _ops.common_device([x1, x2])
+    return x1, x2
+
+
+def _float_input(x: Array) -> Array:
+    if x.dtype.kind == "f":
+        return x
+    if x.dtype.kind == "b":
+        raise TypeError("norms are not defined for bool arrays")
+    return _ops.astype(x, _dt.default_float)  # documented policy: integers compute in the default float
+
+
+def _move_last(x: Array, axis: int) -> Array:
+    """View of x with ``axis`` (negative, counted from the end) moved to the end."""
+    d = x.ndim + axis
+    order = [i for i in range(x.ndim) if i != d] + [d]
+    return x.transpose(order)
+
+
+# -- views -----------------------------------------------------------------------------------------------------------
+def matrix_transpose(x: Array, /) -> Array:
+    """A view with the last two dimensions swapped."""
+    return _array(x).mT
+
+
+def diagonal(x: Array, /, *, offset: int = 0) -> Array:
+    """A view of the ``offset`` diagonal of each matrix (the last two dimensions): one stride, no copy."""
+    x = _array(x)
+    if x.ndim < 2:
+        raise ValueError(f"diagonal needs an array of at least two dimensions, got {x.ndim}")
+    k = operator.index(offset)
+    rows, cols = x.shape[-2:]
+    sr, sc = x.strides[-2:]
+    n = max(0, min(rows, cols - k)) if k >= 0 else max(0, min(rows + k, cols))
+    start = x.offset + ((k * sc if k >= 0 else -k * sr) if n else 0)
+    return Array(x.mirror, x.shape[:-2] + (n,), x.strides[:-2] + (sr + sc,), start)
+
+
+# -- products ----------------------------------------------------------------------------------------------------
+def matmul(x1: Array, x2: Array, /) -> Array:
+    """Matrix product with broadcast batch dimensions (1-D operands promoted and the dimension removed)."""
+    return _ops.matmul(x1, x2)
+
+
+def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    """Dot products of the vectors along ``axis`` (counted from the end), batch dimensions broadcast:
+    sum(x1 * x2, axis) computed in the promoted dtype (integers wrap like numpy's)."""
+    x1, x2 = _pair(x1, x2)
+    res = _dt.result_type(x1.dtype, x2.dtype)
+    if res.kind == "b":
+        raise TypeError("vecdot is not defined for bool arrays")
+    a = operator.index(axis)
+    nd = min(x1.ndim, x2.ndim)
+    if a >= 0 and x1.ndim == x2.ndim:
+        a -= nd
+    if nd == 0 or not -nd <= a <= -1:
+        raise np.exceptions.AxisError(axis, nd)
+    v1, v2 = _move_last(x1, a), _move_last(x2, a)
+    if v1.shape[-1] != v2.shape[-1]:
+        raise ValueError(f"vecdot: the vectors have different sizes ({v1.shape[-1]} and {v2.shape[-1]})")
+    prod = _ops.elementwise("multiply", v1, v2)
+    return _ops.reduce("sum", prod, -1, False, res)
+
+
+def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
+    """Sum of products over the given axes: the last ``axes`` of x1 with the first of x2 (an int), or the axes
+    ``axes[0]`` of x1 with ``axes[1]`` of x2 (two sequences); one matmul of the two reshaped operands."""
+    x1, x2 = _pair(x1, x2)
+    if isinstance(axes, (int, np.integer)) and not isinstance(axes, (bool, np.bool_)):
+        n = operator.index(axes)
+        if n < 0:
+            raise ValueError(f"axes must be a non-negative integer, got {n}")
+        if n > x1.ndim or n > x2.ndim:
+            raise ValueError(f"axes={n} exceeds the dimensions of the operands ({x1.ndim} and {x2.ndim})")
+        a1, a2 = list(range(x1.ndim - n, x1.ndim)), list(range(n))
+    else:
+        try:
+            s1, s2 = axes
+        except (TypeError, ValueError):
+            raise TypeError("axes must be an int or a pair of sequences of axes") from None
+        s1 = [s1] if isinstance(s1, (int, np.integer)) else list(s1)
+        s2 = [s2] if isinstance(s2, (int, np.integer)) else list(s2)
+        if len(s1) != len(s2):
+            raise ValueError("tensordot: the two sequences of axes must have the same length")
+        a1 = [_ops.normalize_axes(a, x1.ndim)[0] for a in s1]
+        a2 = [_ops.normalize_axes(a, x2.ndim)[0] for a in s2]
+        if len(set(a1)) != len(a1) or len(set(a2)) != len(a2):
+            raise ValueError("tensordot: repeated axis")
+    for i, j in zip(a1, a2):
+        if x1.shape[i] != x2.shape[j]:
+            raise ValueError(f"tensordot: shape mismatch for sum: axis {i} of x1 has {x1.shape[i]} elements, "
+                             f"axis {j} of x2 has {x2.shape[j]}")
+    f1 = [d for d in range(x1.ndim) if d not in a1]
+    f2 = [d for d in range(x2.ndim) if d not in a2]
+    k = math.prod(x1.shape[d] for d in a1)
+    m, n_ = math.prod(x1.shape[d] for d in f1), math.prod(x2.shape[d] for d in f2)
+    a = _ops.reshape(x1.transpose(f1 + a1), (m, k))
+    b = _ops.reshape(x2.transpose(a2 + f2), (k, n_))
+    out = _ops.matmul(a, b)
+    return _ops.reshape(out, tuple(x1.shape[d] for d in f1) + tuple(x2.shape[d] for d in f2))
+
+
+def outer(x1: Array, x2: Array, /) -> Array:
+    """Outer product of two 1-D arrays: x1[:, None] * x2[None, :]."""
+    x1, x2 = _pair(x1, x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"outer takes 1-D arrays, got shapes {x1.shape} and {x2.shape}")
+    return _ops.elementwise("multiply", x1[:, None], x2[None, :])
+
+
+def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+    """Cross products of the 3-vectors along ``axis`` (counted from the end), other dimensions broadcast;
+    each component a1*b2 - a2*b1 with the products rounded first, as numpy computes them."""
+    x1, x2 = _pair(x1, x2)
+    a = operator.index(axis)
+    nd = min(x1.ndim, x2.ndim)
+    if a >= 0 and x1.ndim == x2.ndim:
+        a -= nd
+    if nd == 0 or not -nd <= a <= -1:
+        raise np.exceptions.AxisError(axis, nd)
+    v1, v2 = _move_last(x1, a), _move_last(x2, a)
+    if v1.shape[-1] != 3 or v2.shape[-1] != 3:
+        raise ValueError(f"cross: the vectors along axis {axis} must have 3 elements, "
+                         f"got {v1.shape[-1]} and {v2.shape[-1]}")
+    c = [v1[..., i] for i in range(3)]
+    d = [v2[..., i] for i in range(3)]
+
+    def comp(i: int, j: int) -> Array:
+        return _ops.elementwise("subtract", _ops.elementwise("multiply", c[i], d[j]),
+                                _ops.elementwise("multiply", c[j], d[i]))
+
+    from ._manipulation import moveaxis, stack
+    out = stack([comp(1, 2), comp(2, 0), comp(0, 1)], axis=-1)
+    return moveaxis(out, -1, out.ndim + a)
+
+
+# -- reductions --------------------------------------------------------------------------------------------------
+def trace(x: Array, /, *, offset: int = 0, dtype=None) -> Array:
+    """Sum of the ``offset`` diagonal of each matrix (sum's dtype rules; ``dtype`` overrides them)."""
+    return _ops.reduce("sum", diagonal(x, offset=offset), -1, False, dtype)
+
+
+def vector_norm(x: Array, /, *, axis=None, keepdims: bool = False, ord: int | float = 2) -> Array:
+    """p-norms over ``axis`` (all axes when None): ord = inf, -inf (max/min |x|), 0 (count of non-zeros),
+    1, 2, or any other p (sum |x|^p)^(1/p).  Integers compute in the default float."""
+    x = _float_input(_array(x))
+    axes = _ops.normalize_axes(axis, x.ndim)
+    if isinstance(ord, (bool, np.bool_)) or not isinstance(ord, (int, float, np.integer, np.floating)):
+        raise ValueError(f"invalid vector norm order {ord!r}")
+    ord = float(ord)
+    if ord == math.inf or ord == -math.inf:
+        return _ops.reduce("max" if ord > 0 else "min", _ops.elementwise("abs", x), axes, keepdims)
+    if ord == 0:
+        nz = _ops.astype(_ops.elementwise("not_equal", x, 0), x.dtype)
+        return _ops.reduce("sum", nz, axes, keepdims, x.dtype)
+    if ord == 1:
+        return _ops.reduce("sum", _ops.elementwise("abs", x), axes, keepdims)
+    if ord == 2:
+        return _ops.elementwise("sqrt", _ops.reduce("sum", _ops.elementwise("multiply", x, x), axes, keepdims))
+    powered = _ops.elementwise("pow", _ops.elementwise("abs", x), ord)
+    return _ops.elementwise("pow", _ops.reduce("sum", powered, axes, keepdims), 1.0 / ord)
+
+
+def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str | None = "fro") -> Array:
+    """Norms of the matrices in the last two dimensions: 'fro' (Frobenius), 1 / -1 (max / min column sum of
+    |x|), inf / -inf (max / min row sum).  ord = 2, -2 and 'nuc' need singular values: NotImplementedError."""
+    x = _float_input(_array(x))
+    if x.ndim < 2:
+        raise ValueError(f"matrix_norm needs an array of at least two dimensions, got {x.ndim}")
+    nd = x.ndim
+    if ord is None or (isinstance(ord, str) and ord == "fro"):
+        res = _ops.elementwise("sqrt", _ops.reduce("sum", _ops.elementwise("multiply", x, x), (nd - 2, nd - 1)))
+    elif isinstance(ord, str):
+        if ord == "nuc":
+            raise NotImplementedError("matrix_norm(ord='nuc') needs singular values, which wgarray lacks")
+        raise ValueError(f"invalid matrix norm order {ord!r}")
+    elif ord in (2, -2):
+        raise NotImplementedError(f"matrix_norm(ord={ord}) needs singular values, which wgarray lacks")
+    elif ord in (1, -1, math.inf, -math.inf):
+        pick = "max" if ord > 0 else "min"
+        summed_axis = nd - 2 if abs(ord) == 1 else nd - 1  # 1: column sums (over rows); inf: row sums
+        res = _ops.reduce(pick, _ops.reduce("sum", _ops.elementwise("abs", x), summed_axis), nd - 2)
+    else:
+        raise ValueError(f"invalid matrix norm order {ord!r}")
+    if keepdims:
+        res = _ops.reshape(res, res.shape + (1, 1))
+    return res

@@ -1,0 +1,31 @@
+// Final pass of a sort: position ``pos`` of row ``row`` takes the element whose original index the sorted
+// pairs hold there: the value (sort), the index as int32 (argsort), or both.
+${ROWS_STRUCT}
+
+struct Params {
+    n_rows: u32,
+    L: u32,
+    logn: u32,
+    _pad: u32,
+    src: Rows,
+    vout: Rows,
+    iout: Rows,
+}
+
+${BINDINGS}
+@group(1) @binding(0) var<uniform> p: Params;
+
+${ROWS_FNS}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let e = (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+    if (e >= p.n_rows * p.L) {
+        return;
+    }
+    let row = e / p.L;
+    let pos = e % p.L;
+    let id = idxs[(row << p.logn) + pos];
+${WRITE}
+}

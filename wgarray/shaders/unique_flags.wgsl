@@ -1,0 +1,32 @@
+// Group boundaries of a sorted 1-D array: flags[i] = 1 where element i differs from element i - 1 (and at 0).
+// Values compare with ==, so every NaN starts its own group and -0.0 joins 0.0.
+${HELPERS}
+
+struct Params {
+    n: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+@group(0) @binding(0) var<storage, read> s: array<${ST}>;
+@group(0) @binding(1) var<storage, read_write> flags: array<u32>;
+@group(1) @binding(0) var<uniform> p: Params;
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let i = (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+    if (i >= p.n) {
+        return;
+    }
+    var f = 1u;
+    if (i > 0u) {
+        let a = ${LOAD_A};
+        let b = ${LOAD_B};
+        if (a == b) {
+            f = 0u;
+        }
+    }
+    flags[i] = f;
+}
