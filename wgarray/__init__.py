@@ -12,7 +12,7 @@ from ._elementwise import __all__ as _ew_all
 from ._elementwise import where
 from ._ops import arange, asarray, astype as _astype, empty, eye, full, linspace
 from ._ops import reshape as _reshape
-from .device import Device, AdapterInfo, adapters, default_device, devices, open_device
+from .device import Device, AdapterInfo, adapter_properties, adapters, default_device, devices, open_device
 from .dtypes import (bool, float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                      isdtype, DType)
 from .runtime.stats import Stats

@@ -59,6 +59,7 @@ def main() -> int:
     print("adapters:")
     for info in wg.adapters():
         print(f"  {info}")
+        print(f"      {wg.adapter_properties(info)}")
     dev = wg.default_device()
     print(f"\nchosen: {dev}")
     print(f"  {dev.properties}")

@@ -17,6 +17,9 @@ from .dtypes import DType
 from .kernels.layout import contiguous_strides
 
 
+_STRIDES: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 class Array:
     """An n-dimensional array whose bytes live on a WebGPU device and/or the host, synced on demand."""
 
@@ -30,6 +33,21 @@ class Array:
         self.shape = tuple(int(n) for n in shape)
         self.strides = tuple(strides) if strides is not None else contiguous_strides(self.shape)
         self.offset = int(offset)
+
+    @classmethod
+    def _contiguous(cls, mirror: Mirror, shape: tuple[int, ...]) -> "Array":
+        """A fresh C-contiguous array over ``mirror`` (hot path: no validation, strides cached per shape)."""
+        self = object.__new__(cls)
+        self.mirror = mirror
+        self.shape = shape
+        strides = _STRIDES.get(shape)
+        if strides is None:
+            if len(_STRIDES) > 4096:
+                _STRIDES.clear()
+            strides = _STRIDES[shape] = contiguous_strides(shape)
+        self.strides = strides
+        self.offset = 0
+        return self
 
     # -- attributes ----------------------------------------------------------------------------------------------
     @property

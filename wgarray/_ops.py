@@ -270,7 +270,11 @@ def _decide(name: str, key: tuple):
         adt = _dt.result_type(*rest) if rest else None
     else:
         adt = _dt.result_type(*array_dts)
-    scalar_dts = [None if isinstance(k, DType) else _dt.scalar_dtype(k(), adt) for k in key]
+    # a Python scalar takes the arrays' dtype, except where's condition, which is bool on its own
+    scalar_dts = [None if isinstance(k, DType) else _dt.scalar_dtype(k(), None if name == "where" and j == 0
+                                                                       else adt) for j, k in enumerate(key)]
+    if name == "where" and scalar_dts[0] not in (None, _dt.bool):
+        raise TypeError(f"where: condition must be bool, not a Python {key[0].__name__}")
     op_dts = [k if isinstance(k, DType) else sd for k, sd in zip(key, scalar_dts)]
     promoted = _dt.result_type(*(op_dts[1:] if name == "where" else op_dts))
     if op.compute == "bool":
@@ -321,10 +325,56 @@ def _plan(name: str, args: Sequence[Any]):
     return op, operands, cdt, cdts, out_dt, shape, dev
 
 
+_PY_SCALARS = (int, float, bool)
+
+
 def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
     """A new array holding op(args); ``dtype`` overrides the result dtype (clip keeps x's dtype)."""
+    if dtype is None:
+        out = _elementwise_fast(name, args)
+        if out is not None:
+            return out
     op, operands, cdt, cdts, out_dt, shape, dev = _plan(name, args)
     out = new_array(shape, out_dt if dtype is None else dtype, dev)
+    _ew.run(dev, op, operands, out, cdt, cdts)
+    return out
+
+
+def _elementwise_fast(name: str, args) -> Array | None:
+    """The common case on the hot path: Arrays of one open device and Python scalars, dtype decisions already
+    cached.  Returns None to defer to the general path (which also raises the errors)."""
+    key = [name]
+    dev = None
+    shape = None
+    same_shape = True
+    for a in args:
+        t = type(a)
+        if t is Array:
+            m = a.mirror
+            if dev is None:
+                dev, shape = m.device, a.shape
+            elif m.device is not dev:
+                return None
+            elif a.shape != shape:
+                same_shape = False
+            key.append(m.dtype)
+        elif t in _PY_SCALARS:
+            key.append(t)
+        else:
+            return None
+    decision = _DECISIONS.get(tuple(key))
+    if dev is None or decision is None or dev.closed:
+        return None
+    op, scalar_dts, cdt, cdts, out_dt, needs = decision
+    if needs and any(d.feature not in dev.features for d in needs):
+        return None
+    operands = [a if sd is None else _scalar_for(a, sd) for a, sd in zip(args, scalar_dts)]
+    if not same_shape:
+        shape = broadcast_shapes(name, [a.shape for a in args if type(a) is Array])
+    size = math.prod(shape)
+    if size * out_dt.device_itemsize > dev.properties.limits.max_storage_buffer_binding_size:
+        return None
+    out = Array._contiguous(Mirror(out_dt, size, dev), shape)
     _ew.run(dev, op, operands, out, cdt, cdts)
     return out
 
@@ -503,8 +553,11 @@ def to_device(x: Array, device) -> Array:
     if dev is x.device:
         return x
     check_supported(x.dtype, dev)
+    common_device([x])  # the source device must be open
+    whole = x.offset == 0 and x.size == x.mirror.size and x.is_contiguous
+    src = x if whole else astype(x, x.dtype, copy=True)  # a contiguous copy on the source device first
     out = new_array(x.shape, x.dtype, dev)
-    out.mirror.host_for_write(whole=True)[...] = x.numpy().reshape(-1)
+    src.mirror.copy_to(out.mirror)
     return out
 
 

@@ -62,6 +62,12 @@ def adapters() -> list[AdapterInfo]:
     return out
 
 
+def adapter_properties(adapter: int | AdapterInfo) -> DeviceProperties:
+    """The typed properties of an adapter, without opening a device on it."""
+    index = adapter.index if isinstance(adapter, AdapterInfo) else int(adapter)
+    return DeviceProperties.from_adapter(_raw_adapters()[index])
+
+
 def _choose_adapter(spec: int | str | AdapterInfo | None):
     raw = _raw_adapters()
     infos = adapters()

@@ -119,3 +119,9 @@ class GPUAllocator(Allocator["Device"]):
 
     def copyout(self, block: DeviceBlock, nbytes: int, out=None) -> memoryview:
         return self._dev.stream.read(block.buffer, 0, nbytes, out)
+
+    def copy_to(self, block: DeviceBlock, nbytes: int, dst: "GPUAllocator", dst_block: DeviceBlock) -> None:
+        """Device-to-device copy through the host, pipelined in chunks: while this device copies chunk k+1 into
+        its staging buffer, the host pushes chunk k to ``dst``, so the time is near max(download, upload)."""
+        for start, chunk in self._dev.stream.read_chunks(block.buffer, 0, nbytes):
+            dst._dev.stream.write(dst_block.buffer, start, chunk)

@@ -136,3 +136,23 @@ class Mirror:
         c = self.device.counters
         c.downloads += 1
         c.bytes_downloaded += nbytes
+
+    # -- between devices -------------------------------------------------------------------------------------
+    def copy_to(self, other: "Mirror") -> None:
+        """Fill ``other`` (same dtype and size, another device) with this mirror's values.  Device-resident data
+        moves device to device through pipelined staging chunks, in device layout (no narrowing and widening);
+        host-resident data is copied on the host and stays lazily uploaded there."""
+        assert other.dtype is self.dtype and other.size == self.size
+        if self.host_valid or not self.device_valid:
+            other.host_for_write(whole=True)[...] = self.host()
+            return
+        nbytes = self.device_nbytes
+        dst_block = other._device_block()
+        if nbytes:
+            self.device.allocator.copy_to(self._block, nbytes, other.device.allocator, dst_block)
+        other.device_valid, other.host_valid = True, False
+        src, dst = self.device.counters, other.device.counters
+        src.downloads += 1
+        src.bytes_downloaded += nbytes
+        dst.uploads += 1
+        dst.bytes_uploaded += nbytes

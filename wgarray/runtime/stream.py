@@ -24,6 +24,16 @@ MAX_BATCH = 2048  # dispatches per submit at most
 _BIND_GROUP_CACHE = 4096
 _BU = wgpu.BufferUsage
 
+try:  # wgpu-py's error-capturing wrappers of the C entry points, called without the per-call list -> C array
+    # conversion that GPUComputePassEncoder.set_bind_group does (the hot path records 3-4 calls per dispatch).
+    from wgpu.backends.wgpu_native._api import ffi as _ffi, libf as _libf
+    _SET_PIPELINE = _libf.wgpuComputePassEncoderSetPipeline
+    _SET_GROUP = _libf.wgpuComputePassEncoderSetBindGroup
+    _DISPATCH = _libf.wgpuComputePassEncoderDispatchWorkgroups
+    _NULL = _ffi.NULL
+except (ImportError, AttributeError):  # another wgpu-py layout: use the public API
+    _SET_PIPELINE = None
+
 
 def _round_up(n: int, to: int) -> int:
     return (n + to - 1) // to * to
@@ -39,6 +49,7 @@ class Stream:
         self._encoder: wgpu.GPUCommandEncoder | None = None
         self._pass: wgpu.GPUComputePassEncoder | None = None
         self._last_pipeline = self._last_group = None  # what the open pass has bound
+        self._offset = _ffi.new("uint32_t[1]") if _SET_PIPELINE is not None else None
         self._batch = 0
         self._pending: set[int] = set()  # id() of buffers referenced by recorded, unsubmitted commands
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
@@ -101,14 +112,26 @@ class Stream:
             offset = self._ring_used
             self._ring_host[offset:offset + len(params)] = params
             self._ring_used = _round_up(offset + max(len(params), 1), self._align)
-            if pipeline is not self._last_pipeline:  # state persists within a pass: set only what changed
-                cpass.set_pipeline(pipeline)
-                self._last_pipeline = pipeline
-            if group is not self._last_group:
-                cpass.set_bind_group(0, group)
-                self._last_group = group
-            cpass.set_bind_group(1, self._ring_group, [offset])
-            cpass.dispatch_workgroups(*grid)
+            if _SET_PIPELINE is not None:
+                handle = cpass._internal
+                if pipeline is not self._last_pipeline:  # state persists within a pass: set only what changed
+                    _SET_PIPELINE(handle, pipeline._internal)
+                    self._last_pipeline = pipeline
+                if group is not self._last_group:
+                    _SET_GROUP(handle, 0, group._internal, 0, _NULL)
+                    self._last_group = group
+                self._offset[0] = offset
+                _SET_GROUP(handle, 1, self._ring_group._internal, 1, self._offset)
+                _DISPATCH(handle, *grid)
+            else:
+                if pipeline is not self._last_pipeline:
+                    cpass.set_pipeline(pipeline)
+                    self._last_pipeline = pipeline
+                if group is not self._last_group:
+                    cpass.set_bind_group(0, group)
+                    self._last_group = group
+                cpass.set_bind_group(1, self._ring_group, [offset])
+                cpass.dispatch_workgroups(*grid)
             self._pending.update(map(id, buffers))
             self._batch += 1
             self._counters.dispatches += 1
@@ -181,6 +204,13 @@ class Stream:
         """Copy ``size`` bytes of ``buffer`` to the host after everything recorded so far (flushes).
         Writes into the writable buffer ``out`` when given (and returns it), else into new memory."""
         dest = memoryview(bytearray(size) if out is None else out).cast("B")
+        for start, chunk in self.read_chunks(buffer, offset, size):
+            dest[start:start + len(chunk)] = chunk
+        return dest
+
+    def read_chunks(self, buffer: wgpu.GPUBuffer, offset: int, size: int):
+        """Yield ``(start, bytes)`` pieces of ``buffer`` in order; each piece is valid until the next is asked for.
+        The device copies piece k+1 while the caller consumes piece k."""
         with self._lock:
             self._check_open()
             starts = list(range(0, size, _CHUNK))
@@ -188,16 +218,16 @@ class Stream:
                 self.copy(buffer, offset + start, self._stage("down", k % 2), 0, min(_CHUNK, size - start))
                 self.flush()
                 if k:
-                    self._drain(k - 1, starts[k - 1], size, dest)
-            self._drain(len(starts) - 1, starts[-1], size, dest)
-            return dest
+                    yield from self._drain(k - 1, starts[k - 1], size)
+            if starts:
+                yield from self._drain(len(starts) - 1, starts[-1], size)
 
-    def _drain(self, k: int, start: int, size: int, dest: memoryview) -> None:
+    def _drain(self, k: int, start: int, size: int):
         n = min(_CHUNK, size - start)
         staging = self._stage("down", k % 2)
         staging.map_sync(wgpu.MapMode.READ, 0, _round_up(n, 4))
         try:
-            dest[start:start + n] = staging.read_mapped(0, _round_up(n, 4), copy=False)[:n]
+            yield start, staging.read_mapped(0, _round_up(n, 4), copy=False)[:n]
         finally:
             staging.unmap()
 
