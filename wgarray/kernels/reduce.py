@@ -161,21 +161,30 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
 
 
 def _vec_loop(op: RedOp, src: DType, acc: DType, comb) -> str:
-    """The accumulation loop over vec4 loads.  Combining ops keep four independent accumulators (no dependency
-    chain between lanes) and merge them at the end; order ops keep the winner and its index."""
+    """The accumulation loop over vec4 loads.  Combining ops keep four independent accumulators and issue four
+    loads before using any (memory-level parallelism), merging the accumulators at the end; order ops keep the
+    winner and its index."""
     T = source.ctype(acc)
-    lines = ["    let vbase = u32(base) / 4u;",
-             f"    for (var j = start / 4u + lid; j < stop / 4u; j = j + {WORKGROUP}u) {{",
-             "        let q = src[vbase + j];"]
-    vals = [source.convert(src, acc, source.load_expr(src, f"q[{k}]")) for k in range(4)]
+    W = WORKGROUP
+    head = ["    let vbase = u32(base) / 4u;", "    let vstop = stop / 4u;", "    var j = start / 4u + lid;"]
     if op.order is None:
-        pre = [f"    var acc{k}: {T} = acc;" for k in range(4)]
-        lines = pre[:1] + [f"    var acc{k}: {T} = {_identity(op, acc)};" for k in range(1, 4)] + lines
-        lines += [f"        acc{k} = {comb(f'acc{k}', vals[k])};" for k in range(4)]
-        lines += ["    }", f"    acc = {comb(comb('acc0', 'acc1'), comb('acc2', 'acc3'))};", "    ai = 0u;"]
-    else:
+        vals = [source.convert(src, acc, source.load_expr(src, f"q{k}[{lane}]")) for k in range(4) for lane in range(4)]
+        lines = head + [f"    var acc0: {T} = acc;"] + [f"    var acc{k}: {T} = {_identity(op, acc)};" for k in (1, 2, 3)]
+        lines.append(f"    for (; j + {3 * W}u < vstop; j = j + {4 * W}u) {{")
+        lines += [f"        let q{k} = src[vbase + j + {k * W}u];" for k in range(4)]
         for k in range(4):
-            lines += [f"        let v{k}: {T} = {vals[k]};",
-                      f"        if (wins(v{k}, j * 4u + {k}u, acc, ai)) {{ acc = v{k}; ai = j * 4u + {k}u; }}"]
+            for lane in range(4):
+                lines.append(f"        acc{lane} = {comb(f'acc{lane}', vals[4 * k + lane])};")
         lines.append("    }")
+        lines.append(f"    for (; j < vstop; j = j + {W}u) {{")
+        lines.append("        let q0 = src[vbase + j];")
+        lines += [f"        acc{lane} = {comb(f'acc{lane}', vals[lane])};" for lane in range(4)]
+        lines += ["    }", f"    acc = {comb(comb('acc0', 'acc1'), comb('acc2', 'acc3'))};", "    ai = 0u;"]
+        return "\n".join(lines)
+    vals = [source.convert(src, acc, source.load_expr(src, f"q[{k}]")) for k in range(4)]
+    lines = head + [f"    for (; j < vstop; j = j + {W}u) {{", "        let q = src[vbase + j];"]
+    for k in range(4):
+        lines += [f"        let v{k}: {T} = {vals[k]};",
+                  f"        if (wins(v{k}, j * 4u + {k}u, acc, ai)) {{ acc = v{k}; ai = j * 4u + {k}u; }}"]
+    lines.append("    }")
     return "\n".join(lines)
