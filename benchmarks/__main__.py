@@ -88,8 +88,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"torch device: {torch.device_name}")
     if cupy.available:
         print(f"cupy device: {cupy.device_name}")
-    print(f"{'quick sizes' if args.quick else 'full sizes'}, median of up to {repeat} synchronised repeats (peers "
-          f"interleaved) after a warm-up; host: {os.cpu_count()} CPUs")
+    print(f"{'quick sizes' if args.quick else 'full sizes'}, median of up to {repeat} synchronised samples (peers "
+          f"interleaved) after warm-up; host: {os.cpu_count()} CPUs")
+    print(f"add, sum, matmul: throughput, time per op; a sample is `inner` back-to-back calls and one "
+          f"synchronisation, inner per peer so that a sample takes >= {ctx.sample_s * 1e3:g} ms (<= {ctx.max_inner})")
     if ctx.cpu_adapter and not args.quick:
         print("note: a CPU (software) adapter with the full GPU sizes will be very slow; try --quick")
     print(flush=True)
@@ -109,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "argv": sys.argv[1:] if argv is None else argv,
             "quick": args.quick, "repeat": repeat, "budget_s": budget,
+            "sample_s": ctx.sample_s, "max_inner": ctx.max_inner,
+            "amortised": [n for n in names if suite.BENCHES[n].amortised],
             "device": {"name": props.name, "vendor": props.vendor, "backend": props.backend,
                        "adapter_type": props.adapter_type, "driver": props.driver,
                        "max_storage_buffer_binding_size": props.limits.max_storage_buffer_binding_size},

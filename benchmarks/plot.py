@@ -51,7 +51,7 @@ def _bandwidth(plt, name: str, rows: Sequence[Row], outdir: str, title: str) -> 
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("elements (float32)")
-    ax.set_ylabel("GB/s (median)")
+    ax.set_ylabel("GB/s (median per op, back-to-back calls)")
     ax.set_title(f"{name}: {'c = a + b (3*4*n bytes)' if name == 'add' else 'x.sum() (4*n bytes)'}\n{title}",
                  fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
@@ -75,7 +75,7 @@ def _matmul(plt, rows: Sequence[Row], outdir: str, title: str) -> str:
     ax.set_xticklabels([r.label for r in rows])
     ax.set_yscale("log")
     ax.set_xlabel("float32 matmul (order^2, batch x order^2)")
-    ax.set_ylabel("GFLOP/s (median)")
+    ax.set_ylabel("GFLOP/s (median per op, back-to-back calls)")
     ax.set_title(f"matmul: c = a @ b (2*M*N*K flops)\n{title}", fontsize=10)
     ax.grid(True, axis="y", which="both", alpha=0.3)
     ax.legend()

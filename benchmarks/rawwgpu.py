@@ -2,9 +2,10 @@
 
 They run on wgarray's own ``wgpu`` device (same adapter, limits and queue) so the comparison isolates what
 wgarray adds: Python dispatch overhead, generic (strided, parameterised) kernels, allocation, the stream.
-Every timed call ends the same way as ``wgarray.Device.synchronize()``: a small buffer copy appended to the
-work, one submit, then mapping that small buffer (which waits for the queue).  Pipelines, buffers and bind
-groups are made once, outside the timed region.
+A synchronisation is the same as ``wgarray.Device.synchronize()``: a small buffer copy appended to the work,
+one submit, then mapping that small buffer (which waits for the queue).  Timed back to back (``add``, ``sum``),
+each call is its own submit without the copy and the sample ends with ``RawWgpu.synchronize()``.  Pipelines,
+buffers and bind groups are made once, outside the timed region.
 
 The kernels are inline WGSL: benchmarks are not the package, whose kernels live in ``wgarray/shaders``.
 """
@@ -178,8 +179,9 @@ class AddJob:
         self.group = raw._group(raw.add_pipe, [a, b, c])
         self.grid = raw._grid(math.ceil(c.size // 16 / WG))
 
-    def run(self) -> None:
-        """One encoder, one pass, one dispatch, one submit (with the sync copy); ``raw.wait()`` finishes it."""
+    def run(self, sync: bool = True) -> None:
+        """One encoder, one pass, one dispatch, one submit; with ``sync`` the submit carries the sync copy and
+        ``raw.wait()`` finishes it (without, ``raw.synchronize()`` does)."""
         raw = self.raw
         enc = raw.device.create_command_encoder()
         cpass = enc.begin_compute_pass()
@@ -187,7 +189,10 @@ class AddJob:
         cpass.set_bind_group(0, self.group)
         cpass.dispatch_workgroups(*self.grid)
         cpass.end()
-        raw.submit_with_sync(enc)
+        if sync:
+            raw.submit_with_sync(enc)
+        else:
+            raw.queue.submit([enc.finish()])
 
     def loop_submit_each(self, count: int) -> None:
         """``count`` adds, each its own encoder, pass and submit; the last submit carries the sync copy."""
@@ -232,7 +237,9 @@ class SumJob:
         self.g2 = raw._group(raw.sum2_pipe, [self.partial, self.result])
         self.value = float("nan")
 
-    def run(self) -> None:
+    def run(self, sync: bool = True) -> None:
+        """Both passes in one submit; with ``sync`` the result is copied to the small buffer that ``wait()`` maps
+        (without, the result stays on the device and ``raw.synchronize()`` finishes the work)."""
         raw = self.raw
         enc = raw.device.create_command_encoder()
         cpass = enc.begin_compute_pass()
@@ -243,7 +250,8 @@ class SumJob:
         cpass.set_bind_group(0, self.g2)
         cpass.dispatch_workgroups(1, 1, 1)
         cpass.end()
-        enc.copy_buffer_to_buffer(self.result, 0, self.staging, 0, 16)  # the small buffer we map to wait
+        if sync:
+            enc.copy_buffer_to_buffer(self.result, 0, self.staging, 0, 16)  # the small buffer we map to wait
         raw.queue.submit([enc.finish()])
 
     def wait(self) -> None:

@@ -29,22 +29,29 @@ def table(name: str, rows: Sequence[Row]) -> str:
     unit = rows[0].unit if rows else ""
     peers = _columns(rows)
     ratio_peers = [p for p in bench.ratio_peers if any(r.ratio(p) is not None for r in rows)]
-    head = ["size"] + peers + [f"wg/{p}" for p in ratio_peers]
+    head = ["size"] + peers + [f"wg/{p}" for p in ratio_peers] + (["inner"] if bench.amortised else [])
     body = []
     for r in rows:
         line = [r.label] + [_cell(r, p) for p in peers]
         for p in ratio_peers:
             v = r.ratio(p)
             line.append("-" if v is None else f"{v:.2f}x")
+        if bench.amortised:
+            line.append("/".join(str(r.times[p].inner) if p in r.times else "-" for p in peers))
         body.append(line)
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
 
     def fmt(cells):
         return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
 
-    out = [f"== {name}: {bench.work}",
-           f"   cells: median time ({unit}); wg/X = wgarray median time / X median time (> 1: wgarray slower)",
-           fmt(head), fmt(["-" * w for w in widths])]
+    out = [f"== {name}: {bench.work}"]
+    if bench.amortised:
+        out += [f"   cells: median time PER OP ({unit}), amortised over back-to-back calls with one synchronisation:",
+                f"   a sample is `inner` calls then one sync, time = sample / inner (column inner: {'/'.join(peers)});",
+                "   wg/X = wgarray median time / X median time (> 1: wgarray slower)"]
+    else:
+        out.append(f"   cells: median time ({unit}); wg/X = wgarray median time / X median time (> 1: wgarray slower)")
+    out += [fmt(head), fmt(["-" * w for w in widths])]
     out += [fmt(b) for b in body]
     skipped: dict[str, str] = {}
     for r in rows:

@@ -4,6 +4,10 @@ work in the same run, checks each peer's answer once against numpy (untimed), an
 Peers: ``wgarray``; ``numpy`` (host); ``raw-wgpu`` (minimal hand-written WGSL on wgarray's wgpu device, see
 ``rawwgpu.py``); ``torch`` (CUDA only); ``cupy``.  A peer that is missing or fails is listed as skipped with the
 reason; the others still run.
+
+``add``, ``sum`` and ``matmul`` measure throughput: a sample is ``inner`` calls issued back to back and one
+synchronisation, ``inner`` chosen per peer so that a sample takes at least ``Context.sample_s`` (see
+``timing.measure_all``); their times are per call.  ``tiny`` and ``transfer`` time one synchronised call.
 """
 from __future__ import annotations
 
@@ -32,7 +36,7 @@ class Row:
     bench: str
     label: str
     size: Any  # n elements, matrix order, bytes: what the plots put on the x axis
-    amount: float  # bytes moved (GB/s), flops (GFLOP/s) or operations (us/op) per timed call
+    amount: float  # bytes moved (GB/s), flops (GFLOP/s) or operations (us/op) per call
     unit: str
     times: dict[str, Timing] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
@@ -74,6 +78,8 @@ class Context:
     quick: bool
     budget_s: float
     log: Callable[[str], None]
+    sample_s: float = 5e-3  # add/sum/matmul: back-to-back calls per sample until a sample takes this long
+    max_inner: int = 1000  # ... but at most this many
 
     @property
     def cpu_adapter(self) -> bool:
@@ -91,7 +97,8 @@ def _why(e: BaseException) -> str:
 
 
 def _measure_row(ctx: Context, row: Row, preparers: list[tuple[str, Callable[[], Case]]]) -> None:
-    """Prepare each peer (data resident, answer checked; untimed), then time them all, interleaved.
+    """Prepare each peer (data resident, answer checked; untimed), then time them all, interleaved (for an
+    ``amortised`` benchmark a sample is ``inner`` back-to-back calls and one sync, ``inner`` chosen per peer).
 
     A peer that cannot be prepared or fails while timed (memory, limits, a broken install) is skipped with the
     reason; the others go on."""
@@ -114,7 +121,9 @@ def _measure_row(ctx: Context, row: Row, preparers: list[tuple[str, Callable[[],
 
     ctx.log(f"  {row.bench} {row.label}: timing {', '.join(c.name for c in cases)}")
     try:
-        row.times.update(measure_all(cases, repeat=ctx.repeat, budget_s=ctx.budget_s, on_error=failed))
+        row.times.update(measure_all(cases, repeat=ctx.repeat, budget_s=ctx.budget_s, on_error=failed,
+                                     target_s=ctx.sample_s if BENCHES[row.bench].amortised else None,
+                                     max_inner=ctx.max_inner))
         for c in cases:
             if c.stats is not None and c.name in row.times and c.calls:
                 row.extra.setdefault("counters_per_call", {})[c.name] = {
@@ -206,7 +215,8 @@ def bench_add(ctx: Context, sizes: list[int]) -> list[Row]:
             job.run()
             raw.wait()
             _check(row, "raw-wgpu", raw.read(bufs[2], 4 * n), ref, 0)
-            return Case("", lambda _: job.run(), raw.wait, cleanup=lambda: [b.destroy() for b in bufs])
+            return Case("", lambda _: job.run(sync=False), raw.synchronize,
+                        cleanup=lambda: [b.destroy() for b in bufs])
 
         def device_peer(peer: Peer):
             a, b = _to_peer(peer, x), _to_peer(peer, y)
@@ -250,7 +260,7 @@ def bench_sum(ctx: Context, sizes: list[int]) -> list[Row]:
             job.run()
             job.wait()
             _check(row, "raw-wgpu", job.value, ref, rtol)
-            return Case("", lambda _: job.run(), job.wait, cleanup=cleanup)
+            return Case("", lambda _: job.run(sync=False), raw.synchronize, cleanup=cleanup)
 
         def device_peer(peer: Peer):
             t = _to_peer(peer, x)
@@ -406,15 +416,16 @@ class Bench:
     name: str
     work: str  # what one timed call does, and what the rate counts
     ratio_peers: tuple[str, ...]  # ratio columns: wgarray time / these peers' times
+    amortised: bool = False  # a sample is `inner` back-to-back calls and one sync; times are per call
 
 
 BENCHES = {
     "add": Bench("add", "c = a + b, float32, 1-D contiguous, n elements; rate counts 3*4*n bytes moved (GB/s)",
-                 ("numpy", "raw-wgpu", "torch", "cupy")),
+                 ("numpy", "raw-wgpu", "torch", "cupy"), amortised=True),
     "sum": Bench("sum", "s = x.sum(), float32, n elements (result left on the device); rate counts 4*n bytes "
-                 "read (GB/s)", ("numpy", "raw-wgpu", "torch", "cupy")),
+                 "read (GB/s)", ("numpy", "raw-wgpu", "torch", "cupy"), amortised=True),
     "matmul": Bench("matmul", "c = a @ b, float32 square matrices (and batched); rate counts 2*M*N*K flops "
-                    "(GFLOP/s); torch with TF32 off", ("numpy", "torch", "cupy")),
+                    "(GFLOP/s); torch with TF32 off", ("numpy", "torch", "cupy"), amortised=True),
     "tiny": Bench("tiny", "a loop of c = a + b on small float32 vectors, one synchronisation at the end; "
                   "time per op (us/op)", ("numpy", "raw-wgpu submit/op", "raw-wgpu 1 pass", "torch", "cupy")),
     "transfer": Bench("transfer", "upload: pageable numpy float32 -> device (wgarray: asarray + push + sync; "

@@ -33,7 +33,8 @@ def values(dtype, shape, finite=False, small=False):
     """numpy arrays of ``dtype``'s numpy type: extremes, NaN/inf/-0.0 and subnormals for floats."""
     npd = dtype.numpy
     if dtype.kind == "f":
-        elems = st.floats(width=npd.itemsize * 8, allow_nan=not finite, allow_infinity=not finite,
+        elems = st.floats(width=npd.itemsize * 8, allow_nan=not (finite or small),
+                          allow_infinity=not (finite or small),
                           allow_subnormal=True, **({"min_value": -100, "max_value": 100} if small else {}))
     elif dtype.kind in "iu" and small:
         info = np.iinfo(npd)
@@ -80,7 +81,13 @@ def assert_same(got: np.ndarray, want: np.ndarray, rtol=None, atol=0.0, ulps=Non
         if rtol is None and ulps is None:
             same = (got == want) & (np.signbit(got) == np.signbit(want)) | (np.isnan(got) & np.isnan(want))
             assert same.all(), f"mismatch at {np.argwhere(~same)[:5].tolist()}: got {got[~same][:5]}, want {want[~same][:5]}"
+        elif ulps is not None:  # within ulps of want's spacing (or atol); NaN matches NaN, inf matches inf
+            g, w = got.astype(np.float64), want.astype(np.float64)
+            bound = np.maximum(ulps * np.spacing(np.abs(want)).astype(np.float64), atol)
+            with np.errstate(invalid="ignore"):
+                ok = (g == w) | (np.isnan(g) & np.isnan(w)) | (np.abs(g - w) <= bound)
+            assert ok.all(), f"beyond {ulps} ulp at {np.argwhere(~ok)[:5].tolist()}: got {got[~ok][:5]}, want {want[~ok][:5]}"
         else:
-            np.testing.assert_allclose(got, want, rtol=rtol or 0, atol=atol, equal_nan=True)
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, want)

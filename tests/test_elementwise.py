@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import operator
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -37,44 +38,32 @@ from strategies import ALL, assert_same, shapes, supported, values, view_of
 np.seterr(all="ignore")  # the oracle divides by zero, overflows and takes logs of negatives on purpose
 
 # -- tolerances ------------------------------------------------------------------------------------------------
-# ulps of the expected value in the result dtype (float16, float32, float64).  A result within ``atol`` of
-# the expected one also passes (only used where the builtin is accurate in absolute, not relative, terms).
-# Non-finite expected values (and the sign of an exact zero, except where noted) must match exactly.
+# ulps of the expected value in the result dtype.  The transcendental functions are wgarray's own software
+# implementations (math_float.wgsl); the largest errors measured against numpy on lavapipe (dense sweeps of the
+# whole domain, log-uniform, and all 65536 float16 values) were 3 ulp for float32/float64 (tan: 5 ulp for float32
+# beyond |x| = 1e5) and 1 ulp for float16 (computed in float32 and rounded once).  pow is numerics_float.wgsl's.
+# Non-finite expected values (and the sign of an exact zero) must match exactly.
+_T = dict(float16=1, float32=4, float64=4)
 TOL: dict[str, dict[str, float]] = {
-    "exp": dict(float16=1, float32=4, float64=4),
-    "exp2": dict(float16=1, float32=4, float64=4),
-    "expm1": dict(float16=1, float32=4, float64=4),
-    "log": dict(float16=1, float32=4, float64=4),
-    "log2": dict(float16=1, float32=4, float64=4),
-    "log10": dict(float16=1, float32=4, float64=4),
-    "log1p": dict(float16=1, float32=4, float64=4),
-    "sin": dict(float16=1, float32=4, float64=4),
-    "cos": dict(float16=1, float32=4, float64=4),
-    "tan": dict(float16=1, float32=4, float64=4),
-    "asin": dict(float16=1, float32=4, float64=4),
-    "acos": dict(float16=1, float32=4, float64=4),
-    "atan": dict(float16=1, float32=4, float64=4),
-    "sinh": dict(float16=1, float32=4, float64=4),
-    "cosh": dict(float16=1, float32=4, float64=4),
-    "tanh": dict(float16=1, float32=4, float64=4),
-    "asinh": dict(float16=1, float32=4, float64=4),
-    "acosh": dict(float16=1, float32=4, float64=4),
-    "atanh": dict(float16=1, float32=4, float64=4),
-    "atan2": dict(float16=1, float32=4, float64=4),
-    "hypot": dict(float16=1, float32=2, float64=2),
-    "logaddexp": dict(float16=1, float32=4, float64=4),
-    "pow": dict(float16=1, float32=4, float64=4),
+    **{name: dict(_T) for name in ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "asin",
+                                   "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "atan2",
+                                   "logaddexp", "pow")},
+    "tan": dict(float16=1, float32=6, float64=4),
+    "hypot": dict(float16=1, float32=2, float64=2),  # m * sqrt(1 + (n/m)^2): two roundings, measured 2
 }
 
-# |x| ranges (per result dtype) on which TOL is promised; both signs unless the function is only defined for
-# x >= lo.  None: the whole finite range.
-_F32_TINY = float(np.finfo(np.float32).tiny)
-DOMAIN: dict[str, tuple[float, float] | None] = {
-    "exp": (0, 87.3), "exp2": (0, 126), "expm1": (0, 88), "log": None, "log2": None, "log10": None,
-    "log1p": None, "sin": (0, 1e4), "cos": (0, 1e4), "tan": (0, 1e4), "asin": (0, 1), "acos": (0, 1),
-    "atan": None, "sinh": (0, 88), "cosh": (0, 88), "tanh": None, "asinh": None, "acosh": None, "atanh": (0, 1),
-    "atan2": None, "hypot": None, "logaddexp": None, "pow": None,
-}
+# ill-conditioned where the result is much smaller than the inputs: logaddexp(x, y) = max + log1p(exp(-|x - y|))
+# cancels when max < 0 and the result is near 0 (numpy computes it the same way), so its error is bounded by ulps
+# of the larger input, not of the result: |err| <= TOL ulp(result) + INPUT_ULPS ulp(max(|x|, |y|)).
+INPUT_ULPS: dict[str, float] = {"logaddexp": 2}
+
+# |x| ranges (per dtype) on which TOL is promised; elsewhere only non-finite results are checked.  Everything but
+# the trigonometric functions holds over the whole range (subnormals included); sin/cos/tan reduce x modulo pi/2
+# with pi/2 to ~4 widths of the dtype, which is exact enough up to these magnitudes (beyond, results stay finite
+# and in range but lose accuracy: numpy's libm does a full Payne-Hanek reduction).
+_TRIG = {"float16": None, "float32": (0.0, 1e9), "float64": (0.0, 1e22)}
+DOMAIN: dict[str, dict | None] = {"sin": _TRIG, "cos": _TRIG, "tan": _TRIG}
+
 
 # -- the ops, restated: accepted kinds (of the promoted dtype), result rule, numpy function ---------------------
 _ROUNDING = {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "round": np.rint}
@@ -114,6 +103,12 @@ SPEC: dict[str, tuple[str, str, object]] = {
 LOGICAL = {"logical_not", "logical_and", "logical_or", "logical_xor"}
 SUPPORTED = supported()
 FLOAT_DTYPES = [d for d in SUPPORTED if d.kind == "f"]
+
+
+# The per-op hypothesis tests below (one per op or operator, ~130 of them) take half the profile's examples: every
+# op's values, dtypes and specials are covered deterministically by the sweeps, so these add layouts, mixed dtypes
+# and scalars, and the file stays within a minute on the ci profile.
+PER_OP = settings(max_examples=max(10, settings.default.max_examples // 2))
 
 
 def approximate(name: str, cdt) -> bool:
@@ -172,10 +167,19 @@ def oracle(name: str, operands, dts) -> np.ndarray:
     fn = SPEC[name][2]
     conv = np.bool_ if name in LOGICAL else cdt.numpy
     args = [np.asarray(o, dtype=d.numpy).astype(conv) for o, d in zip(operands, dts)]
+    # signalling NaNs (hypothesis draws them) are quiet NaNs to wgarray (WGSL does not tell them apart), while
+    # numpy's C library lets them win where a quiet NaN would lose (hypot(inf, sNaN) is NaN, not inf)
+    args = [np.where(np.isnan(a), np.copysign(np.array(np.nan, a.dtype), a), a) if a.dtype.kind == "f" else a
+            for a in args]
     if name in _ROUNDING and cdt.kind in "iu":
         res = args[0]
     else:
         res = np.asarray(fn(*args))
+    if name in ("maximum", "minimum") and cdt.kind == "f":
+        # wgarray's documented choice (numerics_float.wgsl): for equal operands the second is returned, so
+        # maximum(-0.0, 0.0) is 0.0 and maximum(0.0, -0.0) is -0.0.  numpy does that for float32/float64 on
+        # x86-64 but returns the first operand for float16; the sign of a zero maximum is unspecified there.
+        res = np.where(args[0] == args[1], args[1], res)
     assert res.dtype == out.numpy, f"oracle bug: numpy gave {res.dtype} for {name}, policy says {out}"
     return res
 
@@ -204,12 +208,18 @@ def assert_close(got: np.ndarray, want: np.ndarray, ulps: float, atol: float = 0
         raise AssertionError(f"{(~ok).sum()} of {ok.size} outside {ulps} ulp / atol {atol}:\n" + "\n".join(rows))
 
 
-def in_domain(name: str, x: np.ndarray) -> np.ndarray:
-    dom = DOMAIN[name]
+def _domain(name: str, dtype) -> tuple[float, float] | None:
+    dom = DOMAIN.get(name)
+    return None if dom is None else dom[np.dtype(dtype).name]
+
+
+def in_domain(name: str, x: np.ndarray, dtype=None) -> np.ndarray:
+    """Where TOL is promised for input ``x`` (computed in ``dtype``, by default x's own float dtype)."""
+    x = np.asarray(x)
     a = np.abs(x.astype(np.float64))
     ok = np.isfinite(a)
-    if x.dtype.kind == "f":
-        ok &= (a >= np.finfo(x.dtype).tiny) | (a == 0)  # subnormal inputs: see ``test_subnormal_inputs``
+    dt = dtype if dtype is not None else (x.dtype if x.dtype.kind == "f" else np.float32)
+    dom = _domain(name, dt)
     if dom is not None:
         ok &= (a >= dom[0]) & (a <= dom[1])
     return ok
@@ -222,7 +232,11 @@ def check(name: str, got, operands, dts, mask=None):
     assert got.dtype is plan(name, dts)[1]
     cdt = plan(name, dts)[0]
     if approximate(name, cdt):
-        assert_close(got_np, want, TOL[name][want.dtype.name], mask=mask, inputs=operands)
+        atol = 0.0
+        if name in INPUT_ULPS:
+            big = np.maximum(*[np.abs(np.asarray(o, dtype=d.numpy).astype(want.dtype)) for o, d in zip(operands, dts)])
+            atol = INPUT_ULPS[name] * np.spacing(np.where(np.isfinite(big), big, 0)).astype(np.float64)
+        assert_close(got_np, want, TOL[name][want.dtype.name], atol=atol, mask=mask, inputs=operands)
     else:
         assert_same(got_np, want)
 
@@ -244,10 +258,10 @@ def domain_values(name: str, dtype, shape):
     """Values where TOL is promised (log-uniform magnitudes, both signs), mixed with specials."""
     npd = dtype.numpy
     fi = np.finfo(npd)
-    dom = DOMAIN.get(name) or (0, float(fi.max))
-    lo = max(dom[0], float(fi.tiny))
+    dom = _domain(name, npd) or (0, float(fi.max))
+    lo = max(dom[0], float(fi.smallest_subnormal))
     hi = min(dom[1], float(fi.max))
-    mag = st.floats(math.log2(lo), math.log2(hi)).map(lambda e: 2.0 ** e)
+    mag = st.floats(math.log2(lo), math.log2(hi)).map(lambda e: min(hi, 2.0 ** min(e, 1023.9)))
     finite = st.builds(lambda m, s: s * m, mag, st.sampled_from([1.0, -1.0]))
     small = st.floats(-4, 4) if (dom[1] >= 4) else st.floats(-dom[1], dom[1])
     elems = st.one_of(finite, small, st.sampled_from([0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]))
@@ -350,7 +364,7 @@ def test_unary_sweep(name):
     for d in accepted(name):
         x = special_values(d)
         if name in TOL and d.kind == "f":
-            x = np.concatenate([x, _dense(name, d, 2000)])
+            x = np.concatenate([x, _dense(name, d, 4000)])
         got = getattr(wg, name)(wg.asarray(x))
         check(name, got, [x], [d], mask=in_domain(name, x) if name in TOL else None)
 
@@ -358,9 +372,9 @@ def test_unary_sweep(name):
 def _dense(name, d, n) -> np.ndarray:
     """Log-uniform magnitudes over the promised domain, both signs (deterministic)."""
     fi = np.finfo(d.numpy)
-    dom = DOMAIN.get(name) or (0, float(fi.max))
-    lo, hi = max(dom[0], float(fi.tiny)), min(dom[1], float(fi.max))
-    rng = np.random.default_rng(hash(name) % 2 ** 32)
+    dom = _domain(name, d.numpy) or (0, float(fi.max))
+    lo, hi = max(dom[0], float(fi.smallest_subnormal)), min(dom[1], float(fi.max))
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
     mag = np.exp2(rng.uniform(np.log2(lo), np.log2(hi), n))
     return (mag * rng.choice([-1.0, 1.0], n)).astype(d.numpy)
 
@@ -383,6 +397,7 @@ def test_binary_sweep(name):
 
 # -- hypothesis: layouts (0-d, empty, odd, broadcast, strided/negative/transposed views) and mixed dtypes -----------
 @pytest.mark.parametrize("name", sorted(UNARY))
+@PER_OP
 @given(data=st.data())
 def test_unary(name, data):
     d = data.draw(st.sampled_from(accepted(name)), label="dtype")
@@ -394,6 +409,7 @@ def test_unary(name, data):
 
 
 @pytest.mark.parametrize("name", sorted(BINARY))
+@PER_OP
 @given(data=st.data())
 def test_binary(name, data):
     d1, d2 = data.draw(dtype_pair(name), label="dtypes")
@@ -405,12 +421,7 @@ def test_binary(name, data):
     xv, _ = data.draw(view_of(x, d1), label="xview")
     yv, _ = data.draw(view_of(y, d2), label="yview")
     got = getattr(wg, name)(xv, yv)
-    mask = None
-    if name in TOL:
-        mask = in_domain(name, x) & in_domain(name, y) if s1 == s2 else None
-        if mask is None:
-            mask = np.broadcast_arrays(in_domain(name, x), in_domain(name, y))
-            mask = mask[0] & mask[1]
+    mask = (in_domain(name, x) & in_domain(name, y)) if name in TOL else None
     check(name, got, [x, y], [d1, d2], mask=mask)
 
 
@@ -440,6 +451,7 @@ def _fits(value, dtype) -> bool:
 
 
 @pytest.mark.parametrize("name", sorted(BINARY))
+@PER_OP
 @given(data=st.data())
 def test_binary_python_scalar(name, data):
     """Array op scalar and scalar op array: the scalar takes the array's dtype (float with int -> float32);
@@ -533,6 +545,7 @@ UNOPS = {"-": ("negative", operator.neg), "+": ("positive", operator.pos), "abs"
 
 
 @pytest.mark.parametrize("sym", sorted(BINOPS))
+@PER_OP
 @given(data=st.data())
 def test_binary_operator(sym, data):
     """x op y on arrays (broadcast, views, mixed dtypes) and with a Python scalar on either side (reflected)."""
@@ -552,6 +565,9 @@ def test_binary_operator(sym, data):
                   label="left scalar")
     sd = scalar_dtype(s, d2)
     if _ok(name, sd, d2):
+        if name == "pow" and plan(name, [sd, d2])[0].kind in "iu" and d2.kind == "i":
+            y = np.where(y < 0, ~y, y)  # no negative integer exponents (numpy raises)
+            yv = wg.asarray(y, dtype=d2)
         check(name, fn(s, yv), [s, y], [sd, d2], mask=in_domain(name, y) if name in TOL else None)
     else:
         with pytest.raises(TypeError):
@@ -559,6 +575,7 @@ def test_binary_operator(sym, data):
 
 
 @pytest.mark.parametrize("sym", sorted(UNOPS))
+@PER_OP
 @given(data=st.data())
 def test_unary_operator(sym, data):
     name, fn = UNOPS[sym]
@@ -573,6 +590,7 @@ def test_unary_operator(sym, data):
 
 
 @pytest.mark.parametrize("sym", sorted(s for s in BINOPS if BINOPS[s][2] is not None))
+@PER_OP
 @given(data=st.data())
 def test_inplace_operator_on_view(sym, data):
     """base[view] op= other writes the op's result, cast to the target dtype, into the view only; a result that
@@ -677,8 +695,7 @@ def test_where_errors():
     with pytest.raises(ValueError):
         wg.where(x > 1, x, wg.zeros((3,), dtype=wg.int32))
     assert_same(wg.where(x > 1, x, 1.5).numpy(), np.array([1.5, 1.5, 2, 3], np.float32))
-    assert_same(wg.where(x > 1, 0, x).numpy(), np.array([0, 1, 0, 0], np.int32)[[1, 1, 0, 0]] * 0 + np.where(
-        np.arange(4) > 1, 0, np.arange(4)).astype(np.int32))
+    assert_same(wg.where(x > 1, 0, x).numpy(), np.array([0, 1, 0, 0], np.int32))
 
 
 def test_where_python_bool_condition():
@@ -757,6 +774,24 @@ def test_int_pow_negative_exponent(dtype):
     assert_same((wg.asarray(x) ** wg.asarray(y)).numpy(), np.array([1, -1, 1, 0, 0, 0, 0], dtype.numpy))
 
 
+@pytest.mark.parametrize("small", [d for d in INT_DTYPES if d.bits <= 32], ids=str)
+def test_narrow_ints_with_int64(small):
+    """Narrow ints promoted to int64/uint64 keep their sign in comparisons with constants inside the helpers
+    (regression: lavapipe got i64(i32(-1)) < 0 wrong, so int32 >> int64 and floor_divide(int8, int64) failed)."""
+    wide = wg.uint64 if small.kind == "u" else wg.int64
+    info = np.iinfo(small.numpy)
+    x = np.array([int(info.min), -5 if small.kind == "i" else 5, -1 if small.kind == "i" else 1, 0, 7,
+                  int(info.max)], small.numpy)
+    y = np.array([-1, 70, 1, 3, -2, 2] if wide is wg.int64 else [1, 70, 1, 3, 2, 2], wide.numpy)
+    for name in ("bitwise_right_shift", "bitwise_left_shift", "floor_divide", "remainder", "maximum", "minimum",
+                 "less", "greater_equal", "sign", "abs"):
+        if name in ("sign", "abs"):
+            check(name, getattr(wg, name)(wg.asarray(x).astype(wide)), [x.astype(wide.numpy)], [wide])
+        else:
+            check(name, getattr(wg, name)(wg.asarray(x), wg.asarray(y)), [x, y], [small, wide])
+    assert_same(wg.asarray(x).astype(wide).numpy(), x.astype(wide.numpy))
+
+
 # -- float special values, named ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES, ids=str)
 def test_float_nan_semantics(dtype):
@@ -809,13 +844,13 @@ def test_mixed_int_float16_rounds_the_int():
 
 
 def test_subnormal_inputs_transcendental():
-    """Subnormal inputs (outside DOMAIN's normal range) still give values within TOL."""
+    """Subnormal inputs give values within TOL (the WGSL built-ins flush them on lavapipe: log(1e-40) was -88)."""
     for d in FLOAT_DTYPES:
         fi = np.finfo(d.numpy)
         x = np.array([fi.smallest_subnormal, fi.smallest_subnormal * 7, fi.tiny / 3, fi.tiny * 0.99], d.numpy)
         x = np.concatenate([x, -x])
         for name in UNARY:
-            if name in TOL and name not in ("acosh",):
+            if name in TOL:
                 check(name, getattr(wg, name)(wg.asarray(x)), [x], [d])
 
 

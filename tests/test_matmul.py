@@ -177,6 +177,26 @@ def test_matmul_batched_cases(sa, sb, dtype):
     check(x @ y, a, b, dtype)
 
 
+@pytest.mark.parametrize("sa, sb", [((256, 20, 36), (256, 36, 24)), ((256, 21, 33), (33, 19)), ((2, 128, 5, 8), (8, 12)),
+                                    ((257, 4, 4), (4, 4))])
+@pytest.mark.parametrize("layout", ["plain", "transposed", "strided"])
+@pytest.mark.parametrize("dtype", [wg.float32, wg.uint16, wg.float16], ids=lambda d: d.name)
+def test_matmul_big_tiles(sa, sb, layout, dtype):
+    """Enough output tiles (>= 256) for the 128x128-tile kernel, with aligned (vec4 loads) and odd sizes."""
+    rng = np.random.default_rng(17)
+    a = rng.integers(0, 9, sa).astype(dtype.numpy)
+    b = rng.integers(0, 9, sb).astype(dtype.numpy)
+    if layout == "plain":
+        x, y = wg.asarray(a), wg.asarray(b)
+    elif layout == "transposed":
+        x = wg.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2))).mT
+        y = wg.asarray(np.ascontiguousarray(np.swapaxes(b, -1, -2))).mT
+    else:
+        x = wg.asarray(np.repeat(a, 2, axis=-1))[..., ::2]
+        y = wg.asarray(np.repeat(b, 3, axis=-2))[..., ::3, :]
+    check(x @ y, a, b, dtype)
+
+
 # -- special cases -------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", supported(), ids=lambda d: d.name)
 def test_matmul_k_zero(dtype):

@@ -299,6 +299,39 @@ def test_setitem_device_only_value_into_host_only_target(dev, whole):
     assert_same(x.numpy(), host)
 
 
+@pytest.mark.parametrize("how", ["transposed", "reversed", "0-d", "new-axis", "reshaped", "size-1"])
+def test_a_write_covering_the_whole_base_in_any_order_needs_no_upload(dev, how):
+    """Regression: a device write through a view that covers every element of its base (transposed, reversed,
+    0-d, with an inserted axis) uploaded the stale host side first, although every byte was then overwritten."""
+    shape = {"0-d": (), "size-1": (1, 1)}.get(how, (3, 4))
+    host = sample(wg.int32, shape)
+    x = wg.asarray(host)
+    target = {"transposed": lambda: x.mT, "reversed": lambda: x[::-1, ::-1], "0-d": lambda: x,
+              "new-axis": lambda: x[:, None], "reshaped": lambda: x.reshape(4, 1, 3)[::-1],
+              "size-1": lambda: x.mT[None]}[how]()
+    v, vhost = on_device(wg.int32, target.shape, seed=7)
+    _, s = measure(dev, lambda: target.__setitem__(..., v))
+    assert moved(s) == NOTHING
+    assert x.residency == DEVICE_ONLY
+    want = host.copy()
+    {"transposed": lambda: want.T, "reversed": lambda: want[::-1, ::-1], "0-d": lambda: want,
+     "new-axis": lambda: want[:, None], "reshaped": lambda: want.reshape(4, 1, 3)[::-1],
+     "size-1": lambda: want.T[None]}[how]()[...] = vhost
+    assert_same(x.numpy(), want)
+
+
+@pytest.mark.parametrize("how", ["every-other", "one-row", "offset"])
+def test_a_partial_device_write_into_a_host_only_base_uploads_it_first(dev, how):
+    host = sample(wg.int32, (4, 4))
+    x = wg.asarray(host)
+    key = {"every-other": (slice(None), slice(None, None, 2)), "one-row": 1, "offset": slice(1, None)}[how]
+    v, vhost = on_device(wg.int32, host[key].shape, seed=8)
+    _, s = measure(dev, lambda: x.__setitem__(key, v))
+    assert moved(s) == up(64)  # the elements the write leaves alone must be valid on the device
+    host[key] = vhost
+    assert_same(x.numpy(), host)
+
+
 def test_setitem_on_never_written_array(dev):
     e = wg.empty((3, 4), dtype=wg.int32)
     assert e.residency == NEVER
@@ -363,6 +396,30 @@ def test_inplace_op_with_an_overlapping_view_of_the_same_base(dev):
     _, s = measure(dev, lambda: x[1:].__iadd__(x[:-1]))
     assert moved(s) == up(32)  # the base once, although it is read twice (the unaliasing copy, then in place)
     host[1:] += host[:-1].copy()
+    assert_same(x.numpy(), host)
+
+
+@pytest.mark.parametrize("how", ["shifted", "reversed", "setitem-shifted", "setitem-reversed"])
+def test_overlapping_reads_see_the_values_from_before_the_write(dev, how):
+    """Large enough for many workgroups: without the unaliasing copy, later workgroups read elements that earlier
+    ones already wrote."""
+    n = 1 << 14
+    host = np.arange(n, dtype=np.int32)
+    x = wg.zeros(n, dtype=wg.int32)
+    x[...] = host  # on the device
+    if how == "shifted":
+        x[1:] += x[:-1]
+        host[1:] += host[:-1].copy()
+    elif how == "reversed":
+        x += x[::-1]
+        host += host[::-1].copy()
+    elif how == "setitem-shifted":
+        x[1:] = x[:-1]
+        host[1:] = host[:-1].copy()
+    else:
+        x[...] = x[::-1]
+        host[...] = host[::-1].copy()
+    assert x.residency == DEVICE_ONLY
     assert_same(x.numpy(), host)
 
 

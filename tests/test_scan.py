@@ -25,7 +25,8 @@ def _reference(op, a, axis, res, include_initial):
     ref = _FUNCS[op][1]
     if res.kind == "f":
         with np.errstate(all="ignore"):
-            return ref(a.astype(np.float64), axis=axis, include_initial=include_initial)
+            exact = ref(a.astype(np.float64), axis=axis, include_initial=include_initial)
+            return exact.astype(res).astype(np.float64)  # overflow to inf where the result dtype does
     with np.errstate(all="ignore"):
         return ref(a, axis=axis, dtype=res, include_initial=include_initial)
 
@@ -102,6 +103,16 @@ def test_long_rows_strided_float():
     b = rng.random(70000, dtype=np.float64)
     got = wg.cumulative_sum(wg.asarray(b)[::2], include_initial=True).numpy()
     np.testing.assert_allclose(got, np.cumulative_sum(b[::2], include_initial=True), rtol=1e-12)
+
+
+@pytest.mark.parametrize("length", [64, 65, 300, 2500])
+def test_medium_rows(length):
+    """Rows around the serial/workgroup switch (64) and several rows of one and more blocks."""
+    a = (np.arange(9 * length, dtype=np.int32).reshape(9, length) * 7919) % 201 - 100
+    x = wg.asarray(a)
+    _check(wg.cumulative_sum(x, axis=1).numpy(), np.cumsum(a, axis=1, dtype=np.int32), np.dtype(np.int32))
+    _check(wg.cumulative_sum(x.mT, axis=0, include_initial=True).numpy(),
+           np.cumulative_sum(a.T, axis=0, include_initial=True, dtype=np.int32), np.dtype(np.int32))
 
 
 def test_many_short_rows():

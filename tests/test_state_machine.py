@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, event, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -25,7 +25,7 @@ from strategies import supported
 
 DTYPES = supported([wg.bool, wg.int8, wg.int16, wg.int32, wg.int64, wg.uint8, wg.uint16, wg.uint32, wg.uint64,
                     wg.float16, wg.float32, wg.float64])
-MAX_HANDLES = 10
+MAX_HANDLES = 14
 
 
 # -- strategies ----------------------------------------------------------------------------------------------------
@@ -55,7 +55,9 @@ def scalars(dtype):
 
 @st.composite
 def basic_index(draw, shape):
-    """A basic index (ints, slices with any step, None, one Ellipsis) valid for ``shape``."""
+    """A basic index (ints, slices with any step, None, one Ellipsis) valid for ``shape``; often all of it."""
+    if draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from([(Ellipsis,), (None, Ellipsis)] + [(slice(None, None, -1), Ellipsis)] * bool(shape)))
     parts = []
     for n in shape:
         kind = draw(st.sampled_from(["slice", "slice", "int", "full"]) if n else st.just("slice"))
@@ -104,11 +106,17 @@ class Base:
 
 
 class Handle:
-    """A live wgarray array with its numpy twin: views of its base's model values and known-mask."""
+    """A live wgarray array with its numpy twin: views of its base's model values, known-mask and element
+    numbers (``idx``: which elements of the base the view holds)."""
 
-    def __init__(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray, base: Base):
-        assert arr.shape == vals.shape == known.shape, (arr.shape, vals.shape, known.shape)
-        self.arr, self.vals, self.known, self.base = arr, vals, known, base
+    def __init__(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray, base: Base, idx: np.ndarray | None = None):
+        idx = np.arange(vals.size).reshape(vals.shape) if idx is None else idx
+        assert arr.shape == vals.shape == known.shape == idx.shape, (arr.shape, vals.shape, known.shape, idx.shape)
+        self.arr, self.vals, self.known, self.base, self.idx = arr, vals, known, base, idx
+
+    def sub(self, arr: wg.Array, view) -> "Handle":
+        """The handle of ``arr``, made from this one's array as ``view`` makes a numpy view of a numpy array."""
+        return Handle(arr, view(self.vals), view(self.known), self.base, view(self.idx))
 
     def __repr__(self) -> str:
         return f"<{self.arr.dtype.name}{list(self.arr.shape)} base {id(self.base) % 10000}>"
@@ -152,9 +160,8 @@ def moved(s: wg.Stats):
 
 
 def is_whole(h: Handle) -> bool:
-    """The view covers its whole base contiguously (then a kernel that writes it needs no sync first)."""
-    a = h.arr
-    return a.offset == 0 and a.size == h.base.size and a.is_contiguous and a.size > 0
+    """The view holds every element of its base, in any order: a kernel that writes it needs no sync first."""
+    return h.idx.size == h.base.size and np.unique(h.idx).size == h.base.size
 
 
 def _subnormal(v: np.ndarray) -> np.ndarray:
@@ -208,10 +215,12 @@ class MirrorMachine(RuleBasedStateMachine):
         self.dev = wg.default_device()
         self.handles: list[Handle] = []
 
-    @initialize()
-    def start(self):
+    @initialize(data=st.data())
+    def start(self, data):
         gc.collect()
         self.dev.synchronize()  # an empty batch: no earlier test's work can fill it during this run
+        self.create_asarray(data)
+        self.create_full(data)
 
     # -- helpers ---------------------------------------------------------------------------------------------------
     def pick(self, data, label="handle", where=None) -> Handle:
@@ -233,15 +242,16 @@ class MirrorMachine(RuleBasedStateMachine):
             assert s.submits <= expect.uploads, s
         return out, s
 
-    def add(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray, hv: bool, dv: bool) -> Handle:
+    def add(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray, hv: bool, dv: bool, keep=True) -> Handle:
         assert arr.dtype.numpy == vals.dtype, (arr.dtype, vals.dtype)
         h = Handle(arr, vals, known, Base(arr.dtype, vals, known, hv, dv))
-        self.handles.append(h)
+        if keep:
+            self.handles.append(h)
         return h
 
-    def add_result(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray) -> Handle:
+    def add_result(self, arr: wg.Array, vals: np.ndarray, known: np.ndarray, keep=True) -> Handle:
         """A kernel's fresh result: device-only, unless it has no elements (a kernel over nothing runs nothing)."""
-        return self.add(arr, np.ascontiguousarray(vals), np.ascontiguousarray(known), False, arr.size > 0)
+        return self.add(arr, np.array(vals, order="C"), np.array(known, order="C"), False, arr.size > 0, keep)
 
     # -- creation --------------------------------------------------------------------------------------------------
     @precondition(lambda self: len(self.handles) < MAX_HANDLES)
@@ -262,10 +272,7 @@ class MirrorMachine(RuleBasedStateMachine):
         how = data.draw(st.sampled_from(["zeros", "ones", "full"]), label="how")
         value = {"zeros": 0, "ones": 1}.get(how)
         if how == "full":
-            value = data.draw(scalars(dtype).filter(lambda v: dtype.kind != "b" or isinstance(v, bool)),
-                              label="fill")
-            if dtype.kind in "iu" and isinstance(value, float):
-                value = int(value)  # full() casts float fills to ints as the device's float32 does: not tested here
+            value = data.draw(scalars(dtype), label="fill")
         make = {"zeros": lambda: wg.zeros(shape, dtype=dtype), "ones": lambda: wg.ones(shape, dtype=dtype),
                 "full": lambda: wg.full(shape, value, dtype=dtype)}[how]
         arr, _ = self.run(make, Expect())
@@ -307,12 +314,24 @@ class MirrorMachine(RuleBasedStateMachine):
         target_shape = tv.shape
         T = h.base
         dtype = h.arr.dtype
-        kind = data.draw(st.sampled_from(["scalar", "numpy", "list", "array"]), label="value kind")
+        kind = data.draw(st.sampled_from(["scalar", "numpy", "list", "array", "fresh"]), label="value kind")
         sources = [v for v in self.handles if v.arr.shape == target_shape or v.arr.ndim == 0]
         if kind == "array" and not sources:
-            kind = "numpy"
+            kind = "fresh"
         e = Expect()
         n = math.prod(target_shape)
+        if kind in ("numpy", "list", "fresh"):
+            # the value's shape: the target's, or a suffix of it (broadcast), or with 1s for broadcasting
+            vshape = list(target_shape[data.draw(st.integers(0, len(target_shape)), label="drop dims"):])
+            vshape = tuple(1 if data.draw(st.booleans(), label="bcast") else m for m in vshape)
+        if kind == "fresh":  # a new array on the device (of this dtype or another) as the value
+            vdt = data.draw(st.sampled_from([dtype, dtype] + DTYPES), label="value dtype")
+            fill = data.draw(scalars(vdt), label="value fill")
+            with np.errstate(over="ignore", invalid="ignore"):
+                fvals = np.full(vshape, np.array(fill).astype(vdt.numpy), vdt.numpy)
+            sources = [self.add_result(wg.full(vshape, fill, dtype=vdt), fvals, np.ones(vshape, bool),
+                                       keep=len(self.handles) < MAX_HANDLES)]
+            kind = "array"
         if kind == "scalar":
             value = data.draw(scalars(dtype), label="scalar")
             with np.errstate(over="ignore", invalid="ignore"):
@@ -324,12 +343,9 @@ class MirrorMachine(RuleBasedStateMachine):
             else:
                 e.write_host(T)
         elif kind in ("numpy", "list"):
-            # the value's shape: the target's, or a suffix of it (broadcast), or with 1s for broadcasting
-            vshape = list(target_shape[data.draw(st.integers(0, len(target_shape)), label="drop dims"):])
-            vshape = [1 if data.draw(st.booleans(), label="bcast") else m for m in vshape]
-            value = data.draw(array_values(dtype, tuple(vshape)), label="value")
+            value = data.draw(array_values(dtype, vshape), label="value")
             new_vals, new_known = value, np.ones(value.shape, bool)
-            if kind == "list":
+            if kind == "list" and value.size:  # (nested empty lists lose their shape)
                 value = value.tolist()  # a Python scalar when 0-d
             if T.device_valid:
                 if n and (kind == "numpy" or isinstance(value, list)):
@@ -341,19 +357,19 @@ class MirrorMachine(RuleBasedStateMachine):
                 e.write_host(T)
         else:
             src = data.draw(st.sampled_from(sources), label="value array")
+            assert src.arr.shape == target_shape or np.broadcast_shapes(src.arr.shape, target_shape) == target_shape
             value = src.arr
             with np.errstate(over="ignore", invalid="ignore"):
                 new_vals = src.vals.astype(dtype.numpy)
             new_known = src.known & exact_cast(src.vals, dtype.numpy)
             V = src.base
+            event(f"setitem array: target {sorted(T.residency)}, value {sorted(V.residency)}")
             if T.device_valid or V.residency == {"device"}:
-                aliased = V is T
-                same_view = aliased and src.arr.shape == target_shape and src.arr.strides == \
-                    h.arr[key].strides and src.arr.offset == h.arr[key].offset
+                target = h.sub(h.arr[key], lambda v: v[key])
+                same_view = V is T and src.idx.shape == target.idx.shape and (src.idx == target.idx).all()
                 if n:
                     e.read_device(V)  # (an overlapping value is first copied on the device: the same read)
-                    whole = is_whole(Handle(h.arr[key], tv, tk, T)) and not same_view
-                    e.write_device(T, whole=whole)
+                    e.write_device(T, whole=is_whole(target) and not same_view)
             else:
                 e.read_host(V)  # valid on the host (or never written): nothing moves
                 e.write_host(T)
@@ -436,16 +452,23 @@ class MirrorMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def inplace(self, data):
         h = self.pick(data, where=lambda g: g.arr.dtype.kind in "iuf")
-        a, dtype, T = h.arr, h.arr.dtype, h.base
+        T = h.base
         e = Expect()
-        other = data.draw(st.sampled_from(["scalar", "array"]), label="other")
+        others = ["scalar", "array"] + ["reversed", "shifted"] * (h.arr.ndim > 0)
+        other = data.draw(st.sampled_from(others), label="other")
+        if other == "shifted":  # h[1:] += h[:-1]: the value overlaps the target
+            h, o = h.sub(h.arr[1:], lambda m: m[1:]), h.sub(h.arr[:-1], lambda m: m[:-1])
+        elif other == "reversed":  # h += h[::-1]
+            o = h.sub(h.arr[::-1], lambda m: m[::-1])
+        a, dtype = h.arr, h.arr.dtype
         if other == "array":
             o = self.pick(data, "other", lambda g: g.arr.shape == a.shape and g.arr.dtype is dtype)
-            rhs, ov, ok, ob = o.arr, o.vals.copy(), o.known.copy(), o.base  # numpy semantics: read, then write
-        else:
+        if other == "scalar":
             c = data.draw(st.integers(0, 5) if dtype.kind in "iu" else st.sampled_from([1.0, 0.5, -3.0]),
                           label="scalar")
             rhs, ov, ok, ob = c, np.array(c, dtype.numpy), np.ones((), bool), None
+        else:
+            rhs, ov, ok, ob = o.arr, o.vals.copy(), o.known.copy(), o.base  # numpy semantics: read, then write
         if a.size:
             if ob is not None:
                 e.read_device(ob)  # an overlapping view of the target is copied first: the same read
@@ -463,8 +486,11 @@ class MirrorMachine(RuleBasedStateMachine):
     def read(self, data):
         h = self.pick(data)
         e = Expect()
+        how = data.draw(st.sampled_from(["numpy", "asarray", "tolist", "synchronize first"]), label="how")
+        if how == "synchronize first":  # waits for recorded work; moves no array bytes
+            self.run(self.dev.synchronize, Expect(), sync=True)
+            how = "numpy"
         e.read_host(h.base)
-        how = data.draw(st.sampled_from(["numpy", "asarray", "tolist"]), label="how")
         fn = {"numpy": h.arr.numpy, "asarray": lambda: np.asarray(h.arr),
               "tolist": lambda: np.array(h.arr.tolist(), dtype=h.vals.dtype).reshape(h.arr.shape)}[how]
         got, s = self.run(fn, e)
@@ -481,20 +507,19 @@ class MirrorMachine(RuleBasedStateMachine):
                         label="how")
         if how == "index":
             key = data.draw(basic_index(a.shape), label="key")
-            make = lambda: a[key]  # noqa: E731
-            vals, known = h.vals[key], h.known[key]
+            make, view = (lambda: a[key]), (lambda m: m[key])
         elif how == "transpose":
             perm = data.draw(st.permutations(range(a.ndim)), label="axes")
-            make = lambda: a.transpose(perm)  # noqa: E731
-            vals, known = h.vals.transpose(perm), h.known.transpose(perm)
+            make, view = (lambda: a.transpose(perm)), (lambda m: m.transpose(perm))
         else:
-            make = lambda: a.reshape(-1)  # noqa: E731
-            vals, known = h.vals.reshape(-1), h.known.reshape(-1)
-            assert vals.size == 0 or np.shares_memory(vals, h.vals), "the model's reshape copied"
+            shape = data.draw(st.sampled_from([(-1,), (1, -1), (-1, 1, 1)]), label="to shape")
+            make, view = (lambda: a.reshape(shape)), (lambda m: m.reshape(shape))
         v, s = self.run(make, Expect())
         assert s.dispatches == 0
         assert v.mirror is a.mirror
-        self.handles.append(Handle(v, vals, known, h.base))
+        new = h.sub(v, view)
+        assert new.vals.size == 0 or np.shares_memory(new.vals, h.vals), "the model's view copied"
+        self.handles.append(new)
 
     @precondition(lambda self: len(self.handles) > 1)
     @rule(data=st.data())
@@ -506,9 +531,6 @@ class MirrorMachine(RuleBasedStateMachine):
         _, s = self.run(gc.collect, Expect())
         assert s.dispatches == 0
 
-    @rule()
-    def synchronize(self):
-        self.run(self.dev.synchronize, Expect(), sync=True)
 
     # -- after every step ----------------------------------------------------------------------------------------
     @invariant()

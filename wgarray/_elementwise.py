@@ -1,9 +1,8 @@
 """Elementwise functions of the namespace, one generic implementation per arity, built from the op table."""
 from __future__ import annotations
 
-import inspect
-
 import builtins
+import inspect
 import math
 
 import numpy as np

@@ -33,12 +33,6 @@ from .kernels.layout import broadcast_strides
 _ARRAYLIKE = (Array, np.ndarray, list)
 
 
-def is_advanced(key) -> bool:
-    """Does ``key`` hold an integer or boolean array (numpy's advanced indexing)?"""
-    key = key if isinstance(key, tuple) else (key,)
-    return any(isinstance(k, _ARRAYLIKE) for k in key)
-
-
 # -- nonzero ---------------------------------------------------------------------------------------------------
 def nonzero(x, /) -> tuple[Array, ...]:
     """Indices of the nonzero elements, one int32 array per dimension (C order).  Reads back only the count."""
@@ -46,7 +40,7 @@ def nonzero(x, /) -> tuple[Array, ...]:
         x = _ops.asarray(x)
     dev = _ops.common_device([x])
     if x.ndim == 0:
-        raise ValueError("nonzero is not defined for 0-d arrays; use nonzero(atleast_1d(x)) or x[None]")
+        raise ValueError("nonzero is not defined for 0-d arrays; use nonzero(x[None])")
     count = 0
     pos = None
     if x.size:
@@ -74,6 +68,11 @@ def _index_array(k, dev) -> Array:
             raise ValueError(f"the index array is on {k.device}, the indexed array on {dev}")
         a = k
     else:
+        if isinstance(k, np.ndarray) and k.dtype.kind in "iu" and k.dtype.itemsize == 8 and not dev.supports(
+                _dt.as_dtype(k.dtype)):  # a host int64 index on a device without 64-bit integers: send int32
+            if k.size and (k.min() < -2**31 or k.max() >= 2**31):
+                raise IndexError("index out of bounds: an index does not fit in 32 bits")
+            k = k.astype(np.int32)
         a = _ops.asarray(k, device=dev)
         if a.size == 0 and a.dtype.kind == "f" and isinstance(k, list):
             a = _ops.new_array(a.shape, _dt.int32, dev)  # [] is an (empty) integer index
@@ -173,12 +172,11 @@ class _Plan:
         insert = sum(1 for e in entries[:adv_pos[0]] if e.kind in ("none", "slice")) if adjacent else 0
         rest = [d for d in range(view.ndim) if d not in adv_dims]
         before, after = rest[:insert], rest[insert:]
-        self.bshape = bshape
+        self.bsize = math.prod(bshape)
         self.shape = tuple([view.shape[d] for d in before] + list(bshape) + [view.shape[d] for d in after])
         self.view = view
         self.x_strides = tuple([view.strides[d] for d in before] + [0] * len(bshape)
                                + [view.strides[d] for d in after])
-        self.insert = insert
         self.indices = []
         self.axes = []
         for e, d in zip(arrays, adv_dims):
@@ -187,12 +185,6 @@ class _Plan:
             st = (0,) * len(before) + bst + (0,) * len(after)
             self.indices.append(_gather.Index(a, st, view.strides[d], view.shape[d], not e.trusted))
             self.axes.append(e.dim)
-
-    def index_only(self) -> list[_gather.Index]:
-        """The index arrays walking just the broadcast index shape (for validation)."""
-        nb = len(self.bshape)
-        return [_gather.Index(ix.view, ix.strides[self.insert:self.insert + nb], ix.axis_stride, ix.extent,
-                              ix.checked) for ix in self.indices]
 
 
 def _raise_if_flagged(flag: Array | None, plan_axes, indices) -> None:
@@ -211,13 +203,18 @@ def _new_flag(dev, indices) -> Array | None:
 
 
 def _check(dev, plan: _Plan) -> None:
-    """Validate the checked index arrays over their broadcast shape (one small kernel and a 4-byte read)."""
-    idx = plan.index_only()
-    flag = _new_flag(dev, idx)
-    if flag is None or not math.prod(plan.bshape):
+    """Validate every element of each checked index array, also where the result is empty (as numpy does; not
+    when the arrays broadcast to nothing, except 0-d ones, which numpy treats as integers): one small kernel per
+    array and one 4-byte read."""
+    flag = _new_flag(dev, plan.indices)
+    if flag is None:
         return
-    _gather.run(dev, "check", plan.bshape, idx, flag=flag.mirror)
-    _raise_if_flagged(flag, plan.axes, idx)
+    for k, ix in enumerate(plan.indices):
+        a = ix.view
+        if ix.checked and a.size and (plan.bsize or a.ndim == 0):
+            one = _gather.Index(a, a.strides, ix.axis_stride, ix.extent, True)
+            _gather.run(dev, "check", a.shape, [one], flag=flag.mirror, flag_base=k)
+    _raise_if_flagged(flag, plan.axes, plan.indices)
 
 
 # -- x[key] ------------------------------------------------------------------------------------------------------
@@ -258,9 +255,8 @@ def setitem(x: Array, key, value) -> None:
     if v.mirror is x.mirror:
         v = _ops.astype(v, v.dtype, copy=True)
     indices = [_gather.Index(_ops.astype(ix.view, ix.view.dtype, copy=True), ix.strides, ix.axis_stride,
-                             ix.extent, False) if ix.view.mirror is x.mirror else
-               _gather.Index(ix.view, ix.strides, ix.axis_stride, ix.extent, False) for ix in plan.indices]
-    _gather.run(dev, "scatter", plan.shape, indices, plan.view, plan.x_strides, v, vst)
+                             ix.extent, ix.checked) if ix.view.mirror is x.mirror else ix for ix in plan.indices]
+    _gather.run(dev, "scatter", plan.shape, indices, plan.view, plan.x_strides, v, vst)  # validated: no flag
 
 
 def _mask_fast_path(x: Array, entries: list[_Entry], value) -> bool:
@@ -306,7 +302,7 @@ def _axis(axis, ndim: int, name: str) -> int:
 
 def _int_indices(indices, dev, name: str) -> Array:
     if not isinstance(indices, Array):
-        indices = _ops.asarray(indices, device=dev)
+        indices = _index_array(indices, dev)
     if indices.device is not dev:
         raise ValueError(f"{name}: x and indices are on different devices")
     if indices.dtype.kind not in "iu":

@@ -22,11 +22,12 @@ _KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral
 
 
 def _boolean_indexing_works() -> bool:
+    """Asks the indexing code itself (with empty operands, so nothing is compiled or dispatched)."""
     try:
         import wgarray
-        x = wgarray.asarray(np.array([1, 2, 3], dtype=np.int32))
-        got = x[wgarray.asarray(np.array([True, False, True]))]
-        return got.shape == (2,) and got.tolist() == [1, 3]
+        x = wgarray.asarray(np.zeros((0, 2), dtype=np.int32))
+        got = x[wgarray.asarray(np.zeros((0, 2), dtype=np.bool_))]
+        return got.shape == (0,)
     except (IndexError, TypeError, NotImplementedError, ValueError):
         return False
 

@@ -82,9 +82,9 @@ def _infer_host(obj: Any, dtype: DType | None) -> np.ndarray:
     """Python data or array-likes -> a numpy array with wgarray's dtype choice."""
     if isinstance(obj, (np.ndarray, np.generic)):
         arr = np.asarray(obj)
+        if arr.dtype.kind in "OSUVcMm":  # even with a dtype asked for: no silent complex -> real or str parsing
+            raise TypeError(f"wgarray does not support the data type {arr.dtype}")
         if dtype is None:
-            if arr.dtype.kind in "OSUVcMm":
-                raise TypeError(f"wgarray does not support the data type {arr.dtype}")
             dtype = _dt.as_dtype(arr.dtype)
         return arr.astype(dtype.numpy, copy=False) if arr.dtype != dtype.numpy else arr
     if hasattr(obj, "__array__") or hasattr(obj, "__array_interface__") or isinstance(obj, memoryview):
@@ -93,6 +93,8 @@ def _infer_host(obj: Any, dtype: DType | None) -> np.ndarray:
         arr = np.asarray(obj)
     except (ValueError, TypeError) as e:
         raise ValueError(f"cannot build an array from {type(obj).__name__}: {e}") from None
+    if arr.dtype.kind == "O" and arr.size and all(type(v) is int for v in arr.flat):
+        raise OverflowError("Python integers out of bounds for every wgarray integer dtype")
     if arr.dtype.kind in "OSUV":
         raise TypeError(f"cannot build a numeric array from {type(obj).__name__} holding {arr.dtype} data")
     if arr.dtype.kind == "c":
@@ -179,6 +181,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
             _check_int_fits(int(start), dt)
             _check_int_fits(int(start + (n - 1) * step), dt)
         cd = dt if dt is not _dt.float16 else _dt.float32
+        if dt.kind == "u" and step < 0:
+            # start + i * step in wrapping unsigned arithmetic is exact for every value that is in range
+            step = int(step) % (1 << dt.bits)
         _ew.run(dev, EW_OPS["arange"], [_scalar_for(start, cd), _scalar_for(step, cd)], out, cd)
     return out
 
@@ -209,6 +214,7 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     dt = _dt.default_float if dtype is None else _dt.as_dtype(dtype)
     dev = resolve_device(device)
     out = new_array((n_rows, n_cols), dt, dev)
+    k = max(-n_rows - 1, min(n_cols + 1, k))  # every k beyond the matrix gives the same zeros; keeps it in int32
     if out.size:
         _ew.run(dev, EW_OPS["eye"], [Scalar(n_cols, _dt.int32), Scalar(k, _dt.int32)], out, _dt.int32)
     return out
@@ -571,7 +577,7 @@ def normalize_axes(axis, ndim: int, name: str = "axis") -> tuple[int, ...]:
         if isinstance(a, (bool, np.bool_)) or not hasattr(a, "__index__"):
             raise TypeError(f"{name} must be an int or a tuple of ints, not {type(a).__name__}")
         a = operator.index(a)
-        if not -ndim <= a < max(ndim, 1) or (ndim == 0 and a not in (0, -1)):
+        if not -max(ndim, 1) <= a < max(ndim, 1):  # a 0-d array takes axis 0 or -1, as numpy's reductions do
             raise np.exceptions.AxisError(a, ndim)
         out.append(a % ndim if ndim else 0)
     if len(set(out)) != len(out):

@@ -10,6 +10,7 @@ import numpy as np
 from . import _ops
 from . import dtypes as _dt
 from ._array import Array
+from ._manipulation import _axis, concat
 
 __all__ = ["var", "std", "diff"]
 
@@ -49,7 +50,6 @@ def diff(x, /, *, axis: int = -1, n: int = 1, prepend=None, append=None) -> Arra
     """The n-th discrete difference along ``axis`` (x[1:] - x[:-1], n times; != for bool, as numpy).
 
     ``prepend``/``append`` are joined to x along the axis first (scalars and 0-d arrays are broadcast to one slice)."""
-    from ._manipulation import _axis, concat  # manipulation sits beside statistics; imported late, not cyclic
     x = x if isinstance(x, Array) else _ops.asarray(x)
     if x.ndim == 0:
         raise ValueError("diff needs an array of at least one dimension")

@@ -15,6 +15,7 @@ import numpy as np
 from . import _ops
 from . import dtypes as _dt
 from ._array import Array
+from ._manipulation import moveaxis, stack
 
 __all__ = ["matmul", "matrix_norm", "vector_norm", "outer", "trace", "diagonal", "cross", "tensordot", "vecdot",
            "matrix_transpose"]
@@ -160,7 +161,6 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         return _ops.elementwise("subtract", _ops.elementwise("multiply", c[i], d[j]),
                                 _ops.elementwise("multiply", c[j], d[i]))
 
-    from ._manipulation import moveaxis, stack
     out = stack([comp(1, 2), comp(2, 0), comp(0, 1)], axis=-1)
     return moveaxis(out, -1, out.ndim + a)
 

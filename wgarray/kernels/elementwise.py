@@ -42,7 +42,7 @@ class _Plan:
     prefix: bytes  # the parameter block up to the scalars
     grid: tuple[int, int, int]
     scalar_order: tuple[int, ...]  # operand positions of the scalars, in parameter-block order
-    out_whole: bool  # the output covers its whole base contiguously
+    out_whole: bool  # the output holds every element of its base (in any order)
 
 
 _MAX_PLANS = 4096
@@ -125,7 +125,7 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
             vi += 1
     out_sig = (out.dtype.name, out_slot, layout.variant(cshape, cstrides[-1]))
     mirror_dtypes = tuple(m.dtype.name for m in mirrors)
-    out_whole = out.offset == 0 and n == out.mirror.size and out_sig[2] == "c"
+    out_whole = layout.covers_base(out.shape, out.strides, out.mirror.size)  # in any order: no sync first
     # 4 elements a thread when every operand is contiguous (or one element) and 4-byte aligned; a partial last
     # vector is only written when it lands in the output base's padding
     vec = (out_sig[2] == "c" and out.offset % 4 == 0 and (n % 4 == 0 or out_whole)

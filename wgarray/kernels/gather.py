@@ -35,10 +35,10 @@ def max_indices(device) -> int:
 
 def run(device, mode: str, shape: Sequence[int], indices: Sequence[Index], target: ViewLike | None = None,
         target_strides: Sequence[int] = (), other: ViewLike | None = None, other_strides: Sequence[int] = (),
-        flag=None) -> None:
+        flag=None, flag_base: int = 0) -> None:
     """mode "gather": other (fresh, contiguous, of ``shape``) = target[indices]; "scatter": target[indices] =
     other (broadcast by ``other_strides``); "check": only validate ``indices`` over ``shape``.  ``flag`` is a
-    uint32 mirror set to 1 + k when index array k holds an out-of-bounds value (never cleared here)."""
+    uint32 mirror raised to flag_base + 1 + k when index array k holds an out-of-bounds value."""
     n = math.prod(shape)
     if n == 0:
         return
@@ -61,7 +61,7 @@ def run(device, mode: str, shape: Sequence[int], indices: Sequence[Index], targe
     pipe, bgl = device.pipeline(key, lambda: _build(mode, tdt, odt, idx_dtypes, checked, with_flag))
     offs = [target.offset if target is not None else 0, other.offset if other is not None else 0]
     offs += [ix.view.offset for ix in indices]
-    params = layout.Params().u32(n, len(cshape), 0, 0).vec_array(cshape, False)
+    params = layout.Params().u32(n, len(cshape), flag_base, 0).vec_array(cshape, False)
     params.vec_array(offs, True, length=16)
     for s in cstr:
         params.vec_array(s, True)
@@ -96,7 +96,7 @@ def _index_code(k: int, d: DType, checked: bool, with_flag: bool) -> str:
             ext_t = f"{t}(u32({ext}))"
             lines.append(f"    if (q{k} >= {ext_t}) {{")
         if with_flag:
-            lines.append(f"        atomicMax(&flag[0], {k + 1}u);")
+            lines.append(f"        atomicMax(&flag[0], p.flag_base + {k + 1}u);")
         lines += [f"        q{k} = {t}(0);", "    }"]
     lines.append(f"    xa = xa + i32(q{k}) * p.axis_st[{k // 4}][{k % 4}];")
     return "\n".join(lines)

@@ -63,6 +63,19 @@ def collapse(shape: Sequence[int], strides: Sequence[Sequence[int]]) -> tuple[tu
     return tuple(cshape), [tuple(s) for s in cstr]
 
 
+def covers_base(shape: Sequence[int], strides: Sequence[int], base_size: int) -> bool:
+    """Whether a view (in bounds of its base, as every view is) holds each of the base's ``base_size`` elements
+    exactly once, in any order (transposed, reversed, with size-1 axes): then writing it overwrites the whole base."""
+    if math.prod(shape) != base_size:
+        return False
+    expect = 1
+    for s, n in sorted((abs(s), n) for n, s in zip(shape, strides) if n != 1):
+        if s != expect:
+            return False
+        expect *= n
+    return True
+
+
 def variant(cshape: Sequence[int], strides: Sequence[int]) -> str:
     """How a kernel addresses an operand: 'c' contiguous (offset + i), 'z' one element, 's' strided."""
     if all(s == 0 for s in strides):

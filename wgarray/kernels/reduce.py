@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -49,8 +50,40 @@ def _wins(op: RedOp, acc: DType) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class _Pass:
+    pipeline: object
+    layout: object
+    params: bytes
+    grid: tuple[int, int, int]
+    temp: int  # elements of the partials this pass writes (0: it writes the output)
+
+
 def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) -> None:
     """Reduce ``x`` over ``axes`` into the fresh contiguous view ``out`` (its shape: the kept dimensions)."""
+    key = ("reduce", op.name, x.dtype, x.shape, x.strides, x.offset, axes, out.dtype)
+    passes = device.plans.get(key)
+    if passes is None:
+        passes = device.plans[key] = _plan(device, op, x, axes, out)
+    acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
+    src = [x.mirror.buffer()]
+    keep_alive = []  # partials live until the passes that read them are recorded
+    for p in passes:
+        if p.temp:
+            part = _Partial(device, acc, p.temp, op.arg)
+            keep_alive.append(part)
+            dst = [part.values.buffer_for_write(whole=True)]
+            if op.arg:
+                dst.append(part.index.buffer_for_write(whole=True))
+        else:
+            dst = [out.mirror.buffer_for_write(whole=True)]
+        buffers = src + dst
+        device.stream.dispatch(p.pipeline, device.stream.bind_group(p.layout, buffers), buffers, p.params, p.grid)
+        src = dst
+
+
+def _plan(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) -> list[_Pass]:
+    """The passes of a reduction: pipelines, parameters and grids (everything but the buffers)."""
     keep = [d for d in range(len(x.shape)) if d not in axes]
     oshape, ostr = layout.collapse([x.shape[d] for d in keep], [[x.strides[d] for d in keep]])
     ishape, istr = layout.collapse([x.shape[d] for d in axes], [[x.strides[d] for d in axes]])
@@ -60,22 +93,15 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
     m = math.prod(ishape)
     count = m  # elements per output (a mean divides by it); m becomes the partial count in later passes
     acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
-    src_dtype, src_buffers, in_off, partial_in = x.dtype, [x.mirror.buffer()], x.offset, False
+    src_dtype, nsrc, in_off, partial_in = x.dtype, 1, x.offset, False
     shape_strides = (oshape, ostr[0], ishape, istr[0])
-    keep_alive = []
+    passes = []
     while True:
         nchunks = max(1, min(math.ceil(m / _PER_GROUP), math.ceil(_TARGET_GROUPS / n_out)))
         chunk = math.ceil(math.ceil(m / nchunks) / WORKGROUP) * WORKGROUP
         nchunks = math.ceil(m / chunk)
         final = nchunks == 1
-        if final:
-            dst = [out.mirror.buffer_for_write(whole=True)]
-        else:
-            part = _Partial(device, acc, n_out * nchunks, op.arg)
-            keep_alive.append(part)
-            dst = [part.values.buffer_for_write(whole=True)]
-            if op.arg:
-                dst.append(part.index.buffer_for_write(whole=True))
+        ndst = 1 if final or not op.arg else 2
         o_sh, o_st, i_sh, i_st = shape_strides
         inner_lin = len(i_sh) <= 1
         # vec4 loads when rows are contiguous, 4-aligned and a multiple of 4 long
@@ -84,17 +110,15 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
         key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
                inner_lin, vec)
         pipe, bgl = device.pipeline(key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
-                                                        inner_lin, len(src_buffers), len(dst), vec))
+                                                        inner_lin, nsrc, ndst, vec))
         params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, count)
                   .vec_array(o_sh, False).vec_array(o_st, True).vec_array(i_sh, False).vec_array(i_st, True))
-        buffers = src_buffers + dst
-        group = device.stream.bind_group(bgl, buffers)
         wg = layout.grid(n_out * nchunks, device.properties.limits.max_compute_workgroups_per_dimension)
-        device.stream.dispatch(pipe, group, buffers, params.bytes(), wg)
+        passes.append(_Pass(pipe, bgl, params.bytes(), wg, 0 if final else n_out * nchunks))
         if final:
-            return
+            return passes
         # next pass: reduce the contiguous [n_out, nchunks] partials
-        src_dtype, src_buffers, in_off, partial_in = acc, dst, 0, True
+        src_dtype, nsrc, in_off, partial_in = acc, ndst, 0, True
         m = nchunks
         shape_strides = ((n_out,) if n_out > 1 else (), (nchunks,) if n_out > 1 else (), (nchunks,), (1,))
 

@@ -1,5 +1,6 @@
 """Prefix scans (sum, prod) along the rows of strided views: a workgroup scan per block of a row, and for rows
-longer than one block a scan of the block totals (the same kernel, recursively) plus a pass adding them back.
+longer than one block a scan of the block totals (the same kernel, recursively) plus a pass adding them back;
+many short rows are scanned one invocation per row instead.
 
 Also the device half of stream compaction: ``positions`` turns a nonzero test of a view into exclusive output
 positions and the total (include_initial), so only the total has to be read back.
@@ -17,6 +18,7 @@ from .rows import Rows
 WG = layout.WORKGROUP
 ITEMS = 4  # elements an invocation scans serially
 BLOCK = WG * ITEMS
+SERIAL = 64  # rows up to this long are scanned by one invocation each
 
 _COMBINE = {"sum": "(a + b)", "prod": "(a * b)"}
 _IDENTITY = {"sum": 0, "prod": 1}
@@ -47,6 +49,9 @@ def run(device, op: str, src, src_dtype: DType, load: str, src_rows: Rows, n_row
     if n_rows == 0 or length == 0:
         return
     acc = accumulator(dst_dtype)
+    if length <= SERIAL and n_rows > 1:
+        _serial(device, op, src, src_dtype, load, src_rows, n_rows, length, dst, dst_dtype, dst_rows, shift)
+        return
     nblocks = math.ceil(length / BLOCK)
     if nblocks == 1:
         _block(device, op, src, src_dtype, load, src_rows, n_rows, length, dst, dst_dtype, dst_rows, shift, None)
@@ -70,8 +75,6 @@ def positions(device, x, out: Mirror) -> None:
     n = math.prod(x.shape)
     _, _, (src_rows,) = rows.split(x.shape, range(len(x.shape)), [(x.offset, x.strides)])
     dst = out.buffer_for_write(whole=True)
-    if n == 0:
-        raise ValueError("positions of an empty view")
     run(device, "sum", x.mirror.buffer(), x.dtype, "nonzero", src_rows, 1, n, dst, dt.uint32,
         rows.line(n + 1, 1), 1)
 
@@ -112,6 +115,29 @@ def _build_block(op, src_dtype, load, acc, dst_dtype, with_sums):
         COMBINE=_COMBINE[op], IDENTITY=_identity(op, acc), LOAD=_load(load, src_dtype, acc, "src[idx]"),
         STORE_V=_store(dst_dtype, acc), SUMS=sums)
     return text, [True, False] + ([False] if with_sums else [])
+
+
+def _serial(device, op, src, src_dtype, load, src_rows, n_rows, length, dst, dst_dtype, dst_rows, shift):
+    acc = accumulator(dst_dtype)
+    key = ("scan_serial", op, src_dtype.name, load, dst_dtype.name)
+    pipe, bgl = device.pipeline(key, lambda: _build_serial(op, src_dtype, load, acc, dst_dtype))
+    params = layout.Params().u32(n_rows, length, 0, shift)
+    src_rows.pack(params)
+    dst_rows.pack(params)
+    buffers = [src, dst]
+    grid = layout.grid(math.ceil(n_rows / WG), device.properties.limits.max_compute_workgroups_per_dimension)
+    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), grid)
+
+
+def _build_serial(op, src_dtype, load, acc, dst_dtype):
+    bind = [f"@group(0) @binding(0) var<storage, read> src: array<{src_dtype.wgsl}>;",
+            f"@group(0) @binding(1) var<storage, read_write> dst: array<{dst_dtype.wgsl}>;"]
+    text = source.render(
+        "scan_serial.wgsl", HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
+        BINDINGS="\n".join(bind), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
+        ROWS_DST=rows.wgsl_functions("dst", "p.dst"), ACC=source.ctype(acc), WG=WG, COMBINE=_COMBINE[op],
+        IDENTITY=_identity(op, acc), LOAD=_load(load, src_dtype, acc, "src[idx]"), STORE_V=_store(dst_dtype, acc))
+    return text, [True, False]
 
 
 def _add(device, op, tmp, scanned, acc, n_rows, length, nblocks, dst, dst_dtype, dst_rows, shift):

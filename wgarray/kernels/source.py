@@ -148,8 +148,9 @@ def convert(src: DType, dst: DType, v: str) -> str:
     if dst.kind == "b":
         if src.kind == "b":
             return v
-        zero = "0.0" if src.kind == "f" else "0"
-        return f"({v} != {s}({zero}))"
+        if src.kind == "f":  # !(v == 0), not v != 0: naga emits an ordered != that is false for NaN
+            return f"(!({v} == {s}(0.0)))"
+        return f"({v} != {s}(0))"
     if src.kind == "b":
         return f"select({t}(0), {t}(1), {v})"
     if src.kind == "f" and dst.kind == "u":
@@ -157,8 +158,15 @@ def convert(src: DType, dst: DType, v: str) -> str:
         signed = "i64" if t == "u64" else "i32"
         v = f"select({t}({v}), {t}({signed}({v})), {v} < {s}(0.0))"
         return v
+    if dst.name == "float16" and src.kind in "iu":
+        # an int promoted to float16 is rounded to float16 (int16 2049 -> 2048, 70000 -> inf) before it is used
+        return f"wg_round_f16(f32({v}))"
     if s == t:
         return v
+    if s == "i32" and t == "i64":
+        # sign extension by shifts: on lavapipe an i64(i32) compared with a constant gives wrong answers
+        # (i64(-1) < 0 is false), which broke e.g. int32 >> int64 and floor_divide(int8, int64)
+        return f"(bitcast<i64>(u64(bitcast<u32>({v})) << 32u) >> 32u)"
     # widening to 64 bits extends by the source's signedness (a direct u64(i32) zero-extends, i64(u32)
     # sign-extends): widen within the source's signedness first, then reinterpret
     if s == "i32" and t == "u64":

@@ -21,6 +21,8 @@ _SMALL = 1 << 20  # uploads up to this size go through queue.write_buffer
 _RING_BYTES = 1 << 19  # parameter bytes per submit
 PARAMS_WINDOW = 1024  # largest parameter block one dispatch may bind
 MAX_BATCH = 2048  # dispatches per submit at most
+WORK_FLUSH = 256 << 20  # submit once the recorded dispatches bind this many bytes, so the device starts on large
+# work while Python records more (small ops stay batched until a host read)
 _BIND_GROUP_CACHE = 4096
 _BU = wgpu.BufferUsage
 
@@ -51,6 +53,7 @@ class Stream:
         self._last_pipeline = self._last_group = None  # what the open pass has bound
         self._offset = _ffi.new("uint32_t[1]") if _SET_PIPELINE is not None else None
         self._batch = 0
+        self._work = 0  # bytes bound by the dispatches recorded since the last submit
         self._pending: set[int] = set()  # id() of buffers referenced by recorded, unsubmitted commands
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
         self._ring_used = 0
@@ -135,6 +138,9 @@ class Stream:
             self._pending.update(map(id, buffers))
             self._batch += 1
             self._counters.dispatches += 1
+            self._work += sum(b.size for b in buffers)
+            if self._work >= WORK_FLUSH:
+                self.flush()
 
     def copy(self, src: wgpu.GPUBuffer, src_offset: int, dst: wgpu.GPUBuffer, dst_offset: int, size: int) -> None:
         """Record a buffer-to-buffer copy, in order with the dispatches."""
@@ -164,6 +170,7 @@ class Stream:
                 self._encoder = None
             self._ring_used = 0
             self._batch = 0
+            self._work = 0
             self._pending.clear()
 
     def is_pending(self, buffer: wgpu.GPUBuffer) -> bool:

@@ -4,13 +4,14 @@
 // operand (the gathered output or the scattered values), walkers 2.. the index arrays; each index value
 // selects a position along its own axis of x (negative values count from the end).  Modes:
 //   gather: out[i] = x[addr];  scatter: x[addr] = values[...];  check: only validate the indices.
-// Checked indices that are out of bounds raise ``flag`` to 1 + the index array's number and read element 0.
+// Checked indices that are out of bounds raise ``flag`` to flag_base + 1 + the index array's number and read
+// element 0 instead.
 ${HELPERS}
 
 struct Params {
     n: u32,
     ndim: u32,
-    _pad0: u32,
+    flag_base: u32,
     _pad1: u32,
     shape: array<vec4<u32>, 2>,
     offs: array<vec4<i32>, 4>,
