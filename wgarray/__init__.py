@@ -3,7 +3,6 @@
     import wgarray as wg
     a = wg.asarray(np_a); c = (a + a * 2 > 0.5); c.numpy(); c.sum()
 """
-from __future__ import annotations
 
 from . import dtypes as _dtypes_module
 from ._array import Array
