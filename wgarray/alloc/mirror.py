@@ -7,7 +7,6 @@ moves no bytes.  Views share their base's mirror.  Only this module moves array 
 """
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,13 +20,8 @@ if TYPE_CHECKING:
     from .gpu import DeviceBlock
 
 
-def _release(allocator, block) -> None:
-    allocator.free(block)
-
-
 class Mirror:
-    __slots__ = ("dtype", "size", "device", "_host", "_block", "host_valid", "device_valid", "_finalizer",
-                 "__weakref__")
+    __slots__ = ("dtype", "size", "device", "_host", "_block", "host_valid", "device_valid", "__weakref__")
 
     def __init__(self, dtype: DType, size: int, device: "Device") -> None:
         self.dtype = dtype
@@ -37,7 +31,6 @@ class Mirror:
         self._block: DeviceBlock | None = None
         self.host_valid = False
         self.device_valid = False
-        self._finalizer = None
 
     # -- observation -------------------------------------------------------------------------------------------
     @property
@@ -82,10 +75,19 @@ class Mirror:
     # -- the device side -------------------------------------------------------------------------------------
     def _device_block(self) -> "DeviceBlock":
         if self._block is None:
-            allocator = self.device.allocator
-            self._block = allocator.alloc(max(self.device_nbytes, 4))
-            self._finalizer = weakref.finalize(self, _release, allocator, self._block)
+            self._block = self.device.allocator.alloc(max(self.device_nbytes, 4))
         return self._block
+
+    def __del__(self) -> None:
+        # the device block goes back to its device's pool when the last array (or view) of this base goes;
+        # __del__ rather than weakref.finalize: one fewer object per array on the hot path
+        block = getattr(self, "_block", None)
+        if block is not None:
+            self._block = None
+            try:
+                self.device.allocator.free(block)
+            except Exception:  # interpreter shutdown: the pool is going away too
+                pass
 
     def buffer(self) -> wgpu.GPUBuffer:
         """The device buffer for reading, uploaded first if only the host side is valid."""
@@ -112,9 +114,8 @@ class Mirror:
         if self.device_valid and not self.host_valid:
             self.host()
         self.device_valid = False
-        self._finalizer()
-        self._block = None
-        self._finalizer = None
+        block, self._block = self._block, None
+        self.device.allocator.free(block)
 
     # -- transfers: the only two places bytes cross --------------------------------------------------------
     def _upload(self, block: "DeviceBlock") -> None:

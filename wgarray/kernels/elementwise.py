@@ -43,6 +43,7 @@ class _Plan:
     grid: tuple[int, int, int]
     scalar_order: tuple[int, ...]  # operand positions of the scalars, in parameter-block order
     out_whole: bool  # the output holds every element of its base (in any order)
+    work: int  # bytes the launch reads and writes (at most)
 
 
 _MAX_PLANS = 4096
@@ -70,7 +71,7 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
         else:
             k = len(mirrors)
             mirrors.append(m)
-        desc.append((o.dtype, o.shape, o.strides, o.offset, k))
+        desc.append((m.dtype, o.shape, o.strides, o.offset, k))
     for out_slot, have in enumerate(mirrors):
         if have is out.mirror:
             aliased = True
@@ -99,7 +100,7 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
             tail.raw(o.storage_bytes(), o.dtype.device_itemsize)
         params += tail.bytes()
     group = device.stream.bind_group(plan.layout, buffers)
-    device.stream.dispatch(plan.pipeline, group, buffers, params, plan.grid)
+    device.stream.dispatch(plan.pipeline, group, buffers, params, plan.grid, plan.work)
 
 
 def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: int) -> _Plan:
@@ -145,7 +146,8 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     scal = [pos for pos, o in enumerate(operands) if isinstance(o, Scalar)]
     scal.sort(key=lambda pos: operands[pos].dtype.device_itemsize != 8)
     wg = layout.grid(math.ceil(threads / WORKGROUP), device.properties.limits.max_compute_workgroups_per_dimension)
-    return _Plan(pipe, bgl, prefix, wg, tuple(scal), out_whole)
+    work = n * (out.dtype.device_itemsize + sum(v.dtype.device_itemsize for v in views))
+    return _Plan(pipe, bgl, prefix, wg, tuple(scal), out_whole, work)
 
 
 def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int, vec: bool):

@@ -26,12 +26,14 @@ WORK_FLUSH = 256 << 20  # submit once the recorded dispatches bind this many byt
 _BIND_GROUP_CACHE = 4096
 _BU = wgpu.BufferUsage
 
-try:  # wgpu-py's error-capturing wrappers of the C entry points, called without the per-call list -> C array
-    # conversion that GPUComputePassEncoder.set_bind_group does (the hot path records 3-4 calls per dispatch).
-    from wgpu.backends.wgpu_native._api import ffi as _ffi, libf as _libf
-    _SET_PIPELINE = _libf.wgpuComputePassEncoderSetPipeline
-    _SET_GROUP = _libf.wgpuComputePassEncoderSetBindGroup
-    _DISPATCH = _libf.wgpuComputePassEncoderDispatchWorkgroups
+try:  # wgpu-native's C entry points for the three calls a dispatch records, called directly: wgpu-py's wrappers
+    # convert a list to a C array and capture errors on every call, which costs more than the call itself.  These
+    # calls only fail on a wgarray bug (pipelines and bind groups are validated when created), and such a failure
+    # still surfaces: the encoder becomes invalid and the checked submit raises.
+    from wgpu.backends.wgpu_native._api import ffi as _ffi, lib as _lib
+    _SET_PIPELINE = _lib.wgpuComputePassEncoderSetPipeline
+    _SET_GROUP = _lib.wgpuComputePassEncoderSetBindGroup
+    _DISPATCH = _lib.wgpuComputePassEncoderDispatchWorkgroups
     _NULL = _ffi.NULL
 except (ImportError, AttributeError):  # another wgpu-py layout: use the public API
     _SET_PIPELINE = None
@@ -104,11 +106,14 @@ class Stream:
         return self._pass
 
     def dispatch(self, pipeline: wgpu.GPUComputePipeline, group: wgpu.GPUBindGroup,
-                 buffers: Sequence[wgpu.GPUBuffer], params: bytes, grid: tuple[int, int, int]) -> None:
-        """Record one dispatch; ``params`` (at most PARAMS_WINDOW bytes) is bound at group 1."""
+                 buffers: Sequence[wgpu.GPUBuffer], params: bytes, grid: tuple[int, int, int],
+                 work: int | None = None) -> None:
+        """Record one dispatch; ``params`` (at most PARAMS_WINDOW bytes) is bound at group 1.  ``work`` (bytes the
+        dispatch touches, default: the bound buffers' sizes) decides when a large batch is submitted early."""
         assert len(params) <= PARAMS_WINDOW, "kernel parameter block too large"
         with self._lock:
-            self._check_open()
+            if self.closed:
+                self._check_open()
             if self._ring_used + len(params) > _RING_BYTES or self._batch >= MAX_BATCH:
                 self.flush()
             cpass = self._open_pass()
@@ -138,7 +143,7 @@ class Stream:
             self._pending.update(map(id, buffers))
             self._batch += 1
             self._counters.dispatches += 1
-            self._work += sum(b.size for b in buffers)
+            self._work += sum(b.size for b in buffers) if work is None else work
             if self._work >= WORK_FLUSH:
                 self.flush()
 
@@ -157,21 +162,20 @@ class Stream:
 
     # -- submitting -------------------------------------------------------------------------------------------
     def flush(self) -> None:
-        """Submit everything recorded so far (one submit)."""
+        """Submit everything recorded so far (one submit).  If the driver rejects the batch, the error is raised
+        and the stream starts afresh, so the device stays usable."""
         with self._lock:
-            if self._pass is not None:
-                self._pass.end()
-                self._pass = None
-            if self._encoder is not None:
-                if self._ring_used:
-                    self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:self._ring_used])
-                self._queue.submit([self._encoder.finish()])
-                self._counters.submits += 1
-                self._encoder = None
-            self._ring_used = 0
-            self._batch = 0
-            self._work = 0
+            cpass, encoder, used = self._pass, self._encoder, self._ring_used
+            self._pass = self._encoder = None
+            self._ring_used = self._batch = self._work = 0
             self._pending.clear()
+            if cpass is not None:
+                cpass.end()
+            if encoder is not None:
+                if used:
+                    self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:used])
+                self._queue.submit([encoder.finish()])
+                self._counters.submits += 1
 
     def is_pending(self, buffer: wgpu.GPUBuffer) -> bool:
         return id(buffer) in self._pending
