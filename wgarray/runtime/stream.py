@@ -80,22 +80,25 @@ class Stream:
     def bind_group(self, layout: wgpu.GPUBindGroupLayout, buffers: Sequence[wgpu.GPUBuffer]) -> wgpu.GPUBindGroup:
         """A bind group binding ``buffers`` whole, in order; cached while the buffers live."""
         key = (id(layout), *map(id, buffers))
-        hit = self._groups.get(key)
-        if hit is not None:
-            self._groups.move_to_end(key)
-            return hit[0]
-        group = self._device.create_bind_group(layout=layout, entries=[
-            {"binding": i, "resource": {"buffer": b, "offset": 0, "size": b.size}} for i, b in enumerate(buffers)])
-        self._groups[key] = (group, layout, tuple(buffers))  # holding the objects keeps their ids unique
-        if len(self._groups) > _BIND_GROUP_CACHE:
-            self._groups.popitem(last=False)
-        return group
+        with self._lock:
+            hit = self._groups.get(key)
+            if hit is not None:
+                self._groups.move_to_end(key)
+                return hit[0]
+            group = self._device.create_bind_group(layout=layout, entries=[
+                {"binding": i, "resource": {"buffer": b, "offset": 0, "size": b.size}}
+                for i, b in enumerate(buffers)])
+            self._groups[key] = (group, layout, tuple(buffers))  # holding the objects keeps their ids unique
+            if len(self._groups) > _BIND_GROUP_CACHE:
+                self._groups.popitem(last=False)
+            return group
 
     def forget(self, buffer: wgpu.GPUBuffer) -> None:
         """Drop cached bind groups that bind ``buffer`` (called before the allocator destroys it)."""
         bid = id(buffer)
-        for key in [k for k in self._groups if bid in k[1:]]:
-            del self._groups[key]
+        with self._lock:
+            for key in [k for k in self._groups if bid in k[1:]]:
+                del self._groups[key]
 
     def _open_pass(self) -> wgpu.GPUComputePassEncoder:
         if self._pass is None:
