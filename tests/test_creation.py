@@ -395,7 +395,10 @@ def test_astype_round_trip(data):
     """Every value of an integer or bool dtype survives a trip through any dtype that holds it exactly."""
     src = data.draw(st.sampled_from(SUPPORTED), label="src")
     host = data.draw(values(src, data.draw(shapes(max_dims=2), label="shape")), label="values")
-    holders = [d for d in SUPPORTED if d is src or np.can_cast(src.numpy, d.numpy, casting="safe")]
+    mantissa = {16: 11, 32: 24, 64: 53}
+    # numpy calls int64 -> float64 "safe" although 2**53 + 1 does not survive it: require a wide enough mantissa
+    holders = [d for d in SUPPORTED if d is src or (np.can_cast(src.numpy, d.numpy, casting="safe") and not (
+        d.kind == "f" and src.kind in "iu" and src.bits >= mantissa[d.bits]))]
     mid = data.draw(st.sampled_from(holders), label="through")
     a = wg.asarray(host)
     back = a.astype(mid).astype(src)

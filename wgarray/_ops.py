@@ -199,9 +199,15 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     out = new_array((num,), dt, dev)
     if num:
         div = (num - 1) if endpoint else num
-        step = (stop - start) / div if div > 0 else 0.0
+        span = float(stop) - float(start)
         cd = dt if dt is not _dt.float16 else _dt.float32
-        _ew.run(dev, EW_OPS["arange"], [Scalar(float(start), cd), Scalar(float(step), cd)], out, cd)
+        if div > 0 and abs(span) * num < float(np.finfo(cd.numpy).max) / 2:
+            # start + (i * span) / div: the rounded step is never multiplied up (matters for tiny spans)
+            _ew.run(dev, EW_OPS["linspace"], [Scalar(float(start), cd), Scalar(span, cd), Scalar(float(div), cd)],
+                    out, cd)
+        else:
+            step = span / div if div > 0 else 0.0
+            _ew.run(dev, EW_OPS["arange"], [Scalar(float(start), cd), Scalar(step, cd)], out, cd)
         if endpoint and num > 1:
             fill(out[num - 1:], float(stop))
     return out

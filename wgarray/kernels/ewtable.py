@@ -127,6 +127,8 @@ _SPECIAL: list[EwOp] = [
     EwOp("where", 3, "same", {k: "select({z}, {y}, {x})" for k in "biuf"}),
     # arange: start {x} + i * step {y}, computed in the output dtype
     EwOp("arange", 2, "same", _iuf("({x} + {T}({i}) * {y})")),
+    # linspace: start {x} + (i * span {y}) / divisions {z}; one correctly rounded division keeps subnormal steps exact
+    EwOp("linspace", 3, "same", {"f": "select({x} + wg_divide_{T}({T}({i}) * {y}, {z}), {x}, {i} == 0u)"}),
     # eye: 1 where column - row == k; {x} = columns, {y} = k (int32 scalars)
     EwOp("eye", 2, "bool", {"i": "(i32({i} % u32({x})) - i32({i} / u32({x})) == {y})"}),
     # tril / triu masks of a (rows, columns) matrix: column - row <= k / >= k; {x} = columns, {y} = k
