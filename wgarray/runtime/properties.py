@@ -51,6 +51,12 @@ class DeviceProperties:
             dtypes=supported,
         )
 
+    @classmethod
+    def from_device(cls, props: "DeviceProperties", device) -> "DeviceProperties":
+        """The same description with the limits the opened device actually has."""
+        import dataclasses
+        return dataclasses.replace(props, limits=Limits.from_wgpu(device.limits))
+
     def __repr__(self) -> str:
         lim = self.limits
         return (f"DeviceProperties(name={self.name!r}, vendor={self.vendor!r}, backend={self.backend!r}, "

@@ -21,7 +21,7 @@ _SMALL = 1 << 20  # uploads up to this size go through queue.write_buffer
 _RING_BYTES = 1 << 19  # parameter bytes per submit
 PARAMS_WINDOW = 1024  # largest parameter block one dispatch may bind
 MAX_BATCH = 2048  # dispatches per submit at most
-WORK_FLUSH = 256 << 20  # submit once the recorded dispatches bind this many bytes, so the device starts on large
+WORK_FLUSH = 1 << 30  # submit once the recorded dispatches bind this many bytes, so the device starts on large
 # work while Python records more (small ops stay batched until a host read)
 _BIND_GROUP_CACHE = 4096
 _BU = wgpu.BufferUsage
@@ -179,6 +179,14 @@ class Stream:
                     self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:used])
                 self._queue.submit([encoder.finish()])
                 self._counters.submits += 1
+
+    def submit(self, encoder: wgpu.GPUCommandEncoder) -> None:
+        """Submit a finished foreign encoder after everything recorded so far (for one-off probes)."""
+        with self._lock:
+            self._check_open()
+            self.flush()
+            self._queue.submit([encoder.finish()])
+            self._counters.submits += 1
 
     def is_pending(self, buffer: wgpu.GPUBuffer) -> bool:
         return id(buffer) in self._pending
