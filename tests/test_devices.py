@@ -104,7 +104,10 @@ def test_device_without_int64_and_f64_rejects_them():
     gl = [i for i in wg.adapters() if "shader-f64" not in wg.adapter_properties(i).features]
     if not gl:
         pytest.skip("every adapter here offers shader-f64")
-    d = wg.open_device(gl[0])
+    try:
+        d = wg.open_device(gl[0])
+    except RuntimeError as e:  # NVIDIA's OpenGL adapter refuses a compute device through wgpu
+        pytest.skip(f"the adapter without shader-f64 refuses a device: {e}")
     try:
         with pytest.raises(TypeError, match="shader-f64"):
             wg.asarray(np.zeros(3, np.float64), device=d)

@@ -64,6 +64,15 @@ def _pipeline(fname, subs, fn, arg_types, ret_type):
     dev, _ = _device()
     snippet = Template((SHADER_DIR / fname).read_text()).substitute(dict(subs))
     lines = [snippet]
+    if fname == "numerics_float.wgsl":  # it divides through the correctly rounded wg_divide_T
+        t = dict(subs)["T"]
+        if t == "f32":
+            lines.append((SHADER_DIR / "numerics_exact.wgsl").read_text())
+            div, sqrt = "wg_div_f32(x, y)", "wg_sqrt_f32(x)"
+        else:
+            div, sqrt = "x / y", "sqrt(x)"
+        lines.append(Template((SHADER_DIR / "correctly_rounded.wgsl").read_text()).substitute(T=t, DIV=div,
+                                                                                             SQRT=sqrt))
     for k, t in enumerate(arg_types):
         lines.append(f"@group(0) @binding({k}) var<storage, read> in{k}: array<{t}>;")
     out_t = "u32" if ret_type == "bool" else ret_type

@@ -110,7 +110,11 @@ class Device:
         try:
             self.wgpu_device = adapter.request_device_sync(required_features=features, required_limits=limits)
         except Exception:  # some backends (OpenGL) refuse their own reported limits: take the defaults
-            self.wgpu_device = adapter.request_device_sync(required_features=features)
+            try:
+                self.wgpu_device = adapter.request_device_sync(required_features=features)
+            except Exception as e:
+                raise RuntimeError(f"the adapter {self.properties.name} ({self.properties.backend}) refused to "
+                                   f"open a device: {e}") from None
             self.properties = DeviceProperties.from_device(self.properties, self.wgpu_device)
         self.features = frozenset(features)
         self.counters = Counters()

@@ -48,7 +48,7 @@ _UNARY: list[EwOp] = [
     EwOp("trunc", 1, "same", _iuf("{x}", "{x}", "trunc({x})")),
     EwOp("round", 1, "same", _iuf("{x}", "{x}", "round({x})")),  # WGSL round: ties to even, like np.rint
     EwOp("sqrt", 1, "float", _f("wg_sqrtcr_{T}({x})")),  # correctly rounded (numerics_exact.wgsl)
-    EwOp("reciprocal", 1, "float", _f("{T}(1.0) / {x}")),
+    EwOp("reciprocal", 1, "float", _f("wg_divide_{T}({T}(1.0), {x})")),
     # software implementations with numpy's special cases (math_float.wgsl): the WGSL built-ins are 32-bit only
     # in SPIR-V (garbage for f64 on lavapipe) and far less accurate than numpy for f32
     EwOp("exp", 1, "float", _f("wg_exp_{T}({x})")),

@@ -160,7 +160,7 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
         if op.arg:
             write = "        dst[g] = i32(si[0]);"
         else:
-            r = f"(r / {T}(p.count))" if op.mean else "r"
+            r = f"wg_divide_{acc.wgsl}(r, {T}(p.count))" if op.mean else "r"
             write = f"        dst[g] = {source.store_expr(res, source.convert(acc, res, r))};"
     else:
         write = f"        dst[g] = {source.store_expr(acc, 'r')};"

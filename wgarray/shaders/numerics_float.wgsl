@@ -201,7 +201,7 @@ fn wg_floordiv_${T}(a: ${T}, b: ${T}) -> ${T} {
         return wg_impl_div_by_zero_${T}(a, b);
     }
     var m = wg_fmod_${T}(a, b);
-    var div = (a - m) / b;
+    var div = wg_divide_${T}(a - m, b);  // correctly rounded on every adapter
     if (!wg_impl_is_zero_${T}(m)) {
         if (wg_impl_is_neg_${T}(b) != wg_impl_is_neg_${T}(m)) {
             div = div - ${T}(1.0);
@@ -326,9 +326,9 @@ fn wg_impl_log2_dd_${T}(x: ${T}) -> vec2<${T}> {
     // ln(m) = 2 atanh(s), s = (m - 1) / (m + 1) = sh + sl, |s| <= 0.1716
     let num = m - ${T}(1.0);  // exact
     let den = wg_impl_two_sum_${T}(m, ${T}(1.0));
-    let sh = num / den.x;
+    let sh = wg_divide_${T}(num, den.x);
     let q = wg_impl_two_prod_${T}(sh, den.x);
-    let sl = ((wg_impl_opaque_${T}(num - q.x) - q.y) - sh * den.y) / den.x;
+    let sl = wg_divide_${T}((wg_impl_opaque_${T}(num - q.x) - q.y) - sh * den.y, den.x);
     // ln(m) = 2s + (2/3) s^3 + (2/5) s^5 + ...; 2s and (2/3) s^3 are formed in
     // double length, the rest (< 1.3e-4 of the total) in plain T
     let zz = wg_impl_two_prod_${T}(sh, sh);
