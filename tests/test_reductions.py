@@ -123,8 +123,10 @@ def assert_within(got: np.ndarray, exact: np.ndarray, tol: np.ndarray):
                                 f"{got64[fin][err > tol][:5]}, want {exact[fin][err > tol][:5]}")
 
 
-def sum_tolerance(m: int, acc_eps: float, res_eps: float, tiny: float, abs_sum, exact):
-    return acc_eps * (math.ceil(m / 256) + 24) * abs_sum + res_eps * np.abs(exact) + m * tiny
+def sum_tolerance(m: int, acc_eps: float, res_eps: float, tiny: float, abs_sum, exact, res_sub: float = 0.0):
+    """``res_sub``: the result dtype's smallest subnormal, for results that round into its subnormal range (where
+    the relative bound res_eps does not hold)."""
+    return acc_eps * (math.ceil(m / 256) + 24) * abs_sum + res_eps * np.abs(exact) + m * tiny + res_sub
 
 
 def _fin(d: np.dtype):
@@ -232,7 +234,8 @@ def test_float_sum_mean(name, data):
             exact, abs_sum = exact / m, abs_sum / max(m, 1)
     assert got.shape == exact.shape
     acc = np.dtype(np.float32) if dtype is wg.float16 else dtype.numpy
-    tol = sum_tolerance(m, _fin(acc).eps, _fin(dtype.numpy).eps, _fin(acc).smallest_normal, abs_sum, exact)
+    tol = sum_tolerance(m, _fin(acc).eps, _fin(dtype.numpy).eps, _fin(acc).smallest_normal, abs_sum, exact,
+                        _fin(dtype.numpy).smallest_subnormal)
     if name == "mean":
         tol = tol + _fin(acc).eps * np.abs(exact)  # the division rounds once more
     assert_within(got, exact, tol)

@@ -438,6 +438,12 @@ def assign(target: Array, value) -> None:
     try:
         broadcast_strides(vshape, contiguous_strides(vshape), target.shape)
     except ValueError:
+        if target.size == 0 and math.prod(vshape) == 0:
+            try:  # numpy accepts any value that broadcasts with an empty target: nothing is written
+                np.broadcast_shapes(tuple(vshape), target.shape)
+                return
+            except ValueError:
+                pass
         raise ValueError(f"could not broadcast input array from shape {vshape} into shape {target.shape}") from None
     if isinstance(src, Array) and not np.can_cast(src.dtype.numpy, target.dtype.numpy, casting="unsafe"):
         raise TypeError(f"cannot assign {src.dtype.name} values to a {target.dtype.name} array")

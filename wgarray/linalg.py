@@ -178,6 +178,9 @@ def vector_norm(x: Array, /, *, axis=None, keepdims: bool = False, ord: int | fl
     axes = _ops.normalize_axes(axis, x.ndim)
     if isinstance(ord, (bool, np.bool_)) or not isinstance(ord, (int, float, np.integer, np.floating)):
         raise ValueError(f"invalid vector norm order {ord!r}")
+    if x.dtype is _dt.float16:  # powers of float16 values overflow float16 (41**3 > 65504): norms in float32
+        return _ops.astype(vector_norm(_ops.astype(x, _dt.float32), axis=axis, keepdims=keepdims, ord=ord),
+                           _dt.float16)
     ord = float(ord)
     if ord == math.inf or ord == -math.inf:
         return _ops.reduce("max" if ord > 0 else "min", _ops.elementwise("abs", x), axes, keepdims)
@@ -198,6 +201,8 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str |
     x = _float_input(_array(x))
     if x.ndim < 2:
         raise ValueError(f"matrix_norm needs an array of at least two dimensions, got {x.ndim}")
+    if x.dtype is _dt.float16:  # sums of squares overflow float16: norms in float32
+        return _ops.astype(matrix_norm(_ops.astype(x, _dt.float32), keepdims=keepdims, ord=ord), _dt.float16)
     nd = x.ndim
     if ord is None or (isinstance(ord, str) and ord == "fro"):
         res = _ops.elementwise("sqrt", _ops.reduce("sum", _ops.elementwise("multiply", x, x), (nd - 2, nd - 1)))
