@@ -18,18 +18,7 @@ fn wg_impl_tiny_${T}() -> ${T} {
 
 // e^(th + tl) - 1 as a double-length pair, for |th| <= 0.35 and |tl| <= ~2^-20 |th| (Taylor to degree 13)
 fn wg_impl_expm1_dd_${T}(th: ${T}, tl: ${T}) -> vec2<${T}> {
-    var q = ${T}(1.6059043836821613e-10);
-    q = q * th + ${T}(2.08767569878681e-09);
-    q = q * th + ${T}(2.505210838544172e-08);
-    q = q * th + ${T}(2.755731922398589e-07);
-    q = q * th + ${T}(2.7557319223985893e-06);
-    q = q * th + ${T}(2.48015873015873e-05);
-    q = q * th + ${T}(0.0001984126984126984);
-    q = q * th + ${T}(0.001388888888888889);
-    q = q * th + ${T}(0.008333333333333333);
-    q = q * th + ${T}(0.041666666666666664);
-    q = q * th + ${T}(0.16666666666666666);
-    q = q * th + ${T}(0.5);
+    let q = wg_impl_expm1_taylor_${T}(th);
     let p2 = th * th * q;  // e^th - 1 - th
     let s = wg_impl_fast_two_sum_${T}(th, p2);
     // e^(th + tl) - 1 = (e^th - 1) + tl e^th

@@ -381,18 +381,7 @@ fn wg_impl_pow_core_${T}(x: ${T}, b: ${T}) -> ${T} {
     let th = t.x;
     let tl = t.y + (rh * ln2_lo + yl * ln2_hi);
     // expm1(th), |th| <= ~0.35, Taylor to degree 13
-    var q = ${T}(1.6059043836821613e-10);
-    q = q * th + ${T}(2.08767569878681e-09);
-    q = q * th + ${T}(2.505210838544172e-08);
-    q = q * th + ${T}(2.755731922398589e-07);
-    q = q * th + ${T}(2.7557319223985893e-06);
-    q = q * th + ${T}(2.48015873015873e-05);
-    q = q * th + ${T}(0.0001984126984126984);
-    q = q * th + ${T}(0.001388888888888889);
-    q = q * th + ${T}(0.008333333333333333);
-    q = q * th + ${T}(0.041666666666666664);
-    q = q * th + ${T}(0.16666666666666666);
-    q = q * th + ${T}(0.5);
+    let q = wg_impl_expm1_taylor_${T}(th);
     let p2 = th * th * q;
     // 2^(rh + yl) = exp(th + tl) ~= (1 + th) + p2 + tl * (1 + th + p2), with
     // 1 + th kept exact so the only sizeable rounding is the final addition
@@ -479,4 +468,21 @@ fn wg_pow_${T}(a: ${T}, b: ${T}) -> ${T} {
 // pow(0.99999994, 2^24)). For T = f64 it is identical to wg_pow.
 fn wg_pow_fast_${T}(a: ${T}, b: ${T}) -> ${T} {
     return wg_impl_pow_${T}(a, b, true);
+}
+
+// (e^th - 1 - th) / th^2 for |th| <= ~0.35: the Taylor polynomial to degree 13 (shared by pow and expm1/exp)
+fn wg_impl_expm1_taylor_${T}(th: ${T}) -> ${T} {
+    var q = ${T}(1.6059043836821613e-10);
+    q = q * th + ${T}(2.08767569878681e-09);
+    q = q * th + ${T}(2.505210838544172e-08);
+    q = q * th + ${T}(2.755731922398589e-07);
+    q = q * th + ${T}(2.7557319223985893e-06);
+    q = q * th + ${T}(2.48015873015873e-05);
+    q = q * th + ${T}(0.0001984126984126984);
+    q = q * th + ${T}(0.001388888888888889);
+    q = q * th + ${T}(0.008333333333333333);
+    q = q * th + ${T}(0.041666666666666664);
+    q = q * th + ${T}(0.16666666666666666);
+    q = q * th + ${T}(0.5);
+    return q;
 }
