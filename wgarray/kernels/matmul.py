@@ -67,6 +67,11 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int) -> None:
     device.stream.dispatch(pipe, group, bufs, params.bytes(), grid)
 
 
+def _common(T: str, a_elem: str, b_elem: str, c_elem: str, load_a: str, load_b: str) -> str:
+    return source.render("matmul_common.wgsl", T=T, A_ELEM=a_elem, B_ELEM=b_elem, C_ELEM=c_elem, LOAD_A=load_a,
+                         LOAD_B=load_b)
+
+
 def _load(d: DType, cdt: DType, raw: str) -> str:
     return source.convert(d, cdt, source.load_expr(d, raw))
 
@@ -154,12 +159,12 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, tile: int, amod
     a_elem = f"vec4<{adt.wgsl}>" if amode != "s" else adt.wgsl
     b_elem = f"vec4<{bdt.wgsl}>" if bmode != "s" else bdt.wgsl
     c_elem = f"vec4<{res.wgsl}>" if cvec else res.wgsl
+    common = _common(T, a_elem, b_elem, c_elem,
+                     _load(adt, cdt, "a[u32(idx)]") if amode == "s" else f"{T}(0)",
+                     _load(bdt, cdt, "b[u32(idx)]") if bmode == "s" else f"{T}(0)")
     src = source.render(
         "matmul_tiled.wgsl", HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, R=R, RC=R,
-        A_ELEM=a_elem, B_ELEM=b_elem, C_ELEM=c_elem, AS_LEN=BK * BM4, BS_LEN=BK * BN4,
-        LOAD_A=_load(adt, cdt, "a[u32(idx)]") if amode == "s" else f"{T}(0)",
-        LOAD_B=_load(bdt, cdt, "b[u32(idx)]") if bmode == "s" else f"{T}(0)",
-        DECLARE=declare, LOAD_TILES="\n".join(loads), COMPUTE="\n".join(comp), WRITE="\n".join(write))
+        COMMON=common, AS_LEN=BK * BM4, BS_LEN=BK * BN4, DECLARE=declare, LOAD_TILES="\n".join(loads), COMPUTE="\n".join(comp), WRITE="\n".join(write))
     return src, [True, True, False]
 
 
@@ -182,8 +187,8 @@ def _build(adt: DType, bdt: DType, res: DType, cdt: DType):
             store = source.store_expr(res, source.convert(cdt, res, f"c{i}{j}"))
             write.append(f"    {{ let r = row0 + lid.y * {R}u + {i}u; let q = col0 + lid.x * {R}u + {j}u;"
                          f" if (r < p.M && q < p.N) {{ c[cbase + r * p.N + q] = {store}; }} }}")
+    common = _common(T, adt.wgsl, bdt.wgsl, res.wgsl, _load(adt, cdt, "a[u32(idx)]"), _load(bdt, cdt, "b[u32(idx)]"))
     src = source.render(
-        "matmul.wgsl", HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, TM=64, TN=64, A_ST=adt.wgsl,
-        B_ST=bdt.wgsl, C_ST=res.wgsl, LOAD_A=_load(adt, cdt, "a[u32(idx)]"), LOAD_B=_load(bdt, cdt, "b[u32(idx)]"),
+        "matmul.wgsl", HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, TM=64, TN=64, COMMON=common,
         DECLARE=declare, INNER="\n".join(inner), WRITE="\n".join(write))
     return src, [True, True, False]

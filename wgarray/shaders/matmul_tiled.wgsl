@@ -6,48 +6,10 @@
 // vec4 where the operand is contiguous along the loaded axis (A along k or m, B along n or k), else strided.
 ${HELPERS}
 
-struct Params {
-    M: u32,
-    N: u32,
-    K: u32,
-    batch: u32,
-    a_off: u32,
-    b_off: u32,
-    c_off: u32,
-    _pad0: u32,
-    a_rs: i32,
-    a_ks: i32,
-    a_bs: i32,
-    _pad1: i32,
-    b_ks: i32,
-    b_cs: i32,
-    b_bs: i32,
-    _pad2: i32,
-}
-
-@group(0) @binding(0) var<storage, read> a: array<${A_ELEM}>;
-@group(0) @binding(1) var<storage, read> b: array<${B_ELEM}>;
-@group(0) @binding(2) var<storage, read_write> c: array<${C_ELEM}>;
-@group(1) @binding(0) var<uniform> p: Params;
+${COMMON}
 
 var<workgroup> As: array<vec4<${T}>, ${AS_LEN}>;
 var<workgroup> Bs: array<vec4<${T}>, ${BS_LEN}>;
-
-fn a_at(bz: u32, r: u32, k: u32) -> ${T} {
-    if (r >= p.M || k >= p.K) {
-        return ${T}(0);
-    }
-    let idx = i32(p.a_off) + i32(bz) * p.a_bs + i32(r) * p.a_rs + i32(k) * p.a_ks;
-    return ${LOAD_A};
-}
-
-fn b_at(bz: u32, k: u32, col: u32) -> ${T} {
-    if (k >= p.K || col >= p.N) {
-        return ${T}(0);
-    }
-    let idx = i32(p.b_off) + i32(bz) * p.b_bs + i32(k) * p.b_ks + i32(col) * p.b_cs;
-    return ${LOAD_B};
-}
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
