@@ -29,6 +29,14 @@ def shapes(min_dims=0, max_dims=4, min_side=0, max_side=7):
     return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
 
 
+def bus_bytes(dtype, size: int) -> int:
+    """Bytes an upload or download of ``size`` elements moves: narrow dtypes travel at their host size (whole
+    4-byte words), widened on the device; the others at their device size."""
+    if dtype.device_itemsize != dtype.itemsize:
+        return (size * dtype.itemsize + 3) // 4 * 4
+    return size * dtype.device_itemsize
+
+
 def flushes_subnormals() -> bool:
     """Whether the test device flushes f32 subnormals in arithmetic (NVIDIA's Vulkan driver does): there,
     generated inputs avoid subnormals and expected subnormal results compare as signed zeros."""

@@ -31,6 +31,7 @@ from ._sorting import argsort, sort
 from ._searching import count_nonzero, nonzero, searchsorted
 from ._set import unique_all, unique_counts, unique_inverse, unique_values
 from ._indexing import take, take_along_axis
+from .kernels import codec as _codec  # noqa: F401  (installs the device-side codec)
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"

@@ -77,6 +77,11 @@ class Array:
         return self.mirror.device_nbytes
 
     @property
+    def transfer_nbytes(self) -> int:
+        """Bytes one upload or download of the base moves (narrow dtypes cross the bus at their host size)."""
+        return self.mirror.transfer_nbytes
+
+    @property
     def residency(self) -> frozenset[str]:
         """The valid sides of this array's base: ``{"host"}``, ``{"device"}``, both, or none (never written)."""
         return self.mirror.residency

@@ -101,6 +101,9 @@ def _choose_adapter(spec: int | str | AdapterInfo | None):
 class Device:
     """One WebGPU device: where arrays live and kernels run."""
 
+    # set by wgarray.kernels.codec (a layer above): makes the device-side widen/narrow kernels of narrow dtypes
+    codec_factory = None
+
     def __init__(self, adapter=None, *, label: str | None = None) -> None:
         adapter = adapter if isinstance(adapter, wgpu.GPUAdapter) else _choose_adapter(adapter)
         self.adapter = adapter
@@ -123,6 +126,7 @@ class Device:
         self.allocator = GPUAllocator(self)
         self._pipelines: dict[tuple, tuple] = {}
         self._flushes: bool | None = None
+        self._codec = None
         self.plans: dict[tuple, object] = {}  # kernels' launch plans (layout-dependent, value-independent)
         self._layouts: dict[tuple[bool, ...], wgpu.GPUBindGroupLayout] = {}
         self._label = label or f"{self.properties.name} ({self.properties.backend})"
@@ -143,6 +147,13 @@ class Device:
     def synchronize(self) -> None:
         """Wait until everything recorded on this device so far has finished."""
         self.stream.synchronize()
+
+    @property
+    def codec(self):
+        """The device half of the dtype codec (widen after upload, narrow before download), or None."""
+        if self._codec is None and Device.codec_factory is not None:
+            self._codec = Device.codec_factory(self)
+        return self._codec
 
     @property
     def flushes_subnormals(self) -> bool:

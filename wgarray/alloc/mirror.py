@@ -47,6 +47,14 @@ class Mirror:
         return self.size * self.dtype.device_itemsize
 
     @property
+    def transfer_nbytes(self) -> int:
+        """Bytes one upload or one download of this base moves over the bus: the host size (whole 4-byte words)
+        for narrow dtypes that the device codec widens, else the device size."""
+        if self.dtype.widened and self.device.codec is not None:
+            return (self.host_nbytes + 3) // 4 * 4
+        return self.device_nbytes
+
+    @property
     def host_nbytes(self) -> int:
         return self.size * self.dtype.itemsize
 
@@ -118,23 +126,57 @@ class Mirror:
         self.device.allocator.free(block)
 
     # -- transfers: the only two places bytes cross --------------------------------------------------------
+    # Narrow dtypes (bool, 8/16-bit ints, float16) cross the bus at their host size: the packed host bytes go to a
+    # pooled scratch block and the device codec widens them into the array's block (and narrows them back before a
+    # download).  Without a device codec, the host codec widens/narrows instead.
     def _upload(self, block: "DeviceBlock") -> None:
-        data = self.dtype.widen(self._host)
-        if data.nbytes:
-            self.device.allocator.copyin(block, memoryview(data).cast("B"))
-        c = self.device.counters
+        dev = self.device
+        codec = dev.codec if self.dtype.widened else None
+        if codec is not None:
+            raw = self._host.view(np.uint8)
+            pad = -raw.size % 4
+            if pad:  # copies move whole 4-byte words
+                raw = np.concatenate([raw, np.zeros(pad, np.uint8)])
+            nbytes = raw.size
+            if nbytes:
+                scratch = dev.allocator.alloc(nbytes)
+                dev.allocator.copyin(scratch, memoryview(raw))
+                codec.widen(self.dtype, scratch.buffer, block.buffer, self.size)
+                dev.allocator.free(scratch)  # reusable at once: later uses follow in stream order
+        else:
+            data = self.dtype.widen(self._host)
+            nbytes = data.nbytes
+            if nbytes:
+                dev.allocator.copyin(block, memoryview(data).cast("B"))
+        c = dev.counters
         c.uploads += 1
-        c.bytes_uploaded += data.nbytes
+        c.bytes_uploaded += nbytes
 
     def _download(self, host: np.ndarray) -> None:
-        nbytes = self.device_nbytes
-        if nbytes:
-            if self.dtype.widened:
-                raw = self.device.allocator.copyout(self._block, nbytes)
-                self.dtype.narrow(np.frombuffer(raw, dtype=self.dtype.storage_numpy, count=self.size), host)
-            else:  # same layout on both sides: straight into the host block
-                self.device.allocator.copyout(self._block, nbytes, host.view(np.uint8))
-        c = self.device.counters
+        dev = self.device
+        codec = dev.codec if self.dtype.widened else None
+        if codec is not None:
+            nbytes = self.host_nbytes
+            words = self.transfer_nbytes
+            if nbytes:
+                scratch = dev.allocator.alloc(words)
+                codec.narrow(self.dtype, self._block.buffer, scratch.buffer, self.size)
+                raw = host.view(np.uint8)
+                if words == nbytes:
+                    dev.allocator.copyout(scratch, nbytes, raw)
+                else:
+                    raw[...] = np.frombuffer(dev.allocator.copyout(scratch, words), np.uint8)[:nbytes]
+                dev.allocator.free(scratch)
+            nbytes = words
+        else:
+            nbytes = self.device_nbytes
+            if nbytes:
+                if self.dtype.widened:
+                    raw = dev.allocator.copyout(self._block, nbytes)
+                    self.dtype.narrow(np.frombuffer(raw, dtype=self.dtype.storage_numpy, count=self.size), host)
+                else:  # same layout on both sides: straight into the host block
+                    dev.allocator.copyout(self._block, nbytes, host.view(np.uint8))
+        c = dev.counters
         c.downloads += 1
         c.bytes_downloaded += nbytes
 

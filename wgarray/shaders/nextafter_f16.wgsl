@@ -9,7 +9,8 @@ fn wg_impl_f16_bits(x: f32) -> u32 {
     let s = (u >> 16u) & 0x8000u;
     let a = u & 0x7fffffffu;
     if (a > 0x7f800000u) {
-        return s | 0x7e00u;  // NaN
+        // NaN: keep the top 10 payload bits (at least one), as numpy's float32 -> float16 cast does
+        return s | 0x7c00u | max((a >> 13u) & 0x3ffu, 1u);
     }
     if (a == 0x7f800000u) {
         return s | 0x7c00u;  // inf
