@@ -5,13 +5,14 @@ exact deltas for uploads, downloads and their byte counts, plus the residency of
 
 The rules (see wgarray/alloc/mirror.py and _ops.assign):
   * ``asarray(numpy)`` is host-only and uploads nothing until a kernel needs it;
-  * a host-only kernel input is uploaded once (whole base, ``size * device_itemsize`` bytes) and becomes valid on
-    both sides; a kernel result is device-only; ``numpy()`` downloads the whole base once;
+  * a host-only kernel input is uploaded once (the whole base: ``bus_bytes``, the host size in whole 4-byte words
+    for the narrow dtypes that the device codec widens) and becomes valid on both sides; a kernel result is
+    device-only; ``numpy()`` downloads the whole base once (``bus_bytes`` again);
   * ``x[idx] = v`` writes on the device when x's base is valid there, else on the host; in-place ops write on
     the device; views share their base's mirror (and residency);
   * creation functions and fills run on the device (scalars travel in kernel parameters);
   * submits happen at host reads and ``synchronize()``, not per op; pipelines compile once per specialisation;
-    freed device blocks go back to the pool once no pending work uses them.
+    freed device blocks go back to the pool at once (later uses follow in stream order).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from wgarray.alloc import HOST, Allocator, GPUAllocator, HostAllocator, Mirror
 from wgarray.dtypes import as_dtype
 from wgarray.runtime.stream import MAX_BATCH
 
-from strategies import ALL, assert_same, supported, values
+from strategies import ALL, assert_same, bus_bytes, supported, values
 
 DTYPES = supported()
 DTYPE_IDS = [d.name for d in DTYPES]
@@ -140,7 +141,7 @@ def test_host_only_input_is_uploaded_once(dev, dtype):
     host = sample(dtype)
     x = wg.asarray(host)
     y, s = measure(dev, lambda: x.astype(dtype, copy=True))
-    assert moved(s) == up(host.size * DEVICE_ITEMSIZE[dtype.name])
+    assert moved(s) == up(bus_bytes(dtype, host.size))
     assert x.residency == BOTH
     assert y.residency == DEVICE_ONLY
     z, s = measure(dev, lambda: x.astype(dtype, copy=True))  # a second use: nothing moves
@@ -166,7 +167,7 @@ def test_a_view_input_uploads_its_whole_base_once(dev):
     x = wg.asarray(host)
     v = x[1:4, ::3].mT
     y, s = measure(dev, lambda: -v)
-    assert moved(s) == up(40 * 4)  # the base, widened to 4 bytes per int16, not just the view's 9 elements
+    assert moved(s) == up(bus_bytes(wg.int16, 40))  # the whole base (2 bytes an int16 on the bus), not 9 elements
     assert x.residency == v.residency == BOTH
     assert_same(y.numpy(), -host[1:4, ::3].T)
     _, s = measure(dev, lambda: x[0] * 2)
@@ -178,7 +179,7 @@ def test_two_host_only_inputs_are_each_uploaded_once(dev):
     b = wg.asarray(sample(wg.float64, (3, 4), seed=2)) if dev.supports(wg.float64) else \
         wg.asarray(sample(wg.float32, (3, 4), seed=2))
     _, s = measure(dev, lambda: a + b)
-    assert moved(s) == up(4 * 4 + 12 * b.dtype.device_itemsize, n=2)
+    assert moved(s) == up(bus_bytes(wg.int8, 4) + 12 * b.dtype.device_itemsize, n=2)
     assert a.residency == b.residency == BOTH
 
 
@@ -189,7 +190,8 @@ def test_kernel_result_is_device_only_and_downloads_once(dev, dtype):
     assert x.device_nbytes == 20 * DEVICE_ITEMSIZE[dtype.name]
     dev.synchronize()
     got, s = measure(dev, x.numpy)
-    assert moved(s) == down(x.device_nbytes)
+    assert moved(s) == down(bus_bytes(dtype, 20))
+    assert x.transfer_nbytes == bus_bytes(dtype, 20)
     assert s.submits == 1
     assert x.residency == BOTH
     assert_same(got, host)
@@ -204,7 +206,7 @@ def test_reading_a_view_downloads_the_whole_base_once(dev):
     x, host = on_device(wg.bool, (6, 7))
     v = x[2:4, ::3]
     got, s = measure(dev, v.numpy)
-    assert moved(s) == down(42 * 4)  # bools take 4 device bytes each
+    assert moved(s) == down(bus_bytes(wg.bool, 42))  # the whole base: 42 elements, not the view's 4
     assert x.residency == BOTH
     assert_same(got, host[2:4, ::3])
     got, s = measure(dev, x.numpy)
@@ -242,7 +244,7 @@ def test_setitem_numpy_value_on_device_valid_base_uploads_only_the_value(dev):
     x, host = on_device(wg.int16, (5, 6))
     val = np.arange(3, dtype=np.int16)
     _, s = measure(dev, lambda: x.__setitem__((slice(None, None, 2), slice(1, 4)), val))
-    assert moved(s) == up(3 * 4)  # the value (int16 widened to 4 bytes), never the target's base
+    assert moved(s) == up(bus_bytes(wg.int16, 3))  # the value (as int16), never the target's base
     assert x.residency == DEVICE_ONLY
     host[::2, 1:4] = val
     assert_same(x.numpy(), host)
@@ -471,7 +473,7 @@ def test_creation_runs_on_the_device_without_uploads(dev, name):
     assert moved(s) == NOTHING
     assert s.dispatches >= 1 and s.submits == 0
     got, s = measure(dev, x.numpy)
-    assert moved(s) == down(x.device_nbytes)
+    assert moved(s) == down(bus_bytes(x.dtype, x.size))
     if want.dtype.kind == "f":
         np.testing.assert_allclose(got, want, rtol=1e-6)
     else:
@@ -690,11 +692,11 @@ def test_codec_round_trip_through_the_mirror(dev, dtype):
     m = Mirror(dtype, host.size, dev)
     m.host_for_write(whole=True)[...] = host
     _, s = measure(dev, m.buffer)
-    assert moved(s) == up(host.size * DEVICE_ITEMSIZE[dtype.name])
+    assert moved(s) == up(bus_bytes(dtype, host.size))
     m.host_for_write(whole=True)[...] = 0  # clobber the host side ...
     m.host_valid, m.device_valid = False, True  # ... and declare the device side the only valid one
     got, s = measure(dev, m.host)
-    assert moved(s) == down(host.size * DEVICE_ITEMSIZE[dtype.name])
+    assert moved(s) == down(bus_bytes(dtype, host.size))
     bits_equal(got, host)
 
 
@@ -716,9 +718,9 @@ def test_codec_round_trip_property(dev, data):
     host = data.draw(values(dtype, (n,)), label="host")
     x = wg.asarray(host)
     y, s = measure(dev, lambda: x.astype(dtype, copy=True))
-    assert moved(s) == (up(n * DEVICE_ITEMSIZE[dtype.name]) if n else NOTHING)
+    assert moved(s) == (up(bus_bytes(dtype, n)) if n else NOTHING)
     got, s = measure(dev, y.numpy)
-    assert moved(s) == (down(n * DEVICE_ITEMSIZE[dtype.name]) if n else NOTHING)
+    assert moved(s) == (down(bus_bytes(dtype, n)) if n else NOTHING)
     bits_equal(got, host)
 
 

@@ -4,9 +4,11 @@ The model keeps, per base (one Mirror, shared by every view of it):
   * the values (a numpy array) and which of them are known (``empty`` leaves elements unknown, and a few
     conversions whose result is unspecified or backend-dependent mark theirs unknown);
   * ``host_valid`` / ``device_valid``, updated by the residency rules (see tests/test_mirror.py).
-From those it predicts, for every step, the exact upload/download counts and bytes, and the residency of every live
-array afterwards.  A view is a numpy view of its base's model, made with the same index, so a write through any
-view updates the model exactly as wgarray must update the base.
+From those it predicts, for every step, the exact upload/download counts and bytes (``bus_bytes`` of the whole
+base), the submits (only at host reads and synchronize, or to order an upload after recorded work) and the residency
+of every live array afterwards.  A view is a numpy view of its base's model (and of an array of element numbers,
+which tells whether a write covers the whole base), made with the same index, so a write through any view updates
+the model exactly as wgarray must update the base.  A kernel over zero elements runs nothing and changes nothing.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import wgarray as wg
 
-from strategies import supported
+from strategies import bus_bytes, supported
 
 # numpy warns when a cast overflows or meets NaN (e.g. 70000 into float16, NaN into int); wgarray does as numpy
 pytestmark = pytest.mark.filterwarnings("ignore:.*encountered in cast:RuntimeWarning")
@@ -85,7 +87,8 @@ def scalars(dtype):
 def basic_index(draw, shape):
     """A basic index (ints, slices with any step, None, one Ellipsis) valid for ``shape``; often all of it."""
     if draw(st.integers(0, 3)) == 0:
-        return draw(st.sampled_from([(Ellipsis,), (None, Ellipsis)] + [(slice(None, None, -1), Ellipsis)] * bool(shape)))
+        whole = [(Ellipsis,), (None, Ellipsis)] + [(slice(None, None, -1), Ellipsis)] * bool(shape)
+        return draw(st.sampled_from(whole))
     parts = []
     for n in shape:
         kind = draw(st.sampled_from(["slice", "slice", "int", "full"]) if n else st.just("slice"))
@@ -126,7 +129,11 @@ class Base:
 
     @property
     def device_nbytes(self) -> int:
-        return self.size * self.dtype.device_itemsize
+        return self.size * self.dtype.device_itemsize  # what the device block holds
+
+    @property
+    def bus_nbytes(self) -> int:
+        return bus_bytes(self.dtype, self.size)  # what one upload or download moves
 
     @property
     def residency(self) -> frozenset:
@@ -160,7 +167,7 @@ class Expect:
         """A kernel reads ``base``: uploaded when only the host side is valid."""
         if base.host_valid and not base.device_valid:
             self.uploads += 1
-            self.bytes_uploaded += base.device_nbytes
+            self.bytes_uploaded += base.bus_nbytes
             base.device_valid = True
 
     def write_device(self, base: Base, whole: bool) -> None:
@@ -172,7 +179,7 @@ class Expect:
     def read_host(self, base: Base) -> None:
         if base.device_valid and not base.host_valid:
             self.downloads += 1
-            self.bytes_downloaded += base.device_nbytes
+            self.bytes_downloaded += base.bus_nbytes
             base.host_valid = True
 
     @staticmethod
@@ -378,7 +385,7 @@ class MirrorMachine(RuleBasedStateMachine):
             if T.device_valid:
                 if n and (kind == "numpy" or isinstance(value, list)):
                     e.uploads += 1  # the value, converted to the target's dtype, uploaded to be copied from
-                    e.bytes_uploaded += math.prod(vshape) * dtype.device_itemsize
+                    e.bytes_uploaded += bus_bytes(dtype, math.prod(vshape))
                 if n:
                     e.write_device(T, whole=True)  # valid on the device already: nothing to sync
             else:
@@ -522,7 +529,7 @@ class MirrorMachine(RuleBasedStateMachine):
         fn = {"numpy": h.arr.numpy, "asarray": lambda: np.asarray(h.arr),
               "tolist": lambda: np.array(h.arr.tolist(), dtype=h.vals.dtype).reshape(h.arr.shape)}[how]
         got, s = self.run(fn, e)
-        assert s.dispatches == 0
+        assert s.dispatches <= e.downloads  # at most the device codec's narrowing of what is downloaded
         assert_known_equal(got, h.vals, h.known, f"read of {h}")
 
     # -- views -----------------------------------------------------------------------------------------------------
@@ -559,7 +566,6 @@ class MirrorMachine(RuleBasedStateMachine):
         _, s = self.run(gc.collect, Expect())
         assert s.dispatches == 0
 
-
     # -- after every step ----------------------------------------------------------------------------------------
     @invariant()
     def residency_follows_the_rules(self):
@@ -575,8 +581,8 @@ class MirrorMachine(RuleBasedStateMachine):
             assert h.arr.mirror is m
 
 
-# ~10-25 s under HYPOTHESIS_PROFILE=ci (derandomized) on lavapipe; the slow variant explores for a few minutes
-FAST = settings(max_examples=80, stateful_step_count=40, deadline=None,
+# ~10-20 s under HYPOTHESIS_PROFILE=ci (derandomized) on lavapipe; the slow variant (`make test-long`) ~3 min
+FAST = settings(max_examples=60, stateful_step_count=40, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.filter_too_much])
 TestMirrorMachine = MirrorMachine.TestCase
@@ -589,4 +595,4 @@ class LongMirrorMachine(MirrorMachine):
 
 @pytest.mark.slow
 class TestMirrorMachineLong(LongMirrorMachine.TestCase):
-    settings = settings(FAST, max_examples=300, stateful_step_count=80)
+    settings = settings(FAST, max_examples=200, stateful_step_count=80)
