@@ -47,6 +47,7 @@ class GPUAllocator(Allocator["Device"]):
         self.cache_limit = cache_limit
         self.live_bytes = 0  # bytes in blocks handed out and not yet freed
         self.live_blocks = 0
+        self._deferred: list[DeviceBlock] = []  # freed while another thread held the lock: pooled at the next alloc
 
     @property
     def idle_bytes(self) -> int:
@@ -61,6 +62,8 @@ class GPUAllocator(Allocator["Device"]):
                               f"storage binding limit of {limit} bytes")
         cls = min(size_class(nbytes), max(limit // 4 * 4, nbytes))
         with dev.stream.lock:
+            while self._deferred:
+                self._give_back(self._deferred.pop())
             free = self._free.get(cls)
             if free:
                 block = free.pop()
@@ -89,14 +92,25 @@ class GPUAllocator(Allocator["Device"]):
         dev = self._dev
         if dev.stream.closed:
             return
-        with dev.stream.lock:
-            self.live_bytes -= block.size
-            self.live_blocks -= 1
-            if self._idle_bytes + block.size > self.cache_limit:
-                self._destroy(block)
-                return
-            self._free.setdefault(block.size, []).append(block)
-            self._idle_bytes += block.size
+        lock = dev.stream.lock
+        # never wait for the lock: free runs from __del__, in whichever thread the garbage collector runs (wgpu's
+        # poller thread, too), and the thread holding the lock may be waiting for that very thread (map_sync)
+        if not lock.acquire(blocking=False):
+            self._deferred.append(block)  # list.append is atomic
+            return
+        try:
+            self._give_back(block)
+        finally:
+            lock.release()
+
+    def _give_back(self, block: DeviceBlock) -> None:
+        self.live_bytes -= block.size
+        self.live_blocks -= 1
+        if self._idle_bytes + block.size > self.cache_limit:
+            self._destroy(block)
+            return
+        self._free.setdefault(block.size, []).append(block)
+        self._idle_bytes += block.size
 
     def _destroy(self, block: DeviceBlock) -> None:
         stream = self._dev.stream
@@ -108,6 +122,8 @@ class GPUAllocator(Allocator["Device"]):
     def trim(self) -> None:
         """Destroy every idle buffer in the pool."""
         with self._dev.stream.lock:
+            while self._deferred:
+                self._give_back(self._deferred.pop())
             for free in self._free.values():
                 for block in free:
                     self._destroy(block)
