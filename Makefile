@@ -9,7 +9,7 @@ export HYPOTHESIS_PROFILE ?= ci
 .PHONY: demo test test-long bench setup vulkan
 
 vulkan:
-	@if ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1; then \
+	@if ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json 2>/dev/null | grep -q .; then \
 	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Mesa's Vulkan drivers (lavapipe)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mesa-vulkan-drivers >/dev/null; \
