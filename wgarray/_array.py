@@ -192,6 +192,11 @@ class Array:
 
     def transpose(self, axes=None) -> "Array":
         axes = tuple(reversed(range(self.ndim))) if axes is None else tuple(operator.index(a) for a in axes)
+        if len(axes) != self.ndim:
+            raise ValueError(f"axes {axes} are not a permutation of the {self.ndim} dimensions")
+        for a in axes:
+            if self.ndim and not -self.ndim <= a < self.ndim:
+                raise np.exceptions.AxisError(a, self.ndim)
         if sorted(a % self.ndim if self.ndim else a for a in axes) != list(range(self.ndim)) or len(axes) != self.ndim:
             raise ValueError(f"axes {axes} are not a permutation of the {self.ndim} dimensions")
         axes = tuple(a % self.ndim for a in axes)

@@ -304,7 +304,7 @@ def _int_indices(indices, dev, name: str) -> Array:
     if not isinstance(indices, Array):
         indices = _index_array(indices, dev)
     if indices.device is not dev:
-        raise ValueError(f"{name}: x and indices are on different devices")
+        raise ValueError(f"{name}: x and indices are on different devices: {dev} and {indices.device}")
     if indices.dtype.kind not in "iu":
         raise TypeError(f"{name}: indices must have an integer dtype, not {indices.dtype.name}")
     return indices

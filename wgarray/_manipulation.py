@@ -76,6 +76,7 @@ def broadcast_arrays(*arrays) -> list[Array]:
     arrays = [_array(a) for a in arrays]
     if not arrays:
         return []
+    _ops.common_device(arrays)
     try:
         shape = tuple(np.broadcast_shapes(*[a.shape for a in arrays]))
     except ValueError:

@@ -20,6 +20,7 @@ def ones(shape, *, dtype=None, device=None) -> Array:
 
 
 def empty_like(x: Array, /, *, dtype=None, device=None) -> Array:
+    x = x if isinstance(x, Array) else _ops.asarray(x)
     return _ops.empty(x.shape, dtype=x.dtype if dtype is None else dtype, device=x.device if device is None else device)
 
 
@@ -32,12 +33,14 @@ def ones_like(x: Array, /, *, dtype=None, device=None) -> Array:
 
 
 def full_like(x: Array, /, fill_value, *, dtype=None, device=None) -> Array:
+    x = x if isinstance(x, Array) else _ops.asarray(x)
     return _ops.full(x.shape, fill_value, dtype=x.dtype if dtype is None else dtype,
                      device=x.device if device is None else device)
 
 
 # -- data types and manipulation ----------------------------------------------------------------------------------
 def astype(x: Array, dtype, /, *, copy: bool = True, device=None) -> Array:
+    x = x if isinstance(x, Array) else _ops.asarray(x)
     out = _ops.astype(x, dtype, copy=copy)
     return out if device is None else _ops.to_device(out, device)
 

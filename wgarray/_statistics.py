@@ -73,6 +73,6 @@ def diff(x, /, *, axis: int = -1, n: int = 1, prepend=None, append=None) -> Arra
     op = "not_equal" if x.dtype.kind == "b" else "subtract"
     hi = (slice(None),) * a + (slice(1, None),)
     lo = (slice(None),) * a + (slice(None, -1),)
-    for _ in range(n):
+    for _ in range(min(n, x.shape[a])):  # after shape[a] differences the axis is empty and stays so
         x = _ops.elementwise(op, x[hi], x[lo])
     return x

@@ -48,6 +48,11 @@ class GPUAllocator(Allocator["Device"]):
         self.live_bytes = 0  # bytes in blocks handed out and not yet freed
         self.live_blocks = 0
         self._deferred: list[DeviceBlock] = []  # freed while another thread held the lock: pooled at the next alloc
+        # blocks handed out, held here so that their buffers are never garbage while a mirror uses them: when the
+        # garbage collector frees a reference cycle holding an array, it finalizes every object only the cycle
+        # reaches; a buffer finalized with its mirror would go back to the pool released (a NULL handle, which
+        # wgpu-native answers with an abort when it is next bound)
+        self._live: set[DeviceBlock] = set()
 
     @property
     def idle_bytes(self) -> int:
@@ -75,6 +80,7 @@ class GPUAllocator(Allocator["Device"]):
                 dev.counters.bytes_allocated += cls
             self.live_bytes += block.size
             self.live_blocks += 1
+            self._live.add(block)
             return block
 
     def _create(self, size: int) -> wgpu.GPUBuffer:
@@ -91,6 +97,7 @@ class GPUAllocator(Allocator["Device"]):
     def free(self, block: DeviceBlock) -> None:
         dev = self._dev
         if dev.stream.closed:
+            self._live.discard(block)
             return
         lock = dev.stream.lock
         # never wait for the lock: free runs from __del__, in whichever thread the garbage collector runs (wgpu's
@@ -104,6 +111,7 @@ class GPUAllocator(Allocator["Device"]):
             lock.release()
 
     def _give_back(self, block: DeviceBlock) -> None:
+        self._live.discard(block)
         self.live_bytes -= block.size
         self.live_blocks -= 1
         if self._idle_bytes + block.size > self.cache_limit:

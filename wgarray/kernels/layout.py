@@ -93,6 +93,16 @@ def grid(workgroups: int, max_dim: int) -> tuple[int, int, int]:
     return (math.ceil(workgroups / y), y, 1)
 
 
+def pack(fmt: str, *values: int) -> bytes:
+    """``struct.pack`` for kernel parameters: a value beyond 32 bits (the size, a stride or an offset of more than
+    2**31 elements, as a huge broadcast view has) raises OverflowError rather than struct.error."""
+    try:
+        return struct.pack(fmt, *values)
+    except struct.error:
+        raise OverflowError(f"a kernel parameter does not fit in 32 bits (one of {list(values)}): wgarray's kernels "
+                            "address at most 2**31 - 1 elements an operand") from None
+
+
 class Params:
     """Packs a uniform parameter block, following WGSL's uniform layout rules for the members used here."""
 
@@ -104,14 +114,14 @@ class Params:
 
     def u32(self, *values: int) -> "Params":
         self._align(4)
-        self._buf.extend(struct.pack(f"<{len(values)}I", *values))
+        self._buf.extend(pack(f"<{len(values)}I", *values))
         return self
 
     def vec_array(self, values: Sequence[int], signed: bool, length: int = MAXD) -> "Params":
         """array<vec4<u32|i32>, length/4> padded with zeros."""
         self._align(16)
         vals = list(values) + [0] * (length - len(values))
-        self._buf.extend(struct.pack(f"<{length}{'i' if signed else 'I'}", *vals))
+        self._buf.extend(pack(f"<{length}{'i' if signed else 'I'}", *vals))
         return self
 
     def raw(self, data: bytes, align: int) -> "Params":

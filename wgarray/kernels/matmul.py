@@ -7,7 +7,6 @@ there are enough tiles to fill the device, else 64x64 tiles with 4x4.  8-byte dt
 from __future__ import annotations
 
 import math
-import struct
 
 from .. import dtypes as dt
 from ..dtypes import DType
@@ -39,7 +38,7 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int) -> None:
     bufs = [a.mirror.buffer(), b.mirror.buffer()]
     bufs.append(out.mirror.buffer_for_write(whole=True))
     params = layout.Params().u32(M, N, K, batch, a.offset, b.offset, out.offset, 0)
-    params.raw(struct.pack("<4i", a_rs, a_ks, a_bs, 0), 4).raw(struct.pack("<4i", b_ks, b_cs, b_bs, 0), 4)
+    params.raw(layout.pack("<4i", a_rs, a_ks, a_bs, 0), 4).raw(layout.pack("<4i", b_ks, b_cs, b_bs, 0), 4)
     if cdt.device_itemsize == 4:
         big = math.ceil(M / 128) * math.ceil(N / 128) * batch >= _BIG_TILE_MIN_GROUPS
         tile = 128 if big else 64

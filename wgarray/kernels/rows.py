@@ -8,7 +8,6 @@ its ``<name>_base(row)``, ``<name>_inner(j)`` and ``<name>_at(row, j)`` function
 from __future__ import annotations
 
 import math
-import struct
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -29,7 +28,7 @@ class Rows:
             raise ValueError(f"wgarray kernels address at most {MAXD} non-mergeable dimensions")
 
     def pack(self, params: layout.Params) -> layout.Params:
-        params.raw(struct.pack("<iIII", self.offset, len(self.oshape), len(self.ishape), 0), 16)
+        params.raw(layout.pack("<iIII", self.offset, len(self.oshape), len(self.ishape), 0), 16)
         return (params.vec_array(self.oshape, False).vec_array(self.ost, True)
                 .vec_array(self.ishape, False).vec_array(self.ist, True))
 

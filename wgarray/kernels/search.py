@@ -3,7 +3,6 @@ order is the one ``sort`` produces (NaNs last, -0.0 == 0.0)."""
 from __future__ import annotations
 
 import math
-import struct
 
 from ..dtypes import DType
 from . import layout, rows, source
@@ -23,7 +22,7 @@ def searchsorted(device, x1: ViewLike, x2: ViewLike, cdt: DType, right: bool, ou
     key = ("searchsorted", x1.dtype.name, x2.dtype.name, cdt.name)
     pipe, bgl = device.pipeline(key, lambda: _build(x1.dtype, x2.dtype, cdt))
     params = layout.Params().u32(n, x1.shape[0], int(right), 0)
-    params.raw(struct.pack("<iiII", x1.offset, x1.strides[0] if x1.shape[0] > 1 else 0, 0, 0), 4)
+    params.raw(layout.pack("<iiII", x1.offset, x1.strides[0] if x1.shape[0] > 1 else 0, 0, 0), 4)
     x2_rows.pack(params)
     buffers = [x1.mirror.buffer(), x2.mirror.buffer(), out.mirror.buffer_for_write(whole=True)]
     grid = layout.grid(math.ceil(n / WG), device.properties.limits.max_compute_workgroups_per_dimension)
