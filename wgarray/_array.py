@@ -18,6 +18,7 @@ from .kernels.layout import contiguous_strides
 
 
 _STRIDES: dict[tuple[int, ...], tuple[int, ...]] = {}
+_MAX_BYTES = int(np.iinfo(np.intp).max)
 
 
 class Array:
@@ -31,6 +32,9 @@ class Array:
                  offset: int = 0) -> None:
         self.mirror = mirror
         self.shape = tuple(int(n) for n in shape)
+        if 0 in self.shape and math.prod(n for n in self.shape if n) * mirror.dtype.itemsize > _MAX_BYTES:
+            # numpy, which holds the host side, cannot represent it (even empty): refuse it as numpy does
+            raise ValueError(f"array is too big: shape {self.shape} exceeds numpy's index range")
         self.strides = tuple(strides) if strides is not None else contiguous_strides(self.shape)
         self.offset = int(offset)
 

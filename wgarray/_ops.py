@@ -384,8 +384,8 @@ def _elementwise_fast(name: str, args) -> Array | None:
     if not same_shape:
         shape = broadcast_shapes(name, [a.shape for a in args if type(a) is Array])
     size = math.prod(shape)
-    if size * out_dt.device_itemsize > dev.properties.limits.max_storage_buffer_binding_size:
-        return None
+    if not 0 < size * out_dt.device_itemsize <= dev.properties.limits.max_storage_buffer_binding_size:
+        return None  # too large, or empty (the general path checks the shape)
     out = Array._contiguous(Mirror(out_dt, size, dev), shape)
     _ew.run(dev, op, operands, out, cdt, cdts)
     return out
@@ -607,10 +607,11 @@ def reduce(name: str, x, axis=None, keepdims: bool = False, dtype=None) -> Array
     if not isinstance(x, Array):
         x = asarray(x)
     dev = common_device([x])
+    if dtype is not None and name in ("sum", "prod") and _dt.as_dtype(dtype) is _dt.bool:
+        # numpy: the inputs are cast to bool, so a bool sum is a logical or and a bool product a logical and
+        name, dtype = ("any" if name == "sum" else "all"), None
     op = rtable.OPS[name]
     axes = normalize_axes(axis, x.ndim)
-    if name in ("sum", "prod", "mean") and x.dtype.kind == "b" and name == "mean":
-        pass
     res = rtable.result(op, x.dtype, None if dtype is None else _dt.as_dtype(dtype))
     check_supported(res, dev)
     kept = tuple(n for d, n in enumerate(x.shape) if d not in axes)

@@ -66,5 +66,6 @@ def _cumulative(op: str, x, axis, dtype, include_initial: bool) -> Array:
     dst_rows = _rows.Rows(0, dst_rows.oshape, dst_rows.ost, (length + shift,), (ostr[axis],))
     src = x.mirror.buffer()
     dst = out.mirror.buffer_for_write(whole=True)
-    _scan.run(dev, op, src, x.dtype, "convert", src_rows, n_rows, length, dst, res, dst_rows, shift)
+    load = "nonzero" if res is _dt.bool else "convert"  # numpy casts the inputs to bool first (0.5 -> True)
+    _scan.run(dev, op, src, x.dtype, load, src_rows, n_rows, length, dst, res, dst_rows, shift)
     return out

@@ -15,6 +15,7 @@ from .rtable import RedOp, accumulator
 
 _PER_GROUP = WORKGROUP * 8  # a workgroup reduces at least this many elements before splitting a row
 _TARGET_GROUPS = 2048  # enough workgroups to fill a large GPU
+_MAX_PLANS = 4096  # launch plans a device keeps (as in elementwise.py)
 
 
 class _Partial:
@@ -64,6 +65,8 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
     key = ("reduce", op.name, x.dtype, x.shape, x.strides, x.offset, axes, out.dtype)
     passes = device.plans.get(key)
     if passes is None:
+        if len(device.plans) >= _MAX_PLANS:  # shapes and offsets vary without end in some loops: stay bounded
+            device.plans.clear()
         passes = device.plans[key] = _plan(device, op, x, axes, out)
     acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
     src = [x.mirror.buffer()]
