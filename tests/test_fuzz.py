@@ -1,7 +1,3 @@
-# WORK IN PROGRESS (not collected by pytest: the file name does not start with test_).
-# A fuzz target for issue 4: random sequences of public operations with random and bad arguments; only expected
-# Python exception classes may escape.  At the 2026-11-30 stop it failed with a hypothesis data-size error
-# ("Maximum allowed data size"), so it was parked here; rename to tests/test_fuzz.py once it passes.
 """A fuzz target: random programs of 10-40 random public operations with random (often bad) arguments.
 
 Every step must either return a result or raise one of the exception classes a user can expect from numpy-style
