@@ -23,7 +23,7 @@ from .kernels import reduce as _red
 from .kernels import rtable
 from .kernels.elementwise import Scalar
 from .kernels.ewtable import OPS as EW_OPS
-from .kernels.layout import broadcast_strides, collapse, contiguous_strides
+from .kernels.layout import broadcast_strides, collapse, contiguous_strides, window_align
 
 _SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
 
@@ -61,7 +61,7 @@ def new_array(shape: Sequence[int], dtype: DType, device: _device.Device) -> Arr
         raise ValueError(f"negative dimensions are not allowed: {shape}")
     check_supported(dtype, device)
     size = math.prod(shape)
-    limit = device.properties.limits.max_storage_buffer_binding_size
+    limit = device.properties.limits.max_buffer_size // 16 * 16
     if size * dtype.device_itemsize > limit:
         raise MemoryError(f"an array of shape {shape} and dtype {dtype.name} needs "
                           f"{size * dtype.device_itemsize} device bytes, more than {device}'s limit of {limit}")
@@ -384,7 +384,7 @@ def _elementwise_fast(name: str, args) -> Array | None:
     if not same_shape:
         shape = broadcast_shapes(name, [a.shape for a in args if type(a) is Array])
     size = math.prod(shape)
-    if not 0 < size * out_dt.device_itemsize <= dev.properties.limits.max_storage_buffer_binding_size:
+    if not 0 < size * out_dt.device_itemsize <= dev.properties.limits.max_buffer_size:
         return None  # too large, or empty (the general path checks the shape)
     out = Array._contiguous(Mirror(out_dt, size, dev), shape)
     _ew.run(dev, op, operands, out, cdt, cdts)
@@ -624,8 +624,62 @@ def reduce(name: str, x, axis=None, keepdims: bool = False, dtype=None) -> Array
         if out.size:
             fill(out, _EMPTY_FILL[name])
     elif out.size:
-        _red.run(dev, op, x, axes, out)
+        if _red.fits(dev, x, out.size):
+            _red.run(dev, op, x, axes, out)
+        else:
+            _reduce_split(name, x, axes, out, dtype)
     return Array(out.mirror, out_shape) if keepdims else out
+
+
+_ORDER_OF = {"argmax": "max", "argmin": "min"}
+
+
+def _reduce_split(name: str, x: Array, axes: tuple[int, ...], out: Array, dtype) -> None:
+    """A reduction whose input or output lies beyond one storage binding, as reductions that fit: x is viewed
+    (or, if its layout needs it, copied) as contiguous rows [outputs, reduced elements]; groups of whole rows reduce
+    straight into their part of ``out``; rows longer than a binding reduce piece by piece into partials (for arg
+    ops: each piece's extreme and its index), which one more reduction combines."""
+    dev = out.device
+    limits = dev.properties.limits
+    room = limits.max_storage_buffer_binding_size - window_align(limits) - 16
+    kept = [d for d in range(x.ndim) if d not in axes]
+    n_out, m, isz = out.size, math.prod(x.shape[d] for d in axes), x.dtype.device_itemsize
+    perm = kept + list(axes)
+    rows = reshape(Array(x.mirror, tuple(x.shape[d] for d in perm), tuple(x.strides[d] for d in perm), x.offset),
+                   (n_out, m))
+    flat = Array(out.mirror, (n_out,))
+    step = room // (m * isz)
+    while step > 1 and not _red.fits(dev, getitem(rows, slice(0, step)), step):
+        step //= 2
+    if step and _red.fits(dev, getitem(rows, slice(0, step)), step):
+        for r0 in range(0, n_out, step):
+            part = getitem(rows, slice(r0, r0 + step))
+            assign(getitem(flat, slice(r0, r0 + step)), reduce(name, part, axis=1, dtype=dtype))
+        return
+    per = room // isz
+    pieces = -(-m // per)
+    res = out.dtype
+    summing = name in ("sum", "prod", "mean")
+    part_dt = (_dt.float32 if res is _dt.float16 else res) if summing else None
+    part_name = "sum" if name == "mean" else _ORDER_OF.get(name, name)
+    vals = new_array((n_out, pieces), part_dt or (x.dtype if name in _ORDER_OF or name in ("max", "min") else res),
+                     dev)
+    index = new_array((n_out, pieces), _dt.int32, dev) if name in _ORDER_OF else None
+    for g in range(n_out):
+        for k in range(pieces):
+            piece = getitem(rows, (g, slice(k * per, (k + 1) * per)))
+            assign(getitem(vals, (g, k)), reduce(part_name, piece, dtype=part_dt))
+            if index is not None:
+                assign(getitem(index, (g, k)), reduce(name, piece))
+    if index is not None:  # the first piece holding the extreme, and the extreme's index within it
+        best = reshape(reduce(name, vals, axis=1), (n_out, 1))
+        starts = elementwise("multiply", arange(pieces, device=dev), per)
+        hit = astype(elementwise("equal", starts, elementwise("multiply", best, per)), _dt.int32)
+        assign(flat, reduce("sum", elementwise("multiply", hit, elementwise("add", index, starts)), axis=1))
+    elif name == "mean":
+        assign(flat, elementwise("divide", reduce("sum", vals, axis=1), float(m)))
+    else:
+        assign(flat, reduce(name, vals, axis=1, dtype=res if summing else None))
 
 
 def argreduce(name: str, x, axis=None, keepdims: bool = False) -> Array:

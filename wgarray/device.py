@@ -104,7 +104,7 @@ class Device:
     # set by wgarray.kernels.codec (a layer above): makes the device-side widen/narrow kernels of narrow dtypes
     codec_factory = None
 
-    def __init__(self, adapter=None, *, label: str | None = None) -> None:
+    def __init__(self, adapter=None, *, label: str | None = None, binding_limit: int | None = None) -> None:
         adapter = adapter if isinstance(adapter, wgpu.GPUAdapter) else _choose_adapter(adapter)
         self.adapter = adapter
         self.properties = DeviceProperties.from_adapter(adapter)
@@ -119,10 +119,13 @@ class Device:
                 raise RuntimeError(f"the adapter {self.properties.name} ({self.properties.backend}) refused to "
                                    f"open a device: {e}") from None
             self.properties = DeviceProperties.from_device(self.properties, self.wgpu_device)
+        if binding_limit is not None:
+            self.properties = self.properties.with_binding_limit(binding_limit)
         self.features = frozenset(features)
         self.counters = Counters()
-        self.stream = Stream(self.wgpu_device, self.counters,
-                             self.properties.limits.min_uniform_buffer_offset_alignment)
+        lim = self.properties.limits
+        self.stream = Stream(self.wgpu_device, self.counters, lim.min_uniform_buffer_offset_alignment,
+                             lim.max_storage_buffer_binding_size)
         self.allocator = GPUAllocator(self)
         self._pipelines: dict[tuple, tuple] = {}
         self._flushes: bool | None = None
@@ -247,9 +250,12 @@ def _forget(dev: Device) -> None:
             _default = None
 
 
-def open_device(adapter: int | str | AdapterInfo | None = None) -> Device:
-    """Open a new, independent device (default adapter when none is given)."""
-    dev = Device(adapter)
+def open_device(adapter: int | str | AdapterInfo | None = None, *, binding_limit: int | None = None) -> Device:
+    """Open a new, independent device (default adapter when none is given).
+
+    ``binding_limit`` lowers the bytes wgarray binds to one kernel argument below the device's own limit (a multiple
+    of 256, at least 4096): a large device then takes the paths a small one takes for arrays beyond one binding."""
+    dev = Device(adapter, binding_limit=binding_limit)
     with _registry_lock:
         dev.index = max((d.index for d in _devices), default=-1) + 1
         _devices.append(dev)

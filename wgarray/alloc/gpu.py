@@ -61,11 +61,15 @@ class GPUAllocator(Allocator["Device"]):
 
     def alloc(self, nbytes: int) -> DeviceBlock:
         dev = self._dev
-        limit = dev.properties.limits.max_storage_buffer_binding_size
-        if nbytes > limit:
-            raise MemoryError(f"cannot allocate {nbytes} bytes on {dev}: larger than the device's "
-                              f"storage binding limit of {limit} bytes")
-        cls = min(size_class(nbytes), max(limit // 4 * 4, nbytes))
+        limits = dev.properties.limits
+        binding, most = limits.max_storage_buffer_binding_size, limits.max_buffer_size
+        if nbytes <= binding:  # pooled by size class, never past one binding (kernels bind these whole)
+            cls = min(size_class(nbytes), max(binding // 16 * 16, nbytes))
+        else:  # larger than one binding: bound through windows; whole vec4s at least
+            cls = min(size_class(nbytes), most // 16 * 16)
+            if cls < -(-nbytes // 16) * 16:
+                raise MemoryError(f"cannot allocate {nbytes} bytes on {dev}: larger than the device's buffer "
+                                  f"limit of {most} bytes")
         with dev.stream.lock:
             while self._deferred:
                 self._give_back(self._deferred.pop())

@@ -47,10 +47,28 @@ class Codec:
         dev = self.device
         key = ("codec", dtype.name, direction)
         pipe, bgl = dev.pipeline(key, lambda: (_build(dtype, direction), [True, False]))
-        params = layout.Params().u32(n, math.ceil(n / (32 // _RULES[dtype.name][0])), 0, 0).bytes()
-        grid = layout.grid(math.ceil(threads / WORKGROUP), dev.properties.limits.max_compute_workgroups_per_dimension)
+        per = 32 // _RULES[dtype.name][0]
+        limits = dev.properties.limits
+        binding = limits.max_storage_buffer_binding_size
         buffers = [src, dst]
-        dev.stream.dispatch(pipe, dev.stream.bind_group(bgl, buffers), buffers, params, grid)
+        if src.size <= binding and dst.size <= binding:
+            self._dispatch(pipe, bgl, buffers, None, n, per, threads)
+            return
+        # beyond one binding: element ranges whose packed and wide windows both start aligned and fit
+        unit = 4 * layout.window_align(limits)
+        step = max(unit, binding // 4 // unit * unit)
+        for start in range(0, n, step):
+            count = min(step, n - start)
+            packed = (start // per * 4, -(-count // per) * 4)
+            wide = (start * 4, count * 4)
+            ranges = [packed, wide] if direction == "widen" else [wide, packed]
+            self._dispatch(pipe, bgl, buffers, ranges, count, per, count if direction == "widen" else -(-count // per))
+
+    def _dispatch(self, pipe, bgl, buffers, ranges, n: int, per: int, threads: int) -> None:
+        dev = self.device
+        params = layout.Params().u32(n, math.ceil(n / per), 0, 0).bytes()
+        grid = layout.grid(math.ceil(threads / WORKGROUP), dev.properties.limits.max_compute_workgroups_per_dimension)
+        dev.stream.dispatch(pipe, dev.stream.bind_group(bgl, buffers, ranges), buffers, params, grid)
 
 
 def _build(dtype: DType, direction: str) -> str:

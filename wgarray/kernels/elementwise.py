@@ -44,6 +44,7 @@ class _Plan:
     scalar_order: tuple[int, ...]  # operand positions of the scalars, in parameter-block order
     out_whole: bool  # the output holds every element of its base (in any order)
     work: int  # bytes the launch reads and writes (at most)
+    chunks: tuple = ()  # for buffers beyond one binding: (params, grid, window per binding, work) per dispatch
 
 
 _MAX_PLANS = 4096
@@ -71,7 +72,7 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
         else:
             k = len(mirrors)
             mirrors.append(m)
-        desc.append((m.dtype, o.shape, o.strides, o.offset, k))
+        desc.append((m.dtype, m.size, o.shape, o.strides, o.offset, k))
     for out_slot, have in enumerate(mirrors):
         if have is out.mirror:
             aliased = True
@@ -92,15 +93,21 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
     out_buf = out.mirror.buffer_for_write(whole=plan.out_whole and not aliased)
     if not aliased:
         buffers.append(out_buf)
-    params = plan.prefix
+    tail = b""
     if plan.scalar_order:
-        tail = layout.Params()
+        scal = layout.Params()
         for pos in plan.scalar_order:
             o = operands[pos]
-            tail.raw(o.storage_bytes(), o.dtype.device_itemsize)
-        params += tail.bytes()
-    group = device.stream.bind_group(plan.layout, buffers)
-    device.stream.dispatch(plan.pipeline, group, buffers, params, plan.grid, plan.work)
+            scal.raw(o.storage_bytes(), o.dtype.device_itemsize)
+        tail = scal.bytes()
+    stream = device.stream
+    if not plan.chunks:
+        stream.dispatch(plan.pipeline, stream.bind_group(plan.layout, buffers), buffers, plan.prefix + tail,
+                        plan.grid, plan.work)
+        return
+    for prefix, grid, ranges, work in plan.chunks:
+        stream.dispatch(plan.pipeline, stream.bind_group(plan.layout, buffers, ranges), buffers, prefix + tail,
+                        grid, work)
 
 
 def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: int) -> _Plan:
@@ -138,16 +145,55 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     pipe, bgl = device.pipeline(key, lambda: _build(op, operands, sig, out, out_sig, mirrors, cdt, cdts, dtypes,
                                                     len(views) + 1, vec))
     threads = math.ceil(n / 4) if vec else n
-    params = layout.Params().u32(threads, len(cshape), 0, 0).vec_array(cshape, signed=False)
-    params.vec_array([v.offset for v in views] + [out.offset], signed=False, length=16)
-    for s in cstrides:
-        params.vec_array(s, signed=True)
-    prefix = params.bytes()
+    lanes = 4 if vec else 1
+    offsets = [v.offset for v in views] + [out.offset]
+    itemsizes = [v.dtype.device_itemsize for v in views] + [out.dtype.device_itemsize]
+    max_wg = device.properties.limits.max_compute_workgroups_per_dimension
+
+    def prefix(start: int, stop: int, offs) -> bytes:  # threads [start, stop), operand offsets as given
+        params = layout.Params().u32(stop, len(cshape), start, 0).vec_array(cshape, signed=False)
+        params.vec_array([o % (1 << 32) for o in offs], signed=False, length=16)
+        for st in cstrides:
+            params.vec_array(st, signed=True)
+        return params.bytes()
+
     scal = [pos for pos, o in enumerate(operands) if isinstance(o, Scalar)]
     scal.sort(key=lambda pos: operands[pos].dtype.device_itemsize != 8)
-    wg = layout.grid(math.ceil(threads / WORKGROUP), device.properties.limits.max_compute_workgroups_per_dimension)
-    work = n * (out.dtype.device_itemsize + sum(v.dtype.device_itemsize for v in views))
-    return _Plan(pipe, bgl, prefix, wg, tuple(scal), out_whole, work)
+    wg = layout.grid(math.ceil(threads / WORKGROUP), max_wg)
+    work = n * sum(itemsizes)
+    limits = device.properties.limits
+    binding = limits.max_storage_buffer_binding_size
+    big = [k for k, m in enumerate(mirrors) if m.size * m.dtype.device_itemsize > binding]
+    if not big:
+        return _Plan(pipe, bgl, prefix(0, threads, offsets), wg, tuple(scal), out_whole, work)
+    # buffers beyond one binding: dispatches over ranges of the output, each binding the window of every large
+    # buffer that its elements touch (operand offsets shifted to the window; the shader wraps them modulo 2^32)
+    vslot = [slot[id(v.mirror)] for v in views] + [out_slot]
+    align = layout.window_align(limits)
+    chunks = []
+    start, step = 0, max(WORKGROUP, (binding - align) // max(itemsizes) // (lanes * WORKGROUP) * WORKGROUP)
+    while start < threads:
+        while True:
+            stop = min(start + step, threads)
+            spans: dict[int, list[int]] = {}
+            for v, k in enumerate(vslot):
+                if k in big:
+                    lo, hi = layout.span(cshape, cstrides[v], start * lanes, min(stop * lanes, n))
+                    have = spans.setdefault(k, [lo + offsets[v], hi + offsets[v]])
+                    have[0], have[1] = min(have[0], lo + offsets[v]), max(have[1], hi + offsets[v])
+            ranges = [None] * len(mirrors)
+            for k, (lo, hi) in spans.items():
+                isz = mirrors[k].dtype.device_itemsize
+                ranges[k] = layout.window(lo, hi, isz, layout.reach(mirrors[k].size * isz), align)
+            if step == 1 or all(r is None or r[1] <= binding for r in ranges):
+                break
+            step = max(1, step // 2)
+        offs = [o - (ranges[k][0] // isz if ranges[k] else 0) for o, k, isz in zip(offsets, vslot, itemsizes)]
+        chunk_work = (stop - start) * lanes * sum(itemsizes)
+        chunks.append((prefix(start, stop, offs), layout.grid(math.ceil((stop - start) / WORKGROUP), max_wg),
+                       tuple(ranges), chunk_work))
+        start = stop
+    return _Plan(pipe, bgl, b"", wg, tuple(scal), out_whole, work, tuple(chunks))
 
 
 def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int, vec: bool):
@@ -173,7 +219,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             continue
         vi = s[4]
         if s[3] == "c":
-            idx_of[vi] = f"({off(vi)} / 4u + i)" if vec else f"({off(vi)} + i)"
+            idx_of[vi] = f"(u32(i32({off(vi)}) >> 2u) + i)" if vec else f"({off(vi)} + i)"
         elif s[3] == "z":
             idx_of[vi] = f"{off(vi)} / 4u][{off(vi)} % 4u" if vec else off(vi)
         else:
@@ -182,7 +228,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
     if out_strided:
         out_idx = f"u32(j{nv})"
     else:
-        out_idx = f"({off(nv)} / 4u + i)" if vec else f"({off(nv)} + i)"
+        out_idx = f"(u32(i32({off(nv)}) >> 2u) + i)" if vec else f"({off(nv)} + i)"
     if strided or out_strided:
         walkers = [s[4] for s in strided] + ([nv] if out_strided else [])
         index.append("    var rem = i;")

@@ -132,3 +132,53 @@ class Params:
     def bytes(self) -> bytes:
         self._align(16)
         return bytes(self._buf)
+
+
+# -- windows: binding part of a buffer larger than one storage binding --------------------------------------------
+def _box(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, int]:
+    lo = sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
+    hi = sum(max(0, (n - 1) * s) for n, s in zip(shape, strides))
+    return lo, hi
+
+
+def span(shape: Sequence[int], strides: Sequence[int], start: int, stop: int) -> tuple[int, int]:
+    """The lowest and highest element offsets (relative to the view's offset) that the row-major positions
+    ``[start, stop)`` of a view touch (``start < stop``): a flat range is a union of at most two partial boxes per
+    dimension and one full box, and a box's extremes are sums of per-dimension extremes."""
+    if not shape:
+        return 0, 0
+    inner = math.prod(shape[1:])
+    if start == 0 and stop == inner * shape[0]:
+        return _box(shape, strides)
+    s0, rest, rstr = strides[0], shape[1:], strides[1:]
+    a, b = start // inner, (stop - 1) // inner
+    if a == b:
+        lo, hi = span(rest, rstr, start - a * inner, stop - a * inner)
+        return lo + a * s0, hi + a * s0
+    lo1, hi1 = span(rest, rstr, start - a * inner, inner)
+    lo2, hi2 = span(rest, rstr, 0, stop - b * inner)
+    lo, hi = min(lo1 + a * s0, lo2 + b * s0), max(hi1 + a * s0, hi2 + b * s0)
+    if b - a > 1:
+        blo, bhi = _box(rest, rstr)
+        ends = ((a + 1) * s0, (b - 1) * s0)
+        lo, hi = min(lo, min(ends) + blo), max(hi, max(ends) + bhi)
+    return lo, hi
+
+
+def window_align(limits) -> int:
+    """Byte alignment of a window's start: the device's storage offset alignment, and at least one vec4."""
+    return max(16, limits.min_storage_buffer_offset_alignment)
+
+
+def reach(nbytes: int) -> int:
+    """How far into its buffer a window over ``nbytes`` bytes of data may reach: the data rounded up to whole
+    vec4s (the allocator's buffers are at least that large)."""
+    return -(-nbytes // 16) * 16
+
+
+def window(lo: int, hi: int, itemsize: int, buffer_bytes: int, align: int) -> tuple[int, int]:
+    """(byte offset, byte size) of a binding window holding elements ``lo..hi`` of a buffer: the start rounded
+    down to ``align``, the size rounded up to whole vec4s (but not past the buffer's end)."""
+    start = lo * itemsize // align * align
+    stop = min(-(-(hi + 1) * itemsize // 16) * 16, buffer_bytes)
+    return start, stop - start

@@ -60,16 +60,43 @@ class _Pass:
     temp: int  # elements of the partials this pass writes (0: it writes the output)
 
 
+def fits(device, x: ViewLike, n_out: int) -> bool:
+    """Whether ``run`` can reduce ``x`` into ``n_out`` outputs: the elements of ``x`` lie within one binding window
+    and the outputs (and partials) within one binding.  Otherwise the caller splits the reduction."""
+    limits = device.properties.limits
+    binding = limits.max_storage_buffer_binding_size
+    m = math.prod(x.shape) // max(n_out, 1)
+    partials = n_out * max(1, min(math.ceil(m / _PER_GROUP), math.ceil(_TARGET_GROUPS / max(n_out, 1))))
+    if max(n_out, partials) * 8 > binding:  # outputs or first-pass partials (at most 8 bytes each)
+        return False
+    window = _window(x, limits)
+    return window is None or window[1] <= binding
+
+
+def _window(x: ViewLike, limits):
+    """The (byte offset, byte size) window ``x``'s elements need when its buffer is beyond one binding, else None."""
+    isz = x.dtype.device_itemsize
+    if x.mirror.size * isz <= limits.max_storage_buffer_binding_size:
+        return None
+    lo, hi = layout.span(x.shape, x.strides, 0, math.prod(x.shape))
+    return layout.window(lo + x.offset, hi + x.offset, isz, layout.reach(x.mirror.size * isz),
+                         layout.window_align(limits))
+
+
 def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) -> None:
-    """Reduce ``x`` over ``axes`` into the fresh contiguous view ``out`` (its shape: the kept dimensions)."""
-    key = ("reduce", op.name, x.dtype, x.shape, x.strides, x.offset, axes, out.dtype)
+    """Reduce ``x`` over ``axes`` into the fresh contiguous view ``out`` (its shape: the kept dimensions).  ``x``
+    may lie in a buffer beyond one binding when ``fits`` says so: the first pass then binds its window."""
+    window = _window(x, device.properties.limits)
+    offset = x.offset - (window[0] // x.dtype.device_itemsize if window else 0)
+    key = ("reduce", op.name, x.dtype, x.shape, x.strides, offset, axes, out.dtype)
     passes = device.plans.get(key)
     if passes is None:
         if len(device.plans) >= _MAX_PLANS:  # shapes and offsets vary without end in some loops: stay bounded
             device.plans.clear()
-        passes = device.plans[key] = _plan(device, op, x, axes, out)
+        passes = device.plans[key] = _plan(device, op, x, offset, axes, out)
     acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
     src = [x.mirror.buffer()]
+    ranges = [window]
     keep_alive = []  # partials live until the passes that read them are recorded
     for p in passes:
         if p.temp:
@@ -81,11 +108,12 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
         else:
             dst = [out.mirror.buffer_for_write(whole=True)]
         buffers = src + dst
-        device.stream.dispatch(p.pipeline, device.stream.bind_group(p.layout, buffers), buffers, p.params, p.grid)
-        src = dst
+        group = device.stream.bind_group(p.layout, buffers, ranges + [None] * len(dst))
+        device.stream.dispatch(p.pipeline, group, buffers, p.params, p.grid)
+        src, ranges = dst, [None] * len(dst)
 
 
-def _plan(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) -> list[_Pass]:
+def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], out: ViewLike) -> list[_Pass]:
     """The passes of a reduction: pipelines, parameters and grids (everything but the buffers)."""
     keep = [d for d in range(len(x.shape)) if d not in axes]
     oshape, ostr = layout.collapse([x.shape[d] for d in keep], [[x.strides[d] for d in keep]])
@@ -96,7 +124,7 @@ def _plan(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) 
     m = math.prod(ishape)
     count = m  # elements per output (a mean divides by it); m becomes the partial count in later passes
     acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
-    src_dtype, nsrc, in_off, partial_in = x.dtype, 1, x.offset, False
+    src_dtype, nsrc, in_off, partial_in = x.dtype, 1, offset, False
     shape_strides = (oshape, ostr[0], ishape, istr[0])
     passes = []
     while True:

@@ -57,6 +57,16 @@ class DeviceProperties:
         import dataclasses
         return dataclasses.replace(props, limits=Limits.from_wgpu(device.limits))
 
+    def with_binding_limit(self, nbytes: int) -> "DeviceProperties":
+        """The same description with a lower storage binding limit (what ``open_device(binding_limit=)`` asks)."""
+        import dataclasses
+        if isinstance(nbytes, bool) or not isinstance(nbytes, int):
+            raise TypeError(f"binding_limit must be an int, got {type(nbytes).__name__}")
+        have = self.limits.max_storage_buffer_binding_size
+        if nbytes < 4096 or nbytes % 256 or nbytes > have:
+            raise ValueError(f"binding_limit must be a multiple of 256 in [4096, {have}], got {nbytes}")
+        return dataclasses.replace(self, limits=dataclasses.replace(self.limits, max_storage_buffer_binding_size=nbytes))
+
     def __repr__(self) -> str:
         lim = self.limits
         return (f"DeviceProperties(name={self.name!r}, vendor={self.vendor!r}, backend={self.backend!r}, "

@@ -44,8 +44,10 @@ def _round_up(n: int, to: int) -> int:
 
 
 class Stream:
-    def __init__(self, device: wgpu.GPUDevice, counters: Counters, uniform_align: int) -> None:
+    def __init__(self, device: wgpu.GPUDevice, counters: Counters, uniform_align: int,
+                 binding_limit: int = 1 << 62) -> None:
         self._device = device
+        self.binding_limit = binding_limit  # bytes one storage binding may hold
         self._queue = device.queue
         self._counters = counters
         self._align = max(16, uniform_align)
@@ -77,17 +79,30 @@ class Stream:
         return self._lock
 
     # -- recording ------------------------------------------------------------------------------------------
-    def bind_group(self, layout: wgpu.GPUBindGroupLayout, buffers: Sequence[wgpu.GPUBuffer]) -> wgpu.GPUBindGroup:
-        """A bind group binding ``buffers`` whole, in order; cached while the buffers live."""
-        key = (id(layout), *map(id, buffers))
+    def bind_group(self, layout: wgpu.GPUBindGroupLayout, buffers: Sequence[wgpu.GPUBuffer],
+                   ranges: Sequence[tuple[int, int] | None] | None = None) -> wgpu.GPUBindGroup:
+        """A bind group binding ``buffers`` in order: whole, or the (byte offset, byte size) window that ``ranges``
+        gives for a buffer; cached while the buffers live.  A buffer larger than one storage binding can only be
+        bound through a window: binding it whole raises MemoryError (before anything is recorded)."""
+        if ranges is None:
+            ranges = (None,) * len(buffers)
+        key = (id(layout), *map(id, buffers), *ranges)
         with self._lock:
             hit = self._groups.get(key)
             if hit is not None:
                 self._groups.move_to_end(key)
                 return hit[0]
-            group = self._device.create_bind_group(layout=layout, entries=[
-                {"binding": i, "resource": {"buffer": b, "offset": 0, "size": b.size}}
-                for i, b in enumerate(buffers)])
+            entries = []
+            for i, (b, r) in enumerate(zip(buffers, ranges)):
+                if r is None:
+                    if b.size > self.binding_limit:
+                        raise MemoryError(
+                            f"this operation needs a {b.size}-byte buffer in one storage binding, more than the "
+                            f"device's limit of {self.binding_limit} bytes (arrays that large work in elementwise "
+                            "operations, reductions, copies and transfers)")
+                    r = (0, b.size)
+                entries.append({"binding": i, "resource": {"buffer": b, "offset": r[0], "size": r[1]}})
+            group = self._device.create_bind_group(layout=layout, entries=entries)
             self._groups[key] = (group, layout, tuple(buffers))  # holding the objects keeps their ids unique
             if len(self._groups) > _BIND_GROUP_CACHE:
                 self._groups.popitem(last=False)
