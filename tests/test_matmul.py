@@ -279,3 +279,100 @@ def test_matmul_promotion_errors():
     if wg.default_device().supports(wg.uint64):
         with pytest.raises(TypeError):
             wg.matmul(wg.zeros((2, 2), dtype=wg.uint64), wg.zeros((2, 2), dtype=wg.int8))
+
+
+# -- kernel variants of the register-tiled kernel, each forced through the override hook --------------------------
+from wgarray.kernels import matmul as _mm  # noqa: E402
+
+VARIANTS = [v.name for v in _mm.candidates()] + [
+    "64x64_4x4_k16_s2", "128x128_8x8_k8_db_s3", "128x64_8x4_k16_s4", "64x64_8x8_k8_db_s8", "64x128_4x8_k16_db_s5"]
+
+
+def _ints(rng, shape, dtype=np.float32):
+    """Small integers: every float32 product and partial sum is exact, so any summation order gives the same."""
+    return rng.integers(-8, 9, shape).astype(dtype)
+
+
+def _variant_operands(rng, B, M, K, N):
+    """(x, y, a, b): wgarray operands x, y equal to numpy a, b in several layouts."""
+    a, b = _ints(rng, (B, M, K)), _ints(rng, (B, K, N))
+    yield wg.asarray(a), wg.asarray(b), a, b  # contiguous
+    yield (wg.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2))).mT,  # both transposed
+           wg.asarray(np.ascontiguousarray(np.swapaxes(b, -1, -2))).mT, a, b)
+    # views at offsets into larger bases (aligned offsets keep vec4 loads), a with a negative row stride
+    abig = _ints(rng, (B, M + 8, K + 8))
+    bbig = _ints(rng, (B, K + 4, N + 12))
+    x = wg.asarray(abig)[:, M + 3:3:-1, 8:8 + K]
+    y = wg.asarray(bbig)[:, 2:2 + K, 4:4 + N]
+    yield x, y, abig[:, M + 3:3:-1, 8:8 + K], bbig[:, 2:2 + K, 4:4 + N]
+    yield wg.asarray(a), wg.asarray(b[0]), a, b[0]  # b broadcast over the batch (batch stride 0)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_matmul_variant(name):
+    """Each variant against numpy: M, N not multiples of any tile, K not a multiple of the slice count or depth,
+    batches, transposed operands, views at aligned and odd offsets (vec4 and strided loads), odd N (scalar
+    stores), K smaller than the slice count."""
+    rng = np.random.default_rng(23)
+    with _mm.forced(name):
+        assert _mm.choose(7, 7, 7, 1).name == name
+        for B, M, K, N in [(1, 132, 72, 100), (3, 36, 52, 20)]:
+            for x, y, a, b in _variant_operands(rng, B, M, K, N):
+                check(x @ y, a, b, wg.float32)
+        # odd sizes: strided scalar loads, scalar stores; the operands at odd offsets, one with stride 2
+        for B, M, K, N in [(2, 33, 70, 37), (1, 5, 3, 6)]:
+            abig, bbig = _ints(rng, (B, M + 1, 2 * K + 3)), _ints(rng, (B, K + 3, N + 1))
+            x, a = wg.asarray(abig)[:, 1:, 3::2], abig[:, 1:, 3::2]
+            y, b = wg.asarray(bbig)[:, 3:, 1:], bbig[:, 3:, 1:]
+            check(x @ y, a, b, wg.float32)
+
+
+@pytest.mark.parametrize("name", ["128x128_8x8_k8_db_s3", "64x64_4x4_k16_s2", "128x64_8x4_k8_db"])
+@pytest.mark.parametrize("dtype", [wg.float16, wg.int32, wg.uint8, wg.bool], ids=lambda d: d.name)
+def test_matmul_variant_dtypes(name, dtype):
+    """Narrow results (float16 rounded once, after the partial sums), integer wrap-around across split-K slices,
+    bool; K = 0 through a split writes zeros."""
+    rng = np.random.default_rng(29)
+    M, K, N = 70, 90, 36
+    if dtype.kind == "b":
+        a, b = rng.random((M, K)) < 0.05, rng.random((K, N)) < 0.05
+    elif dtype.kind == "f":
+        a, b = rng.uniform(-2, 2, (M, K)).astype(dtype.numpy), rng.uniform(-2, 2, (K, N)).astype(dtype.numpy)
+    else:
+        info = np.iinfo(dtype.numpy)
+        a = rng.integers(info.min, info.max, (M, K), dtype=dtype.numpy, endpoint=True)
+        b = rng.integers(info.min, info.max, (K, N), dtype=dtype.numpy, endpoint=True)
+    with _mm.forced(name):
+        check(wg.asarray(a) @ wg.asarray(b), a, b, dtype)
+        got = wg.matmul(wg.empty((M, 0), dtype=dtype), wg.empty((0, N), dtype=dtype)).numpy()
+        assert got.shape == (M, N) and (got == 0).all()
+
+
+def test_matmul_variant_choice():
+    """Precedence: the override hook (a variant, a name, or a callable; None falls through), then TABLE, then
+    the heuristic; names round-trip; a bad configuration is refused."""
+    shape = (1024, 1024, 1024, 1)
+    assert _mm.override is None
+    default = _mm.choose(*shape)
+    assert default == _mm.heuristic(*shape)
+    saved = dict(_mm.TABLE)
+    try:
+        _mm.TABLE[shape] = "64x128_4x8_k16_db_s2"
+        assert _mm.choose(*shape) == _mm.Variant(64, 128, 4, 8, 16, True, 2)
+        with _mm.forced(lambda M, N, K, batch: None):
+            assert _mm.choose(*shape).name == "64x128_4x8_k16_db_s2"
+        with _mm.forced(lambda M, N, K, batch: "64x64_4x4_k8" if K == 1024 else None):
+            assert _mm.choose(*shape).name == "64x64_4x4_k8"
+            assert _mm.choose(8, 8, 8, 1) == _mm.heuristic(8, 8, 8, 1)
+        with _mm.forced(_mm.Variant(128, 64, 8, 4, 8)):
+            assert _mm.choose(*shape).name == "128x64_8x4_k8"
+        assert _mm.override is None
+    finally:
+        _mm.TABLE.clear()
+        _mm.TABLE.update(saved)
+    assert _mm.choose(*shape) == default
+    for v in _mm.candidates():
+        assert _mm.Variant.parse(v.name) == v
+    for bad in ["128x128", "128x128_8x8_k9", "100x64_8x4_k8", "64x64_2x2_k8", "64x64_4x4_k8_s0"]:
+        with pytest.raises(ValueError):
+            _mm.Variant.parse(bad)

@@ -1,18 +1,163 @@
 """Launch matrix products over strided operands (transposed views need no copy).
 
-4-byte dtypes use the register-tiled kernel (``matmul_tiled.wgsl``): 128x128 tiles with 8x8 outputs a thread when
-there are enough tiles to fill the device, else 64x64 tiles with 4x4.  8-byte dtypes use the simpler
-``matmul.wgsl`` (64x64 tiles, 4x4 scalar accumulators).
+4-byte dtypes use the register-tiled kernel (``matmul_tiled.wgsl``) in one of several variants (``Variant``: tile
+shape, outputs a thread, K depth staged per step, double buffering, split-K), chosen per shape by ``choose``:
+the ``override`` hook first (tests and ``benchmarks/matmul_tune.py`` force variants through it), then the
+``TABLE`` of measured shapes, then ``heuristic`` (128x128 tiles with 8x8 outputs a thread when there are enough
+tiles to fill the device, else 64x64 tiles with 4x4).  8-byte dtypes use the simpler ``matmul.wgsl`` (64x64
+tiles, 4x4 scalar accumulators).
+
+Split-K (``split`` S > 1): the grid's z runs over batch x S slices of K, each workgroup writing its partial tile
+(in the compute type) to a temporary [S, batch, M, N]; ``matmul_splitk.wgsl`` sums the S partials into the result.
+Integer sums wrap the same whatever the order, so split-K is exact for them too.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator, Union
 
 from .. import dtypes as dt
+from ..alloc.mirror import Mirror
 from ..dtypes import DType
 from . import layout, source
 
-_BIG_TILE_MIN_GROUPS = 256  # below this many 128x128 tiles, 64x64 tiles keep more of the device busy
+
+# -- variants -----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    """One configuration of the register-tiled kernel.
+
+    A workgroup of (bm / tm) x (bn / tn) invocations computes a bm x bn tile of C, each invocation tm x tn
+    outputs (tm, tn in {4, 8}); the K loop stages bk-deep slices of A and B in workgroup memory.  ``db``: double
+    buffered staging (one barrier a slice; the next slice's global loads are in flight during the products).
+    ``split``: K split into that many slices, summed by a second kernel."""
+
+    bm: int = 128
+    bn: int = 128
+    tm: int = 8
+    tn: int = 8
+    bk: int = 8
+    db: bool = False
+    split: int = 1
+
+    def __post_init__(self) -> None:
+        ok = (self.tm in (4, 8) and self.tn in (4, 8) and self.bm % (4 * self.tm) == 0 and self.bn % (4 * self.tn) == 0
+              and self.bk in (4, 8, 16, 32) and 1 <= self.split <= 64 and 32 <= self.threads <= 1024)
+        if not ok:
+            raise ValueError(f"matmul variant {self.name}: unsupported configuration")
+
+    @property
+    def threads(self) -> int:
+        return (self.bm // self.tm) * (self.bn // self.tn)
+
+    @property
+    def shared_bytes(self) -> int:
+        return (self.bm + self.bn) * self.bk * 4 * (2 if self.db else 1)
+
+    @property
+    def name(self) -> str:
+        return (f"{self.bm}x{self.bn}_{self.tm}x{self.tn}_k{self.bk}" + ("_db" if self.db else "")
+                + (f"_s{self.split}" if self.split > 1 else ""))
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def parse(cls, name: str) -> "Variant":
+        """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``."""
+        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_db)?(?:_s(\d+))?", name)
+        if not m:
+            raise ValueError(f"not a matmul variant name: {name!r} (like '128x128_8x8_k8_db_s4')")
+        bm, bn, tm, tn, bk = (int(g) for g in m.groups()[:5])
+        return cls(bm, bn, tm, tn, bk, bool(m.group(6)), int(m.group(7) or 1))
+
+    def replace(self, **kw) -> "Variant":
+        return Variant(**{**self.__dict__, **kw})
+
+    def groups(self, M: int, N: int, batch: int) -> int:
+        """Workgroups of one launch (split slices included)."""
+        return math.ceil(M / self.bm) * math.ceil(N / self.bn) * batch * self.split
+
+
+VariantLike = Union[Variant, str]
+
+BIG = Variant(128, 128, 8, 8, 8)  # enough 128x128 tiles
+SMALL = Variant(64, 64, 4, 4, 16)  # fewer
+BIG_MIN_GROUPS = 256  # below this many BIG tiles, SMALL keeps more of the device busy
+# split-K rule (off while SPLIT_MAX_GROUPS is 0): when SMALL would launch fewer than SPLIT_MAX_GROUPS workgroups
+# and K >= SPLIT_MIN_K, use SPLIT_BASE split into the fewest slices (<= SPLIT_MAX) reaching SPLIT_TARGET_GROUPS
+SPLIT_MAX_GROUPS = 0
+SPLIT_MIN_K = 512
+SPLIT_BASE = Variant(128, 128, 8, 8, 8)
+SPLIT_TARGET_GROUPS = 264
+SPLIT_MAX = 8
+
+# Measured choices: (M, N, K, batch) -> variant (name or Variant), set from benchmarks/matmul_tune.py on a GPU.
+TABLE: dict[tuple[int, int, int, int], VariantLike] = {}
+
+# The override hook: a variant (name or Variant) used for every 4-byte matmul, or a callable
+# (M, N, K, batch) -> variant or None (None: the usual choice).  See ``forced``.
+override: VariantLike | Callable[[int, int, int, int], VariantLike | None] | None = None
+
+
+def as_variant(v: VariantLike) -> Variant:
+    return v if isinstance(v, Variant) else Variant.parse(v)
+
+
+def heuristic(M: int, N: int, K: int, batch: int) -> Variant:
+    """The choice for shapes outside TABLE (the lead's measured defaults live in the constants above)."""
+    if BIG.groups(M, N, batch) >= BIG_MIN_GROUPS:
+        return BIG
+    if SPLIT_MAX_GROUPS and K >= SPLIT_MIN_K and SMALL.groups(M, N, batch) < SPLIT_MAX_GROUPS:
+        base = SPLIT_BASE.groups(M, N, batch)
+        s = 2
+        while s < SPLIT_MAX and base * s < SPLIT_TARGET_GROUPS:
+            s *= 2
+        return SPLIT_BASE.replace(split=s)
+    return SMALL
+
+
+def choose(M: int, N: int, K: int, batch: int) -> Variant:
+    """The variant for an (M, K) @ (K, N) product over ``batch`` matrices: override, TABLE, heuristic."""
+    hook = override
+    v = hook(M, N, K, batch) if callable(hook) else hook
+    if v is None:
+        v = TABLE.get((M, N, K, batch))
+    return as_variant(v) if v is not None else heuristic(M, N, K, batch)
+
+
+@contextlib.contextmanager
+def forced(v: VariantLike | Callable[[int, int, int, int], VariantLike | None] | None) -> Iterator[None]:
+    """``with forced("64x64_4x4_k16_s2"): ...`` runs every 4-byte matmul inside with that variant."""
+    global override
+    saved, override = override, (v if v is None or callable(v) else as_variant(v))
+    try:
+        yield
+    finally:
+        override = saved
+
+
+def candidates() -> list[Variant]:
+    """The tile configurations the tuner times (each also double buffered; split-K is added per shape)."""
+    out = []
+    for bm, bn, tm, tn, bk in [(128, 128, 8, 8, 8), (128, 128, 8, 8, 16), (128, 64, 8, 4, 8), (128, 64, 8, 4, 16),
+                               (64, 128, 4, 8, 16), (64, 64, 4, 4, 16), (128, 64, 8, 8, 16), (64, 64, 8, 8, 8)]:
+        for db in (False, True):
+            out.append(Variant(bm, bn, tm, tn, bk, db))
+    return out
+
+
+def fits(v: Variant, device, M: int, N: int, K: int, batch: int) -> bool:
+    """Whether ``device`` can run ``v`` on this shape (workgroup size, workgroup memory, grid, temporary)."""
+    lim = device.properties.limits
+    if v.threads > lim.max_compute_invocations_per_workgroup or v.shared_bytes > lim.max_compute_workgroup_storage_size:
+        return False
+    if max(math.ceil(M / v.bm), math.ceil(N / v.bn), batch * v.split) > lim.max_compute_workgroups_per_dimension:
+        return False
+    return v.split == 1 or v.split * batch * M * N * 4 <= lim.max_storage_buffer_binding_size
 
 
 def compute_dtype(res: DType) -> DType:
@@ -36,34 +181,82 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int) -> None:
     a_rs, a_ks = a.strides[-2:]
     b_ks, b_cs = b.strides[-2:]
     bufs = [a.mirror.buffer(), b.mirror.buffer()]
-    bufs.append(out.mirror.buffer_for_write(whole=True))
-    params = layout.Params().u32(M, N, K, batch, a.offset, b.offset, out.offset, 0)
-    params.raw(layout.pack("<4i", a_rs, a_ks, a_bs, 0), 4).raw(layout.pack("<4i", b_ks, b_cs, b_bs, 0), 4)
-    if cdt.device_itemsize == 4:
-        big = math.ceil(M / 128) * math.ceil(N / 128) * batch >= _BIG_TILE_MIN_GROUPS
-        tile = 128 if big else 64
-
-        def aligned(*vals: int) -> bool:
-            return all(v % 4 == 0 for v in vals)
-
-        amode = ("k4" if a_ks == 1 and aligned(a_rs, a_bs, a.offset, K) else
-                 "m4" if a_rs == 1 and aligned(a_ks, a_bs, a.offset, M) else "s")
-        bmode = ("n4" if b_cs == 1 and aligned(b_ks, b_bs, b.offset, N) else
-                 "k4" if b_ks == 1 and aligned(b_cs, b_bs, b.offset, K) else "s")
-        if a.dtype.wgsl != source.ctype(cdt) and cdt.kind != "u":
-            amode = "s"
-        if b.dtype.wgsl != source.ctype(cdt) and cdt.kind != "u":
-            bmode = "s"
-        cvec = N % 4 == 0 and out.offset % 4 == 0
-        key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, tile, amode, bmode, cvec)
-        pipe, bgl = device.pipeline(key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, tile, amode, bmode, cvec))
-        grid = (math.ceil(N / tile), math.ceil(M / tile), batch)
-    else:
+    if cdt.device_itemsize != 4:
+        bufs.append(out.mirror.buffer_for_write(whole=True))
         key = ("matmul", a.dtype.name, b.dtype.name, res.name)
         pipe, bgl = device.pipeline(key, lambda: _build(a.dtype, b.dtype, res, cdt))
-        grid = (math.ceil(N / 64), math.ceil(M / 64), batch)
-    group = device.stream.bind_group(bgl, bufs)
-    device.stream.dispatch(pipe, group, bufs, params.bytes(), grid)
+        params = _params(M, N, K, batch, a, b, out.offset, 0, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs)
+        device.stream.dispatch(pipe, device.stream.bind_group(bgl, bufs), bufs, params,
+                               (math.ceil(N / 64), math.ceil(M / 64), batch))
+        return
+    v = choose(M, N, K, batch)
+    if not fits(v, device, M, N, K, batch):
+        v = v.replace(split=1)
+        if not fits(v, device, M, N, K, batch):
+            v = SMALL
+
+    def aligned(*vals: int) -> bool:
+        return all(x % 4 == 0 for x in vals)
+
+    amode = ("k4" if a_ks == 1 and aligned(a_rs, a_bs, a.offset, K) else
+             "m4" if a_rs == 1 and aligned(a_ks, a_bs, a.offset, M) else "s")
+    bmode = ("n4" if b_cs == 1 and aligned(b_ks, b_bs, b.offset, N) else
+             "k4" if b_ks == 1 and aligned(b_cs, b_bs, b.offset, K) else "s")
+    if a.dtype.wgsl != source.ctype(cdt) and cdt.kind != "u":
+        amode = "s"
+    if b.dtype.wgsl != source.ctype(cdt) and cdt.kind != "u":
+        bmode = "s"
+    split = v.split
+    grid = (math.ceil(N / v.bn), math.ceil(M / v.bm), batch * split)
+    if split == 1:
+        cvec = N % 4 == 0 and out.offset % 4 == 0
+        bufs.append(out.mirror.buffer_for_write(whole=True))
+        ks, c_off = K, out.offset
+    else:
+        cvec = N % 4 == 0  # partials: contiguous [split, batch, M, N] from element 0
+        part = Mirror(cdt, split * batch * M * N, device)  # lives until both launches are recorded
+        bufs.append(part.buffer_for_write(whole=True))
+        ks, c_off = math.ceil(math.ceil(K / split) / v.bk) * v.bk, 0
+    key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, v, amode, bmode, cvec)
+    pipe, bgl = device.pipeline(key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec))
+    params = _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs)
+    device.stream.dispatch(pipe, device.stream.bind_group(bgl, bufs), bufs, params, grid)
+    if split > 1:
+        _sum_partials(device, bufs[2], out, cdt, split, batch * M * N)
+
+
+def _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs) -> bytes:
+    params = layout.Params().u32(M, N, K, batch, a.offset, b.offset, c_off, ks)
+    params.raw(layout.pack("<4i", a_rs, a_ks, a_bs, 0), 4).raw(layout.pack("<4i", b_ks, b_cs, b_bs, 0), 4)
+    return params.bytes()
+
+
+def _sum_partials(device, part_buf, out, cdt: DType, split: int, n: int) -> None:
+    """out (contiguous, n elements) = the sum of the ``split`` partials [split, n] in ``part_buf``."""
+    res = out.dtype
+    vec = n % 4 == 0 and out.offset % 4 == 0
+    unit = 4 if vec else 1
+    key = ("matmul_splitk", res.name, split, vec)
+    pipe, bgl = device.pipeline(key, lambda: _build_splitk(res, cdt, split, vec))
+    bufs = [part_buf, out.mirror.buffer_for_write(whole=True)]
+    groups = math.ceil(n // unit / 256)
+    grid = layout.grid(groups, device.properties.limits.max_compute_workgroups_per_dimension)
+    params = layout.Params().u32(n // unit, n // unit, out.offset // unit, grid[0]).bytes()
+    device.stream.dispatch(pipe, device.stream.bind_group(bgl, bufs), bufs, params, grid)
+
+
+def _build_splitk(res: DType, cdt: DType, split: int, vec: bool):
+    T = source.ctype(cdt)
+    total = "\n".join(f"    s = s + part[{s}u * p.stride + i];" for s in range(1, split))
+    if vec:
+        comps = [source.store_expr(res, source.convert(cdt, res, f"s[{j}]")) for j in range(4)]
+        store = f"vec4<{res.wgsl}>({', '.join(comps)})"
+    else:
+        store = source.store_expr(res, source.convert(cdt, res, "s"))
+    src = source.render("matmul_splitk.wgsl", HELPERS=source.helpers([res, cdt]), T=T, SPLIT=split,
+                        UNIT="vec4" if vec else "element", P_ELEM=f"vec4<{T}>" if vec else T,
+                        C_ELEM=f"vec4<{res.wgsl}>" if vec else res.wgsl, SUM=total, STORE=store)
+    return src, [True, False]
 
 
 def _common(T: str, a_elem: str, b_elem: str, c_elem: str, load_a: str, load_b: str) -> str:
@@ -75,95 +268,137 @@ def _load(d: DType, cdt: DType, raw: str) -> str:
     return source.convert(d, cdt, source.load_expr(d, raw))
 
 
-def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, tile: int, amode: str, bmode: str, cvec: bool):
+def _staging(op: str, mode: str, rows: int, bk: int, threads: int, T: str):
+    """How the invocations stage one bk-deep slice of an operand (``op`` 'a': A, ``rows`` = BM, its rows; 'b': B,
+    ``rows`` = BN, its columns) into workgroup memory, in two halves: ``fetch(k)`` loads the slice at depth k into
+    registers ``{op}f{e}`` (zero outside the matrix and beyond ``kend``); ``store(off)`` writes them to the
+    staging array at vec4 offset ``off``.  Returns (declarations, fetch, store)."""
+    S = "As" if op == "a" else "Bs"
+    R4 = rows // 4
+    lim, base, rs, ks = (("p.M", "row0", "p.a_rs", "p.a_ks") if op == "a" else ("p.N", "col0", "p.b_cs", "p.b_ks"))
+    bstride = f"i32(bz) * p.{op}_bs"
+    start = f"i32(p.{op}_off) + {bstride}"
+    vec = mode != "s"
+    count = rows * bk // 4 if vec else rows * bk  # vec4 (or scalar) loads per slice
+    decl, fetch, store = [], [], []
+    for e in range(math.ceil(count / threads)):
+        reg = f"{op}f{e}"
+        q = f"{op}q{e}"
+        guard = f"{q} < {count}u" if (e + 1) * threads > count else None
+        decl.append(f"    let {q} = tid + {e * threads}u;")
+        decl.append(f"    var {reg}: vec4<{T}> = vec4<{T}>({T}(0));" if vec else f"    var {reg}: {T} = {T}(0);")
+        if mode == "k4":  # contiguous along k: vec4 along k, stored transposed (k-major)
+            per = bk // 4
+            decl.append(f"    let {op}r{e} = {q} / {per}u; let {op}k{e} = ({q} % {per}u) * 4u;")
+            decl.append(f"    let {op}p{e} = u32({start} + i32({base} + {op}r{e}) * {rs}) + {op}k{e};")
+            cond = f"{base} + {op}r{e} < {lim} && {{k}} + {op}k{e} < kend"
+            addr = f"({op}p{e} + {{k}}) / 4u"
+            put = [f"{S}[{{off}} + ({op}k{e} + {i}u) * {R4}u + {op}r{e} / 4u][{op}r{e} % 4u] = {reg}[{i}];"
+                   for i in range(4)]
+        elif mode in ("m4", "n4"):  # contiguous along m (A) or n (B): vec4 rows of the k-major slice
+            decl.append(f"    let {op}k{e} = {q} / {R4}u; let {op}r{e} = ({q} % {R4}u) * 4u;")
+            decl.append(f"    let {op}p{e} = u32({start} + i32({op}k{e}) * {ks}) + {base} + {op}r{e};")
+            cond = f"{base} + {op}r{e} < {lim} && {{k}} + {op}k{e} < kend"
+            addr = f"({op}p{e} + u32(i32({{k}}) * {ks})) / 4u"
+            put = [f"{S}[{{off}} + {op}k{e} * {R4}u + {op}r{e} / 4u] = {reg};"]
+        else:  # strided scalars through a_at / b_at (zero outside the matrix; k >= kend reads as k = K)
+            decl.append(f"    let {op}k{e} = {q} / {rows}u; let {op}r{e} = {q} % {rows}u;")
+            kk = f"select(p.K, {{k}} + {op}k{e}, {{k}} + {op}k{e} < kend)"
+            at = (f"a_at(bz, row0 + {op}r{e}, {kk})" if op == "a" else f"b_at(bz, {kk}, col0 + {op}r{e})")
+            put = [f"{S}[{{off}} + {op}k{e} * {R4}u + {op}r{e} / 4u][{op}r{e} % 4u] = {reg};"]
+        if vec:
+            body = [f"{reg} = vec4<{T}>({T}(0));", f"if ({cond}) {{ {reg} = vec4<{T}>({op}[{addr}]); }}"]
+        else:
+            body = [f"{reg} = {at};"]
+        if guard:
+            fetch.append(f"        if ({guard}) {{ " + " ".join(body) + " }")
+            store.append(f"        if ({guard}) {{ " + " ".join(put) + " }")
+        else:
+            fetch += ["        " + x for x in body]
+            store += ["        " + x for x in put]
+    return decl, fetch, store
+
+
+def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amode: str, bmode: str, cvec: bool):
     T = source.ctype(cdt)
-    BM = BN = tile
-    BK = 8 if tile == 128 else 16
-    R = tile // 16  # outputs per thread along each axis (8 or 4)
-    H = R // 4  # vec4 accumulators per row (2 or 1)
+    BM, BN, BK, TM, TN = v.bm, v.bn, v.bk, v.tm, v.tn
+    TYN, TXN = BM // TM, BN // TN  # invocations down M, across N
+    HM, HN = TM // 4, TN // 4  # vec4 of A and of B an invocation reads per k
     BM4, BN4 = BM // 4, BN // 4
-    uint = cdt.kind == "u" or cdt.kind == "b"
-    # accumulators acc{row}_{h}: row r of the thread's block, h-th vec4 of its columns
-    declare = "\n".join(f"    var acc{r}_{h}: vec4<{T}> = vec4<{T}>({T}(0));" for r in range(R) for h in range(H))
-    loads = []
-    # A tile: BM x BK into As[k * BM4 + m / 4][m % 4]
-    if amode == "k4":
-        per = BK // 4
-        loads += [f"        {{ let r = tid / {per}u; let kq = (tid % {per}u) * 4u;",
-                  "          var v = vec4<%s>(%s(0));" % (T, T),
-                  "          if (row0 + r < p.M && k0 + kq < p.K) {",
-                  "            v = vec4<%s>(a[(u32(i32(p.a_off) + i32(bz) * p.a_bs + i32(row0 + r) * p.a_rs) + k0 + kq) / 4u]);" % T,
-                  "          }"]
-        loads += [f"          As[(kq + {i}u) * {BM4}u + r / 4u][r % 4u] = v[{i}];" for i in range(4)]
-        loads.append("        }")
-    elif amode == "m4":
-        loads += [f"        {{ let kk = tid / {BM4}u; let mq = (tid % {BM4}u) * 4u;",
-                  "          var v = vec4<%s>(%s(0));" % (T, T),
-                  "          if (row0 + mq < p.M && k0 + kk < p.K) {",
-                  "            v = vec4<%s>(a[(u32(i32(p.a_off) + i32(bz) * p.a_bs + i32(k0 + kk) * p.a_ks) + row0 + mq) / 4u]);" % T,
-                  "          }",
-                  f"          As[kk * {BM4}u + mq / 4u] = v;", "        }"]
+    AS, BS = BK * BM4, BK * BN4  # vec4 of one staged slice
+    threads = v.threads
+    # accumulators acc{r}_{h}: row r of the invocation's block, h-th vec4 of its columns
+    declare = [f"    var acc{r}_{h}: vec4<{T}> = vec4<{T}>({T}(0));" for r in range(TM) for h in range(HN)]
+    adecl, afetch, astore = _staging("a", amode, BM, BK, threads, T)
+    bdecl, bfetch, bstore = _staging("b", bmode, BN, BK, threads, T)
+    declare += adecl + bdecl
+
+    def fetch(k: str) -> list[str]:
+        return [x.replace("{k}", k) for x in afetch + bfetch]
+
+    def store(aoff: str, boff: str) -> list[str]:
+        return [x.replace("{off}", aoff) for x in astore] + [x.replace("{off}", boff) for x in bstore]
+
+    def compute(aoff: str, boff: str) -> list[str]:
+        """The inner product over the staged slice, fully unrolled."""
+        out = []
+        for kk in range(BK):
+            for hr in range(HM):
+                out.append(f"        let a{kk}_{hr} = As[{aoff} + {kk * BM4 + hr * TYN}u + ty];")
+            for h in range(HN):
+                out.append(f"        let b{kk}_{h} = Bs[{boff} + {kk * BN4 + h * TXN}u + tx];")
+            for hr in range(HM):
+                for i in range(4):
+                    for h in range(HN):
+                        r = hr * 4 + i
+                        out.append(f"        acc{r}_{h} = acc{r}_{h} + a{kk}_{hr}[{i}] * b{kk}_{h};")
+        return out
+
+    if v.db:
+        loop = (fetch("kbeg") + store("0u", "0u") + ["    workgroupBarrier();", "    var cur = 0u;",
+                f"    for (var k0 = kbeg; k0 < kend; k0 = k0 + {BK}u) {{",
+                f"        let ao = cur * {AS}u;", f"        let bo = cur * {BS}u;"]
+                + fetch(f"(k0 + {BK}u)") + compute("ao", "bo") + store(f"({AS}u - ao)", f"({BS}u - bo)")
+                + ["        workgroupBarrier();", "        cur = 1u - cur;", "    }"])
     else:
-        for e in range(BM * BK // 256):
-            loads.append(f"        {{ let q = tid + {e * 256}u; let kk = q / {BM}u; let m = q % {BM}u;"
-                         f" As[kk * {BM4}u + m / 4u][m % 4u] = a_at(bz, row0 + m, k0 + kk); }}")
-    # B tile: BK x BN into Bs[k * BN4 + n / 4][n % 4]
-    if bmode == "n4":
-        loads += [f"        {{ let kk = tid / {BN4}u; let nq = (tid % {BN4}u) * 4u;",
-                  "          var v = vec4<%s>(%s(0));" % (T, T),
-                  "          if (k0 + kk < p.K && col0 + nq < p.N) {",
-                  "            v = vec4<%s>(b[(u32(i32(p.b_off) + i32(bz) * p.b_bs + i32(k0 + kk) * p.b_ks) + col0 + nq) / 4u]);" % T,
-                  "          }",
-                  f"          Bs[kk * {BN4}u + nq / 4u] = v;", "        }"]
-    elif bmode == "k4":
-        per = BK // 4
-        loads += [f"        {{ let n = tid / {per}u; let kq = (tid % {per}u) * 4u;",
-                  "          var v = vec4<%s>(%s(0));" % (T, T),
-                  "          if (col0 + n < p.N && k0 + kq < p.K) {",
-                  "            v = vec4<%s>(b[(u32(i32(p.b_off) + i32(bz) * p.b_bs + i32(col0 + n) * p.b_cs) + k0 + kq) / 4u]);" % T,
-                  "          }"]
-        loads += [f"          Bs[(kq + {i}u) * {BN4}u + n / 4u][n % 4u] = v[{i}];" for i in range(4)]
-        loads.append("        }")
+        loop = ([f"    for (var k0 = kbeg; k0 < kend; k0 = k0 + {BK}u) {{"] + fetch("k0") + store("0u", "0u")
+                + ["        workgroupBarrier();"] + compute("0u", "0u") + ["        workgroupBarrier();", "    }"])
+    # write the block: rows row0 + hr*4*TYN + ty*4 + i, columns col0 + h*4*TXN + tx*4 .. +3
+    split = v.split > 1
+    ctype_ = T if split else res.wgsl  # partials stay in the compute type
+    if split:
+        write = ["    let cbase = (sl * p.batch + bz) * p.M * p.N;"]
     else:
-        for e in range(BN * BK // 256):
-            loads.append(f"        {{ let q = tid + {e * 256}u; let kk = q / {BN}u; let n = q % {BN}u;"
-                         f" Bs[kk * {BN4}u + n / 4u][n % 4u] = b_at(bz, k0 + kk, col0 + n); }}")
-    # inner product over the staged slice, fully unrolled
-    comp = []
-    for kk in range(BK):
-        for h in range(H):
-            comp.append(f"        let a{kk}_{h} = As[{kk * BM4}u + {h * 16}u + ty];")
-            comp.append(f"        let b{kk}_{h} = Bs[{kk * BN4}u + {h * 16}u + tx];")
-        for hr in range(H):
-            for i in range(4):
-                r = hr * 4 + i
-                for h in range(H):
-                    comp.append(f"        acc{r}_{h} = acc{r}_{h} + a{kk}_{hr}[{i}] * b{kk}_{h};")
-    # write the block: rows (hr*64 + ty*4 + i), columns (h*64 + tx*4 .. +3)
-    write = ["    let cbase = p.c_off + bz * p.M * p.N;"]
-    for hr in range(H):
+        write = ["    let cbase = p.c_off + bz * p.M * p.N;"]
+    for hr in range(HM):
         for i in range(4):
             r = hr * 4 + i
-            for h in range(H):
-                row = f"row0 + {hr * 64}u + ty * 4u + {i}u"
-                col = f"col0 + {h * 64}u + tx * 4u"
-                comps = [source.store_expr(res, source.convert(cdt, res, f"acc{r}_{h}[{j}]")) for j in range(4)]
+            for h in range(HN):
+                row = f"row0 + {hr * 4 * TYN}u + ty * 4u + {i}u"
+                col = f"col0 + {h * 4 * TXN}u + tx * 4u"
+                if split:
+                    comps = [f"acc{r}_{h}[{j}]" for j in range(4)]
+                    whole = f"acc{r}_{h}"
+                else:
+                    comps = [source.store_expr(res, source.convert(cdt, res, f"acc{r}_{h}[{j}]")) for j in range(4)]
+                    whole = f"vec4<{res.wgsl}>({', '.join(comps)})"
                 if cvec:
                     write.append(f"    {{ let rr = {row}; let cc = {col}; if (rr < p.M && cc < p.N) {{"
-                                 f" c[(cbase + rr * p.N + cc) / 4u] = vec4<{res.wgsl}>({', '.join(comps)}); }} }}")
+                                 f" c[(cbase + rr * p.N + cc) / 4u] = {whole}; }} }}")
                 else:
                     for j in range(4):
                         write.append(f"    {{ let rr = {row}; let cc = {col} + {j}u; if (rr < p.M && cc < p.N) {{"
                                      f" c[cbase + rr * p.N + cc] = {comps[j]}; }} }}")
     a_elem = f"vec4<{adt.wgsl}>" if amode != "s" else adt.wgsl
     b_elem = f"vec4<{bdt.wgsl}>" if bmode != "s" else bdt.wgsl
-    c_elem = f"vec4<{res.wgsl}>" if cvec else res.wgsl
+    c_elem = f"vec4<{ctype_}>" if cvec else ctype_
     common = _common(T, a_elem, b_elem, c_elem,
                      _load(adt, cdt, "a[u32(idx)]") if amode == "s" else f"{T}(0)",
                      _load(bdt, cdt, "b[u32(idx)]") if bmode == "s" else f"{T}(0)")
     src = source.render(
-        "matmul_tiled.wgsl", HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, R=R, RC=R,
-        COMMON=common, AS_LEN=BK * BM4, BS_LEN=BK * BN4, DECLARE=declare, LOAD_TILES="\n".join(loads), COMPUTE="\n".join(comp), WRITE="\n".join(write))
+        "matmul_tiled.wgsl", HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, TM=TM, TN=TN,
+        TXN=TXN, TYN=TYN, THREADS=threads, SPLIT=v.split, COMMON=common, AS_LEN=AS * (2 if v.db else 1),
+        BS_LEN=BS * (2 if v.db else 1), DECLARE="\n".join(declare), MAIN_LOOP="\n".join(loop), WRITE="\n".join(write))
     return src, [True, True, False]
 
 

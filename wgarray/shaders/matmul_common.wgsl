@@ -8,7 +8,7 @@ struct Params {
     a_off: u32,
     b_off: u32,
     c_off: u32,
-    _pad0: u32,
+    ks: u32,  // split-K: the K range of one slice (a multiple of the tile's depth); K without a split
     a_rs: i32,
     a_ks: i32,
     a_bs: i32,
