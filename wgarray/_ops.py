@@ -380,7 +380,8 @@ def _elementwise_fast(name: str, args) -> Array | None:
     op, scalar_dts, cdt, cdts, out_dt, needs = decision
     if needs and any(d.feature not in dev.features for d in needs):
         return None
-    operands = [a if sd is None else _scalar_for(a, sd) for a, sd in zip(args, scalar_dts)]
+    operands = [a if sd is None else _scalar_for(a, sd) for a, sd in zip(args, scalar_dts)] if any(scalar_dts) \
+        else args
     if not same_shape:
         shape = broadcast_shapes(name, [a.shape for a in args if type(a) is Array])
     size = math.prod(shape)

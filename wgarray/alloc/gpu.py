@@ -53,6 +53,7 @@ class GPUAllocator(Allocator["Device"]):
         # reaches; a buffer finalized with its mirror would go back to the pool released (a NULL handle, which
         # wgpu-native answers with an abort when it is next bound)
         self._live: set[DeviceBlock] = set()
+        self._classes: dict[int, int] = {}  # requested bytes -> size class, for the sizes seen most
 
     @property
     def idle_bytes(self) -> int:
@@ -61,15 +62,9 @@ class GPUAllocator(Allocator["Device"]):
 
     def alloc(self, nbytes: int) -> DeviceBlock:
         dev = self._dev
-        limits = dev.properties.limits
-        binding, most = limits.max_storage_buffer_binding_size, limits.max_buffer_size
-        if nbytes <= binding:  # pooled by size class, never past one binding (kernels bind these whole)
-            cls = min(size_class(nbytes), max(binding // 16 * 16, nbytes))
-        else:  # larger than one binding: bound through windows; whole vec4s at least
-            cls = min(size_class(nbytes), most // 16 * 16)
-            if cls < -(-nbytes // 16) * 16:
-                raise MemoryError(f"cannot allocate {nbytes} bytes on {dev}: larger than the device's buffer "
-                                  f"limit of {most} bytes")
+        cls = self._classes.get(nbytes)
+        if cls is None:
+            cls = self._class_of(nbytes)
         with dev.stream.lock:
             while self._deferred:
                 self._give_back(self._deferred.pop())
@@ -86,6 +81,20 @@ class GPUAllocator(Allocator["Device"]):
             self.live_blocks += 1
             self._live.add(block)
             return block
+
+    def _class_of(self, nbytes: int) -> int:
+        limits = self._dev.properties.limits
+        binding, most = limits.max_storage_buffer_binding_size, limits.max_buffer_size
+        if nbytes <= binding:  # pooled by size class, never past one binding (kernels bind these whole)
+            cls = min(size_class(nbytes), max(binding // 16 * 16, nbytes))
+        else:  # larger than one binding: bound through windows; whole vec4s at least
+            cls = min(size_class(nbytes), most // 16 * 16)
+            if cls < -(-nbytes // 16) * 16:
+                raise MemoryError(f"cannot allocate {nbytes} bytes on {self._dev}: larger than the device's buffer "
+                                  f"limit of {most} bytes")
+        if len(self._classes) < 4096:
+            self._classes[nbytes] = cls
+        return cls
 
     def _create(self, size: int) -> wgpu.GPUBuffer:
         device = self._dev.wgpu_device

@@ -99,7 +99,7 @@ class Mirror:
 
     def buffer(self) -> wgpu.GPUBuffer:
         """The device buffer for reading, uploaded first if only the host side is valid."""
-        block = self._device_block()
+        block = self._block or self._device_block()
         if not self.device_valid and self.host_valid:
             self._upload(block)
             self.device_valid = True
@@ -107,7 +107,7 @@ class Mirror:
 
     def buffer_for_write(self, whole: bool = False) -> wgpu.GPUBuffer:
         """The device buffer about to be written by a kernel; ``whole`` skips the sync of unwritten parts."""
-        buf = self._device_block().buffer if whole else self.buffer()
+        buf = (self._block or self._device_block()).buffer if whole else self.buffer()
         self.device_valid = True
         self.host_valid = False
         return buf

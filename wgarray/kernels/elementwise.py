@@ -59,29 +59,28 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
     if n == 0:
         return
     # bindings: one per distinct buffer; the output's binding is read_write and inputs sharing it read it
-    mirrors: list = []
+    mirrors: list = []  # Mirror has no __eq__: `in` and index() compare identity
     desc: list = []
     for o in operands:
-        if isinstance(o, Scalar):
+        if type(o) is Scalar:
             desc.append(o.dtype)
             continue
         m = o.mirror
-        for k, have in enumerate(mirrors):
-            if have is m:
-                break
+        if m in mirrors:
+            k = mirrors.index(m)
         else:
             k = len(mirrors)
             mirrors.append(m)
         desc.append((m.dtype, m.size, o.shape, o.strides, o.offset, k))
-    for out_slot, have in enumerate(mirrors):
-        if have is out.mirror:
-            aliased = True
-            break
+    om = out.mirror
+    aliased = om in mirrors
+    if aliased:
+        out_slot = mirrors.index(om)
     else:
-        out_slot, aliased = len(mirrors), False
-        mirrors.append(out.mirror)
-    key = (op.name, cdt, None if cdts is None else tuple(cdts), tuple(desc), out.dtype, out.shape,
-           out.strides, out.offset, out.mirror.size, out_slot)
+        out_slot = len(mirrors)
+        mirrors.append(om)
+    key = (op.name, cdt, cdts if cdts is None else tuple(cdts), *desc, out.dtype, out.shape, out.strides, out.offset,
+           om.size, out_slot)
     plans = device.plans
     plan = plans.get(key)
     if plan is None:
@@ -89,10 +88,12 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
         if len(plans) >= _MAX_PLANS:
             plans.clear()
         plans[key] = plan
-    buffers = [m.buffer() for m in mirrors[:len(mirrors) - (not aliased)]]
-    out_buf = out.mirror.buffer_for_write(whole=plan.out_whole and not aliased)
-    if not aliased:
-        buffers.append(out_buf)
+    if aliased:
+        buffers = [m.buffer() for m in mirrors]
+        om.buffer_for_write()
+    else:
+        buffers = [m.buffer() for m in mirrors[:-1]]
+        buffers.append(om.buffer_for_write(whole=plan.out_whole))
     tail = b""
     if plan.scalar_order:
         scal = layout.Params()

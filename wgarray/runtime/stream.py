@@ -9,7 +9,6 @@ Bind groups over data buffers are cached, keyed by the buffers they bind.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Sequence
 
 import wgpu
@@ -68,7 +67,8 @@ class Stream:
                        "min_binding_size": PARAMS_WINDOW}}])
         self._ring_group = device.create_bind_group(layout=self.params_layout, entries=[
             {"binding": 0, "resource": {"buffer": self._ring, "offset": 0, "size": PARAMS_WINDOW}}])
-        self._groups: OrderedDict[tuple, tuple] = OrderedDict()
+        self._ring_handle = self._ring_group._internal if _SET_PIPELINE is not None else None
+        self._groups: dict[tuple, tuple] = {}  # insertion-ordered: the first is the oldest
         self._stagers: dict[tuple[str, int], wgpu.GPUBuffer] = {}
         self._sync_src = device.create_buffer(size=16, usage=_BU.COPY_SRC)
         self._sync_dst = device.create_buffer(size=16, usage=_BU.COPY_DST | _BU.MAP_READ)
@@ -84,16 +84,14 @@ class Stream:
         """A bind group binding ``buffers`` in order: whole, or the (byte offset, byte size) window that ``ranges``
         gives for a buffer; cached while the buffers live.  A buffer larger than one storage binding can only be
         bound through a window: binding it whole raises MemoryError (before anything is recorded)."""
-        if ranges is None:
-            ranges = (None,) * len(buffers)
-        key = (id(layout), *map(id, buffers), *ranges)
+        key = (id(layout), *map(id, buffers)) if ranges is None else (id(layout), *map(id, buffers), *ranges)
+        hit = self._groups.get(key)  # a dict lookup needs no lock; inserting and evicting take it
+        if hit is not None:
+            return hit[0]
         with self._lock:
-            hit = self._groups.get(key)
-            if hit is not None:
-                self._groups.move_to_end(key)
-                return hit[0]
             entries = []
-            for i, (b, r) in enumerate(zip(buffers, ranges)):
+            for i, b in enumerate(buffers):
+                r = None if ranges is None else ranges[i]
                 if r is None:
                     if b.size > self.binding_limit:
                         raise MemoryError(
@@ -105,7 +103,7 @@ class Stream:
             group = self._device.create_bind_group(layout=layout, entries=entries)
             self._groups[key] = (group, layout, tuple(buffers))  # holding the objects keeps their ids unique
             if len(self._groups) > _BIND_GROUP_CACHE:
-                self._groups.popitem(last=False)
+                del self._groups[next(iter(self._groups))]  # the oldest
             return group
 
     def forget(self, buffer: wgpu.GPUBuffer) -> None:
@@ -128,16 +126,18 @@ class Stream:
                  work: int | None = None) -> None:
         """Record one dispatch; ``params`` (at most PARAMS_WINDOW bytes) is bound at group 1.  ``work`` (bytes the
         dispatch touches, default: the bound buffers' sizes) decides when a large batch is submitted early."""
-        assert len(params) <= PARAMS_WINDOW, "kernel parameter block too large"
+        size = len(params)
+        if size > PARAMS_WINDOW:
+            raise ValueError(f"kernel parameter block of {size} bytes exceeds {PARAMS_WINDOW}")
         with self._lock:
             if self.closed:
                 self._check_open()
-            if self._ring_used + len(params) > _RING_BYTES or self._batch >= MAX_BATCH:
+            if self._ring_used + size > _RING_BYTES or self._batch >= MAX_BATCH:
                 self.flush()
-            cpass = self._open_pass()
+            cpass = self._pass or self._open_pass()
             offset = self._ring_used
-            self._ring_host[offset:offset + len(params)] = params
-            self._ring_used = _round_up(offset + max(len(params), 1), self._align)
+            self._ring_host[offset:offset + size] = params
+            self._ring_used = offset + size + self._align - 1 - (offset + size - 1) % self._align if size else offset
             if _SET_PIPELINE is not None:
                 handle = cpass._internal
                 if pipeline is not self._last_pipeline:  # state persists within a pass: set only what changed
@@ -147,7 +147,7 @@ class Stream:
                     _SET_GROUP(handle, 0, group._internal, 0, _NULL)
                     self._last_group = group
                 self._offset[0] = offset
-                _SET_GROUP(handle, 1, self._ring_group._internal, 1, self._offset)
+                _SET_GROUP(handle, 1, self._ring_handle, 1, self._offset)
                 _DISPATCH(handle, *grid)
             else:
                 if pipeline is not self._last_pipeline:
