@@ -263,9 +263,11 @@ class Array:
 
 def _binary(name: str, reflected: bool = False):
     def method(self, other, /):
-        if not isinstance(other, (Array, bool, int, float, np.ndarray, np.generic)):
+        if type(other) is not Array and not isinstance(other, (Array, bool, int, float, np.ndarray, np.generic)):
             return NotImplemented
-        return _ops.elementwise(name, other, self) if reflected else _ops.elementwise(name, self, other)
+        args = (other, self) if reflected else (self, other)
+        out = _ops.elementwise_fast(name, args)  # the hot path; None: the general one (which raises the errors)
+        return _ops.elementwise(name, *args) if out is None else out
     method.__name__ = name
     return method
 

@@ -343,7 +343,7 @@ _PY_SCALARS = (int, float, bool)
 def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
     """A new array holding op(args); ``dtype`` overrides the result dtype (clip keeps x's dtype)."""
     if dtype is None:
-        out = _elementwise_fast(name, args)
+        out = elementwise_fast(name, args)
         if out is not None:
             return out
     op, operands, cdt, cdts, out_dt, shape, dev = _plan(name, args)
@@ -352,7 +352,7 @@ def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
     return out
 
 
-def _elementwise_fast(name: str, args) -> Array | None:
+def elementwise_fast(name: str, args) -> Array | None:
     """The common case on the hot path: Arrays of one open device and Python scalars, dtype decisions already
     cached.  Returns None to defer to the general path (which also raises the errors)."""
     key = [name]

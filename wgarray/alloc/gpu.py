@@ -46,7 +46,8 @@ class GPUAllocator(Allocator["Device"]):
         self._idle_bytes = 0
         self.cache_limit = cache_limit
         self.live_bytes = 0  # bytes in blocks handed out and not yet freed
-        self.live_blocks = 0
+        self._lock = dev.stream.lock
+        self._counters = dev.counters
         self._deferred: list[DeviceBlock] = []  # freed while another thread held the lock: pooled at the next alloc
         # blocks handed out, held here so that their buffers are never garbage while a mirror uses them: when the
         # garbage collector frees a reference cycle holding an array, it finalizes every object only the cycle
@@ -56,29 +57,31 @@ class GPUAllocator(Allocator["Device"]):
         self._classes: dict[int, int] = {}  # requested bytes -> size class, for the sizes seen most
 
     @property
+    def live_blocks(self) -> int:
+        """Blocks handed out and not yet freed."""
+        return len(self._live)
+
+    @property
     def idle_bytes(self) -> int:
         """Bytes held in the pool for reuse."""
         return self._idle_bytes
 
     def alloc(self, nbytes: int) -> DeviceBlock:
-        dev = self._dev
-        cls = self._classes.get(nbytes)
-        if cls is None:
-            cls = self._class_of(nbytes)
-        with dev.stream.lock:
-            while self._deferred:
-                self._give_back(self._deferred.pop())
+        cls = self._classes.get(nbytes) or self._class_of(nbytes)
+        with self._lock:
+            if self._deferred:
+                while self._deferred:
+                    self._give_back(self._deferred.pop())
             free = self._free.get(cls)
             if free:
                 block = free.pop()
-                self._idle_bytes -= block.size
-                dev.counters.pool_hits += 1
+                self._idle_bytes -= cls
+                self._counters.pool_hits += 1
             else:
                 block = DeviceBlock(self._create(cls), cls)
-                dev.counters.buffers_allocated += 1
-                dev.counters.bytes_allocated += cls
-            self.live_bytes += block.size
-            self.live_blocks += 1
+                self._counters.buffers_allocated += 1
+                self._counters.bytes_allocated += cls
+            self.live_bytes += cls
             self._live.add(block)
             return block
 
@@ -108,11 +111,10 @@ class GPUAllocator(Allocator["Device"]):
                 raise MemoryError(f"cannot allocate {size} bytes on {self._dev}: {e}") from None
 
     def free(self, block: DeviceBlock) -> None:
-        dev = self._dev
-        if dev.stream.closed:
+        lock = self._lock
+        if self._dev.stream.closed:
             self._live.discard(block)
             return
-        lock = dev.stream.lock
         # never wait for the lock: free runs from __del__, in whichever thread the garbage collector runs (wgpu's
         # poller thread, too), and the thread holding the lock may be waiting for that very thread (map_sync)
         if not lock.acquire(blocking=False):
@@ -125,13 +127,16 @@ class GPUAllocator(Allocator["Device"]):
 
     def _give_back(self, block: DeviceBlock) -> None:
         self._live.discard(block)
-        self.live_bytes -= block.size
-        self.live_blocks -= 1
-        if self._idle_bytes + block.size > self.cache_limit:
+        size = block.size
+        self.live_bytes -= size
+        if self._idle_bytes + size > self.cache_limit:
             self._destroy(block)
             return
-        self._free.setdefault(block.size, []).append(block)
-        self._idle_bytes += block.size
+        free = self._free.get(size)
+        if free is None:
+            free = self._free[size] = []
+        free.append(block)
+        self._idle_bytes += size
 
     def _destroy(self, block: DeviceBlock) -> None:
         stream = self._dev.stream
