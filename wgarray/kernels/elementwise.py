@@ -102,9 +102,9 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
             scal.raw(o.storage_bytes(), o.dtype.device_itemsize)
         tail = scal.bytes()
     stream = device.stream
-    if not plan.chunks:
-        stream.dispatch(plan.pipeline, stream.bind_group(plan.layout, buffers), buffers, plan.prefix + tail,
-                        plan.grid, plan.work)
+    if not plan.chunks:  # the prefix itself when there are no scalars: the stream sees a repeated block
+        stream.dispatch(plan.pipeline, stream.bind_group(plan.layout, buffers), buffers,
+                        plan.prefix + tail if tail else plan.prefix, plan.grid, plan.work)
         return
     for prefix, grid, ranges, work in plan.chunks:
         stream.dispatch(plan.pipeline, stream.bind_group(plan.layout, buffers, ranges), buffers, prefix + tail,

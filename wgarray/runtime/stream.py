@@ -53,7 +53,7 @@ class Stream:
         self._lock = threading.RLock()
         self._encoder: wgpu.GPUCommandEncoder | None = None
         self._pass: wgpu.GPUComputePassEncoder | None = None
-        self._last_pipeline = self._last_group = None  # what the open pass has bound
+        self._last_pipeline = self._last_group = self._last_params = None  # what the open pass has bound
         self._offset = _ffi.new("uint32_t[1]") if _SET_PIPELINE is not None else None
         self._batch = 0
         self._work = 0  # bytes bound by the dispatches recorded since the last submit
@@ -115,7 +115,7 @@ class Stream:
 
     def _open_pass(self) -> wgpu.GPUComputePassEncoder:
         if self._pass is None:
-            self._last_pipeline = self._last_group = None
+            self._last_pipeline = self._last_group = self._last_params = None
             if self._encoder is None:
                 self._encoder = self._device.create_command_encoder()
             self._pass = self._encoder.begin_compute_pass()
@@ -135,9 +135,6 @@ class Stream:
             if self._ring_used + size > _RING_BYTES or self._batch >= MAX_BATCH:
                 self.flush()
             cpass = self._pass or self._open_pass()
-            offset = self._ring_used
-            self._ring_host[offset:offset + size] = params
-            self._ring_used = offset + size + self._align - 1 - (offset + size - 1) % self._align if size else offset
             if _SET_PIPELINE is not None:
                 handle = cpass._internal
                 if pipeline is not self._last_pipeline:  # state persists within a pass: set only what changed
@@ -146,10 +143,22 @@ class Stream:
                 if group is not self._last_group:
                     _SET_GROUP(handle, 0, group._internal, 0, _NULL)
                     self._last_group = group
-                self._offset[0] = offset
-                _SET_GROUP(handle, 1, self._ring_handle, 1, self._offset)
+                    self._pending.update(map(id, buffers))  # a group seen last in this pass: already pending
+                if params is not self._last_params:  # the same parameter block (a repeated op): still bound
+                    offset = self._ring_used
+                    self._ring_host[offset:offset + size] = params
+                    self._ring_used = offset + size + self._align - 1 - (offset + size - 1) % self._align \
+                        if size else offset
+                    self._offset[0] = offset
+                    _SET_GROUP(handle, 1, self._ring_handle, 1, self._offset)
+                    self._last_params = params
                 _DISPATCH(handle, *grid)
             else:
+                offset = self._ring_used
+                self._ring_host[offset:offset + size] = params
+                self._ring_used = offset + size + self._align - 1 - (offset + size - 1) % self._align \
+                    if size else offset
+                self._pending.update(map(id, buffers))
                 if pipeline is not self._last_pipeline:
                     cpass.set_pipeline(pipeline)
                     self._last_pipeline = pipeline
@@ -158,7 +167,6 @@ class Stream:
                     self._last_group = group
                 cpass.set_bind_group(1, self._ring_group, [offset])
                 cpass.dispatch_workgroups(*grid)
-            self._pending.update(map(id, buffers))
             self._batch += 1
             self._counters.dispatches += 1
             self._work += sum(b.size for b in buffers) if work is None else work
