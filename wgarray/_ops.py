@@ -355,27 +355,20 @@ def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
 def elementwise_fast(name: str, args) -> Array | None:
     """The common case on the hot path: Arrays of one open device and Python scalars, dtype decisions already
     cached.  Returns None to defer to the general path (which also raises the errors)."""
-    key = [name]
-    dev = None
-    shape = None
-    same_shape = True
-    for a in args:
-        t = type(a)
-        if t is Array:
-            m = a.mirror
-            if dev is None:
-                dev, shape = m.device, a.shape
-            elif m.device is not dev:
-                return None
-            elif a.shape != shape:
-                same_shape = False
-            key.append(m.dtype)
-        elif t in _PY_SCALARS:
-            key.append(t)
-        else:
+    if len(args) == 2 and type(args[0]) is Array and type(args[1]) is Array:  # the commonest: two arrays
+        a, b = args
+        ma, mb = a.mirror, b.mirror
+        dev, shape = ma.device, a.shape
+        if mb.device is not dev:
             return None
-    decision = _DECISIONS.get(tuple(key))
-    if dev is None or decision is None or dev.closed:
+        same_shape = b.shape == shape
+        key = (name, ma.dtype, mb.dtype)
+    else:
+        key, dev, shape, same_shape = _fast_key(name, args)
+        if key is None:
+            return None
+    decision = _DECISIONS.get(key)
+    if dev is None or decision is None or dev.stream.closed:
         return None
     op, scalar_dts, cdt, cdts, out_dt, needs = decision
     if needs and any(d.feature not in dev.features for d in needs):
@@ -390,6 +383,31 @@ def elementwise_fast(name: str, args) -> Array | None:
     out = Array._contiguous(Mirror(out_dt, size, dev), shape)
     _ew.run(dev, op, operands, out, cdt, cdts)
     return out
+
+
+def _fast_key(name: str, args):
+    """(decision key, device, shape of the first array, whether all arrays share it) for arrays of one device and
+    Python scalars; (None, ...) for anything else."""
+    key = [name]
+    dev = None
+    shape = None
+    same_shape = True
+    for a in args:
+        t = type(a)
+        if t is Array:
+            m = a.mirror
+            if dev is None:
+                dev, shape = m.device, a.shape
+            elif m.device is not dev:
+                return None, None, None, False
+            elif a.shape != shape:
+                same_shape = False
+            key.append(m.dtype)
+        elif t in _PY_SCALARS:
+            key.append(t)
+        else:
+            return None, None, None, False
+    return tuple(key), dev, shape, same_shape
 
 
 def _same_view(a: Array, b: Array) -> bool:

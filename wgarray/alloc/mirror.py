@@ -83,7 +83,7 @@ class Mirror:
     # -- the device side -------------------------------------------------------------------------------------
     def _device_block(self) -> "DeviceBlock":
         if self._block is None:
-            self._block = self.device.allocator.alloc(max(self.device_nbytes, 4))
+            self._block = self.device.allocator.alloc(self.size * self.dtype.device_itemsize or 4)
         return self._block
 
     def __del__(self) -> None:
