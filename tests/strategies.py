@@ -2,6 +2,8 @@
 and views (slices with steps, negative steps, transposes) so kernels see non-contiguous operands."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -39,8 +41,26 @@ def bus_bytes(dtype, size: int) -> int:
 
 def flushes_subnormals() -> bool:
     """Whether the test device flushes f32 subnormals in arithmetic (NVIDIA's Vulkan driver does): there,
-    generated inputs avoid subnormals and expected subnormal results compare as signed zeros."""
-    return wg.default_device().flushes_subnormals
+    generated inputs avoid subnormals and expected subnormal results compare as signed zeros.
+
+    ``WGARRAY_TEST_ASSUME_FTZ=1`` pretends the device flushes (a smoke test of the flushing code paths of the tests
+    on a device that does not: expect failures where subnormals are involved)."""
+    return os.environ.get("WGARRAY_TEST_ASSUME_FTZ") == "1" or wg.default_device().flushes_subnormals
+
+
+def ftz(x):
+    """``x`` as a device that flushes subnormals reads or writes it: float32 values with 0 < |x| < tiny become a
+    zero of their sign.  The identity elsewhere (other dtypes: float16 is held in f32, where its subnormals are
+    normal; only f32 arithmetic flushes) and on devices that keep subnormals."""
+    if not (isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.float32 and flushes_subnormals()):
+        return x
+    return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.zeros_like(x), x), x)
+
+
+def subnormal(x) -> np.ndarray:
+    """Where ``ftz`` changes ``x`` (all False unless the device flushes)."""
+    x = np.asarray(x)
+    return (ftz(x) == 0) & (x != 0)
 
 
 def values(dtype, shape, finite=False, small=False):
@@ -89,13 +109,11 @@ def view_of(draw, host: np.ndarray, dtype):
 
 
 def assert_same(got: np.ndarray, want: np.ndarray, rtol=None, atol=0.0, ulps=None):
-    """Bit-for-bit equality (NaN == NaN, and -0.0 distinct from 0.0) unless a tolerance is given."""
+    """Bit-for-bit equality (NaN == NaN, and -0.0 distinct from 0.0) unless a tolerance is given; float32
+    subnormals compare as signed zeros on a device that flushes them."""
     assert got.shape == want.shape, (got.shape, want.shape)
     assert got.dtype == want.dtype, (got.dtype, want.dtype)
-    if got.dtype.kind == "f" and flushes_subnormals() and got.dtype != np.float16:
-        tiny = np.finfo(want.dtype).tiny
-        want = np.where(np.abs(want) < tiny, np.copysign(np.zeros_like(want), want), want)
-        got = np.where(np.abs(got) < tiny, np.copysign(np.zeros_like(got), got), got)
+    got, want = ftz(got), ftz(want)  # subnormal results are signed zeros on a flushing device
     if got.dtype.kind == "f":
         if rtol is None and ulps is None:
             same = (got == want) & (np.signbit(got) == np.signbit(want)) | (np.isnan(got) & np.isnan(want))

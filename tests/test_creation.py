@@ -20,7 +20,7 @@ from hypothesis.extra import numpy as hnp
 
 import wgarray as wg
 
-from strategies import assert_same, shapes, supported, values, view_of
+from strategies import assert_same, shapes, subnormal, supported, values, view_of
 
 SUPPORTED = supported()
 FLOATS = [d for d in SUPPORTED if d.kind == "f"]
@@ -297,7 +297,19 @@ def test_arange_unsigned_negative_step():
     assert_same(wg.arange(5, dtype=wg.uint32).numpy(), np.arange(5, dtype=np.uint32))
 
 
+def _read(v, dtype):
+    """``v`` as the device reads it from a ``dtype`` parameter: a zero of its sign if it flushes the subnormal."""
+    return math.copysign(0.0, v) if subnormal(np.asarray(v, dtype.numpy)) else v
+
+
+def _flush_slack(dtype) -> float:
+    """How far a device moves a result of ``dtype`` by flushing it to zero: below tiny if it flushes, else 0."""
+    fi = np.finfo(dtype.numpy)
+    return float(fi.tiny) if subnormal(fi.smallest_subnormal) else 0.0
+
+
 def _assert_range_close(got: np.ndarray, start, step, dtype, n):
+    """got[i] close to start + i * step (start and step as the device reads them: see _read)."""
     assert got.shape == (n,) and got.dtype == dtype.numpy
     i = np.arange(n, dtype=np.float64)
     exact = float(start) + i * float(step)
@@ -308,6 +320,7 @@ def _assert_range_close(got: np.ndarray, start, step, dtype, n):
         np.finfo(dtype.numpy).smallest_subnormal)
     if dtype is wg.float16:
         bound = bound + np.spacing(np.abs(exact).astype(np.float16)).astype(np.float64)
+    bound = bound + _flush_slack(dtype)
     err = np.abs(got.astype(np.float64) - exact)
     bad = ~(err <= bound)
     assert not bad.any(), f"at {np.flatnonzero(bad)[:5]}: got {got[bad][:5]}, exact {exact[bad][:5]}"
@@ -323,7 +336,7 @@ def test_arange_floats(start, span, num, dtype):
     want_dt = wg.float32 if dtype is None else dtype
     n = len(np.arange(start, stop, step))  # numpy's length rule: ceil((stop - start) / step)
     assert a.dtype is want_dt
-    _assert_range_close(a.numpy(), start, step, want_dt, n)
+    _assert_range_close(a.numpy(), _read(start, want_dt), _read(step, want_dt), want_dt, n)
 
 
 def test_arange_float_edges():
@@ -344,10 +357,10 @@ def test_linspace(start, stop, num, endpoint, dtype):
     assert a.dtype is want_dt and a.shape == (num,)
     got = a.numpy()
     div = (num - 1) if endpoint else num
-    step = (stop - start) / div if div > 0 else 0.0
+    step = _read(stop - start, want_dt) / div if div > 0 else 0.0  # wgarray computes start + (i * span) / div
     if num:
         n_free = num - 1 if endpoint and num > 1 else num
-        _assert_range_close(got[:n_free], start, step, want_dt, n_free)
+        _assert_range_close(got[:n_free], _read(start, want_dt), step, want_dt, n_free)
     if endpoint and num > 1:
         assert_same(got[-1:], np.array([stop], want_dt.numpy))  # the end point is exact
     if num == 1:
@@ -357,7 +370,8 @@ def test_linspace(start, stop, num, endpoint, dtype):
         np_vals = np.linspace(start, stop, num, endpoint=endpoint)
         tol = RANGE_ULPS * float(np.finfo(want_dt.numpy).eps) * (abs(start) + abs(stop)) + (
             float(np.spacing(np.float16(max(abs(start), abs(stop))))) if want_dt is wg.float16 else 0) + float(
-            np.finfo(want_dt.numpy).smallest_subnormal) * max(num, 1)  # numpy's i*step grows by i/2 subnormal ulps
+            np.finfo(want_dt.numpy).smallest_subnormal) * max(num, 1) + (  # numpy's i*step grows by i/2 subnormal ulps
+            3 * _flush_slack(want_dt))  # a flushing device reads start and span and writes the result as zeros
         assert np.all(np.abs(got.astype(np.float64) - np_vals) <= tol)
 
 
