@@ -114,6 +114,11 @@ def assert_same(got: np.ndarray, want: np.ndarray, rtol=None, atol=0.0, ulps=Non
     assert got.shape == want.shape, (got.shape, want.shape)
     assert got.dtype == want.dtype, (got.dtype, want.dtype)
     got, want = ftz(got), ftz(want)  # subnormal results are signed zeros on a flushing device
+    if want.dtype == np.float32 and flushes_subnormals():
+        # such a device detects tininess before rounding: an exact result just below the smallest normal that
+        # rounds up to it is flushed too (NVIDIA: (1 - 2^-24) * 2^-126 gives 0, numpy 2^-126)
+        edge = (np.abs(want) == np.finfo(np.float32).tiny) & (got == 0) & (np.signbit(got) == np.signbit(want))
+        got = np.where(edge, want, got)
     if got.dtype.kind == "f":
         if rtol is None and ulps is None:
             same = (got == want) & (np.signbit(got) == np.signbit(want)) | (np.isnan(got) & np.isnan(want))

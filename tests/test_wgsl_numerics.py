@@ -412,12 +412,13 @@ def test_float_pow_fast(ty):
     if ty == "f64":
         assert_bits_equal(got, float_call(ty, "wg_pow", a, b), "wg_pow_fast f64", a, b)
     else:
-        # bases away from 1 and results in the normal range: 1e-4 relative
+        # bases away from 1 and results in the normal range: 2e-4 relative (the driver's exp2/log2 builtins set
+        # it: lavapipe stays below 1e-4, NVIDIA's Vulkan driver 580 reached 1.2e-4)
         with np.errstate(all="ignore"):
             ok = (m & (np.abs(np.log2(np.abs(a))) > 1 / 16) & np.isfinite(ref)
                   & (np.abs(ref) > np.finfo(dt).tiny))
             rel = np.abs(got[ok].astype(np.float64) / ref[ok] - 1)
-        assert rel.max() < 1e-4, rel.max()
+        assert rel.max() < 2e-4, rel.max()
 
 
 # --------------------------------------------------------------------------

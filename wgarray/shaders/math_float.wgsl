@@ -468,9 +468,9 @@ fn wg_atan2_${T}(y: ${T}, x: ${T}) -> ${T} {
     let ay = wg_abs_${T}(y);
     var r: vec2<${T}>;
     if (ay <= ax) {
-        r = wg_impl_atan_dd_${T}(ay / ax);
+        r = wg_impl_atan_dd_${T}(wg_divide_${T}(ay, ax));
     } else {
-        let q = wg_impl_atan_dd_${T}(ax / ay);  // atan(ay / ax) = pi/2 - atan(ax / ay)
+        let q = wg_impl_atan_dd_${T}(wg_divide_${T}(ax, ay));  // atan(ay / ax) = pi/2 - atan(ax / ay)
         let s = wg_impl_two_sum_${T}(pi * ${T}(0.5), -q.x);
         r = wg_impl_fast_two_sum_${T}(s.x, s.y + (pi_lo * ${T}(0.5) - q.y));
     }
@@ -490,8 +490,8 @@ fn wg_hypot_${T}(a: ${T}, b: ${T}) -> ${T} {
     let m = max(x, y);
     let n = min(x, y);
     if (m == ${T}(0.0)) { return ${T}(0.0); }
-    let r = n / m;
-    return m * sqrt(${T}(1.0) + r * r);
+    let r = wg_divide_${T}(n, m);
+    return m * wg_sqrtcr_${T}(${T}(1.0) + r * r);
 }
 
 // np.logaddexp: log(exp(x) + exp(y)) without overflow.
