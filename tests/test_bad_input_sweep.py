@@ -3,7 +3,7 @@
 Each function gets a baseline call that works (``BASELINE`` and ``GOOD``); then every parameter, by its role
 (array, partner array, axis, size, dtype, device, number, flag/string), is replaced by each value of each class of
 bad input that applies to that role (``BAD``).  Every (function, bad input) pair must give a result or raise one
-of the exception classes users can expect (``EXPECTED``), with a message, not from inside wgpu and without wgpu
+of the exception classes users can expect (``expect.EXPECTED``), with a message, not from inside wgpu and without wgpu
 logging an error; afterwards the sentinel arrays (every residency, views) and the baseline inputs read back their
 values and the device computes.
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 import inspect
 import logging
 import math
-import os
 from collections import Counter, defaultdict
 
 import numpy as np
@@ -24,10 +23,9 @@ import pytest
 import wgarray as wg
 from wgarray.kernels.ewtable import OPS as EW_OPS
 
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+from expect import unexpected
 
-EXPECTED = (TypeError, ValueError, IndexError, OverflowError, MemoryError, RuntimeError, NotImplementedError,
-            np.exceptions.AxisError, ZeroDivisionError, BufferError)
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 # device management and introspection of adapters are not array functions
 SKIP = {"adapters", "adapter_properties", "default_device", "devices", "open_device", "synchronize", "stats"}
@@ -238,23 +236,6 @@ def bad_inputs(inp: Inputs, fn_name: str, param: str, good, sig_params: list[str
     elif r == "choice":
         out += [("bad choice", v) for v in ("nope", 3, [True])]
     return out
-
-
-# -- what an acceptable failure looks like ------------------------------------------------------------------------
-def unexpected(exc: BaseException) -> str | None:
-    t = type(exc)
-    if t.__module__.split(".")[0] == "wgpu":
-        return f"a wgpu exception ({t.__module__}.{t.__name__}) reached the user"
-    if not isinstance(exc, EXPECTED):
-        return f"unexpected exception class {t.__module__}.{t.__name__}"
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is not None and f"{os.sep}wgpu{os.sep}" in tb.tb_frame.f_code.co_filename:
-        return f"{t.__name__} raised inside wgpu"
-    if not str(exc).strip():
-        return f"{t.__name__} without a message"
-    return None
 
 
 # checks of the message / class for some classes of bad input: (predicate on the exception, what was wanted)

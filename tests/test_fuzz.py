@@ -1,7 +1,7 @@
 """A fuzz target: random programs of 10-40 random public operations with random (often bad) arguments.
 
 Every step must either return a result or raise one of the exception classes a user can expect from numpy-style
-code (``EXPECTED``), raised by wgarray, numpy or Python itself and not from inside wgpu, with a message, and
+code (``expect.EXPECTED``), raised by wgarray, numpy or Python itself and not from inside wgpu, with a message, and
 without wgpu logging an error.  After each step that raised, the device must still compute correctly and every
 array created so far must still read back the values it had before the step.
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import math
 import operator
-import os
 from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
@@ -33,37 +32,17 @@ from hypothesis.extra import numpy as hnp
 import wgarray as wg
 from wgarray.kernels.ewtable import BINARY, UNARY
 
+from expect import unexpected
 from strategies import supported
 
 # numpy warns when a cast overflows or meets NaN, and on division by zero in host-side bookkeeping
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
-
-EXPECTED = (TypeError, ValueError, IndexError, OverflowError, MemoryError, RuntimeError, NotImplementedError,
-            np.exceptions.AxisError, ZeroDivisionError, BufferError)
 
 STATS: Counter = Counter()
 
 DTYPES = supported()
 POOL_MAX = 8  # live arrays a program keeps (older ones are dropped, which frees their device blocks)
 READ_MAX = 4096  # results with more elements are not kept (a huge broadcast view must not be read back)
-
-
-# -- what an acceptable failure looks like ------------------------------------------------------------------------
-def unexpected(exc: BaseException) -> str | None:
-    """Why ``exc`` is not an acceptable answer to bad input, or None if it is."""
-    t = type(exc)
-    if t.__module__.split(".")[0] == "wgpu":
-        return f"a wgpu exception ({t.__module__}.{t.__name__}) reached the user"
-    if not isinstance(exc, EXPECTED):
-        return f"unexpected exception class {t.__module__}.{t.__name__}"
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is not None and f"{os.sep}wgpu{os.sep}" in tb.tb_frame.f_code.co_filename:
-        return f"{t.__name__} raised inside wgpu ({tb.tb_frame.f_code.co_filename}:{tb.tb_lineno})"
-    if not str(exc).strip():
-        return f"{t.__name__} without a message"
-    return None
 
 
 class WgpuLog(logging.Handler):
