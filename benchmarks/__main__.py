@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=None, help="timed rounds per measurement (default 7; quick 5)")
     ap.add_argument("--budget", type=float, default=None,
                     help="after 3 rounds, stop once a peer has spent this many seconds timed (default 4; quick 1)")
+    ap.add_argument("--sample-ms", type=float, default=5.0,
+                    help="add/sum/matmul: back-to-back calls a sample until it takes this long (default 5); a GPU "
+                         "whose synchronisation costs milliseconds needs more to amortise it")
     ap.add_argument("-v", "--verbose", action="store_true", help="log each measurement to stderr")
     args = ap.parse_args(argv)
 
@@ -76,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     props = dev.properties
     torch, cupy = find_torch(), find_cupy()
     ctx = suite.Context(dev=dev, raw=RawWgpu(dev.wgpu_device), torch=torch, cupy=cupy, repeat=repeat,
-                        quick=args.quick, budget_s=budget,
+                        quick=args.quick, budget_s=budget, sample_s=args.sample_ms / 1e3,
                         log=(lambda s: print(s, file=sys.stderr, flush=True)) if args.verbose else (lambda s: None))
     cfg = sizes(args.quick, ctx.cpu_adapter)
     vers = versions()
