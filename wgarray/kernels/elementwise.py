@@ -141,10 +141,18 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
            and all(m.dtype.device_itemsize == 4 for m in mirrors)
            and all(s[3] == "z" or (s[3] == "c" and operands[pos].offset % 4 == 0)
                    for pos, s in enumerate(sig) if s[0] == "v"))
-    key = ("ew", op.name, cdt.name, tuple(d.name for d in cdts), tuple(sig), out_sig, mirror_dtypes, vec)
+    limits = device.properties.limits
+    binding = limits.max_storage_buffer_binding_size
+    big = [k for k, m in enumerate(mirrors) if m.size * m.dtype.device_itemsize > binding]
+    # contiguous operands at offset 0 of an unsplit launch index with the thread id alone, as a hand-written kernel
+    # does (a software Vulkan driver then sees consecutive lanes load consecutive elements)
+    vcs = [s[4] for s in sig if s[0] == "v" and s[3] == "c"] + ([len(views)] if out_sig[2] == "c" else [])
+    plain = () if big else tuple(vi for vi in vcs if ([v.offset for v in views] + [out.offset])[vi] == 0)
+    key = ("ew", op.name, cdt.name, tuple(d.name for d in cdts), tuple(sig), out_sig, mirror_dtypes, vec, bool(big),
+           plain)
     dtypes = [cdt, out.dtype] + [o.dtype for o in operands] + [m.dtype for m in mirrors]
     pipe, bgl = device.pipeline(key, lambda: _build(op, operands, sig, out, out_sig, mirrors, cdt, cdts, dtypes,
-                                                    len(views) + 1, vec))
+                                                    len(views) + 1, vec, bool(big), plain))
     threads = math.ceil(n / 4) if vec else n
     lanes = 4 if vec else 1
     offsets = [v.offset for v in views] + [out.offset]
@@ -162,9 +170,6 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     scal.sort(key=lambda pos: operands[pos].dtype.device_itemsize != 8)
     wg = layout.grid(math.ceil(threads / WORKGROUP), max_wg)
     work = n * sum(itemsizes)
-    limits = device.properties.limits
-    binding = limits.max_storage_buffer_binding_size
-    big = [k for k, m in enumerate(mirrors) if m.size * m.dtype.device_itemsize > binding]
     if not big:
         return _Plan(pipe, bgl, prefix(0, threads, offsets), wg, tuple(scal), out_whole, work)
     # buffers beyond one binding: dispatches over ranges of the output, each binding the window of every large
@@ -197,7 +202,8 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     return _Plan(pipe, bgl, b"", wg, tuple(scal), out_whole, work, tuple(chunks))
 
 
-def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int, vec: bool):
+def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int, vec: bool,
+           split: bool, plain: tuple[int, ...]):
     """WGSL for one specialisation.  With ``vec`` every thread handles 4 consecutive elements through vec4 loads
     and stores (all operands contiguous or single elements, 4-byte storage, offsets multiple of 4)."""
     lanes = 4 if vec else 1
@@ -220,7 +226,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             continue
         vi = s[4]
         if s[3] == "c":
-            idx_of[vi] = f"(u32(i32({off(vi)}) >> 2u) + i)" if vec else f"({off(vi)} + i)"
+            idx_of[vi] = "i" if vi in plain else f"(u32(i32({off(vi)}) >> 2u) + i)" if vec else f"({off(vi)} + i)"
         elif s[3] == "z":
             idx_of[vi] = f"{off(vi)} / 4u][{off(vi)} % 4u" if vec else off(vi)
         else:
@@ -229,7 +235,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
     if out_strided:
         out_idx = f"u32(j{nv})"
     else:
-        out_idx = f"(u32(i32({off(nv)}) >> 2u) + i)" if vec else f"({off(nv)} + i)"
+        out_idx = "i" if nv in plain else f"(u32(i32({off(nv)}) >> 2u) + i)" if vec else f"({off(nv)} + i)"
     if strided or out_strided:
         walkers = [s[4] for s in strided] + ([nv] if out_strided else [])
         index.append("    var rem = i;")
@@ -274,6 +280,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
     order = _scalar_order([o for o, _ in scalars])
     scalar_block = "\n".join(line for o, line in sorted(scalars, key=lambda ol: order.index(ol[0])))
     src = source.render("elementwise.wgsl", ENABLES="", HELPERS=source.helpers(dtypes), NSTRIDES=nstrides,
+                        BASE="p.base + " if split else "",
                         SCALARS=scalar_block, BINDINGS=bindings, WG=WORKGROUP, INDEX="\n".join(index),
                         BODY="\n".join(body))
     return src, readonly

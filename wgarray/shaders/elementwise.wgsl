@@ -1,8 +1,9 @@
 // One elementwise kernel for every op of the table: out[i] = store(expr(load(operands at i))).
 // Operands are read contiguously (offset + i), as one broadcast element, or through strides over the output's
 // (collapsed) shape; scalars arrive in the parameter block.  The grid is folded into x/y past 65535 groups.
-// A dispatch covers threads [base, n); for buffers beyond one binding, several dispatches each bind a window
-// and receive offsets shifted to it (modulo 2^32: index arithmetic wraps back into the window).
+// A dispatch covers threads [base, n) (base is 0 but for split launches); for buffers beyond one binding, several
+// dispatches each bind a window and receive offsets shifted to it (modulo 2^32: index arithmetic wraps back into
+// the window).
 ${ENABLES}
 ${HELPERS}
 
@@ -23,7 +24,7 @@ ${BINDINGS}
 @compute @workgroup_size(${WG})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-    let i = p.base + (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+    let i = ${BASE}(wid.y * nwg.x + wid.x) * ${WG}u + lid;
     if (i >= p.n) {
         return;
     }
