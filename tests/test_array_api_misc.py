@@ -653,3 +653,21 @@ def test_array_object_protocol():
         check(getattr(a, f"__{op}__")(6), getattr(an, f"__{op}__")(6))
     check(~a, ~an)
     check(-a, -an)
+
+
+@pytest.mark.parametrize("nd", [9, 11])
+def test_elementwise_beyond_the_kernels_dimensions(nd):
+    """More non-mergeable dimensions than one kernel addresses (8): elementwise ops, copies and writes loop over the
+    leading dimension (a regression: the fuzz target made a 9-d permuted view that could not even be copied)."""
+    host = np.arange(2 ** nd, dtype=np.float32).reshape((2,) * nd)
+    perm = tuple(range(0, nd, 2)) + tuple(range(1, nd, 2))
+    x = wg.permute_dims(wg.asarray(host), perm)
+    want = np.transpose(host, perm)
+    check(x.copy(), want)
+    check(x * wg.asarray(host[0]) + 1, want * host[0] + 1)
+    y = wg.zeros((2,) * nd)
+    y[...] = x
+    y[1] = -x[0]
+    want2 = want.copy()
+    want2[1] = -want[0]
+    check(y, want2)

@@ -85,6 +85,9 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
     plan = plans.get(key)
     if plan is None:
         plan = _plan(device, op, operands, out, cdt, cdts, mirrors, out_slot)
+        if plan is None:  # more dimensions than a kernel addresses: one launch per index of the first
+            _run_by_first_dim(device, op, operands, out, cdt, cdts)
+            return
         if len(plans) >= _MAX_PLANS:
             plans.clear()
         plans[key] = plan
@@ -111,7 +114,25 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
                         grid, work)
 
 
-def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: int) -> _Plan:
+def _run_by_first_dim(device, op: EwOp, operands, out: ViewLike, cdt: DType, cdts) -> None:
+    """``run`` for more than MAXD dimensions that cannot be merged: a launch per index of the output's first
+    dimension, over views one dimension smaller (recursing while still too many)."""
+    shape = tuple(out.shape)
+    subs = []
+    for o in operands:
+        if type(o) is Scalar:
+            subs.append(None)
+        else:
+            st = layout.broadcast_strides(o.shape, o.strides, shape)
+            subs.append((o, st))
+    for i in range(shape[0]):
+        ops = [o if sub is None else layout.View(o.mirror, shape[1:], sub[1][1:], o.offset + i * sub[1][0], o.dtype)
+               for o, sub in zip(operands, subs)]
+        view = layout.View(out.mirror, shape[1:], tuple(out.strides[1:]), out.offset + i * out.strides[0], out.dtype)
+        run(device, op, ops, view, cdt, cdts)
+
+
+def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: int) -> _Plan | None:
     if cdts is None:
         cdts = [_bool() if op.compute == "bool" else cdt] * len(operands)
     n = math.prod(out.shape)
@@ -120,7 +141,7 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     strides = [layout.broadcast_strides(v.shape, v.strides, shape) for v in views] + [tuple(out.strides)]
     cshape, cstrides = layout.collapse(shape, strides)
     if len(cshape) > MAXD:
-        raise ValueError(f"wgarray kernels address at most {MAXD} non-mergeable dimensions, got {len(cshape)}")
+        return None
     if len(views) + 1 > 8:
         raise ValueError("too many array operands for one kernel")
     slot = {id(m): k for k, m in enumerate(mirrors)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import struct
+from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 MAXD = 8  # dimensions a kernel addresses after collapsing
@@ -19,6 +20,17 @@ class ViewLike(Protocol):
     shape: tuple[int, ...]
     strides: tuple[int, ...]  # in elements
     offset: int  # in elements
+    dtype: object
+
+
+@dataclass(frozen=True)
+class View:
+    """A view made by a kernel launcher (a slice of an operand): what ``ViewLike`` asks, nothing more."""
+
+    mirror: object
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    offset: int
     dtype: object
 
 
