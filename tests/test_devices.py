@@ -69,6 +69,21 @@ def test_to_device_of_views_and_host_data(second):
     assert a.to_device(a.device) is a
 
 
+def test_to_device_of_a_whole_base_with_size_one_axes_copies_nothing_on_the_source(dev, second):
+    """x[None] and x[:, None] hold their base in order (a size-1 axis's stride does not matter): moving them needs
+    no contiguous copy on the source device, and host-resident data is copied on the host."""
+    h = np.arange(12, dtype=np.float32).reshape(3, 4)
+    for view in (lambda x: x[None], lambda x: x[:, None], lambda x: x[None, :, :, None]):
+        x = wg.asarray(h, device=dev)
+        v = view(x)
+        assert v.is_contiguous
+        before = dev.stats()
+        y = v.to_device(second)
+        assert (dev.stats() - before).dispatches == 0
+        assert y.residency == {"host"} and y.shape == v.shape
+        np.testing.assert_array_equal(y.numpy(), view(h))
+
+
 def test_large_transfer_in_chunks(second):
     n = (40 << 20) // 4 + 7  # more than two 16 MiB staging chunks
     host = np.random.default_rng(2).random(n, dtype=np.float32)
