@@ -115,6 +115,29 @@ def test_closed_device_fails_clearly_and_others_continue(dev):
     assert np.array_equal((wg.arange(5) * 3).numpy(), np.arange(5) * 3)
 
 
+def test_lost_device_fails_clearly_and_others_continue(dev):
+    """A device the driver loses (simulated with wgpu's destroy()): every operation that needs it raises a
+    RuntimeError saying it was lost (never a wgpu error, never a MemoryError), host copies stay readable, other
+    devices keep working, and closing it afterwards is harmless."""
+    d = wg.open_device()
+    on_host = wg.asarray(np.arange(6, dtype=np.float32), device=d)
+    on_device = on_host * 2
+    read_back = on_host + 1
+    read_back.numpy()  # valid on both sides
+    d.wgpu_device.destroy()
+    calls = [lambda: (on_device + 1).numpy(), lambda: on_device.numpy(), lambda: wg.ones(4, device=d).numpy(),
+             lambda: float(wg.sum(on_host)), lambda: wg.sort(on_host), lambda: d.synchronize(),
+             lambda: on_device.to_device(dev)]
+    for call in calls:
+        with pytest.raises(RuntimeError, match="lost"):
+            call()
+    assert d.closed and "lost" in repr(d)
+    np.testing.assert_array_equal(read_back.numpy(), np.arange(6, dtype=np.float32) + 1)  # its host copy
+    np.testing.assert_array_equal((wg.asarray(np.arange(3, dtype=np.float32)) * 2).numpy(), [0.0, 2.0, 4.0])
+    d.close()
+    d.close()
+
+
 def test_device_without_int64_and_f64_rejects_them():
     gl = [i for i in wg.adapters() if "shader-f64" not in wg.adapter_properties(i).features]
     if not gl:

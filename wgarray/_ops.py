@@ -34,7 +34,7 @@ def resolve_device(device) -> _device.Device:
         return _device.default_device()
     if isinstance(device, _device.Device):
         if device.closed:
-            raise RuntimeError(f"{device} has been closed")
+            raise RuntimeError(f"{device} has been {device.stream.ended}")
         return device
     raise TypeError(f"device must be a wgarray Device or None, not {type(device).__name__}")
 
@@ -51,7 +51,7 @@ def common_device(arrays: Sequence[Array]) -> _device.Device:
             raise ValueError(f"arrays are on different devices: {dev} and {a.device}; "
                              "move one with x.to_device(device) first")
     if dev.closed:
-        raise RuntimeError(f"{dev} has been closed; its arrays can no longer be used")
+        raise RuntimeError(f"{dev} has been {dev.stream.ended}; its arrays can no longer be used")
     return dev
 
 
@@ -435,7 +435,7 @@ def assign(target: Array, value) -> None:
     else on the host; either way the other side of the target's base becomes stale."""
     dev = target.device
     if dev.closed:
-        raise RuntimeError(f"{dev} has been closed; its arrays can no longer be used")
+        raise RuntimeError(f"{dev} has been {dev.stream.ended}; its arrays can no longer be used")
     if isinstance(value, Array):
         common_device([target, value])
         src: Any = value

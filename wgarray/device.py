@@ -137,7 +137,7 @@ class Device:
 
     # -- public ------------------------------------------------------------------------------------------------
     def __repr__(self) -> str:
-        return f"Device({self.index}: {self._label}{', closed' if self.closed else ''})"
+        return f"Device({self.index}: {self._label}{', ' + self.stream.ended if self.closed else ''})"
 
     @property
     def closed(self) -> bool:
@@ -215,11 +215,13 @@ class Device:
             if hit is not None:
                 return hit
             source, readonly = build()
-            layout = self._layout(tuple(readonly))
-            module = self.wgpu_device.create_shader_module(code=source)
-            playout = self.wgpu_device.create_pipeline_layout(bind_group_layouts=[layout, self.stream.params_layout])
-            pipe = self.wgpu_device.create_compute_pipeline(layout=playout,
-                                                            compute={"module": module, "entry_point": "main"})
+            with self.stream.guard():
+                layout = self._layout(tuple(readonly))
+                module = self.wgpu_device.create_shader_module(code=source)
+                playout = self.wgpu_device.create_pipeline_layout(
+                    bind_group_layouts=[layout, self.stream.params_layout])
+                pipe = self.wgpu_device.create_compute_pipeline(layout=playout,
+                                                                compute={"module": module, "entry_point": "main"})
             self.counters.pipelines_compiled += 1
             self._pipelines[key] = hit = (pipe, layout)
             return hit

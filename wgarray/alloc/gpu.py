@@ -102,7 +102,10 @@ class GPUAllocator(Allocator["Device"]):
     def _create(self, size: int) -> wgpu.GPUBuffer:
         device = self._dev.wgpu_device
         try:
-            return device.create_buffer(size=size, usage=_USAGE)
+            with self._dev.stream.guard():  # a lost device is not out of memory
+                return device.create_buffer(size=size, usage=_USAGE)
+        except RuntimeError:
+            raise
         except Exception:
             self.trim()
             try:

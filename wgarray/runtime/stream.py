@@ -8,6 +8,7 @@ Bind groups over data buffers are cached, keyed by the buffers they bind.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Sequence
 
@@ -42,6 +43,11 @@ def _round_up(n: int, to: int) -> int:
     return (n + to - 1) // to * to
 
 
+def is_lost(exc: BaseException) -> bool:
+    """Whether a wgpu error says the device is gone (a driver reset or removal, or ``destroy()``)."""
+    return "device is lost" in str(exc).lower() or "device lost" in str(exc).lower()
+
+
 class Stream:
     def __init__(self, device: wgpu.GPUDevice, counters: Counters, uniform_align: int,
                  binding_limit: int = 1 << 62) -> None:
@@ -73,6 +79,7 @@ class Stream:
         self._sync_src = device.create_buffer(size=16, usage=_BU.COPY_SRC)
         self._sync_dst = device.create_buffer(size=16, usage=_BU.COPY_DST | _BU.MAP_READ)
         self.closed = False
+        self.ended = "closed"  # why the stream takes no more work once ``closed``: "closed" or "lost"
 
     @property
     def lock(self) -> threading.RLock:
@@ -100,7 +107,8 @@ class Stream:
                             "operations, reductions, copies and transfers)")
                     r = (0, b.size)
                 entries.append({"binding": i, "resource": {"buffer": b, "offset": r[0], "size": r[1]}})
-            group = self._device.create_bind_group(layout=layout, entries=entries)
+            with self.guard():
+                group = self._device.create_bind_group(layout=layout, entries=entries)
             self._groups[key] = (group, layout, tuple(buffers))  # holding the objects keeps their ids unique
             if len(self._groups) > _BIND_GROUP_CACHE:
                 del self._groups[next(iter(self._groups))]  # the oldest
@@ -116,9 +124,10 @@ class Stream:
     def _open_pass(self) -> wgpu.GPUComputePassEncoder:
         if self._pass is None:
             self._last_pipeline = self._last_group = self._last_params = None
-            if self._encoder is None:
-                self._encoder = self._device.create_command_encoder()
-            self._pass = self._encoder.begin_compute_pass()
+            with self.guard():
+                if self._encoder is None:
+                    self._encoder = self._device.create_command_encoder()
+                self._pass = self._encoder.begin_compute_pass()
         return self._pass
 
     def dispatch(self, pipeline: wgpu.GPUComputePipeline, group: wgpu.GPUBindGroup,
@@ -195,13 +204,14 @@ class Stream:
             self._pass = self._encoder = None
             self._ring_used = self._batch = self._work = 0
             self._pending.clear()
-            if cpass is not None:
-                cpass.end()
-            if encoder is not None:
-                if used:
-                    self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:used])
-                self._queue.submit([encoder.finish()])
-                self._counters.submits += 1
+            with self.guard():
+                if cpass is not None:
+                    cpass.end()
+                if encoder is not None:
+                    if used:
+                        self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:used])
+                    self._queue.submit([encoder.finish()])
+                    self._counters.submits += 1
 
     def submit(self, encoder: wgpu.GPUCommandEncoder) -> None:
         """Submit a finished foreign encoder after everything recorded so far (for one-off probes)."""
@@ -227,7 +237,7 @@ class Stream:
     def write(self, buffer: wgpu.GPUBuffer, offset: int, data) -> None:
         """Write host bytes into ``buffer`` after every command recorded so far that uses it."""
         data = memoryview(data).cast("B")
-        with self._lock:
+        with self._lock, self.guard():
             self._check_open()
             if id(buffer) in self._pending:
                 self.flush()
@@ -256,7 +266,7 @@ class Stream:
     def read_chunks(self, buffer: wgpu.GPUBuffer, offset: int, size: int):
         """Yield ``(start, bytes)`` pieces of ``buffer`` in order; each piece is valid until the next is asked for.
         The device copies piece k+1 while the caller consumes piece k."""
-        with self._lock:
+        with self._lock, self.guard():
             self._check_open()
             starts = list(range(0, size, _CHUNK))
             for k, start in enumerate(starts):
@@ -278,7 +288,7 @@ class Stream:
 
     def synchronize(self) -> None:
         """Submit and wait until the device has finished everything recorded so far."""
-        with self._lock:
+        with self._lock, self.guard():
             self._check_open()
             self.copy(self._sync_src, 0, self._sync_dst, 0, 16)
             self.flush()
@@ -294,11 +304,34 @@ class Stream:
     def close(self) -> None:
         with self._lock:
             if not self.closed:
-                self.flush()
+                try:
+                    self.flush()
+                except RuntimeError:  # lost while closing: nothing left to finish
+                    pass
                 self.trim_staging()
                 self._groups.clear()
                 self.closed = True
 
     def _check_open(self) -> None:
         if self.closed:
-            raise RuntimeError("this device has been closed")
+            raise RuntimeError(f"this device has been {self.ended}")
+
+    # -- a lost device ----------------------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def guard(self):
+        """Turn wgpu's errors about a lost device into a RuntimeError that says so, and end the stream: the
+        device's arrays can no longer be used (their host copies stay readable), other devices are unaffected."""
+        try:
+            yield
+        except Exception as e:
+            if not is_lost(e) or isinstance(e, RuntimeError) and "has been lost" in str(e):
+                raise
+            with self._lock:
+                self.closed, self.ended = True, "lost"
+                self._pass = self._encoder = None
+                self._pending.clear()
+                self._groups.clear()
+                self._stagers.clear()
+            detail = str(e).strip().splitlines()[-1].strip() if str(e).strip() else type(e).__name__
+            raise RuntimeError(f"the device has been lost ({detail}); its arrays can no longer be used on it, "
+                               "open a new device") from None
