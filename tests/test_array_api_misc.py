@@ -671,3 +671,18 @@ def test_elementwise_beyond_the_kernels_dimensions(nd):
     want2 = want.copy()
     want2[1] = -want[0]
     check(y, want2)
+
+
+@pytest.mark.parametrize("nd", [9, 11])
+def test_reductions_beyond_the_kernels_dimensions(nd):
+    """Reductions of views whose kept or reduced dimensions do not merge into 8: the input is copied into rows."""
+    host = np.random.default_rng(nd).standard_normal((2,) * nd).astype(np.float32)
+    perm = tuple(range(0, nd, 2)) + tuple(range(1, nd, 2))
+    x = wg.permute_dims(wg.asarray(host), perm)
+    want = np.transpose(host, perm)
+    every_other = tuple(range(0, nd, 2))
+    for axis in (None, every_other, 3):
+        np.testing.assert_allclose(wg.sum(x, axis=axis).numpy(), want.sum(axis=axis), rtol=1e-5, atol=1e-5)
+        check(wg.max(x, axis=axis), want.max(axis=axis))
+    check(wg.argmax(x), np.array(np.argmax(want), np.int32))
+    check(wg.argmin(x, axis=3), np.argmin(want, axis=3).astype(np.int32))

@@ -643,7 +643,7 @@ def reduce(name: str, x, axis=None, keepdims: bool = False, dtype=None) -> Array
         if out.size:
             fill(out, _EMPTY_FILL[name])
     elif out.size:
-        if _red.fits(dev, x, out.size):
+        if _red.fits(dev, x, out.size) and _red.addressable(x, axes):
             _red.run(dev, op, x, axes, out)
         else:
             _reduce_split(name, x, axes, out, dtype)
@@ -654,8 +654,9 @@ _ORDER_OF = {"argmax": "max", "argmin": "min"}
 
 
 def _reduce_split(name: str, x: Array, axes: tuple[int, ...], out: Array, dtype) -> None:
-    """A reduction whose input or output lies beyond one storage binding, as reductions that fit: x is viewed
-    (or, if its layout needs it, copied) as contiguous rows [outputs, reduced elements]; groups of whole rows reduce
+    """A reduction whose input or output lies beyond one storage binding, or whose dimensions do not merge into
+    what one kernel addresses, as reductions that can: x is viewed (or, if its layout needs it, copied) as
+    contiguous rows [outputs, reduced elements]; groups of whole rows reduce
     straight into their part of ``out``; rows longer than a binding reduce piece by piece into partials (for arg
     ops: each piece's extreme and its index), which one more reduction combines."""
     dev = out.device

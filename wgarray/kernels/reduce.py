@@ -73,6 +73,15 @@ def fits(device, x: ViewLike, n_out: int) -> bool:
     return window is None or window[1] <= binding
 
 
+def addressable(x: ViewLike, axes: tuple[int, ...]) -> bool:
+    """Whether the kept and the reduced dimensions of ``x`` each merge into at most MAXD (else the caller copies
+    the input into rows first)."""
+    keep = [d for d in range(len(x.shape)) if d not in axes]
+    oshape, _ = layout.collapse([x.shape[d] for d in keep], [[x.strides[d] for d in keep]])
+    ishape, _ = layout.collapse([x.shape[d] for d in axes], [[x.strides[d] for d in axes]])
+    return len(oshape) <= MAXD and len(ishape) <= MAXD
+
+
 def _window(x: ViewLike, limits):
     """The (byte offset, byte size) window ``x``'s elements need when its buffer is beyond one binding, else None."""
     isz = x.dtype.device_itemsize
