@@ -3,6 +3,7 @@ the exception classes users can expect (``EXPECTED``), raised by wgarray, numpy 
 inside wgpu, with a message."""
 from __future__ import annotations
 
+import logging
 import os
 
 import numpy as np
@@ -26,3 +27,14 @@ def unexpected(exc: BaseException) -> str | None:
     if not str(exc).strip():
         return f"{t.__name__} without a message"
     return None
+
+
+class WgpuLog(logging.Handler):
+    """Collects the errors wgpu logs instead of raising (uncaptured device errors): bad input must not cause any."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)

@@ -23,7 +23,7 @@ import pytest
 import wgarray as wg
 from wgarray.kernels.ewtable import OPS as EW_OPS
 
-from expect import unexpected
+from expect import WgpuLog, unexpected
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -248,15 +248,6 @@ MESSAGE_RULES = {
     "out-of-range axis": (lambda e: isinstance(e, (IndexError, ValueError)), "an AxisError/IndexError/ValueError"),
     "unsupported dtype": (lambda e: isinstance(e, TypeError), "a TypeError"),
 }
-
-
-class WgpuLog(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list = []
-
-    def emit(self, record) -> None:
-        self.records.append(record)
 
 
 def short(v) -> str:

@@ -32,7 +32,7 @@ from hypothesis.extra import numpy as hnp
 import wgarray as wg
 from wgarray.kernels.ewtable import BINARY, UNARY
 
-from expect import unexpected
+from expect import WgpuLog, unexpected
 from strategies import supported
 
 # numpy warns when a cast overflows or meets NaN, and on division by zero in host-side bookkeeping
@@ -43,17 +43,6 @@ STATS: Counter = Counter()
 DTYPES = supported()
 POOL_MAX = 8  # live arrays a program keeps (older ones are dropped, which frees their device blocks)
 READ_MAX = 4096  # results with more elements are not kept (a huge broadcast view must not be read back)
-
-
-class WgpuLog(logging.Handler):
-    """Collects errors wgpu logs instead of raising (uncaptured device errors)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
 
 
 WGPU_LOG = WgpuLog()
