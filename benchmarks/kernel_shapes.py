@@ -7,7 +7,13 @@ with 2-8 loads in flight and workgroup-tree or subgroup reductions), each timed 
 quotes its results on the H200; it is an experiment, not part of the suite.
 """
 import argparse
-import time, numpy as np, wgpu
+import time
+
+import numpy as np
+import wgpu
+
+from .rawwgpu import SUM_PASS2
+
 BU = wgpu.BufferUsage
 ad = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
 feats = [f for f in ("subgroup",) if f in ad.features]
@@ -81,18 +87,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     t = timeit([(p, g, (G, 1, 1))])
     print(f"add gridstride G{G}: {12*N/t/1e9:7.1f} GB/s", flush=True)
 # ---- sum variants: pass1 (G groups, WG threads, U loads in flight) + pass2 (one group)
-SUM2 = """
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read_write> out: array<f32>;
-var<workgroup> s: array<f32, 256>;
-@compute @workgroup_size(256)
-fn main(@builtin(local_invocation_index) lid: u32) {
-    var acc = 0.0;
-    for (var i = lid; i < arrayLength(&x); i = i + 256u) { acc = acc + x[i]; }
-    s[lid] = acc; workgroupBarrier();
-    for (var k = 128u; k > 0u; k = k >> 1u) { if (lid < k) { s[lid] = s[lid] + s[lid + k]; } workgroupBarrier(); }
-    if (lid == 0u) { out[0] = s[0]; }
-}"""
+SUM2 = SUM_PASS2  # the suite's raw-wgpu second pass: one workgroup reduces the partials
 OUT = buf(n=256)
 for sg in ([False, True] if feats else [False]):
   for WG in (256, 512, 1024):

@@ -93,9 +93,8 @@ class Array:
     @property
     def is_contiguous(self) -> bool:
         """Whether the elements lie in row-major order without gaps (strides of size-1 axes do not matter)."""
-        if self.strides == contiguous_strides(self.shape) or self.size <= 1:
-            return True
-        return all(s == c for n, s, c in zip(self.shape, self.strides, contiguous_strides(self.shape)) if n != 1)
+        return self.size <= 1 or all(s == c for n, s, c in zip(self.shape, self.strides,
+                                                               contiguous_strides(self.shape)) if n != 1)
 
     @property
     def T(self) -> "Array":

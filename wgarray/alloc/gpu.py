@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import wgpu
 
+from ..runtime.stream import DeviceLostError
 from .base import Allocator
 
 if TYPE_CHECKING:  # the device sits above this layer; only its type is named here
@@ -104,7 +105,7 @@ class GPUAllocator(Allocator["Device"]):
         try:
             with self._dev.stream.guard():  # a lost device is not out of memory
                 return device.create_buffer(size=size, usage=_USAGE)
-        except RuntimeError:
+        except DeviceLostError:
             raise
         except Exception:
             self.trim()

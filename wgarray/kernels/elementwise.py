@@ -167,8 +167,9 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     big = [k for k, m in enumerate(mirrors) if m.size * m.dtype.device_itemsize > binding]
     # contiguous operands at offset 0 of an unsplit launch index with the thread id alone, as a hand-written kernel
     # does (a software Vulkan driver then sees consecutive lanes load consecutive elements)
+    offsets = [v.offset for v in views] + [out.offset]  # per view, the output last (as cstrides)
     vcs = [s[4] for s in sig if s[0] == "v" and s[3] == "c"] + ([len(views)] if out_sig[2] == "c" else [])
-    plain = () if big else tuple(vi for vi in vcs if ([v.offset for v in views] + [out.offset])[vi] == 0)
+    plain = () if big else tuple(vi for vi in vcs if offsets[vi] == 0)
     key = ("ew", op.name, cdt.name, tuple(d.name for d in cdts), tuple(sig), out_sig, mirror_dtypes, vec, bool(big),
            plain)
     dtypes = [cdt, out.dtype] + [o.dtype for o in operands] + [m.dtype for m in mirrors]
@@ -176,7 +177,6 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
                                                     len(views) + 1, vec, bool(big), plain))
     threads = math.ceil(n / 4) if vec else n
     lanes = 4 if vec else 1
-    offsets = [v.offset for v in views] + [out.offset]
     itemsizes = [v.dtype.device_itemsize for v in views] + [out.dtype.device_itemsize]
     max_wg = device.properties.limits.max_compute_workgroups_per_dimension
 

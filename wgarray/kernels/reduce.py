@@ -60,13 +60,17 @@ class _Pass:
     temp: int  # elements of the partials this pass writes (0: it writes the output)
 
 
+def _chunks(m: int, n_out: int) -> int:
+    """Workgroups a pass gives each of ``n_out`` rows of ``m`` elements (each writes one partial)."""
+    return max(1, min(math.ceil(m / _PER_GROUP), math.ceil(_TARGET_GROUPS / max(n_out, 1))))
+
+
 def fits(device, x: ViewLike, n_out: int) -> bool:
     """Whether ``run`` can reduce ``x`` into ``n_out`` outputs: the elements of ``x`` lie within one binding window
     and the outputs (and partials) within one binding.  Otherwise the caller splits the reduction."""
     limits = device.properties.limits
     binding = limits.max_storage_buffer_binding_size
-    m = math.prod(x.shape) // max(n_out, 1)
-    partials = n_out * max(1, min(math.ceil(m / _PER_GROUP), math.ceil(_TARGET_GROUPS / max(n_out, 1))))
+    partials = n_out * _chunks(math.prod(x.shape) // max(n_out, 1), n_out)
     if max(n_out, partials) * 8 > binding:  # outputs or first-pass partials (at most 8 bytes each)
         return False
     window = _window(x, limits)
@@ -137,7 +141,7 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
     shape_strides = (oshape, ostr[0], ishape, istr[0])
     passes = []
     while True:
-        nchunks = max(1, min(math.ceil(m / _PER_GROUP), math.ceil(_TARGET_GROUPS / n_out)))
+        nchunks = _chunks(m, n_out)
         chunk = math.ceil(math.ceil(m / nchunks) / WORKGROUP) * WORKGROUP
         nchunks = math.ceil(m / chunk)
         final = nchunks == 1

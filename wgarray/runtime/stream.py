@@ -43,9 +43,14 @@ def _round_up(n: int, to: int) -> int:
     return (n + to - 1) // to * to
 
 
-def is_lost(exc: BaseException) -> bool:
-    """Whether a wgpu error says the device is gone (a driver reset or removal, or ``destroy()``)."""
-    return "device is lost" in str(exc).lower() or "device lost" in str(exc).lower()
+class DeviceLostError(RuntimeError):
+    """The device is gone (a driver reset or removal, or ``destroy()``): raised by every later use of it."""
+
+
+def _is_lost(exc: BaseException) -> bool:
+    """Whether a wgpu error says the device is gone."""
+    text = str(exc).lower()
+    return "device is lost" in text or "device lost" in text
 
 
 class Stream:
@@ -154,33 +159,34 @@ class Stream:
                     self._last_group = group
                     self._pending.update(map(id, buffers))  # a group seen last in this pass: already pending
                 if params is not self._last_params:  # the same parameter block (a repeated op): still bound
-                    offset = self._ring_used
-                    self._ring_host[offset:offset + size] = params
-                    self._ring_used = offset + size + self._align - 1 - (offset + size - 1) % self._align \
-                        if size else offset
-                    self._offset[0] = offset
+                    self._offset[0] = self._ring_put(params, size)
                     _SET_GROUP(handle, 1, self._ring_handle, 1, self._offset)
                     self._last_params = params
                 _DISPATCH(handle, *grid)
             else:
-                offset = self._ring_used
-                self._ring_host[offset:offset + size] = params
-                self._ring_used = offset + size + self._align - 1 - (offset + size - 1) % self._align \
-                    if size else offset
-                self._pending.update(map(id, buffers))
                 if pipeline is not self._last_pipeline:
                     cpass.set_pipeline(pipeline)
                     self._last_pipeline = pipeline
                 if group is not self._last_group:
                     cpass.set_bind_group(0, group)
                     self._last_group = group
-                cpass.set_bind_group(1, self._ring_group, [offset])
+                    self._pending.update(map(id, buffers))
+                if params is not self._last_params:
+                    cpass.set_bind_group(1, self._ring_group, [self._ring_put(params, size)])
+                    self._last_params = params
                 cpass.dispatch_workgroups(*grid)
             self._batch += 1
             self._counters.dispatches += 1
             self._work += sum(b.size for b in buffers) if work is None else work
             if self._work >= WORK_FLUSH:
                 self.flush()
+
+    def _ring_put(self, params: bytes, size: int) -> int:
+        """Copy a parameter block into the ring; its (aligned) offset."""
+        offset = self._ring_used
+        self._ring_host[offset:offset + size] = params
+        self._ring_used = _round_up(offset + size, self._align)
+        return offset
 
     def copy(self, src: wgpu.GPUBuffer, src_offset: int, dst: wgpu.GPUBuffer, dst_offset: int, size: int) -> None:
         """Record a buffer-to-buffer copy, in order with the dispatches."""
@@ -306,7 +312,7 @@ class Stream:
             if not self.closed:
                 try:
                     self.flush()
-                except RuntimeError:  # lost while closing: nothing left to finish
+                except DeviceLostError:  # lost while closing: nothing left to finish
                     pass
                 self.trim_staging()
                 self._groups.clear()
@@ -323,8 +329,10 @@ class Stream:
         device's arrays can no longer be used (their host copies stay readable), other devices are unaffected."""
         try:
             yield
+        except DeviceLostError:
+            raise
         except Exception as e:
-            if not is_lost(e) or isinstance(e, RuntimeError) and "has been lost" in str(e):
+            if not _is_lost(e):
                 raise
             with self._lock:
                 self.closed, self.ended = True, "lost"
@@ -333,5 +341,5 @@ class Stream:
                 self._groups.clear()
                 self._stagers.clear()
             detail = str(e).strip().splitlines()[-1].strip() if str(e).strip() else type(e).__name__
-            raise RuntimeError(f"the device has been lost ({detail}); its arrays can no longer be used on it, "
+            raise DeviceLostError(f"the device has been lost ({detail}); its arrays can no longer be used on it, "
                                "open a new device") from None
