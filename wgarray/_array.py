@@ -1,6 +1,6 @@
 """The Array: shape, dtype, strides and offset (in elements) over a Mirror shared by all views of one base.
 
-Arrays know nothing of WGSL or wgpu: operators go through ``_ops`` (which picks dtypes and launches kernels),
+Arrays know nothing of WGSL or wgpu: operators go through ``ops`` (which picks dtypes and launches kernels),
 and bytes only move when the mirror is asked for a side that is stale.
 """
 from __future__ import annotations
@@ -329,4 +329,4 @@ Array.__matmul__ = _matmul
 Array.__rmatmul__ = _rmatmul
 Array.__imatmul__ = _imatmul
 
-from . import _ops  # noqa: E402  (the operations layer imports Array; import it after the class exists)
+from . import ops as _ops  # noqa: E402  (the operations layer imports Array; import it after the class exists)

@@ -1,7 +1,10 @@
 """Widening after upload and narrowing before download on the device, so that narrow dtypes cross the bus at
 their host size (1 byte a bool).  The Mirror calls these through ``device.codec``; the rules per dtype are the
 same as the host codec's (``DType.widen``/``narrow``): 0/1 for bools, sign or zero extension for integers,
-exact float16 <-> float32 for float16."""
+exact float16 <-> float32 for float16.
+
+``register()`` installs the codec on ``Device`` (``Device.codec_factory``); ``wgarray/__init__`` calls it once.
+Importing this module changes nothing."""
 from __future__ import annotations
 
 import math
@@ -90,4 +93,6 @@ def _build(dtype: DType, direction: str) -> str:
                          NARROW=narrow, WG=WORKGROUP, BODY="\n".join(body))
 
 
-Device.codec_factory = Codec
+def register() -> None:
+    """Make every device (those open now included) widen and narrow narrow dtypes with ``Codec``."""
+    Device.codec_factory = Codec

@@ -5,6 +5,9 @@ dtype's name ``{D}`` (for ops that depend on the logical width, e.g. float16 com
 index ``{i}``.  One generic kernel (``elementwise.wgsl``) evaluates any of them; later fusion can compose
 them because they are expressions, not kernels.  Kinds: b bool, i signed, u unsigned, f float.
 
+A ``condition`` op (``where``) takes a bool first operand that plays no part in promotion: a Python scalar
+there is bool on its own, and an array there must be bool.
+
 Result rules: ``same`` (the promoted dtype), ``bool``, ``float`` (integers promote to the default float, as
 functions that are only defined on floats do in array libraries that lack float64 by default).
 """
@@ -20,6 +23,7 @@ class EwOp:
     result: str  # "same" | "bool" | "float"
     exprs: dict[str, str] = field(hash=False)  # kind -> template; the keys are the accepted kinds
     compute: str = "promoted"  # "promoted" | "bool": what the inputs are converted to before the expression
+    condition: bool = False  # the first operand is a bool condition, outside promotion (where)
 
     @property
     def kinds(self) -> str:
@@ -124,7 +128,7 @@ _SPECIAL: list[EwOp] = [
     # copy / astype / fill: the value converted to the output dtype on store
     EwOp("copy", 1, "same", _ANY),
     # where(cond, x, y): cond is converted to bool by the launcher, x and y to the promoted dtype
-    EwOp("where", 3, "same", {k: "select({z}, {y}, {x})" for k in "biuf"}),
+    EwOp("where", 3, "same", {k: "select({z}, {y}, {x})" for k in "biuf"}, condition=True),
     # arange: start {x} + i * step {y}, computed in the output dtype
     EwOp("arange", 2, "same", _iuf("({x} + {T}({i}) * {y})")),
     # linspace: start {x} + (i * span {y}) / divisions {z}; one correctly rounded division keeps subnormal steps exact

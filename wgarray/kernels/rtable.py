@@ -2,9 +2,12 @@
 
 ``combine`` joins two accumulator values ``{a}`` and ``{b}``; ``order`` ops (max, min, argmax, argmin) instead
 say when a candidate wins, and keep the index of the winner (first occurrence on ties, NaN wins as in numpy).
+``empty`` is the result of reducing no elements; ops without one (max, min and the arg ops) raise numpy's
+ValueError for empty input, naming ``ufunc`` (numpy's name for the op).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .. import dtypes as dt
@@ -20,18 +23,20 @@ class RedOp:
     arg: bool = False  # result is the winner's index
     mean: bool = False  # divide by the count at the end
     logical: bool = False  # inputs converted to bool
+    empty: bool | int | float | None = None  # the result over no elements; None: there is none (ValueError)
+    ufunc: str = ""  # numpy's name for the op, in the message for empty input
 
 
 OPS = {
-    "sum": RedOp("sum", "zero", "({a} + {b})"),
-    "prod": RedOp("prod", "one", "({a} * {b})"),
-    "mean": RedOp("mean", "zero", "({a} + {b})", mean=True),
-    "max": RedOp("max", "lowest", None, order="max"),
-    "min": RedOp("min", "highest", None, order="min"),
-    "argmax": RedOp("argmax", "lowest", None, order="max", arg=True),
-    "argmin": RedOp("argmin", "highest", None, order="min", arg=True),
-    "any": RedOp("any", "false", "({a} || {b})", logical=True),
-    "all": RedOp("all", "true", "({a} && {b})", logical=True),
+    "sum": RedOp("sum", "zero", "({a} + {b})", empty=0),
+    "prod": RedOp("prod", "one", "({a} * {b})", empty=1),
+    "mean": RedOp("mean", "zero", "({a} + {b})", mean=True, empty=math.nan),
+    "max": RedOp("max", "lowest", None, order="max", ufunc="maximum"),
+    "min": RedOp("min", "highest", None, order="min", ufunc="minimum"),
+    "argmax": RedOp("argmax", "lowest", None, order="max", arg=True, ufunc="argmax"),
+    "argmin": RedOp("argmin", "highest", None, order="min", arg=True, ufunc="argmin"),
+    "any": RedOp("any", "false", "({a} || {b})", logical=True, empty=False),
+    "all": RedOp("all", "true", "({a} && {b})", logical=True, empty=True),
 }
 
 

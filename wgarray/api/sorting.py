@@ -7,40 +7,24 @@ accepted and gives the same result), descending ones too: equal values keep thei
 """
 from __future__ import annotations
 
-import operator
-
-import numpy as np
-
-from . import _ops
-from . import dtypes as _dt
-from ._array import Array
-from .kernels import sort as _sort
+from .. import dtypes as _dt
+from .._array import Array
+from ..kernels import sort as _sort
+from ..ops import core
+from ..ops.axes import axis as _axis
+from ..ops.indexing import assign
 
 __all__ = ["sort", "argsort"]
 
 
-def _axis(x: Array, axis, name: str) -> int:
-    if isinstance(axis, (bool, np.bool_)) or not hasattr(axis, "__index__"):
-        raise TypeError(f"{name}: axis must be an int, not {type(axis).__name__}")
-    axis = operator.index(axis)
-    if x.ndim == 0:
-        if axis not in (0, -1):
-            raise np.exceptions.AxisError(axis, 0)
-        return 0
-    if not -x.ndim <= axis < x.ndim:
-        raise np.exceptions.AxisError(axis, x.ndim)
-    return axis % x.ndim
-
-
 def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     """A sorted copy of ``x`` along ``axis``."""
-    if not isinstance(x, Array):
-        x = _ops.asarray(x)
-    dev = _ops.common_device([x])
-    ax = _axis(x, axis, "sort")
-    out = _ops.new_array(x.shape, x.dtype, dev)
+    x = core.as_array(x)
+    dev = core.common_device([x])
+    ax = _axis(axis, x.ndim, zero_d=True, name="sort: axis")
+    out = core.new_array(x.shape, x.dtype, dev)
     if x.ndim == 0:
-        _ops.assign(out, x)
+        assign(out, x)
         return out
     _sort.run(dev, x, ax, bool(descending), out, None)
     return out
@@ -48,13 +32,12 @@ def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     """int32 indices that sort ``x`` along ``axis`` (stable)."""
-    if not isinstance(x, Array):
-        x = _ops.asarray(x)
-    dev = _ops.common_device([x])
-    ax = _axis(x, axis, "argsort")
-    out = _ops.new_array(x.shape, _dt.int32, dev)
+    x = core.as_array(x)
+    dev = core.common_device([x])
+    ax = _axis(axis, x.ndim, zero_d=True, name="argsort: axis")
+    out = core.new_array(x.shape, _dt.int32, dev)
     if x.ndim == 0:
-        _ops.fill(out, 0)
+        core.fill(out, 0)
         return out
     _sort.run(dev, x, ax, bool(descending), None, out)
     return out

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from . import _ops
-from . import dtypes as _dt
-from ._array import Array
-from .alloc.mirror import Mirror
-from .kernels import compact as _compact
-from .kernels import rows as _rows
-from .kernels import scan as _scan
-from .kernels import sort as _sort
-from .kernels import unique as _uk
+from .. import dtypes as _dt
+from .._array import Array
+from ..alloc.mirror import Mirror
+from ..kernels import compact as _compact
+from ..kernels import rows as _rows
+from ..kernels import scan as _scan
+from ..kernels import sort as _sort
+from ..kernels import unique as _uk
+from ..ops import core
+from ..ops.shape import reshape
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -42,17 +43,16 @@ class UniqueInverseResult(NamedTuple):
 
 
 def _unique(x, indices: bool, inverse: bool, counts: bool):
-    if not isinstance(x, Array):
-        x = _ops.asarray(x)
-    dev = _ops.common_device([x])
-    flat = _ops.reshape(x, (-1,))
+    x = core.as_array(x)
+    dev = core.common_device([x])
+    flat = reshape(x, (-1,))
     n = flat.size
     if n == 0:
-        empty = _ops.new_array((0,), x.dtype, dev)
-        idx = _ops.new_array((0,), _dt.int32, dev)
-        return empty, idx, _ops.new_array(x.shape, _dt.int32, dev), _ops.new_array((0,), _dt.int32, dev)
-    s = _ops.new_array((n,), x.dtype, dev)
-    perm = _ops.new_array((n,), _dt.int32, dev) if (indices or inverse) else None
+        empty = core.new_array((0,), x.dtype, dev)
+        idx = core.new_array((0,), _dt.int32, dev)
+        return empty, idx, core.new_array(x.shape, _dt.int32, dev), core.new_array((0,), _dt.int32, dev)
+    s = core.new_array((n,), x.dtype, dev)
+    perm = core.new_array((n,), _dt.int32, dev) if (indices or inverse) else None
     _sort.run(dev, flat, 0, False, s, perm)
     flags = Mirror(_dt.uint32, n, dev)
     _uk.flags(dev, s, flags)
@@ -60,14 +60,14 @@ def _unique(x, indices: bool, inverse: bool, counts: bool):
     _scan.run(dev, "sum", flags.buffer(), _dt.uint32, "convert", _rows.line(n, 1), 1, n,
               pos.buffer_for_write(whole=True), _dt.uint32, _rows.line(n + 1, 1), 1)
     count = _compact.read_u32(dev, pos, n)
-    values = _ops.new_array((count,), x.dtype, dev)
-    first = _ops.new_array((count,), _dt.int32, dev) if indices else None
-    inv = _ops.new_array(x.shape, _dt.int32, dev) if inverse else None
+    values = core.new_array((count,), x.dtype, dev)
+    first = core.new_array((count,), _dt.int32, dev) if indices else None
+    inv = core.new_array(x.shape, _dt.int32, dev) if inverse else None
     starts = Mirror(_dt.uint32, count, dev) if counts else None
     _uk.scatter(dev, s, pos, count, perm, values, starts, first, inv)
     cnt = None
     if counts:
-        cnt = _ops.new_array((count,), _dt.int32, dev)
+        cnt = core.new_array((count,), _dt.int32, dev)
         _uk.counts(dev, starts, n, count, cnt)
     return values, first, inv, cnt
 

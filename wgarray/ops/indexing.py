@@ -1,54 +1,41 @@
-"""Data-dependent indexing: ``nonzero``, numpy's advanced indexing for ``x[...]`` and ``x[...] = v`` (integer
-arrays and boolean masks, with slices, integers, None and ...), ``take`` and ``take_along_axis``.
+"""All of ``x[key]`` and ``x[key] = value``: one parser, one set of messages, basic and advanced indexing.
 
-Layer 6, beside ``_ops`` (whose ``getitem``/``setitem`` hand keys holding arrays to this module).  Every result
-is computed on the device:
+Basic keys (integers, slices, None, ``...``) give a view: shape, strides and offset, no kernel.  Keys holding
+integer arrays or boolean masks (numpy's advanced indexing) are computed on the device:
 
-* boolean masks become integer coordinates through ``nonzero``: a scan of the nonzero flags gives each element
-  its output position, and only the count (4 bytes) is read back, because it is the result's shape;
+* boolean masks become integer coordinates through ``coordinates`` (``nonzero``): a scan of the nonzero flags
+  gives each element its output position, and only the count (4 bytes) is read back, because it is the
+  result's shape;
 * integer index arrays go through one gather (or scatter) kernel.  Out-of-range indices raise IndexError, so a
   launch with user indices reads back a 4-byte flag (one wait for the device) before returning; indices made by
-  ``nonzero`` are in range by construction and are not checked.  ``x[idx] = v`` checks first and writes only
+  ``coordinates`` are in range by construction and are not checked.  ``x[idx] = v`` checks first and writes only
   when every index is valid, as numpy does;
 * ``x[mask] = scalar`` with a mask over the leading dimensions is a ``where`` in place: nothing is read back.
 
 Duplicate indices in ``x[idx] = v`` write one of the values (which one is unspecified on a GPU; numpy: the last).
+``assign`` (``view[...] = value``) writes on the device if the target's base is valid there (or the value lives
+only there), else on the host.
 """
 from __future__ import annotations
 
 import math
 import operator
+from typing import Any
 
 import numpy as np
 
-from . import _ops
-from . import dtypes as _dt
-from ._array import Array
-from .kernels import compact as _compact
-from .kernels import elementwise as _ew
-from .kernels import gather as _gather
-from .kernels.ewtable import OPS as EW_OPS
-from .kernels.layout import broadcast_strides
+from .. import dtypes as _dt
+from .._array import Array
+from ..dtypes import DType
+from ..kernels import compact as _compact
+from ..kernels import elementwise as _ew
+from ..kernels import gather as _gather
+from ..kernels.ewtable import OPS as EW_OPS
+from ..kernels.layout import broadcast_strides, contiguous_strides
+from .core import SCALARS, asarray, astype, common_device, fill, infer_host, new_array, scalar_for, unalias
 
 _ARRAYLIKE = (Array, np.ndarray, list)
-
-
-# -- nonzero ---------------------------------------------------------------------------------------------------
-def nonzero(x, /) -> tuple[Array, ...]:
-    """Indices of the nonzero elements, one int32 array per dimension (C order).  Reads back only the count."""
-    if not isinstance(x, Array):
-        x = _ops.asarray(x)
-    dev = _ops.common_device([x])
-    if x.ndim == 0:
-        raise ValueError("nonzero is not defined for 0-d arrays; use nonzero(x[None])")
-    count = 0
-    pos = None
-    if x.size:
-        pos, count = _compact.count_nonzero(dev, x)
-    out = _ops.new_array((x.ndim, count), _dt.int32, dev)
-    if count:
-        _compact.nonzero(dev, x, pos, count, out)
-    return tuple(out[d] for d in range(x.ndim))
+_BASIC = ("none", "slice", "int")
 
 
 # -- parsing a key -----------------------------------------------------------------------------------------------
@@ -56,13 +43,14 @@ class _Entry:
     __slots__ = ("kind", "value", "dim", "trusted")
 
     def __init__(self, kind: str, value=None, dim: int = -1, trusted: bool = False) -> None:
-        self.kind = kind  # none | slice | int | array | mask
+        self.kind = kind  # none | ellipsis | slice | int | array | mask
         self.value = value
         self.dim = dim  # first dimension of x it indexes
         self.trusted = trusted
 
 
-def _index_array(k, dev) -> Array:
+def index_array(k, dev) -> Array:
+    """An index given as an Array, a numpy array or a list -> an integer or bool Array on ``dev``."""
     if isinstance(k, Array):
         if k.device is not dev:
             raise ValueError(f"the index array is on {k.device}, the indexed array on {dev}")
@@ -73,18 +61,20 @@ def _index_array(k, dev) -> Array:
             if k.size and (k.min() < -2**31 or k.max() >= 2**31):
                 raise IndexError("index out of bounds: an index does not fit in 32 bits")
             k = k.astype(np.int32)
-        a = _ops.asarray(k, device=dev)
+        a = asarray(k, device=dev)
         if a.size == 0 and a.dtype.kind == "f" and isinstance(k, list):
-            a = _ops.new_array(a.shape, _dt.int32, dev)  # [] is an (empty) integer index
+            a = new_array(a.shape, _dt.int32, dev)  # [] is an (empty) integer index
     if a.dtype.kind not in "biu":
         raise IndexError(f"arrays used as indices must be of integer or boolean type, not {a.dtype.name}")
     return a
 
 
-def _parse(x: Array, key) -> list[_Entry]:
+def _parse(x: Array, key) -> tuple[list[_Entry], bool]:
+    """The key's entries, ``...`` expanded to full slices, each with the first dimension of x it indexes; and
+    whether the key is basic (no index arrays or masks)."""
     key = key if isinstance(key, tuple) else (key,)
-    dev = x.device
     entries: list[_Entry] = []
+    basic = True
     for k in key:
         if k is None:
             entries.append(_Entry("none"))
@@ -93,7 +83,8 @@ def _parse(x: Array, key) -> list[_Entry]:
         elif isinstance(k, slice):
             entries.append(_Entry("slice", k))
         elif isinstance(k, _ARRAYLIKE):
-            a = _index_array(k, dev)
+            a = index_array(k, x.device)
+            basic = False
             if a.dtype.kind == "b":
                 if a.ndim == 0:
                     raise IndexError("0-d boolean indices are not supported")
@@ -109,18 +100,57 @@ def _parse(x: Array, key) -> list[_Entry]:
                              f"are valid indices, not {type(k).__name__}")
     if sum(e.kind == "ellipsis" for e in entries) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(e.value.ndim if e.kind == "mask" else 1 for e in entries if e.kind in ("slice", "int", "array", "mask"))
+    used = sum(e.value.ndim if e.kind == "mask" else 1 for e in entries if e.kind not in ("none", "ellipsis"))
     if used > x.ndim:
         raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {used} were indexed")
-    fill = [_Entry("slice", slice(None)) for _ in range(x.ndim - used)]
+    fill_ = [_Entry("slice", slice(None)) for _ in range(x.ndim - used)]
     at = next((i for i, e in enumerate(entries) if e.kind == "ellipsis"), len(entries))
-    entries = entries[:at] + fill + entries[at + 1:]
+    entries = entries[:at] + fill_ + entries[at + 1:]
     d = 0
     for e in entries:
         if e.kind != "none":
             e.dim = d
             d += e.value.ndim if e.kind == "mask" else 1
-    return entries
+    return entries, basic
+
+
+def _view(x: Array, entries: list[_Entry]) -> Array:
+    """The view a basic key (entries of kind none, slice and int, covering every dimension) selects."""
+    shape, strides, offset = [], [], x.offset
+    for e in entries:
+        if e.kind == "none":
+            shape.append(1)
+            strides.append(0)
+            continue
+        d = e.dim
+        if e.kind == "slice":
+            start, stop, step = e.value.indices(x.shape[d])
+            n = len(range(start, stop, step))
+            shape.append(n)
+            strides.append(x.strides[d] * step)
+            if n:
+                offset += start * x.strides[d]
+        else:
+            i, n = e.value, x.shape[d]
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
+            offset += (i % n) * x.strides[d]
+    return Array(x.mirror, tuple(shape), tuple(strides), offset)
+
+
+# -- data-dependent coordinates ------------------------------------------------------------------------------------
+def coordinates(x: Array) -> tuple[Array, ...]:
+    """Indices of the nonzero elements of x (ndim >= 1), one int32 array per dimension (C order).  Reads back
+    only the count."""
+    dev = common_device([x])
+    count = 0
+    pos = None
+    if x.size:
+        pos, count = _compact.count_nonzero(dev, x)
+    out = new_array((x.ndim, count), _dt.int32, dev)
+    if count:
+        _compact.nonzero(dev, x, pos, count, out)
+    return tuple(getitem(out, d) for d in range(x.ndim))
 
 
 def _expand_masks(x: Array, entries: list[_Entry]) -> list[_Entry]:
@@ -135,7 +165,7 @@ def _expand_masks(x: Array, entries: list[_Entry]) -> list[_Entry]:
             if x.shape[e.dim + k] != n:
                 raise IndexError(f"boolean index did not match indexed array along axis {e.dim + k}; size of axis "
                                  f"is {x.shape[e.dim + k]} but size of corresponding boolean axis is {n}")
-        for k, coords in enumerate(nonzero(m)):
+        for k, coords in enumerate(coordinates(m)):
             out.append(_Entry("array", coords, e.dim + k, trusted=True))
     return out
 
@@ -147,22 +177,19 @@ class _Plan:
         basic, adv_pos, arrays, adv_dims = [], [], [], []
         vd = 0
         for pos, e in enumerate(entries):
-            if e.kind == "none":
-                basic.append(None)
-                vd += 1
-            elif e.kind == "slice":
-                basic.append(e.value)
+            if e.kind in ("none", "slice"):
+                basic.append(e)
                 vd += 1
             elif e.kind == "int":
-                basic.append(e.value)
+                basic.append(e)
                 adv_pos.append(pos)  # integers count as advanced indices for the adjacency rule
             else:
-                basic.append(slice(None))
+                basic.append(_Entry("slice", slice(None), e.dim))
                 adv_pos.append(pos)
                 arrays.append(e)
                 adv_dims.append(vd)
                 vd += 1
-        view = _ops.getitem(x, tuple(basic))
+        view = _view(x, basic)
         try:
             bshape = tuple(np.broadcast_shapes(*[e.value.shape for e in arrays]))
         except ValueError:
@@ -199,7 +226,9 @@ def _raise_if_flagged(flag: Array | None, plan_axes, indices) -> None:
 def _new_flag(dev, indices) -> Array | None:
     if not any(ix.checked for ix in indices):
         return None
-    return _ops.full((1,), 0, dtype=_dt.uint32, device=dev)
+    flag = new_array((1,), _dt.uint32, dev)
+    fill(flag, 0)
+    return flag
 
 
 def _check(dev, plan: _Plan) -> None:
@@ -217,33 +246,46 @@ def _check(dev, plan: _Plan) -> None:
     _raise_if_flagged(flag, plan.axes, plan.indices)
 
 
+def gather(x: Array, x_strides, shape, indices: list, axes: list) -> Array:
+    """A new array of ``shape``: x walked with ``x_strides`` and each ``_gather.Index``; checked indices that
+    are out of range raise IndexError naming their axis in ``axes``."""
+    out = new_array(shape, x.dtype, x.device)
+    if out.size == 0:
+        return out
+    flag = _new_flag(x.device, indices)
+    _gather.run(x.device, "gather", shape, indices, x, x_strides, out, (), None if flag is None else flag.mirror)
+    _raise_if_flagged(flag, axes, indices)
+    return out
+
+
 # -- x[key] ------------------------------------------------------------------------------------------------------
 def getitem(x: Array, key) -> Array:
-    dev = _ops.common_device([x])
-    plan = _Plan(x, _expand_masks(x, _parse(x, key)))
-    out = _ops.new_array(plan.shape, x.dtype, dev)
-    if out.size == 0:
+    entries, basic = _parse(x, key)
+    if basic:
+        return _view(x, entries)
+    dev = common_device([x])
+    plan = _Plan(x, _expand_masks(x, entries))
+    if math.prod(plan.shape) == 0:
         _check(dev, plan)
-        return out
-    flag = _new_flag(dev, plan.indices)
-    _gather.run(dev, "gather", plan.shape, plan.indices, plan.view, plan.x_strides, out, (),
-                None if flag is None else flag.mirror)
-    _raise_if_flagged(flag, plan.axes, plan.indices)
-    return out
+        return new_array(plan.shape, x.dtype, dev)
+    return gather(plan.view, plan.x_strides, plan.shape, plan.indices, plan.axes)
 
 
 # -- x[key] = value ------------------------------------------------------------------------------------------------
 def setitem(x: Array, key, value) -> None:
-    dev = _ops.common_device([x])
-    entries = _parse(x, key)
+    entries, basic = _parse(x, key)
+    if basic:
+        assign(_view(x, entries), value)
+        return
+    dev = common_device([x])
     if _mask_fast_path(x, entries, value):
         return
     plan = _Plan(x, _expand_masks(x, entries))
     if isinstance(value, Array):
         v = value
-        _ops.common_device([x, v])
+        common_device([x, v])
     else:
-        v = _ops.asarray(value, dtype=x.dtype, device=dev)
+        v = asarray(value, dtype=x.dtype, device=dev)
     try:
         vst = broadcast_strides(v.shape, v.strides, plan.shape)
     except ValueError:
@@ -253,10 +295,20 @@ def setitem(x: Array, key, value) -> None:
     if not math.prod(plan.shape):
         return
     if v.mirror is x.mirror:
-        v = _ops.astype(v, v.dtype, copy=True)
-    indices = [_gather.Index(_ops.astype(ix.view, ix.view.dtype, copy=True), ix.strides, ix.axis_stride,
+        v = astype(v, v.dtype, copy=True)
+    indices = [_gather.Index(astype(ix.view, ix.view.dtype, copy=True), ix.strides, ix.axis_stride,
                              ix.extent, ix.checked) if ix.view.mirror is x.mirror else ix for ix in plan.indices]
     _gather.run(dev, "scatter", plan.shape, indices, plan.view, plan.x_strides, v, vst)  # validated: no flag
+
+
+def _exact_cast(value, dtype: DType):
+    """numpy's cast of a float scalar's exact value to a non-float dtype, made on the host so that the host and
+    the device path store the same thing (a float32 detour on the device rounded 16777217.0 to 16777216 in an
+    int32 array)."""
+    if isinstance(value, (float, np.floating)) and dtype.kind != "f":
+        with np.errstate(invalid="ignore", over="ignore"):
+            return np.array(value).astype(dtype.numpy)[()]
+    return value
 
 
 def _mask_fast_path(x: Array, entries: list[_Entry], value) -> bool:
@@ -271,92 +323,61 @@ def _mask_fast_path(x: Array, entries: list[_Entry], value) -> bool:
     if isinstance(value, Array):
         if value.size != 1 or value.ndim > 1:
             return False
-        _ops.common_device([x, value])
+        common_device([x, value])
         val = Array(value.mirror, x.shape, (0,) * x.ndim, value.offset)
-    elif isinstance(value, _ops._SCALARS):
-        if isinstance(value, (float, np.floating)) and x.dtype.kind != "f":
-            with np.errstate(invalid="ignore", over="ignore"):
-                value = np.array(value).astype(x.dtype.numpy)[()]
+    elif isinstance(value, SCALARS):
+        value = _exact_cast(value, x.dtype)
         if isinstance(value, (bool, np.bool_)) and x.dtype.kind != "b":
             value = int(value)
-        val = _ops._scalar_for(value, x.dtype)
+        val = scalar_for(value, x.dtype)
     else:
         return False
     if x.size == 0:
         return True
     mask = Array(m.mirror, x.shape, m.strides + (0,) * (x.ndim - m.ndim), m.offset)
-    operands = _ops._unalias([mask, val, x], x)
+    operands = unalias([mask, val, x], x)
     _ew.run(x.device, EW_OPS["where"], operands, x, x.dtype, [_dt.bool, x.dtype, x.dtype])
     return True
 
 
-# -- take, take_along_axis -----------------------------------------------------------------------------------------
-def _axis(axis, ndim: int, name: str) -> int:
-    if isinstance(axis, (bool, np.bool_)) or not hasattr(axis, "__index__"):
-        raise TypeError(f"{name}: axis must be an int, not {type(axis).__name__}")
-    axis = operator.index(axis)
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
-    return axis % ndim
-
-
-def _int_indices(indices, dev, name: str) -> Array:
-    if not isinstance(indices, Array):
-        indices = _index_array(indices, dev)
-    if indices.device is not dev:
-        raise ValueError(f"{name}: x and indices are on different devices: {dev} and {indices.device}")
-    if indices.dtype.kind not in "iu":
-        raise TypeError(f"{name}: indices must have an integer dtype, not {indices.dtype.name}")
-    return indices
-
-
-def take(x, indices, /, *, axis=None) -> Array:
-    """Elements of ``x`` at ``indices`` along ``axis`` (x[:, ..., indices, ...]); negative indices count from
-    the end, out-of-range ones raise IndexError."""
-    if not isinstance(x, Array):
-        x = _ops.asarray(x)
-    dev = _ops.common_device([x])
-    indices = _int_indices(indices, dev, "take")
-    if axis is None:
-        if x.ndim != 1:
-            x = _ops.reshape(x, (-1,))
-        axis = 0
-    axis = _axis(axis, x.ndim, "take")
-    return getitem(x, (slice(None),) * axis + (indices,))
-
-
-def take_along_axis(x, indices, /, *, axis=-1) -> Array:
-    """out[..., j, ...] = x[..., indices[..., j, ...], ...] along ``axis``; the other dimensions broadcast."""
-    if not isinstance(x, Array):
-        x = _ops.asarray(x)
-    dev = _ops.common_device([x])
-    indices = _int_indices(indices, dev, "take_along_axis")
-    if x.ndim != indices.ndim:
-        raise ValueError(f"take_along_axis: x and indices must have the same number of dimensions, "
-                         f"not {x.ndim} and {indices.ndim}")
-    if x.ndim == 0:
-        raise ValueError("take_along_axis: x must have at least one dimension")
-    axis = _axis(axis, x.ndim, "take_along_axis")
-    xs = list(x.shape)
-    xs[axis] = 1
-    js = list(indices.shape)
-    js[axis] = 1
+def assign(target: Array, value) -> None:
+    """target[...] = value: on the device if the target's base is valid there (or the value lives only there),
+    else on the host; either way the other side of the target's base becomes stale."""
+    dev = target.device
+    if dev.closed:
+        raise RuntimeError(f"{dev} has been {dev.stream.ended}; its arrays can no longer be used")
+    if isinstance(value, Array):
+        common_device([target, value])
+        src: Any = value
+        vshape = value.shape
+    elif isinstance(value, SCALARS):
+        src = scalar_for(_exact_cast(value, target.dtype), target.dtype)
+        vshape = ()
+    elif isinstance(value, complex):
+        raise TypeError("wgarray has no complex dtypes")
+    else:
+        host_val = infer_host(value, target.dtype)  # lists take the target's dtype, not int32/float32
+        src = asarray(host_val, device=dev)
+        vshape = host_val.shape
     try:
-        shape = list(np.broadcast_shapes(tuple(xs), tuple(js)))
+        broadcast_strides(vshape, contiguous_strides(vshape), target.shape)
     except ValueError:
-        raise ValueError(f"take_along_axis: shapes {x.shape} and {indices.shape} do not broadcast "
-                         f"(outside axis {axis})") from None
-    shape[axis] = indices.shape[axis]
-    shape = tuple(shape)
-    xst = list(x.strides)
-    xst[axis] = 0
-    x_strides = broadcast_strides(tuple(xs), tuple(xst), shape)
-    ist = broadcast_strides(indices.shape, indices.strides, shape)
-    ix = _gather.Index(indices, ist, x.strides[axis], x.shape[axis], True)
-    out = _ops.new_array(shape, x.dtype, dev)
-    if out.size == 0:
-        return out
-    flag = _new_flag(dev, [ix])
-    _gather.run(dev, "gather", shape, [ix], x, x_strides, out, (), flag.mirror)
-    _raise_if_flagged(flag, [axis], [ix])
-    return out
+        if target.size == 0 and math.prod(vshape) == 0:
+            try:  # numpy accepts any value that broadcasts with an empty target: nothing is written
+                np.broadcast_shapes(tuple(vshape), target.shape)
+                return
+            except ValueError:
+                pass
+        raise ValueError(f"could not broadcast input array from shape {vshape} into shape {target.shape}") from None
+    if isinstance(src, Array) and not np.can_cast(src.dtype.numpy, target.dtype.numpy, casting="unsafe"):
+        raise TypeError(f"cannot assign {src.dtype.name} values to a {target.dtype.name} array")
+    m = target.mirror
+    on_device = m.device_valid or (isinstance(src, Array) and src.residency == {"device"})
+    if on_device:
+        if isinstance(src, Array):
+            src = unalias([src], target)[0]
+        _ew.run(dev, EW_OPS["copy"], [src], target, src.dtype)
+        return
+    val = src.numpy() if isinstance(src, Array) else np.array(src.value).astype(target.dtype.numpy)
+    host = m.host_for_write(whole=False)
+    target._host_view(host)[...] = val

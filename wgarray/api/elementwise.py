@@ -1,4 +1,6 @@
-"""Elementwise functions of the namespace, one generic implementation per arity, built from the op table."""
+"""Elementwise functions of the Array API standard, one generic implementation per arity, built from the op table
+(``kernels/ewtable.py``: every unary and binary row is a function here), and ``clip``.  ``where`` is a
+searching function (``searching.py``)."""
 from __future__ import annotations
 
 import builtins
@@ -7,9 +9,9 @@ import math
 
 import numpy as np
 
-from . import _ops
-from ._array import Array
-from .kernels.ewtable import BINARY, UNARY
+from ..kernels.ewtable import BINARY, UNARY
+from ..ops.core import as_array
+from ..ops.elementwise import elementwise
 
 __all__ = list(UNARY) + list(BINARY) + ["clip"]
 
@@ -19,11 +21,11 @@ _P = inspect.Parameter
 def _make(name: str, arity: int):
     if arity == 1:
         def fn(x, /):
-            return _ops.elementwise(name, x)
+            return elementwise(name, x)
         params = [_P("x", _P.POSITIONAL_ONLY)]
     else:
         def fn(x1, x2, /):
-            return _ops.elementwise(name, x1, x2)
+            return elementwise(name, x1, x2)
         params = [_P("x1", _P.POSITIONAL_ONLY), _P("x2", _P.POSITIONAL_ONLY)]
     fn.__name__ = fn.__qualname__ = name
     fn.__signature__ = inspect.Signature(params)
@@ -37,16 +39,11 @@ for _name in BINARY:
     globals()[_name] = _make(_name, 2)
 
 
-def where(condition, x1, x2, /):
-    """Elements of x1 where condition is True, else of x2 (broadcast together)."""
-    return _ops.elementwise("where", condition, x1, x2)
-
-
 def clip(x, /, min=None, max=None):
     """Clamp x to [min, max] (numpy's semantics: a NaN in x or a bound gives NaN); the result has x's dtype.
 
     None bounds do not clip; Python int bounds beyond x's integer range clip as their exact value would."""
-    x = x if isinstance(x, Array) else _ops.asarray(x)
+    x = as_array(x)
     if x.dtype.kind not in "iuf":
         raise TypeError(f"clip is not defined for {x.dtype.name} input")
     if x.dtype.kind == "f":
@@ -62,4 +59,4 @@ def clip(x, /, min=None, max=None):
             return builtins.min(builtins.max(v, lo), hi)
         return v
 
-    return _ops.elementwise("clip", x, bound(min, lo), bound(max, hi), dtype=x.dtype)
+    return elementwise("clip", x, bound(min, lo), bound(max, hi), dtype=x.dtype)

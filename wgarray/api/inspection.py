@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _ops
-from . import device as _device
-from . import dtypes as _dt
-from .kernels.layout import MAXD
+from .. import device as _device
+from .. import dtypes as _dt
+from ..kernels.layout import MAXD
+from ..ops.core import resolve_device
 
 __all__ = ["__array_namespace_info__"]
 
@@ -62,14 +62,14 @@ class Info:
     def default_dtypes(self, *, device=None) -> dict:
         """Default dtypes (the same on every device: float32 and int32 are always supported).  wgarray has no
         complex dtypes, so "complex floating" is None."""
-        _ops.resolve_device(device)
+        resolve_device(device)
         return {"real floating": _dt.default_float, "complex floating": None, "integral": _dt.default_int,
                 "indexing": _dt.default_int}
 
     def dtypes(self, *, device=None, kind=None) -> dict:
         """The standard's dtypes ``device`` supports, by name, optionally only those of ``kind`` (a kind name or a
         tuple of kind names)."""
-        dev = _ops.resolve_device(device)
+        dev = resolve_device(device)
         kinds = (kind,) if isinstance(kind, str) else kind
         if kinds is not None:
             if not isinstance(kinds, tuple):

@@ -12,52 +12,32 @@ import operator
 
 import numpy as np
 
-from . import _ops
-from . import dtypes as _dt
-from ._array import Array
-from .kernels import elementwise as _ew
-from .kernels import gather as _gather
-from .kernels.ewtable import OPS as _EW_OPS
-from .kernels.layout import MAXD, contiguous_strides
+from .. import dtypes as _dt
+from .._array import Array
+from ..kernels import elementwise as _ew
+from ..kernels import gather as _gather
+from ..kernels.ewtable import OPS as _EW_OPS
+from ..kernels.layout import MAXD, contiguous_strides
+from ..ops import core
+from ..ops import shape as _shape
+from ..ops.axes import axes as _axes
+from ..ops.axes import axis as _axis
 
 __all__ = ["broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis", "permute_dims",
            "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack"]
 
 
 # -- helpers -------------------------------------------------------------------------------------------------------
-def _array(x) -> Array:
-    return x if isinstance(x, Array) else _ops.asarray(x)
-
-
-def _axis(axis, ndim: int) -> int:
-    """One axis in [-ndim, ndim) -> [0, ndim); numpy's AxisError (a ValueError and an IndexError) otherwise."""
-    if isinstance(axis, (bool, np.bool_)) or not hasattr(axis, "__index__"):
-        raise TypeError(f"axis must be an integer, not {type(axis).__name__}")
-    a = operator.index(axis)
-    if not -ndim <= a < ndim:
-        raise np.exceptions.AxisError(a, ndim)
-    return a % ndim
-
-
-def _axes(axis, ndim: int) -> tuple[int, ...]:
-    """An int or a sequence of distinct axes -> normalised axes, in the order given."""
-    seq = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    out = tuple(_axis(a, ndim) for a in seq)
-    if len(set(out)) != len(out):
-        raise ValueError(f"repeated axis in {axis!r}")
-    return out
-
-
 def _copy_into(target: Array, src: Array) -> None:
     """target[...] = src on the device (the copy kernel converts src's dtype to target's on store)."""
     _ew.run(target.device, _EW_OPS["copy"], [src], target, src.dtype)
 
 
 def _common(arrays) -> tuple[list[Array], _dt.DType, object]:
-    arrays = [_array(a) for a in arrays]
+    arrays = [core.as_array(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array")
-    dev = _ops.common_device(arrays)
+    dev = core.common_device(arrays)
     return arrays, _dt.result_type(*[a.dtype for a in arrays]), dev
 
 
@@ -68,33 +48,28 @@ def _index_along(ndim: int, axis: int, index) -> tuple:
 # -- views ---------------------------------------------------------------------------------------------------------
 def broadcast_to(x: Array, /, shape) -> Array:
     """A read-only-by-convention view of x with the given shape (broadcast dimensions have stride 0)."""
-    return _ops.broadcast_to(_array(x), shape)
+    return _shape.broadcast_to(core.as_array(x), shape)
 
 
 def broadcast_arrays(*arrays) -> list[Array]:
     """Views of the arrays broadcast against one another."""
-    arrays = [_array(a) for a in arrays]
+    arrays = [core.as_array(a) for a in arrays]
     if not arrays:
         return []
-    _ops.common_device(arrays)
+    core.common_device(arrays)
     try:
         shape = tuple(np.broadcast_shapes(*[a.shape for a in arrays]))
     except ValueError:
         raise ValueError("shape mismatch: objects cannot be broadcast to a single shape: "
                          + " ".join(str(a.shape) for a in arrays)) from None
-    return [_ops.broadcast_to(a, shape) for a in arrays]
+    return [_shape.broadcast_to(a, shape) for a in arrays]
 
 
 def expand_dims(x: Array, /, *, axis: int = 0) -> Array:
-    """A view with a new dimension of size one at ``axis`` (in [-ndim-1, ndim]; IndexError otherwise)."""
-    x = _array(x)
+    """A view with a new dimension of size one at ``axis`` (in [-ndim-1, ndim]; AxisError otherwise)."""
+    x = core.as_array(x)
     n = x.ndim
-    if isinstance(axis, (bool, np.bool_)) or not hasattr(axis, "__index__"):
-        raise TypeError(f"axis must be an integer, not {type(axis).__name__}")
-    a = operator.index(axis)
-    if not -n - 1 <= a <= n:
-        raise IndexError(f"axis {a} is out of bounds for an expanded array of dimension {n + 1}")
-    a = a % (n + 1)
+    a = _axis(axis, n + 1)  # a position in the result
     # the stride a contiguous array would have there, so that contiguity (and view-reshapes) survive
     stride = x.strides[a] * max(x.shape[a], 1) if a < n else 1
     return Array(x.mirror, x.shape[:a] + (1,) + x.shape[a:], x.strides[:a] + (stride,) + x.strides[a:], x.offset)
@@ -102,7 +77,7 @@ def expand_dims(x: Array, /, *, axis: int = 0) -> Array:
 
 def squeeze(x: Array, /, axis) -> Array:
     """A view without the given size-one dimensions (ValueError if one of them is not of size one)."""
-    x = _array(x)
+    x = core.as_array(x)
     axes = _axes(axis, x.ndim)
     for a in axes:
         if x.shape[a] != 1:
@@ -114,7 +89,7 @@ def squeeze(x: Array, /, axis) -> Array:
 
 def flip(x: Array, /, *, axis=None) -> Array:
     """A view with the order of elements reversed along ``axis`` (all axes when None): negative strides."""
-    x = _array(x)
+    x = core.as_array(x)
     axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
     strides, offset = list(x.strides), x.offset
     for a in axes:
@@ -126,13 +101,13 @@ def flip(x: Array, /, *, axis=None) -> Array:
 
 def permute_dims(x: Array, /, axes) -> Array:
     """A view with the dimensions permuted."""
-    return _array(x).transpose(tuple(axes))
+    return core.as_array(x).transpose(tuple(axes))
 
 
 def moveaxis(x: Array, source, destination, /) -> Array:
     """A view with the ``source`` axes moved to ``destination``, the others keeping their order."""
-    x = _array(x)
-    src, dst = _axes(source, x.ndim), _axes(destination, x.ndim)
+    x = core.as_array(x)
+    src, dst = _axes(source, x.ndim, name="source"), _axes(destination, x.ndim, name="destination")
     if len(src) != len(dst):
         raise ValueError("source and destination must have the same number of elements")
     order = [d for d in range(x.ndim) if d not in src]
@@ -143,7 +118,7 @@ def moveaxis(x: Array, source, destination, /) -> Array:
 
 def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     """Views of x's slices along ``axis``."""
-    x = _array(x)
+    x = core.as_array(x)
     if x.ndim == 0:
         raise ValueError("unstack needs an array of at least one dimension")
     a = _axis(axis, x.ndim)
@@ -152,7 +127,7 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
 
 def reshape(x: Array, /, shape, *, copy: bool | None = None) -> Array:
     """A view when the layout allows (and copy is not True), else a device copy (ValueError if copy=False)."""
-    return _ops.reshape(_array(x), shape, copy=copy)
+    return _shape.reshape(core.as_array(x), shape, copy=copy)
 
 
 # -- copies ------------------------------------------------------------------------------------------------------
@@ -162,7 +137,7 @@ def concat(arrays, /, *, axis: int | None = 0) -> Array:
         raise TypeError("concat takes a tuple or list of arrays")
     arrays, dtype, dev = _common(arrays)
     if axis is None:
-        arrays = [_ops.reshape(a, (-1,)) for a in arrays]
+        arrays = [_shape.reshape(a, (-1,)) for a in arrays]
         axis = 0
     nd = arrays[0].ndim
     if nd == 0:
@@ -174,7 +149,7 @@ def concat(arrays, /, *, axis: int | None = 0) -> Array:
                              f"but got shapes {arrays[0].shape} and {b.shape}")
     shape = list(arrays[0].shape)
     shape[a] = sum(b.shape[a] for b in arrays)
-    out = _ops.new_array(shape, dtype, dev)
+    out = core.new_array(shape, dtype, dev)
     start = 0
     for b in arrays:
         n = b.shape[a]
@@ -195,7 +170,7 @@ def stack(arrays, /, *, axis: int = 0) -> Array:
             raise ValueError(f"stack: all input arrays must have the same shape, got {shape} and {b.shape}")
     nd = len(shape) + 1
     a = _axis(axis, nd)
-    out = _ops.new_array(shape[:a] + (len(arrays),) + shape[a:], dtype, dev)
+    out = core.new_array(shape[:a] + (len(arrays),) + shape[a:], dtype, dev)
     for i, b in enumerate(arrays):
         _copy_into(out[_index_along(nd, a, i)], b)
     return out
@@ -203,10 +178,10 @@ def stack(arrays, /, *, axis: int = 0) -> Array:
 
 def roll(x: Array, /, shift, *, axis=None) -> Array:
     """Elements shifted along axes (the flattened array when axis is None), wrapping around; a new array."""
-    x = _array(x)
+    x = core.as_array(x)
     if axis is None:
-        flat = roll(_ops.reshape(x, (-1,)), shift, axis=0)
-        return _ops.reshape(flat, x.shape)
+        flat = roll(_shape.reshape(x, (-1,)), shift, axis=0)
+        return _shape.reshape(flat, x.shape)
     shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     if len(shifts) != len(axes):
@@ -216,7 +191,7 @@ def roll(x: Array, /, shift, *, axis=None) -> Array:
     per_axis = [0] * x.ndim
     for s, a in zip(shifts, axes):
         per_axis[_axis(a, x.ndim)] += operator.index(s)
-    out = _ops.new_array(x.shape, x.dtype, _ops.common_device([x]))
+    out = core.new_array(x.shape, x.dtype, core.common_device([x]))
     if out.size == 0:
         return out
     # out = x rolled: along each axis, the last k elements go first; one copy per combination of the two pieces
@@ -234,7 +209,7 @@ def roll(x: Array, /, shift, *, axis=None) -> Array:
 
 def tile(x: Array, repetitions, /) -> Array:
     """x repeated ``repetitions[d]`` times along each dimension d (shapes aligned at the end, like numpy)."""
-    x = _array(x)
+    x = core.as_array(x)
     reps = (repetitions,) if not isinstance(repetitions, (tuple, list)) else tuple(repetitions)
     reps = tuple(operator.index(r) for r in reps)
     if any(r < 0 for r in reps):
@@ -242,7 +217,7 @@ def tile(x: Array, repetitions, /) -> Array:
     nd = max(x.ndim, len(reps))
     reps = (1,) * (nd - len(reps)) + reps
     xs = Array(x.mirror, (1,) * (nd - x.ndim) + x.shape, (0,) * (nd - x.ndim) + x.strides, x.offset)
-    out = _ops.new_array(tuple(r * n for r, n in zip(reps, xs.shape)), x.dtype, _ops.common_device([x]))
+    out = core.new_array(tuple(r * n for r, n in zip(reps, xs.shape)), x.dtype, core.common_device([x]))
     if out.size == 0:
         return out
     # the result seen as (r0, n0, r1, n1, ...) is x broadcast along the r's: one copy when the kernel can walk it
@@ -257,7 +232,7 @@ def tile(x: Array, repetitions, /) -> Array:
     for d, r in enumerate(reps):
         if r != 1:
             n = y.shape[d]
-            z = _ops.new_array(y.shape[:d] + (r * n,) + y.shape[d + 1:], x.dtype, out.device)
+            z = core.new_array(y.shape[:d] + (r * n,) + y.shape[d + 1:], x.dtype, out.device)
             for i in range(r):
                 _copy_into(z[_index_along(nd, d, slice(i * n, (i + 1) * n))], y)
             y = z
@@ -270,9 +245,9 @@ def repeat(x: Array, repeats, /, *, axis: int | None = None) -> Array:
 
     ``repeats`` is an int or an integer array (one count per element along the axis, or one count); an array of
     counts makes the output shape depend on its values, which are read to the host."""
-    x = _array(x)
+    x = core.as_array(x)
     if axis is None:
-        x = _ops.reshape(x, (-1,))
+        x = _shape.reshape(x, (-1,))
         axis = 0
     if x.ndim == 0:
         raise ValueError("repeat of a 0-d array needs axis=None")
@@ -292,16 +267,16 @@ def repeat(x: Array, repeats, /, *, axis: int | None = None) -> Array:
         if isinstance(repeats, (bool, np.bool_)) or not hasattr(repeats, "__index__"):
             raise TypeError(f"repeats must be an int or an integer array, not {type(repeats).__name__}")
         repeats = operator.index(repeats)
-    dev = _ops.common_device([x])
+    dev = core.common_device([x])
     if not isinstance(repeats, int):
         if (counts < 0).any():
             raise ValueError("repeats may not contain negative values")
         m = int(counts.sum())
-        out = _ops.new_array(x.shape[:a] + (m,) + x.shape[a + 1:], x.dtype, dev)
+        out = core.new_array(x.shape[:a] + (m,) + x.shape[a + 1:], x.dtype, dev)
         if out.size:
             # which source position each output position along the axis reads: index bookkeeping from the
             # counts; the gather kernel reads x through its strides (0 along the gathered axis)
-            index = _ops.asarray(np.repeat(np.arange(n, dtype=np.int32), counts), device=dev)
+            index = core.asarray(np.repeat(np.arange(n, dtype=np.int32), counts), device=dev)
             istrides = tuple(1 if d == a else 0 for d in range(x.ndim))
             _gather.run(dev, "gather", out.shape, [_gather.Index(index, istrides, x.strides[a], n, False)],
                         target=x, target_strides=x.strides[:a] + (0,) + x.strides[a + 1:], other=out)
@@ -309,7 +284,7 @@ def repeat(x: Array, repeats, /, *, axis: int | None = None) -> Array:
     if repeats < 0:
         raise ValueError("repeats may not be negative")
     # x with a new axis after ``a`` broadcast to ``repeats``, copied into the result seen as (..., n, r, ...)
-    out = _ops.new_array(x.shape[:a] + (n * repeats,) + x.shape[a + 1:], x.dtype, dev)
+    out = core.new_array(x.shape[:a] + (n * repeats,) + x.shape[a + 1:], x.dtype, dev)
     if out.size:
         shape = x.shape[:a + 1] + (repeats,) + x.shape[a + 1:]
         src = Array(x.mirror, shape, x.strides[:a + 1] + (0,) + x.strides[a + 1:], x.offset)

@@ -1,4 +1,4 @@
-"""The Array API ``linalg`` extension (``wg.linalg``), composed of device kernels: views (diagonal,
+"""The Array API ``linalg`` extension (``wg.linalg``, also importable as ``wgarray.linalg``), composed of device kernels: views (diagonal,
 matrix_transpose), elementwise ops, reductions and the tiled matmul.  ``matmul``, ``matrix_transpose``,
 ``tensordot`` and ``vecdot`` are also in the main namespace (the same functions).
 
@@ -12,25 +12,26 @@ import operator
 
 import numpy as np
 
-from . import _ops
-from . import dtypes as _dt
-from ._array import Array
-from ._manipulation import moveaxis, stack
+from .. import dtypes as _dt
+from .._array import Array
+from ..ops import axes as _axes
+from ..ops import core
+from ..ops.elementwise import elementwise
+from ..ops.matmul import matmul as _matmul
+from ..ops.reduction import reduce
+from ..ops.shape import reshape
+from .manipulation import moveaxis, stack
 
 __all__ = ["matmul", "matrix_norm", "vector_norm", "outer", "trace", "diagonal", "cross", "tensordot", "vecdot",
            "matrix_transpose"]
 
 
-def _array(x) -> Array:
-    return x if isinstance(x, Array) else _ops.asarray(x)
-
-
 def _pair(x1, x2) -> tuple[Array, Array]:
     arrays = [v for v in (x1, x2) if isinstance(v, Array)]
-    dev = _ops.common_device(arrays) if arrays else None
-    x1 = x1 if isinstance(x1, Array) else _ops.asarray(x1, device=dev)
-    x2 = x2 if isinstance(x2, Array) else _ops.asarray(x2, device=dev)
-    _ops.common_device([x1, x2])
+    dev = core.common_device(arrays) if arrays else None
+    x1 = x1 if isinstance(x1, Array) else core.asarray(x1, device=dev)
+    x2 = x2 if isinstance(x2, Array) else core.asarray(x2, device=dev)
+    core.common_device([x1, x2])
     return x1, x2
 
 
@@ -39,7 +40,17 @@ def _float_input(x: Array) -> Array:
         return x
     if x.dtype.kind == "b":
         raise TypeError("norms are not defined for bool arrays")
-    return _ops.astype(x, _dt.default_float)  # documented policy: integers compute in the default float
+    return core.astype(x, _dt.default_float)  # documented policy: integers compute in the default float
+
+
+def _from_end(axis, x1: Array, x2: Array) -> int:
+    """The axis of vecdot and cross, counted from the end (negative) of the broadcast vectors: a non-negative
+    axis counts from the start only when both operands have the same number of dimensions."""
+    a = operator.index(axis)
+    nd = min(x1.ndim, x2.ndim)
+    if a >= 0 and x1.ndim != x2.ndim:
+        raise np.exceptions.AxisError(axis, nd)
+    return _axes.axis(a, nd) - nd
 
 
 def _move_last(x: Array, axis: int) -> Array:
@@ -52,12 +63,12 @@ def _move_last(x: Array, axis: int) -> Array:
 # -- views -----------------------------------------------------------------------------------------------------------
 def matrix_transpose(x: Array, /) -> Array:
     """A view with the last two dimensions swapped."""
-    return _array(x).mT
+    return core.as_array(x).mT
 
 
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     """A view of the ``offset`` diagonal of each matrix (the last two dimensions): one stride, no copy."""
-    x = _array(x)
+    x = core.as_array(x)
     if x.ndim < 2:
         raise ValueError(f"diagonal needs an array of at least two dimensions, got {x.ndim}")
     k = operator.index(offset)
@@ -71,7 +82,7 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
 # -- products ----------------------------------------------------------------------------------------------------
 def matmul(x1: Array, x2: Array, /) -> Array:
     """Matrix product with broadcast batch dimensions (1-D operands promoted and the dimension removed)."""
-    return _ops.matmul(x1, x2)
+    return _matmul(x1, x2)
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -81,17 +92,12 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     res = _dt.result_type(x1.dtype, x2.dtype)
     if res.kind == "b":
         raise TypeError("vecdot is not defined for bool arrays")
-    a = operator.index(axis)
-    nd = min(x1.ndim, x2.ndim)
-    if a >= 0 and x1.ndim == x2.ndim:
-        a -= nd
-    if nd == 0 or not -nd <= a <= -1:
-        raise np.exceptions.AxisError(axis, nd)
+    a = _from_end(axis, x1, x2)
     v1, v2 = _move_last(x1, a), _move_last(x2, a)
     if v1.shape[-1] != v2.shape[-1]:
         raise ValueError(f"vecdot: the vectors have different sizes ({v1.shape[-1]} and {v2.shape[-1]})")
-    prod = _ops.elementwise("multiply", v1, v2)
-    return _ops.reduce("sum", prod, -1, False, res)
+    prod = elementwise("multiply", v1, v2)
+    return reduce("sum", prod, -1, False, res)
 
 
 def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
@@ -114,8 +120,8 @@ def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
         s2 = [s2] if isinstance(s2, (int, np.integer)) else list(s2)
         if len(s1) != len(s2):
             raise ValueError("tensordot: the two sequences of axes must have the same length")
-        a1 = [_ops.normalize_axes(a, x1.ndim)[0] for a in s1]
-        a2 = [_ops.normalize_axes(a, x2.ndim)[0] for a in s2]
+        a1 = [_axes.axis(a, x1.ndim) for a in s1]
+        a2 = [_axes.axis(a, x2.ndim) for a in s2]
         if len(set(a1)) != len(a1) or len(set(a2)) != len(a2):
             raise ValueError("tensordot: repeated axis")
     for i, j in zip(a1, a2):
@@ -126,10 +132,10 @@ def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
     f2 = [d for d in range(x2.ndim) if d not in a2]
     k = math.prod(x1.shape[d] for d in a1)
     m, n_ = math.prod(x1.shape[d] for d in f1), math.prod(x2.shape[d] for d in f2)
-    a = _ops.reshape(x1.transpose(f1 + a1), (m, k))
-    b = _ops.reshape(x2.transpose(a2 + f2), (k, n_))
-    out = _ops.matmul(a, b)
-    return _ops.reshape(out, tuple(x1.shape[d] for d in f1) + tuple(x2.shape[d] for d in f2))
+    a = reshape(x1.transpose(f1 + a1), (m, k))
+    b = reshape(x2.transpose(a2 + f2), (k, n_))
+    out = _matmul(a, b)
+    return reshape(out, tuple(x1.shape[d] for d in f1) + tuple(x2.shape[d] for d in f2))
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
@@ -137,19 +143,14 @@ def outer(x1: Array, x2: Array, /) -> Array:
     x1, x2 = _pair(x1, x2)
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError(f"outer takes 1-D arrays, got shapes {x1.shape} and {x2.shape}")
-    return _ops.elementwise("multiply", x1[:, None], x2[None, :])
+    return elementwise("multiply", x1[:, None], x2[None, :])
 
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """Cross products of the 3-vectors along ``axis`` (counted from the end), other dimensions broadcast;
     each component a1*b2 - a2*b1 with the products rounded first, as numpy computes them."""
     x1, x2 = _pair(x1, x2)
-    a = operator.index(axis)
-    nd = min(x1.ndim, x2.ndim)
-    if a >= 0 and x1.ndim == x2.ndim:
-        a -= nd
-    if nd == 0 or not -nd <= a <= -1:
-        raise np.exceptions.AxisError(axis, nd)
+    a = _from_end(axis, x1, x2)
     v1, v2 = _move_last(x1, a), _move_last(x2, a)
     if v1.shape[-1] != 3 or v2.shape[-1] != 3:
         raise ValueError(f"cross: the vectors along axis {axis} must have 3 elements, "
@@ -158,8 +159,8 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     d = [v2[..., i] for i in range(3)]
 
     def comp(i: int, j: int) -> Array:
-        return _ops.elementwise("subtract", _ops.elementwise("multiply", c[i], d[j]),
-                                _ops.elementwise("multiply", c[j], d[i]))
+        return elementwise("subtract", elementwise("multiply", c[i], d[j]),
+                                elementwise("multiply", c[j], d[i]))
 
     out = stack([comp(1, 2), comp(2, 0), comp(0, 1)], axis=-1)
     return moveaxis(out, -1, out.ndim + a)
@@ -168,44 +169,44 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
 # -- reductions --------------------------------------------------------------------------------------------------
 def trace(x: Array, /, *, offset: int = 0, dtype=None) -> Array:
     """Sum of the ``offset`` diagonal of each matrix (sum's dtype rules; ``dtype`` overrides them)."""
-    return _ops.reduce("sum", diagonal(x, offset=offset), -1, False, dtype)
+    return reduce("sum", diagonal(x, offset=offset), -1, False, dtype)
 
 
 def vector_norm(x: Array, /, *, axis=None, keepdims: bool = False, ord: int | float = 2) -> Array:
     """p-norms over ``axis`` (all axes when None): ord = inf, -inf (max/min |x|), 0 (count of non-zeros),
     1, 2, or any other p (sum |x|^p)^(1/p).  Integers compute in the default float."""
-    x = _float_input(_array(x))
-    axes = _ops.normalize_axes(axis, x.ndim)
+    x = _float_input(core.as_array(x))
+    axes = _axes.reduced(axis, x.ndim)
     if isinstance(ord, (bool, np.bool_)) or not isinstance(ord, (int, float, np.integer, np.floating)):
         raise ValueError(f"invalid vector norm order {ord!r}")
     if x.dtype is _dt.float16:  # powers of float16 values overflow float16 (41**3 > 65504): norms in float32
-        return _ops.astype(vector_norm(_ops.astype(x, _dt.float32), axis=axis, keepdims=keepdims, ord=ord),
+        return core.astype(vector_norm(core.astype(x, _dt.float32), axis=axis, keepdims=keepdims, ord=ord),
                            _dt.float16)
     ord = float(ord)
     if ord == math.inf or ord == -math.inf:
-        return _ops.reduce("max" if ord > 0 else "min", _ops.elementwise("abs", x), axes, keepdims)
+        return reduce("max" if ord > 0 else "min", elementwise("abs", x), axes, keepdims)
     if ord == 0:
-        nz = _ops.astype(_ops.elementwise("not_equal", x, 0), x.dtype)
-        return _ops.reduce("sum", nz, axes, keepdims, x.dtype)
+        nz = core.astype(elementwise("not_equal", x, 0), x.dtype)
+        return reduce("sum", nz, axes, keepdims, x.dtype)
     if ord == 1:
-        return _ops.reduce("sum", _ops.elementwise("abs", x), axes, keepdims)
+        return reduce("sum", elementwise("abs", x), axes, keepdims)
     if ord == 2:
-        return _ops.elementwise("sqrt", _ops.reduce("sum", _ops.elementwise("multiply", x, x), axes, keepdims))
-    powered = _ops.elementwise("pow", _ops.elementwise("abs", x), ord)
-    return _ops.elementwise("pow", _ops.reduce("sum", powered, axes, keepdims), 1.0 / ord)
+        return elementwise("sqrt", reduce("sum", elementwise("multiply", x, x), axes, keepdims))
+    powered = elementwise("pow", elementwise("abs", x), ord)
+    return elementwise("pow", reduce("sum", powered, axes, keepdims), 1.0 / ord)
 
 
 def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str | None = "fro") -> Array:
     """Norms of the matrices in the last two dimensions: 'fro' (Frobenius), 1 / -1 (max / min column sum of
     |x|), inf / -inf (max / min row sum).  ord = 2, -2 and 'nuc' need singular values: NotImplementedError."""
-    x = _float_input(_array(x))
+    x = _float_input(core.as_array(x))
     if x.ndim < 2:
         raise ValueError(f"matrix_norm needs an array of at least two dimensions, got {x.ndim}")
     if x.dtype is _dt.float16:  # sums of squares overflow float16: norms in float32
-        return _ops.astype(matrix_norm(_ops.astype(x, _dt.float32), keepdims=keepdims, ord=ord), _dt.float16)
+        return core.astype(matrix_norm(core.astype(x, _dt.float32), keepdims=keepdims, ord=ord), _dt.float16)
     nd = x.ndim
     if ord is None or (isinstance(ord, str) and ord == "fro"):
-        res = _ops.elementwise("sqrt", _ops.reduce("sum", _ops.elementwise("multiply", x, x), (nd - 2, nd - 1)))
+        res = elementwise("sqrt", reduce("sum", elementwise("multiply", x, x), (nd - 2, nd - 1)))
     elif isinstance(ord, str):
         if ord == "nuc":
             raise NotImplementedError("matrix_norm(ord='nuc') needs singular values, which wgarray lacks")
@@ -215,9 +216,9 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str |
     elif ord in (1, -1, math.inf, -math.inf):
         pick = "max" if ord > 0 else "min"
         summed_axis = nd - 2 if abs(ord) == 1 else nd - 1  # 1: column sums (over rows); inf: row sums
-        res = _ops.reduce(pick, _ops.reduce("sum", _ops.elementwise("abs", x), summed_axis), nd - 2)
+        res = reduce(pick, reduce("sum", elementwise("abs", x), summed_axis), nd - 2)
     else:
         raise ValueError(f"invalid matrix norm order {ord!r}")
     if keepdims:
-        res = _ops.reshape(res, res.shape + (1, 1))
+        res = reshape(res, res.shape + (1, 1))
     return res

@@ -1,5 +1,5 @@
-"""Data type functions of the Array API standard: can_cast, finfo, iinfo, result_type (isdtype, astype live in
-``dtypes`` and ``_namespace``).  Promotion follows ``dtypes.result_type`` (the standard's table plus the documented
+"""Data type functions of the Array API standard: astype, can_cast, finfo, iinfo, isdtype, result_type (isdtype
+is ``dtypes.isdtype``; the dtype objects themselves are ``wgarray/dtypes.py``).  Promotion follows ``dtypes.result_type`` (the standard's table plus the documented
 int-with-float extension); device context: an array's device must support the dtype the rules give."""
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import dtypes as _dt
-from ._array import Array
-from .dtypes import DType
+from .. import dtypes as _dt
+from .._array import Array
+from ..dtypes import DType, isdtype
+from ..ops import core
 
-__all__ = ["can_cast", "finfo", "iinfo", "result_type"]
+__all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -28,6 +29,12 @@ def _table_promotes(a: DType, b: DType) -> DType | None:
         return _dt.result_type(a, b)
     except TypeError:
         return None
+
+
+def astype(x: Array, dtype, /, *, copy: bool = True, device=None) -> Array:
+    """x converted to ``dtype`` (numpy's casting), on ``device`` when one is given."""
+    out = core.astype(core.as_array(x), dtype, copy=copy)
+    return out if device is None else core.to_device(out, device)
 
 
 def can_cast(from_, to, /) -> bool:

@@ -1,0 +1,154 @@
+"""Elementwise ops: dtype decisions (cached per operand dtypes), launch of the one generic kernel, in-place ops.
+
+The decisions come from the op's row in ``kernels/ewtable.py``: accepted kinds, result rule, compute rule, and
+whether the first operand is a condition (``where``).  ``elementwise_fast`` is the hot path of ``a + b``.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import dtypes as _dt
+from .._array import Array
+from ..alloc.mirror import Mirror
+from ..dtypes import DType
+from ..kernels import elementwise as _ew
+from ..kernels.ewtable import OPS as EW_OPS
+from .core import check_supported, new_array, operands as _operands, scalar_for, unalias
+from .shape import broadcast_shapes
+
+_DECISIONS: dict = {}
+
+
+def _decide(name: str, key: tuple):
+    """dtype decisions of an elementwise op, from its operands' dtypes (arrays) and Python types (scalars).
+
+    A condition operand (``op.condition``: where's first) is bool and plays no part in promotion; a Python
+    scalar there is bool on its own, every other Python scalar takes the arrays' dtype."""
+    op = EW_OPS[name]
+    first = 1 if op.condition else 0  # operands that promote start here
+    if op.condition and isinstance(key[0], DType) and key[0] is not _dt.bool:
+        raise TypeError(f"{name}: condition must be a bool array, not {key[0].name}")
+    rest = [k for k in key[first:] if isinstance(k, DType)]
+    adt = _dt.result_type(*rest) if rest or not op.condition else None
+    scalar_dts = [None if isinstance(k, DType) else _dt.scalar_dtype(k(), None if j < first else adt)
+                  for j, k in enumerate(key)]
+    if op.condition and scalar_dts[0] not in (None, _dt.bool):
+        raise TypeError(f"{name}: condition must be bool, not a Python {key[0].__name__}")
+    op_dts = [k if isinstance(k, DType) else sd for k, sd in zip(key, scalar_dts)]
+    promoted = _dt.result_type(*op_dts[first:])
+    if op.compute == "bool":
+        cdt = _dt.bool
+    else:
+        cdt = promoted
+        if op.result == "float" and cdt.kind != "f":
+            cdt = _dt.default_float
+        if cdt.kind not in op.kinds:
+            raise TypeError(f"{name} is not defined for {promoted.name} input")
+    out_dt = _dt.bool if op.result == "bool" else cdt
+    cdts = [_dt.bool] + [cdt] * (op.arity - 1) if op.condition else None
+    needs = tuple(d for d in {cdt, out_dt, *op_dts} if d.feature is not None)
+    return op, scalar_dts, cdt, cdts, out_dt, needs
+
+
+def _plan(name: str, args: Sequence[Any]):
+    """Operands, compute dtype(s), result dtype, shape and device for an elementwise op."""
+    op = EW_OPS[name]
+    if len(args) != op.arity:
+        raise TypeError(f"{name} takes {op.arity} arrays, got {len(args)}")
+    args, dev = _operands(args)
+    key = (name, *[a.dtype if isinstance(a, Array) else type(a) for a in args])
+    decision = _DECISIONS.get(key)
+    if decision is None:
+        decision = _DECISIONS[key] = _decide(name, key[1:])
+    op, scalar_dts, cdt, cdts, out_dt, needs = decision
+    for d in needs:
+        check_supported(d, dev)
+    operands = [a if sd is None else scalar_for(a, sd) for a, sd in zip(args, scalar_dts)]
+    shape = broadcast_shapes(name, [a.shape for a in args if isinstance(a, Array)])
+    return op, operands, cdt, cdts, out_dt, shape, dev
+
+
+_PY_SCALARS = (int, float, bool)
+
+
+def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
+    """A new array holding op(args); ``dtype`` overrides the result dtype (clip keeps x's dtype)."""
+    if dtype is None:
+        out = elementwise_fast(name, args)
+        if out is not None:
+            return out
+    op, operands, cdt, cdts, out_dt, shape, dev = _plan(name, args)
+    out = new_array(shape, out_dt if dtype is None else dtype, dev)
+    _ew.run(dev, op, operands, out, cdt, cdts)
+    return out
+
+
+def elementwise_fast(name: str, args) -> Array | None:
+    """The common case on the hot path: Arrays of one open device and Python scalars, dtype decisions already
+    cached.  Returns None to defer to the general path (which also raises the errors)."""
+    if len(args) == 2 and type(args[0]) is Array and type(args[1]) is Array:  # the commonest: two arrays
+        a, b = args
+        ma, mb = a.mirror, b.mirror
+        dev, shape = ma.device, a.shape
+        if mb.device is not dev:
+            return None
+        same_shape = b.shape == shape
+        key = (name, ma.dtype, mb.dtype)
+    else:
+        key, dev, shape, same_shape = _fast_key(name, args)
+        if key is None:
+            return None
+    decision = _DECISIONS.get(key)
+    if dev is None or decision is None or dev.stream.closed:
+        return None
+    op, scalar_dts, cdt, cdts, out_dt, needs = decision
+    if needs and any(d.feature not in dev.features for d in needs):
+        return None
+    operands = [a if sd is None else scalar_for(a, sd) for a, sd in zip(args, scalar_dts)] if any(scalar_dts) \
+        else args
+    if not same_shape:
+        shape = broadcast_shapes(name, [a.shape for a in args if type(a) is Array])
+    size = math.prod(shape)
+    if not 0 < size * out_dt.device_itemsize <= dev.properties.limits.max_buffer_size:
+        return None  # too large, or empty (the general path checks the shape)
+    out = Array._contiguous(Mirror(out_dt, size, dev), shape)
+    _ew.run(dev, op, operands, out, cdt, cdts)
+    return out
+
+
+def _fast_key(name: str, args):
+    """(decision key, device, shape of the first array, whether all arrays share it) for arrays of one device and
+    Python scalars; (None, ...) for anything else."""
+    key = [name]
+    dev = None
+    shape = None
+    same_shape = True
+    for a in args:
+        t = type(a)
+        if t is Array:
+            m = a.mirror
+            if dev is None:
+                dev, shape = m.device, a.shape
+            elif m.device is not dev:
+                return None, None, None, False
+            elif a.shape != shape:
+                same_shape = False
+            key.append(m.dtype)
+        elif t in _PY_SCALARS:
+            key.append(t)
+        else:
+            return None, None, None, False
+    return tuple(key), dev, shape, same_shape
+
+
+def inplace(name: str, target: Array, other) -> None:
+    op, operands, cdt, cdts, out_dt, shape, dev = _plan(name, [target, other])
+    if not np.can_cast(out_dt.numpy, target.dtype.numpy, casting="same_kind"):
+        raise TypeError(f"cannot store the {out_dt.name} result of {name} in a {target.dtype.name} array in place")
+    if shape != target.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {target.shape} doesn't match the "
+                         f"broadcast shape {shape}")
+    _ew.run(dev, op, unalias(operands, target), target, cdt, cdts)
