@@ -19,25 +19,25 @@ __all__ = ["sort", "argsort"]
 
 def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     """A sorted copy of ``x`` along ``axis``."""
-    x = core.as_array(x)
-    dev = core.common_device([x])
-    ax = _axis(axis, x.ndim, zero_d=True, name="sort: axis")
-    out = core.new_array(x.shape, x.dtype, dev)
-    if x.ndim == 0:
-        assign(out, x)
-        return out
-    _sort.run(dev, x, ax, bool(descending), out, None)
-    return out
+    return _sorted(x, axis, descending, "sort")
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     """int32 indices that sort ``x`` along ``axis`` (stable)."""
+    return _sorted(x, axis, descending, "argsort")
+
+
+def _sorted(x, axis, descending, name: str) -> Array:
     x = core.as_array(x)
     dev = core.common_device([x])
-    ax = _axis(axis, x.ndim, zero_d=True, name="argsort: axis")
-    out = core.new_array(x.shape, _dt.int32, dev)
-    if x.ndim == 0:
-        core.fill(out, 0)
+    ax = _axis(axis, x.ndim, zero_d=True, name=f"{name}: axis")
+    indices = name == "argsort"
+    out = core.new_array(x.shape, _dt.int32 if indices else x.dtype, dev)
+    if x.ndim == 0:  # the one element is sorted; its index is 0
+        if indices:
+            core.fill(out, 0)
+        else:
+            assign(out, x)
         return out
-    _sort.run(dev, x, ax, bool(descending), None, out)
+    _sort.run(dev, x, ax, bool(descending), None if indices else out, out if indices else None)
     return out
