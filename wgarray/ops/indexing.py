@@ -35,7 +35,6 @@ from ..kernels.layout import broadcast_strides, contiguous_strides
 from .core import SCALARS, asarray, astype, common_device, fill, infer_host, new_array, scalar_for, unalias
 
 _ARRAYLIKE = (Array, np.ndarray, list)
-_BASIC = ("none", "slice", "int")
 
 
 # -- parsing a key -----------------------------------------------------------------------------------------------
