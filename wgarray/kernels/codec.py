@@ -11,8 +11,8 @@ import math
 
 from ..device import Device
 from ..dtypes import DType
-from . import layout, source
-from .layout import WORKGROUP
+from . import launch, layout, source
+from .launch import Kernel, read, write
 
 # per dtype: (bits on the host, widen expression of `raw`, narrow expression of `v`), all as u32 bit patterns
 _RULES = {
@@ -49,13 +49,13 @@ class Codec:
             return
         dev = self.device
         key = ("codec", dtype.name, direction)
-        pipe, bgl = dev.pipeline(key, lambda: (_build(dtype, direction), [True, False]))
+        kernel = launch.compile(dev, key, lambda: _build(dtype, direction))
         per = 32 // _RULES[dtype.name][0]
         limits = dev.properties.limits
         binding = limits.max_storage_buffer_binding_size
         buffers = [src, dst]
         if src.size <= binding and dst.size <= binding:
-            self._dispatch(pipe, bgl, buffers, None, n, per, threads)
+            self._dispatch(kernel, buffers, None, n, per, threads)
             return
         # beyond one binding: element ranges whose packed and wide windows both start aligned and fit
         unit = 4 * layout.window_align(limits)
@@ -65,16 +65,14 @@ class Codec:
             packed = (start // per * 4, -(-count // per) * 4)
             wide = (start * 4, count * 4)
             ranges = [packed, wide] if direction == "widen" else [wide, packed]
-            self._dispatch(pipe, bgl, buffers, ranges, count, per, count if direction == "widen" else -(-count // per))
+            self._dispatch(kernel, buffers, ranges, count, per, count if direction == "widen" else -(-count // per))
 
-    def _dispatch(self, pipe, bgl, buffers, ranges, n: int, per: int, threads: int) -> None:
-        dev = self.device
+    def _dispatch(self, kernel, buffers, ranges, n: int, per: int, threads: int) -> None:
         params = layout.Params().u32(n, math.ceil(n / per), 0, 0).bytes()
-        grid = layout.grid(math.ceil(threads / WORKGROUP), dev.properties.limits.max_compute_workgroups_per_dimension)
-        dev.stream.dispatch(pipe, dev.stream.bind_group(bgl, buffers, ranges), buffers, params, grid)
+        launch.dispatch(self.device, kernel, buffers, params, threads=threads, ranges=ranges)
 
 
-def _build(dtype: DType, direction: str) -> str:
+def _build(dtype: DType, direction: str) -> Kernel:
     bits, widen, narrow = _RULES[dtype.name]
     per = 32 // bits
     mask = "0xffu" if bits == 8 else "0xffffu"
@@ -89,8 +87,8 @@ def _build(dtype: DType, direction: str) -> str:
                      f"        word = word | ((narrow(src[t * {per}u + {k}u]) & {mask}) << {k * bits}u);", "    }"]
         body.append("    dst[t] = word;")
     from .. import dtypes
-    return source.render("codec.wgsl", HELPERS=source.helpers([dtypes.float32]), PER=per, WIDEN=widen,
-                         NARROW=narrow, WG=WORKGROUP, BODY="\n".join(body))
+    return Kernel("codec.wgsl", (read("src", "array<u32>"), write("dst", "array<u32>")), dict(
+        HELPERS=source.helpers([dtypes.float32]), PER=per, WIDEN=widen, NARROW=narrow, BODY="\n".join(body)))
 
 
 def register() -> None:

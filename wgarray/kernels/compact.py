@@ -6,11 +6,9 @@ import math
 
 from .. import dtypes as dt
 from ..alloc.mirror import Mirror
-from . import layout, rows, source
+from . import launch, layout, rows, source
 from . import scan as _scan
 from .layout import MAXD, ViewLike
-
-WG = layout.WORKGROUP
 
 
 def read_u32(device, mirror: Mirror, index: int) -> int:
@@ -37,19 +35,17 @@ def nonzero(device, x: ViewLike, pos: Mirror, count: int, out: ViewLike) -> None
         raise ValueError(f"nonzero supports at most {MAXD} dimensions")
     _, _, (src_rows,) = rows.split(x.shape, range(len(x.shape)), [(x.offset, x.strides)])
     key = ("nonzero", x.dtype.name)
-    pipe, bgl = device.pipeline(key, lambda: _build(x.dtype))
+    kernel = launch.compile(device, key, lambda: _build(x.dtype))
     params = layout.Params().u32(n, len(x.shape), count, 0).vec_array(x.shape, False)
     src_rows.pack(params)
     buffers = [x.mirror.buffer(), pos.buffer(), out.mirror.buffer_for_write(whole=True)]
-    grid = layout.grid(math.ceil(n / WG), device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), grid)
+    launch.dispatch(device, kernel, buffers, params.bytes(), threads=n)
 
 
-def _build(xdt):
-    bind = [f"@group(0) @binding(0) var<storage, read> src: array<{xdt.wgsl}>;",
-            "@group(0) @binding(1) var<storage, read> pos: array<u32>;",
-            "@group(0) @binding(2) var<storage, read_write> out: array<i32>;"]
+def _build(xdt) -> launch.Kernel:
+    bindings = (launch.read("src", f"array<{xdt.wgsl}>"), launch.read("pos", "array<u32>"),
+                launch.write("out", "array<i32>"))
     test = source.convert(xdt, dt.bool, source.load_expr(xdt, "src[src_at(0u, i)]"))
-    text = source.render("nonzero.wgsl", HELPERS=source.helpers([xdt]), ROWS_STRUCT=rows.wgsl_struct(),
-                         BINDINGS="\n".join(bind), ROWS_SRC=rows.wgsl_functions("src", "p.src"), WG=WG, TEST=test)
-    return text, [True, True, False]
+    return launch.Kernel("nonzero.wgsl", bindings, dict(
+        HELPERS=source.helpers([xdt]), ROWS_STRUCT=rows.wgsl_struct(), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
+        TEST=test))

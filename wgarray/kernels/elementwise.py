@@ -8,7 +8,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from ..dtypes import DType
-from . import layout, source
+from . import launch, layout, source
 from .ewtable import EwOp
 from .layout import MAXD, WORKGROUP, ViewLike
 
@@ -37,8 +37,7 @@ Operand = Union[ViewLike, Scalar]
 class _Plan:
     """Everything about a launch that depends only on dtypes and layout: reused for every call alike."""
 
-    pipeline: Any
-    layout: Any
+    kernel: Any  # from launch.compile
     prefix: bytes  # the parameter block up to the scalars
     grid: tuple[int, int, int]
     scalar_order: tuple[int, ...]  # operand positions of the scalars, in parameter-block order
@@ -104,14 +103,12 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
             o = operands[pos]
             scal.raw(o.storage_bytes(), o.dtype.device_itemsize)
         tail = scal.bytes()
-    stream = device.stream
     if not plan.chunks:  # the prefix itself when there are no scalars: the stream sees a repeated block
-        stream.dispatch(plan.pipeline, stream.bind_group(plan.layout, buffers), buffers,
-                        plan.prefix + tail if tail else plan.prefix, plan.grid, plan.work)
+        launch.dispatch(device, plan.kernel, buffers, plan.prefix + tail if tail else plan.prefix, grid=plan.grid,
+                        work=plan.work)
         return
     for prefix, grid, ranges, work in plan.chunks:
-        stream.dispatch(plan.pipeline, stream.bind_group(plan.layout, buffers, ranges), buffers, prefix + tail,
-                        grid, work)
+        launch.dispatch(device, plan.kernel, buffers, prefix + tail, grid=grid, ranges=ranges, work=work)
 
 
 def _run_by_first_dim(device, op: EwOp, operands, out: ViewLike, cdt: DType, cdts) -> None:
@@ -173,12 +170,11 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     key = ("ew", op.name, cdt.name, tuple(d.name for d in cdts), tuple(sig), out_sig, mirror_dtypes, vec, bool(big),
            plain)
     dtypes = [cdt, out.dtype] + [o.dtype for o in operands] + [m.dtype for m in mirrors]
-    pipe, bgl = device.pipeline(key, lambda: _build(op, operands, sig, out, out_sig, mirrors, cdt, cdts, dtypes,
-                                                    len(views) + 1, vec, bool(big), plain))
+    kernel = launch.compile(device, key, lambda: _build(op, operands, sig, out, out_sig, mirrors, cdt, cdts, dtypes,
+                                                        len(views) + 1, vec, bool(big), plain))
     threads = math.ceil(n / 4) if vec else n
     lanes = 4 if vec else 1
     itemsizes = [v.dtype.device_itemsize for v in views] + [out.dtype.device_itemsize]
-    max_wg = device.properties.limits.max_compute_workgroups_per_dimension
 
     def prefix(start: int, stop: int, offs) -> bytes:  # threads [start, stop), operand offsets as given
         params = layout.Params().u32(stop, len(cshape), start, 0).vec_array(cshape, signed=False)
@@ -189,10 +185,10 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
 
     scal = [pos for pos, o in enumerate(operands) if isinstance(o, Scalar)]
     scal.sort(key=lambda pos: operands[pos].dtype.device_itemsize != 8)
-    wg = layout.grid(math.ceil(threads / WORKGROUP), max_wg)
+    wg = launch.grid_for(device, threads=threads)
     work = n * sum(itemsizes)
     if not big:
-        return _Plan(pipe, bgl, prefix(0, threads, offsets), wg, tuple(scal), out_whole, work)
+        return _Plan(kernel, prefix(0, threads, offsets), wg, tuple(scal), out_whole, work)
     # buffers beyond one binding: dispatches over ranges of the output, each binding the window of every large
     # buffer that its elements touch (operand offsets shifted to the window; the shader wraps them modulo 2^32)
     vslot = [slot[id(v.mirror)] for v in views] + [out_slot]
@@ -217,22 +213,19 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
             step = max(1, step // 2)
         offs = [o - (ranges[k][0] // isz if ranges[k] else 0) for o, k, isz in zip(offsets, vslot, itemsizes)]
         chunk_work = (stop - start) * lanes * sum(itemsizes)
-        chunks.append((prefix(start, stop, offs), layout.grid(math.ceil((stop - start) / WORKGROUP), max_wg),
-                       tuple(ranges), chunk_work))
+        chunks.append((prefix(start, stop, offs), launch.grid_for(device, threads=stop - start), tuple(ranges),
+                       chunk_work))
         start = stop
-    return _Plan(pipe, bgl, b"", wg, tuple(scal), out_whole, work, tuple(chunks))
+    return _Plan(kernel, b"", wg, tuple(scal), out_whole, work, tuple(chunks))
 
 
 def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int, vec: bool,
-           split: bool, plain: tuple[int, ...]):
+           split: bool, plain: tuple[int, ...]) -> launch.Kernel:
     """WGSL for one specialisation.  With ``vec`` every thread handles 4 consecutive elements through vec4 loads
     and stores (all operands contiguous or single elements, 4-byte storage, offsets multiple of 4)."""
     lanes = 4 if vec else 1
-    readonly = [m is not out.mirror for m in mirrors]
-    bindings = "\n".join(
-        f"@group(0) @binding({k}) var<storage, {'read' if ro else 'read_write'}> b{k}: "
-        f"array<{f'vec4<{m.dtype.wgsl}>' if vec else m.dtype.wgsl}>;"
-        for k, (m, ro) in enumerate(zip(mirrors, readonly)))
+    bindings = tuple(launch.Binding(f"b{k}", f"array<{f'vec4<{m.dtype.wgsl}>' if vec else m.dtype.wgsl}>",
+                                    "read_write" if m is out.mirror else "read") for k, m in enumerate(mirrors))
     scalars, index, body = [], [], []
     strided = [s for s in sig if s[0] == "v" and s[3] == "s"]
     out_strided = out_sig[2] == "s"
@@ -300,11 +293,9 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
     body.append(f"    b{out_sig[1]}[{out_idx}] = {value};")
     order = _scalar_order([o for o, _ in scalars])
     scalar_block = "\n".join(line for o, line in sorted(scalars, key=lambda ol: order.index(ol[0])))
-    src = source.render("elementwise.wgsl", ENABLES="", HELPERS=source.helpers(dtypes), NSTRIDES=nstrides,
-                        BASE="p.base + " if split else "",
-                        SCALARS=scalar_block, BINDINGS=bindings, WG=WORKGROUP, INDEX="\n".join(index),
-                        BODY="\n".join(body))
-    return src, readonly
+    return launch.Kernel("elementwise.wgsl", bindings, dict(
+        ENABLES="", HELPERS=source.helpers(dtypes), NSTRIDES=nstrides, BASE="p.base + " if split else "",
+        SCALARS=scalar_block, INDEX="\n".join(index), BODY="\n".join(body)))
 
 
 def _scalar_order(operands) -> list[Scalar]:

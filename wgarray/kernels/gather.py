@@ -13,10 +13,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..dtypes import DType
-from . import layout, source
+from . import launch, layout, source
 from .layout import MAXD, ViewLike
-
-WG = layout.WORKGROUP
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ def run(device, mode: str, shape: Sequence[int], indices: Sequence[Index], targe
     with_flag = any(checked) and flag is not None
     key = ("gather", mode, tdt and tdt.name, odt and odt.name, tuple(d.name for d in idx_dtypes), checked,
            with_flag)
-    pipe, bgl = device.pipeline(key, lambda: _build(mode, tdt, odt, idx_dtypes, checked, with_flag))
+    kernel = launch.compile(device, key, lambda: _build(mode, tdt, odt, idx_dtypes, checked, with_flag))
     offs = [target.offset if target is not None else 0, other.offset if other is not None else 0]
     offs += [ix.view.offset for ix in indices]
     params = layout.Params().u32(n, len(cshape), flag_base, 0).vec_array(cshape, False)
@@ -79,8 +77,7 @@ def run(device, mode: str, shape: Sequence[int], indices: Sequence[Index], targe
         buffers.append(target.mirror.buffer_for_write(whole=False))
     if with_flag:
         buffers.append(flag.buffer_for_write(whole=False))
-    grid = layout.grid(math.ceil(n / WG), device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), grid)
+    launch.dispatch(device, kernel, buffers, params.bytes(), threads=n)
 
 
 def _index_code(k: int, d: DType, checked: bool, with_flag: bool) -> str:
@@ -102,25 +99,19 @@ def _index_code(k: int, d: DType, checked: bool, with_flag: bool) -> str:
     return "\n".join(lines)
 
 
-def _build(mode: str, tdt: DType | None, odt: DType | None, idx_dtypes, checked, with_flag: bool):
-    bind, ro = [], []
-
-    def add(decl: str, readonly: bool) -> None:
-        bind.append(f"@group(0) @binding({len(bind)}) {decl}")
-        ro.append(readonly)
-
+def _build(mode: str, tdt: DType | None, odt: DType | None, idx_dtypes, checked, with_flag: bool) -> launch.Kernel:
+    bind = []
     if mode == "gather":
-        add(f"var<storage, read> x: array<{tdt.wgsl}>;", True)
+        bind.append(launch.read("x", f"array<{tdt.wgsl}>"))
     elif mode == "scatter":
-        add(f"var<storage, read> vals: array<{odt.wgsl}>;", True)
-    for k, d in enumerate(idx_dtypes):
-        add(f"var<storage, read> idx{k}: array<{d.wgsl}>;", True)
+        bind.append(launch.read("vals", f"array<{odt.wgsl}>"))
+    bind += [launch.read(f"idx{k}", f"array<{d.wgsl}>") for k, d in enumerate(idx_dtypes)]
     if mode == "gather":
-        add(f"var<storage, read_write> out: array<{odt.wgsl}>;", False)
+        bind.append(launch.write("out", f"array<{odt.wgsl}>"))
     elif mode == "scatter":
-        add(f"var<storage, read_write> x: array<{tdt.wgsl}>;", False)
+        bind.append(launch.write("x", f"array<{tdt.wgsl}>"))
     if with_flag:
-        add("var<storage, read_write> flag: array<atomic<u32>>;", False)
+        bind.append(launch.write("flag", "array<atomic<u32>>"))
     nk = len(idx_dtypes)
     decl = ["    var xa: i32 = p.offs[0][0];", "    var va: i32 = p.offs[0][1];"]
     walk = ["        xa = xa + c * p.st[0][d / 4][d % 4];", "        va = va + c * p.st[1][d / 4][d % 4];"]
@@ -137,6 +128,6 @@ def _build(mode: str, tdt: DType | None, odt: DType | None, idx_dtypes, checked,
     else:
         body = ""
     dtypes = [d for d in (tdt, odt) if d is not None] + list(idx_dtypes)
-    text = source.render("gather.wgsl", HELPERS=source.helpers(dtypes), NWALK=nk + 2, BINDINGS="\n".join(bind),
-                         WG=WG, DECL="\n".join(decl), WALK="\n".join(walk), INDEX=index, BODY=body)
-    return text, ro
+    return launch.Kernel("gather.wgsl", tuple(bind), dict(HELPERS=source.helpers(dtypes), NWALK=nk + 2,
+                                                        DECL="\n".join(decl), WALK="\n".join(walk), INDEX=index,
+                                                        BODY=body))

@@ -1,4 +1,4 @@
-"""Shape bookkeeping for kernels: broadcasting strides, collapsing dimensions, folding grids, packing params.
+"""Shape bookkeeping for kernels: broadcasting strides, collapsing dimensions, binding windows, packing params.
 
 Everything here is host-side integer arithmetic on shapes and strides (in elements, never bytes).
 """
@@ -95,14 +95,6 @@ def variant(cshape: Sequence[int], strides: Sequence[int]) -> str:
     if tuple(strides) == contiguous_strides(cshape):
         return "c"
     return "s"
-
-
-def grid(workgroups: int, max_dim: int) -> tuple[int, int, int]:
-    """Fold a 1-D workgroup count into x/y so that no dimension exceeds the device limit."""
-    if workgroups <= max_dim:
-        return (max(workgroups, 1), 1, 1)
-    y = math.ceil(workgroups / max_dim)
-    return (math.ceil(workgroups / y), y, 1)
 
 
 def pack(fmt: str, *values: int) -> bytes:

@@ -22,7 +22,7 @@ from typing import Callable, Iterator, Union
 from .. import dtypes as dt
 from ..alloc.mirror import Mirror
 from ..dtypes import DType
-from . import layout, source
+from . import launch, layout, source
 
 
 # -- variants -----------------------------------------------------------------------------------------------------
@@ -193,10 +193,9 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int) -> None:
     if cdt.device_itemsize != 4:
         bufs.append(out.mirror.buffer_for_write(whole=True))
         key = ("matmul", a.dtype.name, b.dtype.name, res.name)
-        pipe, bgl = device.pipeline(key, lambda: _build(a.dtype, b.dtype, res, cdt))
+        kernel = launch.compile(device, key, lambda: _build(a.dtype, b.dtype, res, cdt))
         params = _params(M, N, K, batch, a, b, out.offset, 0, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs)
-        device.stream.dispatch(pipe, device.stream.bind_group(bgl, bufs), bufs, params,
-                               (math.ceil(N / 64), math.ceil(M / 64), batch))
+        launch.dispatch(device, kernel, bufs, params, grid=(math.ceil(N / 64), math.ceil(M / 64), batch))
         return
     v = choose(M, N, K, batch)
     if not fits(v, device, M, N, K, batch):
@@ -227,9 +226,9 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int) -> None:
         bufs.append(part.buffer_for_write(whole=True))
         ks, c_off = math.ceil(math.ceil(K / split) / v.bk) * v.bk, 0
     key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, v, amode, bmode, cvec)
-    pipe, bgl = device.pipeline(key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec))
+    kernel = launch.compile(device, key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec))
     params = _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs)
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, bufs), bufs, params, grid)
+    launch.dispatch(device, kernel, bufs, params, grid=grid)
     if split > 1:
         _sum_partials(device, bufs[2], out, cdt, split, batch * M * N)
 
@@ -246,15 +245,13 @@ def _sum_partials(device, part_buf, out, cdt: DType, split: int, n: int) -> None
     vec = n % 4 == 0 and out.offset % 4 == 0
     unit = 4 if vec else 1
     key = ("matmul_splitk", res.name, split, vec)
-    pipe, bgl = device.pipeline(key, lambda: _build_splitk(res, cdt, split, vec))
+    kernel = launch.compile(device, key, lambda: _build_splitk(res, cdt, split, vec))
     bufs = [part_buf, out.mirror.buffer_for_write(whole=True)]
-    groups = math.ceil(n // unit / 256)
-    grid = layout.grid(groups, device.properties.limits.max_compute_workgroups_per_dimension)
-    params = layout.Params().u32(n // unit, n // unit, out.offset // unit, grid[0]).bytes()
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, bufs), bufs, params, grid)
+    params = layout.Params().u32(n // unit, n // unit, out.offset // unit, 0).bytes()
+    launch.dispatch(device, kernel, bufs, params, threads=n // unit)
 
 
-def _build_splitk(res: DType, cdt: DType, split: int, vec: bool):
+def _build_splitk(res: DType, cdt: DType, split: int, vec: bool) -> launch.Kernel:
     T = source.ctype(cdt)
     total = "\n".join(f"    s = s + part[{s}u * p.stride + i];" for s in range(1, split))
     if vec:
@@ -262,15 +259,19 @@ def _build_splitk(res: DType, cdt: DType, split: int, vec: bool):
         store = f"vec4<{res.wgsl}>({', '.join(comps)})"
     else:
         store = source.store_expr(res, source.convert(cdt, res, "s"))
-    src = source.render("matmul_splitk.wgsl", HELPERS=source.helpers([res, cdt]), T=T, SPLIT=split,
-                        UNIT="vec4" if vec else "element", P_ELEM=f"vec4<{T}>" if vec else T,
-                        C_ELEM=f"vec4<{res.wgsl}>" if vec else res.wgsl, SUM=total, STORE=store)
-    return src, [True, False]
+    bind = (launch.read("part", f"array<{f'vec4<{T}>' if vec else T}>"),
+            launch.write("c", f"array<{f'vec4<{res.wgsl}>' if vec else res.wgsl}>"))
+    return launch.Kernel("matmul_splitk.wgsl", bind, dict(HELPERS=source.helpers([res, cdt]), T=T, SPLIT=split,
+                                                         UNIT="vec4" if vec else "element", SUM=total, STORE=store))
 
 
-def _common(T: str, a_elem: str, b_elem: str, c_elem: str, load_a: str, load_b: str) -> str:
-    return source.render("matmul_common.wgsl", T=T, A_ELEM=a_elem, B_ELEM=b_elem, C_ELEM=c_elem, LOAD_A=load_a,
-                         LOAD_B=load_b)
+def _common(T: str, load_a: str, load_b: str) -> str:
+    return source.render("matmul_common.wgsl", T=T, LOAD_A=load_a, LOAD_B=load_b)
+
+
+def _bindings(a_elem: str, b_elem: str, c_elem: str) -> tuple[launch.Binding, ...]:
+    return (launch.read("a", f"array<{a_elem}>"), launch.read("b", f"array<{b_elem}>"),
+            launch.write("c", f"array<{c_elem}>"))
 
 
 def _load(d: DType, cdt: DType, raw: str) -> str:
@@ -328,7 +329,8 @@ def _staging(op: str, mode: str, rows: int, bk: int, threads: int, T: str):
     return decl, fetch, store
 
 
-def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amode: str, bmode: str, cvec: bool):
+def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amode: str, bmode: str,
+                 cvec: bool) -> launch.Kernel:
     T = source.ctype(cdt)
     BM, BN, BK, TM, TN = v.bm, v.bn, v.bk, v.tm, v.tn
     TYN, TXN = BM // TM, BN // TN  # invocations down M, across N
@@ -401,26 +403,24 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
     a_elem = f"vec4<{adt.wgsl}>" if amode != "s" else adt.wgsl
     b_elem = f"vec4<{bdt.wgsl}>" if bmode != "s" else bdt.wgsl
     c_elem = f"vec4<{ctype_}>" if cvec else ctype_
-    common = _common(T, a_elem, b_elem, c_elem,
-                     _load(adt, cdt, "a[u32(idx)]") if amode == "s" else f"{T}(0)",
+    common = _common(T, _load(adt, cdt, "a[u32(idx)]") if amode == "s" else f"{T}(0)",
                      _load(bdt, cdt, "b[u32(idx)]") if bmode == "s" else f"{T}(0)")
-    src = source.render(
-        "matmul_tiled.wgsl", HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, TM=TM, TN=TN,
-        TXN=TXN, TYN=TYN, THREADS=threads, SPLIT=v.split, COMMON=common, AS_LEN=AS * (2 if v.db else 1),
-        BS_LEN=BS * (2 if v.db else 1), DECLARE="\n".join(declare), MAIN_LOOP="\n".join(loop), WRITE="\n".join(write))
-    return src, [True, True, False]
+    return launch.Kernel("matmul_tiled.wgsl", _bindings(a_elem, b_elem, c_elem), dict(
+        HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, TM=TM, TN=TN, TXN=TXN, TYN=TYN,
+        THREADS=threads, SPLIT=v.split, COMMON=common, AS_LEN=AS * (2 if v.db else 1), BS_LEN=BS * (2 if v.db else 1),
+        DECLARE="\n".join(declare), MAIN_LOOP="\n".join(loop), WRITE="\n".join(write)), workgroup=threads)
 
 
-def _build(adt: DType, bdt: DType, res: DType, cdt: DType):
+def _build(adt: DType, bdt: DType, res: DType, cdt: DType) -> launch.Kernel:
     """The generic kernel: 64x64 tiles, 4x4 outputs an invocation, scalar strided loads (any dtype)."""
     T = source.ctype(cdt)
     R = 4
     declare = "\n".join(f"    var c{i}{j}: {T} = {T}(0);" for i in range(R) for j in range(R))
     inner = []
     for i in range(R):
-        inner.append(f"            let a{i} = As[kk][lid.y * {R}u + {i}u];")
+        inner.append(f"            let a{i} = As[kk][lid3.y * {R}u + {i}u];")
     for j in range(R):
-        inner.append(f"            let b{j} = Bs[kk][lid.x * {R}u + {j}u];")
+        inner.append(f"            let b{j} = Bs[kk][lid3.x * {R}u + {j}u];")
     for i in range(R):
         for j in range(R):
             inner.append(f"            c{i}{j} = c{i}{j} + a{i} * b{j};")
@@ -428,10 +428,9 @@ def _build(adt: DType, bdt: DType, res: DType, cdt: DType):
     for i in range(R):
         for j in range(R):
             store = source.store_expr(res, source.convert(cdt, res, f"c{i}{j}"))
-            write.append(f"    {{ let r = row0 + lid.y * {R}u + {i}u; let q = col0 + lid.x * {R}u + {j}u;"
+            write.append(f"    {{ let r = row0 + lid3.y * {R}u + {i}u; let q = col0 + lid3.x * {R}u + {j}u;"
                          f" if (r < p.M && q < p.N) {{ c[cbase + r * p.N + q] = {store}; }} }}")
-    common = _common(T, adt.wgsl, bdt.wgsl, res.wgsl, _load(adt, cdt, "a[u32(idx)]"), _load(bdt, cdt, "b[u32(idx)]"))
-    src = source.render(
-        "matmul.wgsl", HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, TM=64, TN=64, COMMON=common,
-        DECLARE=declare, INNER="\n".join(inner), WRITE="\n".join(write))
-    return src, [True, True, False]
+    common = _common(T, _load(adt, cdt, "a[u32(idx)]"), _load(bdt, cdt, "b[u32(idx)]"))
+    return launch.Kernel("matmul.wgsl", _bindings(adt.wgsl, bdt.wgsl, res.wgsl), dict(
+        HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, TM=64, TN=64, COMMON=common, DECLARE=declare,
+        INNER="\n".join(inner), WRITE="\n".join(write)), workgroup=(16, 16))

@@ -9,7 +9,7 @@ import numpy as np
 from .. import dtypes as dt
 from ..alloc.mirror import Mirror
 from ..dtypes import DType
-from . import layout, source
+from . import launch, layout, source
 from .layout import MAXD, WORKGROUP, ViewLike
 from .rtable import RedOp, accumulator
 
@@ -53,8 +53,7 @@ def _wins(op: RedOp, acc: DType) -> str:
 
 @dataclass(frozen=True)
 class _Pass:
-    pipeline: object
-    layout: object
+    kernel: tuple  # from launch.compile
     params: bytes
     grid: tuple[int, int, int]
     temp: int  # elements of the partials this pass writes (0: it writes the output)
@@ -120,9 +119,7 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
                 dst.append(part.index.buffer_for_write(whole=True))
         else:
             dst = [out.mirror.buffer_for_write(whole=True)]
-        buffers = src + dst
-        group = device.stream.bind_group(p.layout, buffers, ranges + [None] * len(dst))
-        device.stream.dispatch(p.pipeline, group, buffers, p.params, p.grid)
+        launch.dispatch(device, p.kernel, src + dst, p.params, grid=p.grid, ranges=ranges + [None] * len(dst))
         src, ranges = dst, [None] * len(dst)
 
 
@@ -153,12 +150,12 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
                and m % 4 == 0 and in_off % 4 == 0 and all(st % 4 == 0 for st in o_st))
         key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
                inner_lin, vec)
-        pipe, bgl = device.pipeline(key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
-                                                        inner_lin, nsrc, ndst, vec))
+        kernel = launch.compile(device, key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
+                                                            inner_lin, nsrc, ndst, vec))
         params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, count)
                   .vec_array(o_sh, False).vec_array(o_st, True).vec_array(i_sh, False).vec_array(i_st, True))
-        wg = layout.grid(n_out * nchunks, device.properties.limits.max_compute_workgroups_per_dimension)
-        passes.append(_Pass(pipe, bgl, params.bytes(), wg, 0 if final else n_out * nchunks))
+        wg = launch.grid_for(device, workgroups=n_out * nchunks)
+        passes.append(_Pass(kernel, params.bytes(), wg, 0 if final else n_out * nchunks))
         if final:
             return passes
         # next pass: reduce the contiguous [n_out, nchunks] partials
@@ -168,16 +165,15 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
 
 
 def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, final: bool, inner_lin: bool,
-           nsrc: int, ndst: int, vec: bool):
+           nsrc: int, ndst: int, vec: bool) -> launch.Kernel:
     T = source.ctype(acc)
     elem = f"vec4<{src.wgsl}>" if vec else src.wgsl
-    bind = [f"@group(0) @binding(0) var<storage, read> src: array<{elem}>;"]
+    bind = [launch.read("src", f"array<{elem}>")]
     if nsrc == 2:
-        bind.append("@group(0) @binding(1) var<storage, read> src_idx: array<u32>;")
-    dst_type = res.wgsl if final else acc.wgsl
-    bind.append(f"@group(0) @binding({nsrc}) var<storage, read_write> dst: array<{dst_type}>;")
+        bind.append(launch.read("src_idx", "array<u32>"))
+    bind.append(launch.write("dst", f"array<{res.wgsl if final else acc.wgsl}>"))
     if ndst == 2:
-        bind.append(f"@group(0) @binding({nsrc + 1}) var<storage, read_write> dst_idx: array<u32>;")
+        bind.append(launch.write("dst_idx", "array<u32>"))
     if inner_lin:
         inner = "        let idx = u32(base + i32(j) * p.ist[0][0]);"
     else:
@@ -218,14 +214,12 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
             f"        let v: {T} = {load};", f"        let vi: u32 = {vindex};",
             "        if (wins(v, vi, acc, ai)) {", f"            acc = {comb('acc', 'v')};", "            ai = vi;",
             "        }", "    }"])
-    src_text = source.render(
-        "reduce.wgsl", HELPERS=source.helpers([src, acc, res]), BINDINGS="\n".join(bind), ACC=T,
-        ACC_ST=acc.wgsl, WG=WORKGROUP, WINS=_wins(op, acc), IDENTITY=_identity(op, acc), LOOP=loop,
-        STORE_ACC_acc=source.store_expr(acc, "acc"), LOAD_ACC_lo=source.load_expr(acc, "sv[lid]"),
-        LOAD_ACC_hi=source.load_expr(acc, "sv[lid + s]"), STORE_ACC_comb=source.store_expr(acc, comb("a", "b")),
-        LOAD_ACC_0=source.load_expr(acc, "sv[0]"), WRITE=write)
-    readonly = [True] * nsrc + [False] * ndst
-    return src_text, readonly
+    return launch.Kernel("reduce.wgsl", tuple(bind), dict(
+        HELPERS=source.helpers([src, acc, res]), ACC=T, ACC_ST=acc.wgsl, WINS=_wins(op, acc),
+        IDENTITY=_identity(op, acc), LOOP=loop, STORE_ACC_acc=source.store_expr(acc, "acc"),
+        LOAD_ACC_lo=source.load_expr(acc, "sv[lid]"), LOAD_ACC_hi=source.load_expr(acc, "sv[lid + s]"),
+        STORE_ACC_comb=source.store_expr(acc, comb("a", "b")), LOAD_ACC_0=source.load_expr(acc, "sv[0]"),
+        WRITE=write))
 
 
 def _vec_loop(op: RedOp, src: DType, acc: DType, comb) -> str:

@@ -12,7 +12,7 @@ import math
 from .. import dtypes as dt
 from ..alloc.mirror import Mirror
 from ..dtypes import DType
-from . import layout, rows, source
+from . import launch, layout, rows, source
 from .rows import Rows
 
 WG = layout.WORKGROUP
@@ -91,72 +91,58 @@ def _block(device, op, src, src_dtype, load, src_rows, n_rows, length, dst, dst_
     acc = accumulator(dst_dtype)
     nblocks = math.ceil(length / BLOCK)
     key = ("scan", op, src_dtype.name, load, dst_dtype.name, sums is not None)
-    pipe, bgl = device.pipeline(key, lambda: _build_block(op, src_dtype, load, acc, dst_dtype, sums is not None))
+    kernel = launch.compile(device, key, lambda: _build_block(op, src_dtype, load, acc, dst_dtype, sums is not None))
     params = layout.Params().u32(n_rows, length, nblocks, shift)
     src_rows.pack(params)
     dst_rows.pack(params)
     buffers = [src, dst] + ([sums] if sums is not None else [])
-    group = device.stream.bind_group(bgl, buffers)
-    grid = layout.grid(n_rows * nblocks, device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, group, buffers, params.bytes(), grid)
+    launch.dispatch(device, kernel, buffers, params.bytes(), workgroups=n_rows * nblocks)
 
 
-def _build_block(op, src_dtype, load, acc, dst_dtype, with_sums):
-    bind = [f"@group(0) @binding(0) var<storage, read> src: array<{src_dtype.wgsl}>;",
-            f"@group(0) @binding(1) var<storage, read_write> dst: array<{dst_dtype.wgsl}>;"]
+def _build_block(op, src_dtype, load, acc, dst_dtype, with_sums) -> launch.Kernel:
+    bind = [launch.read("src", f"array<{src_dtype.wgsl}>"), launch.write("dst", f"array<{dst_dtype.wgsl}>")]
     sums = ""
     if with_sums:
-        bind.append(f"@group(0) @binding(2) var<storage, read_write> sums: array<{acc.wgsl}>;")
+        bind.append(launch.write("sums", f"array<{acc.wgsl}>"))
         sums = f"    if (lid == {WG - 1}u) {{\n        sums[g] = sh[lid];\n    }}"
-    text = source.render(
-        "scan.wgsl", HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
-        BINDINGS="\n".join(bind), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
-        ROWS_DST=rows.wgsl_functions("dst", "p.dst"), ACC=source.ctype(acc), WG=WG, ITEMS=ITEMS, BLOCK=BLOCK,
-        COMBINE=_COMBINE[op], IDENTITY=_identity(op, acc), LOAD=_load(load, src_dtype, acc, "src[idx]"),
-        STORE_V=_store(dst_dtype, acc), SUMS=sums)
-    return text, [True, False] + ([False] if with_sums else [])
+    return launch.Kernel("scan.wgsl", tuple(bind), dict(
+        HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
+        ROWS_SRC=rows.wgsl_functions("src", "p.src"), ROWS_DST=rows.wgsl_functions("dst", "p.dst"),
+        ACC=source.ctype(acc), ITEMS=ITEMS, BLOCK=BLOCK, COMBINE=_COMBINE[op], IDENTITY=_identity(op, acc),
+        LOAD=_load(load, src_dtype, acc, "src[idx]"), STORE_V=_store(dst_dtype, acc), SUMS=sums))
 
 
 def _serial(device, op, src, src_dtype, load, src_rows, n_rows, length, dst, dst_dtype, dst_rows, shift):
     acc = accumulator(dst_dtype)
     key = ("scan_serial", op, src_dtype.name, load, dst_dtype.name)
-    pipe, bgl = device.pipeline(key, lambda: _build_serial(op, src_dtype, load, acc, dst_dtype))
+    kernel = launch.compile(device, key, lambda: _build_serial(op, src_dtype, load, acc, dst_dtype))
     params = layout.Params().u32(n_rows, length, 0, shift)
     src_rows.pack(params)
     dst_rows.pack(params)
-    buffers = [src, dst]
-    grid = layout.grid(math.ceil(n_rows / WG), device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), grid)
+    launch.dispatch(device, kernel, [src, dst], params.bytes(), threads=n_rows)
 
 
-def _build_serial(op, src_dtype, load, acc, dst_dtype):
-    bind = [f"@group(0) @binding(0) var<storage, read> src: array<{src_dtype.wgsl}>;",
-            f"@group(0) @binding(1) var<storage, read_write> dst: array<{dst_dtype.wgsl}>;"]
-    text = source.render(
-        "scan_serial.wgsl", HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
-        BINDINGS="\n".join(bind), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
-        ROWS_DST=rows.wgsl_functions("dst", "p.dst"), ACC=source.ctype(acc), WG=WG, COMBINE=_COMBINE[op],
-        IDENTITY=_identity(op, acc), LOAD=_load(load, src_dtype, acc, "src[idx]"), STORE_V=_store(dst_dtype, acc))
-    return text, [True, False]
+def _build_serial(op, src_dtype, load, acc, dst_dtype) -> launch.Kernel:
+    bind = (launch.read("src", f"array<{src_dtype.wgsl}>"), launch.write("dst", f"array<{dst_dtype.wgsl}>"))
+    return launch.Kernel("scan_serial.wgsl", bind, dict(
+        HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
+        ROWS_SRC=rows.wgsl_functions("src", "p.src"), ROWS_DST=rows.wgsl_functions("dst", "p.dst"),
+        ACC=source.ctype(acc), COMBINE=_COMBINE[op], IDENTITY=_identity(op, acc),
+        LOAD=_load(load, src_dtype, acc, "src[idx]"), STORE_V=_store(dst_dtype, acc)))
 
 
 def _add(device, op, tmp, scanned, acc, n_rows, length, nblocks, dst, dst_dtype, dst_rows, shift):
     key = ("scan_add", op, acc.name, dst_dtype.name)
-    pipe, bgl = device.pipeline(key, lambda: _build_add(op, acc, dst_dtype))
+    kernel = launch.compile(device, key, lambda: _build_add(op, acc, dst_dtype))
     params = layout.Params().u32(n_rows, length, nblocks, shift)
     dst_rows.pack(params)
-    buffers = [tmp, scanned, dst]
-    group = device.stream.bind_group(bgl, buffers)
-    grid = layout.grid(math.ceil(n_rows * length / WG), device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, group, buffers, params.bytes(), grid)
+    launch.dispatch(device, kernel, [tmp, scanned, dst], params.bytes(), threads=n_rows * length)
 
 
-def _build_add(op, acc, dst_dtype):
-    bind = [f"@group(0) @binding(0) var<storage, read> tmp: array<{acc.wgsl}>;",
-            f"@group(0) @binding(1) var<storage, read> sums: array<{acc.wgsl}>;",
-            f"@group(0) @binding(2) var<storage, read_write> dst: array<{dst_dtype.wgsl}>;"]
-    text = source.render(
-        "scan_add.wgsl", HELPERS=source.helpers([acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
-        BINDINGS="\n".join(bind), ROWS_DST=rows.wgsl_functions("dst", "p.dst"), ACC=source.ctype(acc), WG=WG,
-        BLOCK=BLOCK, COMBINE=_COMBINE[op], IDENTITY=_identity(op, acc), STORE_V=_store(dst_dtype, acc))
-    return text, [True, True, False]
+def _build_add(op, acc, dst_dtype) -> launch.Kernel:
+    bind = (launch.read("tmp", f"array<{acc.wgsl}>"), launch.read("sums", f"array<{acc.wgsl}>"),
+            launch.write("dst", f"array<{dst_dtype.wgsl}>"))
+    return launch.Kernel("scan_add.wgsl", bind, dict(
+        HELPERS=source.helpers([acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
+        ROWS_DST=rows.wgsl_functions("dst", "p.dst"), ACC=source.ctype(acc), BLOCK=BLOCK, COMBINE=_COMBINE[op],
+        IDENTITY=_identity(op, acc), STORE_V=_store(dst_dtype, acc)))

@@ -5,11 +5,9 @@ from __future__ import annotations
 import math
 
 from ..dtypes import DType
-from . import layout, rows, source
+from . import launch, layout, rows, source
 from . import sort as _sort
 from .layout import ViewLike
-
-WG = layout.WORKGROUP
 
 
 def searchsorted(device, x1: ViewLike, x2: ViewLike, cdt: DType, right: bool, out: ViewLike) -> None:
@@ -20,22 +18,19 @@ def searchsorted(device, x1: ViewLike, x2: ViewLike, cdt: DType, right: bool, ou
         return
     _, _, (x2_rows,) = rows.split(x2.shape, range(len(x2.shape)), [(x2.offset, x2.strides)])
     key = ("searchsorted", x1.dtype.name, x2.dtype.name, cdt.name)
-    pipe, bgl = device.pipeline(key, lambda: _build(x1.dtype, x2.dtype, cdt))
+    kernel = launch.compile(device, key, lambda: _build(x1.dtype, x2.dtype, cdt))
     params = layout.Params().u32(n, x1.shape[0], int(right), 0)
     params.raw(layout.pack("<iiII", x1.offset, x1.strides[0] if x1.shape[0] > 1 else 0, 0, 0), 4)
     x2_rows.pack(params)
     buffers = [x1.mirror.buffer(), x2.mirror.buffer(), out.mirror.buffer_for_write(whole=True)]
-    grid = layout.grid(math.ceil(n / WG), device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), grid)
+    launch.dispatch(device, kernel, buffers, params.bytes(), threads=n)
 
 
-def _build(d1: DType, d2: DType, cdt: DType):
-    bind = [f"@group(0) @binding(0) var<storage, read> x1: array<{d1.wgsl}>;",
-            f"@group(0) @binding(1) var<storage, read> x2: array<{d2.wgsl}>;",
-            "@group(0) @binding(2) var<storage, read_write> out: array<i32>;"]
+def _build(d1: DType, d2: DType, cdt: DType) -> launch.Kernel:
+    bindings = (launch.read("x1", f"array<{d1.wgsl}>"), launch.read("x2", f"array<{d2.wgsl}>"),
+                launch.write("out", "array<i32>"))
     k1 = _sort.key_expr(cdt, source.convert(d1, cdt, source.load_expr(d1, "x1[u32(p.x1_off + i32(mid) * p.x1_st)]")))
     k2 = _sort.key_expr(cdt, source.convert(d2, cdt, source.load_expr(d2, "x2[x2_at(0u, i)]")))
-    text = source.render("searchsorted.wgsl", HELPERS=source.helpers([d1, d2, cdt]),
-                         KEYFNS=_sort.key_functions([cdt]), ROWS_STRUCT=rows.wgsl_struct(),
-                         BINDINGS="\n".join(bind), ROWS_X2=rows.wgsl_functions("x2", "p.x2"), WG=WG, KEY1=k1, KEY2=k2)
-    return text, [True, True, False]
+    return launch.Kernel("searchsorted.wgsl", bindings, dict(
+        HELPERS=source.helpers([d1, d2, cdt]), KEYFNS=_sort.key_functions([cdt]), ROWS_STRUCT=rows.wgsl_struct(),
+        ROWS_X2=rows.wgsl_functions("x2", "p.x2"), KEY1=k1, KEY2=k2))

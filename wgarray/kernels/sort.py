@@ -14,10 +14,9 @@ import math
 from .. import dtypes as dt
 from ..alloc.mirror import Mirror
 from ..dtypes import DType
-from . import layout, rows, source
+from . import launch, layout, rows, source
 from .layout import ViewLike
 
-WG = layout.WORKGROUP
 TILE = 1024  # pairs a workgroup sorts in workgroup memory (12 KiB with 64-bit keys)
 
 
@@ -73,27 +72,24 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     kbuf = keys.buffer_for_write(whole=True)
     ibuf = idxs.buffer_for_write(whole=True)
     src = x.mirror.buffer()
-    max_dim = device.properties.limits.max_compute_workgroups_per_dimension
-    tiles = layout.grid(math.ceil(total / TILE), max_dim)
+    tiles = launch.grid_for(device, workgroups=math.ceil(total / TILE))
 
     def local(init: bool, k_lo: int, k_hi: int) -> None:
         key = ("sort_local", x.dtype.name if init else kdt.name, init, descending if init else None)
-        pipe, bgl = device.pipeline(key, lambda: _build_local(x.dtype, kdt, init, descending))
+        kernel = launch.compile(device, key, lambda: _build_local(x.dtype, kdt, init, descending))
         params = layout.Params().u32(n_rows, length, logn, total, k_lo, k_hi, 0, 0)
         rws[0].pack(params)
         buffers = ([src] if init else []) + [kbuf, ibuf]
-        device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), tiles)
+        launch.dispatch(device, kernel, buffers, params.bytes(), grid=tiles)
 
     local(True, 2, min(n, TILE))
     k = 2 * TILE
     while k <= n:
         j = k // 2
         while j >= TILE:
-            pipe, bgl = device.pipeline(("sort_global", kdt.name), lambda: _build_global(kdt))
+            kernel = launch.compile(device, ("sort_global", kdt.name), lambda: _build_global(kdt))
             params = layout.Params().u32(total, logn, k, j)
-            buffers = [kbuf, ibuf]
-            device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(),
-                                   layout.grid(math.ceil(total // 2 / WG), max_dim))
+            launch.dispatch(device, kernel, [kbuf, ibuf], params.bytes(), threads=total // 2)
             j //= 2
         local(False, k, k)
         k *= 2
@@ -103,7 +99,7 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
 
 def _gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, length, logn, out_mirrors):
     key = ("sort_gather", x.dtype.name, values, indices)
-    pipe, bgl = device.pipeline(key, lambda: _build_gather(x.dtype, values, indices))
+    kernel = launch.compile(device, key, lambda: _build_gather(x.dtype, values, indices))
     params = layout.Params().u32(n_rows, length, logn, 0)
     rws[0].pack(params)
     k = 1
@@ -114,14 +110,13 @@ def _gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, leng
         else:
             rows.Rows(0, (), (), (), ()).pack(params)
     buffers = ([src] if values else []) + [ibuf] + [m.buffer_for_write(whole=True) for m in out_mirrors]
-    grid = layout.grid(math.ceil(n_rows * length / WG), device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), grid)
+    launch.dispatch(device, kernel, buffers, params.bytes(), threads=n_rows * length)
 
 
-def _build_local(xdt: DType, kdt: DType, init: bool, descending: bool):
+def _build_local(xdt: DType, kdt: DType, init: bool, descending: bool) -> launch.Kernel:
     k = kdt.wgsl
     if init:
-        bind = [f"@group(0) @binding(0) var<storage, read> src: array<{xdt.wgsl}>;"]
+        bind = [launch.read("src", f"array<{xdt.wgsl}>")]
         load = "\n".join([
             "            let row = f >> p.logn;",
             "            let pos = f & mask;",
@@ -132,38 +127,28 @@ def _build_local(xdt: DType, kdt: DType, init: bool, descending: bool):
     else:
         bind = []
         load = "            key = keys[f];\n            idx = idxs[f];"
-    nb = len(bind)
-    bind += [f"@group(0) @binding({nb}) var<storage, read_write> keys: array<{k}>;",
-             f"@group(0) @binding({nb + 1}) var<storage, read_write> idxs: array<u32>;"]
-    text = source.render(
-        "sort_local.wgsl", HELPERS="", KEYFNS=key_functions([xdt]), ROWS_STRUCT=rows.wgsl_struct(),
-        BINDINGS="\n".join(bind), ROWS_SRC=rows.wgsl_functions("src", "p.src"), K=k, TILE=TILE, WG=WG,
-        MAXK=_maxkey(kdt), LOAD=load)
-    return text, [True] * (nb == 1) + [False, False]
+    bind += [launch.write("keys", f"array<{k}>"), launch.write("idxs", "array<u32>")]
+    return launch.Kernel("sort_local.wgsl", tuple(bind), dict(
+        HELPERS="", KEYFNS=key_functions([xdt]), ROWS_STRUCT=rows.wgsl_struct(),
+        ROWS_SRC=rows.wgsl_functions("src", "p.src"), K=k, TILE=TILE, MAXK=_maxkey(kdt), LOAD=load))
 
 
-def _build_global(kdt: DType):
-    return source.render("sort_global.wgsl", K=kdt.wgsl, WG=WG), [False, False]
+def _build_global(kdt: DType) -> launch.Kernel:
+    return launch.Kernel("sort_global.wgsl", (launch.write("keys", f"array<{kdt.wgsl}>"),
+                                              launch.write("idxs", "array<u32>")), dict(K=kdt.wgsl))
 
 
-def _build_gather(xdt: DType, values: bool, indices: bool):
-    bind, ro, write = [], [], []
+def _build_gather(xdt: DType, values: bool, indices: bool) -> launch.Kernel:
+    bind, write = [], []
     if values:
-        bind.append(f"var<storage, read> src: array<{xdt.wgsl}>;")
-        ro.append(True)
-    bind.append("var<storage, read> idxs: array<u32>;")
-    ro.append(True)
+        bind.append(launch.read("src", f"array<{xdt.wgsl}>"))
+    bind.append(launch.read("idxs", "array<u32>"))
     if values:
-        bind.append(f"var<storage, read_write> vout: array<{xdt.wgsl}>;")
-        ro.append(False)
+        bind.append(launch.write("vout", f"array<{xdt.wgsl}>"))
         write.append("    vout[vout_at(row, pos)] = src[src_at(row, id)];")
     if indices:
-        bind.append("var<storage, read_write> iout: array<i32>;")
-        ro.append(False)
+        bind.append(launch.write("iout", "array<i32>"))
         write.append("    iout[iout_at(row, pos)] = i32(id);")
     fns = "\n".join(rows.wgsl_functions(nm, f"p.{nm}") for nm in ("src", "vout", "iout"))
-    text = source.render(
-        "sort_gather.wgsl", ROWS_STRUCT=rows.wgsl_struct(),
-        BINDINGS="\n".join(f"@group(0) @binding({i}) {b}" for i, b in enumerate(bind)), ROWS_FNS=fns, WG=WG,
-        WRITE="\n".join(write))
-    return text, ro
+    return launch.Kernel("sort_gather.wgsl", tuple(bind), dict(ROWS_STRUCT=rows.wgsl_struct(), ROWS_FNS=fns,
+                                                              WRITE="\n".join(write)))

@@ -10,9 +10,7 @@ struct Params {
     _pad1: u32,
 }
 
-@group(0) @binding(0) var<storage, read> src: array<u32>;
-@group(0) @binding(1) var<storage, read_write> dst: array<u32>;
-@group(1) @binding(0) var<uniform> p: Params;
+${BINDINGS}
 
 fn widen(raw: u32) -> u32 {
     return ${WIDEN};
@@ -22,9 +20,7 @@ fn narrow(v: u32) -> u32 {
     return ${NARROW};
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let t = (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+${ENTRY}
+    let t = thread_index;
 ${BODY}
 }

@@ -5,16 +5,16 @@
 ${HELPERS}
 
 ${COMMON}
+${BINDINGS}
 
 var<workgroup> As: array<array<${T}, ${TM}>, 16>;
 var<workgroup> Bs: array<array<${T}, ${TN}>, 16>;
 
-@compute @workgroup_size(16, 16)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+${ENTRY}
     let bz = wid.z;
     let row0 = wid.y * ${TM}u;
     let col0 = wid.x * ${TN}u;
-    let tid = lid.y * 16u + lid.x;
+    let tid = lid;
 ${DECLARE}
     for (var k0 = 0u; k0 < p.K; k0 = k0 + 16u) {
         for (var l = 0u; l < ${TM}u / 16u; l = l + 1u) {

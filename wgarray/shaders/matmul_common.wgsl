@@ -1,5 +1,5 @@
-// What both matmul kernels share: the parameter block, the bindings, and strided operand loads that read
-// zero outside the matrices (operand dtypes converted to the compute type ${T}).
+// What both matmul kernels share: the parameter block and strided operand loads that read zero outside the
+// matrices (operand dtypes converted to the compute type ${T}); the bindings come from matmul.py's Kernel.
 struct Params {
     M: u32,
     N: u32,
@@ -18,11 +18,6 @@ struct Params {
     b_bs: i32,
     _pad2: i32,
 }
-
-@group(0) @binding(0) var<storage, read> a: array<${A_ELEM}>;
-@group(0) @binding(1) var<storage, read> b: array<${B_ELEM}>;
-@group(0) @binding(2) var<storage, read_write> c: array<${C_ELEM}>;
-@group(1) @binding(0) var<uniform> p: Params;
 
 fn a_at(bz: u32, r: u32, k: u32) -> ${T} {
     if (r >= p.M || k >= p.K) {

@@ -12,12 +12,13 @@
 ${HELPERS}
 
 ${COMMON}
+${BINDINGS}
 
 var<workgroup> As: array<vec4<${T}>, ${AS_LEN}>;
 var<workgroup> Bs: array<vec4<${T}>, ${BS_LEN}>;
 
-@compute @workgroup_size(${THREADS})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+${ENTRY}
+    let tid = lid;
     let bz = wid.z / ${SPLIT}u;
     let sl = wid.z % ${SPLIT}u;
     let kbeg = sl * p.ks;

@@ -20,7 +20,6 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 var<workgroup> sv: array<${ACC_ST}, ${WG}>;
 var<workgroup> si: array<u32, ${WG}>;
@@ -30,10 +29,8 @@ fn wins(v: ${ACC}, vi: u32, b: ${ACC}, bi: u32) -> bool {
 ${WINS}
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let g = wid.y * nwg.x + wid.x;
+${ENTRY}
+    let g = group_index;
     if (g >= p.n_out * p.nchunks) {
         return;
     }

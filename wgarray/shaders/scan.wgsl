@@ -17,7 +17,6 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 ${ROWS_SRC}
 ${ROWS_DST}
@@ -28,10 +27,8 @@ fn combine(a: ${ACC}, b: ${ACC}) -> ${ACC} {
     return ${COMBINE};
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let g = wid.y * nwg.x + wid.x;
+${ENTRY}
+    let g = group_index;
     if (g >= p.n_rows * p.nblocks) {
         return;
     }

@@ -13,7 +13,6 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 ${ROWS_DST}
 
@@ -21,10 +20,8 @@ fn combine(a: ${ACC}, b: ${ACC}) -> ${ACC} {
     return ${COMBINE};
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let e = (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+${ENTRY}
+    let e = thread_index;
     if (e >= p.n_rows * p.L) {
         return;
     }

@@ -18,14 +18,11 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 ${ROWS_X2}
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let i = (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+${ENTRY}
+    let i = thread_index;
     if (i >= p.n) {
         return;
     }

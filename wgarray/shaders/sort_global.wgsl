@@ -7,14 +7,10 @@ struct Params {
     j: u32,
 }
 
-@group(0) @binding(0) var<storage, read_write> keys: array<${K}>;
-@group(0) @binding(1) var<storage, read_write> idxs: array<u32>;
-@group(1) @binding(0) var<uniform> p: Params;
+${BINDINGS}
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let q = (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+${ENTRY}
+    let q = thread_index;
     if (q >= p.total / 2u) {
         return;
     }

@@ -21,17 +21,14 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 ${ROWS_SRC}
 
 var<workgroup> sk: array<${K}, ${TILE}>;
 var<workgroup> si: array<u32, ${TILE}>;
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let g = wid.y * nwg.x + wid.x;
+${ENTRY}
+    let g = group_index;
     let base = g * ${TILE}u;
     if (base >= p.total) {
         return;

@@ -6,14 +6,10 @@ struct Params {
     _pad1: u32,
 }
 
-@group(0) @binding(0) var<storage, read> starts: array<u32>;
-@group(0) @binding(1) var<storage, read_write> counts: array<i32>;
-@group(1) @binding(0) var<uniform> p: Params;
+${BINDINGS}
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let u = (wid.y * nwg.x + wid.x) * ${WG}u + lid;
+${ENTRY}
+    let u = thread_index;
     if (u >= p.count) {
         return;
     }

@@ -1,0 +1,104 @@
+"""The one launch path (``wgarray/kernels/launch.py``): storage declarations and read-only flags come from one
+binding list, the WGSL entry prologue unfolds exactly what ``launch.grid`` folds, and no module but the launch
+helper records a dispatch."""
+from __future__ import annotations
+
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import wgarray as wg
+from wgarray.kernels import launch, layout
+
+PKG = pathlib.Path(wg.__file__).parent
+SHADERS = sorted((PKG / "shaders").glob("*.wgsl"))
+# the device layer's subnormal probe sits below the kernels (it runs once per device, before any kernel, with an
+# automatic layout): the one shader that declares its own storage buffer
+OWN_DECLARATIONS = {"probe_subnormal.wgsl"}
+
+
+@pytest.mark.parametrize("path", SHADERS, ids=lambda p: p.name)
+def test_shaders_leave_declarations_and_entry_to_the_spec(path):
+    text = path.read_text()
+    if path.name in OWN_DECLARATIONS:
+        return
+    assert not re.search(r"var<(storage|uniform)", text), "bindings are declared by a launch.Kernel"
+    assert not re.search(r"@compute|fn main|nwg", text), "the entry point and grid unfolding are launch.entry()'s"
+    assert ("${ENTRY}" in text) == ("${BINDINGS}" in text), "a kernel template takes both, a fragment neither"
+
+
+def test_only_the_launch_helper_records_dispatches():
+    for path in sorted(PKG.rglob("*.py")):
+        text = path.read_text()
+        if path.name not in ("launch.py", "stream.py"):
+            assert "stream.dispatch(" not in text, path
+            assert ".grid(" not in text.replace("launch.grid(", ""), path
+            assert "device.pipeline(" not in text, path
+
+
+def test_declarations_and_readonly_flags_from_one_list():
+    k = launch.Kernel("unique_counts.wgsl", (launch.read("starts", "array<u32>"), launch.write("counts", "array<i32>")))
+    assert k.readonly == (True, False)
+    decl = k.declarations().splitlines()
+    assert decl == ["@group(0) @binding(0) var<storage, read> starts: array<u32>;",
+                    "@group(0) @binding(1) var<storage, read_write> counts: array<i32>;",
+                    launch.PARAMS_DECLARATION]
+    src = k.source()
+    assert decl[0] in src and launch.entry() in src
+    with pytest.raises(ValueError):
+        launch.Binding("x", "array<u32>", "write")
+
+
+def test_read_binding_is_bound_read_only():
+    dev = wg.default_device()
+    a = wg.asarray(np.arange(7, dtype=np.float32), device=dev)
+    c = a + a  # one input buffer (read) and the output (read_write)
+    plans = [p for p in dev.plans.values() if getattr(p, "kernel", None) is not None]
+    assert plans
+    assert any(p.kernel[1] is dev._layouts[(True, False)] for p in plans)
+    assert np.array_equal(c.numpy(), 2 * np.arange(7, dtype=np.float32))
+    # a shader that stores into a binding its spec declares "read" does not compile: the WGSL says read too
+    bad = launch.Kernel("unique_counts.wgsl", (launch.read("starts", "array<u32>"), launch.read("counts", "array<i32>")))
+    with pytest.raises(Exception):
+        launch.compile(dev, ("test_launch_bad",), lambda: bad)
+
+
+def _counts(max_dim: int) -> list[int]:
+    return sorted({max(1, max_dim * k + d) for k in range(1, 4) for d in (-2, -1, 0, 1, 2)} | {1, 2, max_dim // 2})
+
+
+@pytest.mark.parametrize("max_dim", [7, 65535])
+def test_grid_folding_is_a_bijection_the_prologue_undoes(max_dim):
+    for n in _counts(max_dim):
+        gx, gy, gz = launch.grid(n, max_dim)
+        assert max(gx, gy, gz) <= max_dim and gz == 1
+        assert n <= gx * gy < n + gx  # enough groups, less than one row of them spare
+    assert "let group_index = wid.y * nwg.x + wid.x;" in launch.entry()
+
+
+# one invocation a workgroup, counting per flat workgroup index how often it runs
+_COUNT_WGSL = ("struct Params { count: u32 }\n${BINDINGS}\n${ENTRY}\n"
+               "    if (thread_index < p.count) { atomicAdd(&counts[thread_index], 1u); }\n}\n")
+
+
+def test_prologue_unfolds_the_device_grid(monkeypatch):
+    """On the device: every flat workgroup index below the count runs exactly once, past 65535 workgroups too."""
+    from wgarray.alloc.mirror import Mirror
+    from wgarray.kernels import source
+    dev = wg.default_device()
+    max_dim = dev.properties.limits.max_compute_workgroups_per_dimension
+    original = source.load
+    monkeypatch.setattr(source, "load", lambda name: _COUNT_WGSL if name == "test_count.wgsl" else original(name))
+    spec = launch.Kernel("test_count.wgsl", (launch.read("unused", "array<u32>"),
+                                             launch.write("counts", "array<atomic<u32>>")), workgroup=1)
+    kernel = launch.compile(dev, ("test_launch_count",), lambda: spec)
+    for n in (max_dim - 1, max_dim, max_dim + 1, 2 * max_dim + 3):
+        unused = Mirror(wg.uint32, 1, dev)
+        counts = wg.zeros(n + 64, dtype=wg.uint32, device=dev)
+        launch.dispatch(dev, kernel, [unused.buffer_for_write(whole=True), counts.mirror.buffer_for_write()],
+                        layout.Params().u32(n).bytes(), workgroups=n)
+        assert launch.grid_for(dev, workgroups=n)[1] == -(-n // max_dim)
+        got = counts.numpy()
+        assert np.all(got[:n] == 1) and np.all(got[n:] == 0), n

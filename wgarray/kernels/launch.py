@@ -1,0 +1,135 @@
+"""The one launch path of every kernel: a kernel declared once, compiled once, dispatched through one helper.
+
+* ``Kernel`` names a shader template, its storage bindings (``Binding``: name, WGSL type, access) and its
+  specialisation values.  The bindings' WGSL declarations and the bind group layout's read-only flags both come
+  from that one list, so a binding cannot be declared ``read`` in WGSL and bound writable (or the reverse).
+* ``entry()`` renders the entry point every kernel shares (``${ENTRY}`` in a template): the builtins, the flat
+  workgroup index ``group_index`` and the flat invocation index ``thread_index``.  It is the device half of
+  ``grid()``, which folds a 1-D workgroup count into x/y beyond the per-dimension limit; the two stay side by side
+  here so that the folding rule lives in one place.
+* ``compile()`` goes through the device's pipeline cache; ``dispatch()`` computes the grid (from ``threads`` or
+  ``workgroups``, or takes a precomputed one from a cached plan) and records the dispatch on the device's stream.
+  No other module calls ``stream.dispatch``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Literal, Mapping, Sequence
+
+from . import source
+from .layout import WORKGROUP
+
+Access = Literal["read", "read_write"]
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One storage buffer of a kernel (group 0, numbered in declaration order)."""
+
+    name: str
+    wgsl_type: str  # e.g. "array<f32>", "array<vec4<u32>>", "array<atomic<u32>>"
+    access: Access = "read"
+
+    def __post_init__(self) -> None:
+        if self.access not in ("read", "read_write"):
+            raise ValueError(f"binding {self.name!r}: access must be 'read' or 'read_write', not {self.access!r}")
+
+
+def read(name: str, wgsl_type: str) -> Binding:
+    return Binding(name, wgsl_type, "read")
+
+
+def write(name: str, wgsl_type: str) -> Binding:
+    return Binding(name, wgsl_type, "read_write")
+
+
+# The parameter block: every kernel reads its shapes, strides, offsets and scalars from the stream's uniform ring
+# (bound at group 1 with a dynamic offset), as a struct named Params that the template declares.
+PARAMS_DECLARATION = "@group(1) @binding(0) var<uniform> p: Params;"
+
+
+@dataclass(frozen=True, eq=False)
+class Kernel:
+    """A shader template specialised: the bindings it declares, its workgroup size and its placeholder values.
+    ``${BINDINGS}`` in the template receives the declarations, ``${ENTRY}`` the entry point, ``${WG}`` the
+    workgroup's invocation count."""
+
+    shader: str
+    bindings: tuple[Binding, ...]
+    subs: Mapping[str, object] = field(default_factory=dict)
+    workgroup: int | tuple[int, ...] = WORKGROUP
+
+    @property
+    def readonly(self) -> tuple[bool, ...]:
+        """The bind group layout's read-only-storage flag per binding."""
+        return tuple(b.access == "read" for b in self.bindings)
+
+    @property
+    def invocations(self) -> int:
+        return math.prod(self.workgroup) if isinstance(self.workgroup, tuple) else self.workgroup
+
+    def declarations(self) -> str:
+        lines = [f"@group(0) @binding({i}) var<storage, {b.access}> {b.name}: {b.wgsl_type};"
+                 for i, b in enumerate(self.bindings)]
+        lines.append(PARAMS_DECLARATION)
+        return "\n".join(lines)
+
+    def source(self) -> str:
+        return source.render(self.shader, **self.subs, BINDINGS=self.declarations(), ENTRY=entry(self.workgroup),
+                             WG=self.invocations)
+
+
+def entry(workgroup: int | tuple[int, ...] = WORKGROUP) -> str:
+    """The WGSL entry point of every kernel, up to its body.  ``wid``, ``nwg``, ``lid3`` and ``lid`` are the
+    workgroup id, the grid, the local id and the local index; ``group_index`` undoes ``grid()``'s folding (row-major
+    over x then y) and ``thread_index`` is the flat invocation index over workgroups of ``workgroup``."""
+    size = ", ".join(map(str, workgroup)) if isinstance(workgroup, tuple) else str(workgroup)
+    n = math.prod(workgroup) if isinstance(workgroup, tuple) else workgroup
+    return "\n".join([
+        f"@compute @workgroup_size({size})",
+        "fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,",
+        "        @builtin(local_invocation_id) lid3: vec3<u32>, @builtin(local_invocation_index) lid: u32) {",
+        "    let group_index = wid.y * nwg.x + wid.x;",
+        f"    let thread_index = group_index * {n}u + lid;"])
+
+
+def grid(workgroups: int, max_dim: int) -> tuple[int, int, int]:
+    """Fold a 1-D workgroup count into x/y so that no dimension exceeds the device limit (``entry()``'s
+    ``group_index`` unfolds it; groups past ``workgroups`` exist and must return early)."""
+    if workgroups <= max_dim:
+        return (max(workgroups, 1), 1, 1)
+    y = math.ceil(workgroups / max_dim)
+    return (math.ceil(workgroups / y), y, 1)
+
+
+def grid_for(device, *, threads: int | None = None, workgroups: int | None = None) -> tuple[int, int, int]:
+    """The folded grid for ``threads`` invocations (of WORKGROUP-wide workgroups) or for ``workgroups``."""
+    if (threads is None) == (workgroups is None):
+        raise TypeError("give threads or workgroups")
+    if workgroups is None:
+        workgroups = math.ceil(threads / WORKGROUP)
+    return grid(workgroups, device.properties.limits.max_compute_workgroups_per_dimension)
+
+
+def compile(device, key: tuple, build: Callable[[], Kernel]):
+    """The compiled kernel for ``key`` from the device's pipeline cache, built from ``build()`` on a miss: the
+    (pipeline, bind group layout) pair that ``dispatch`` takes."""
+    def compiled() -> tuple[str, tuple[bool, ...]]:
+        kernel = build()
+        return kernel.source(), kernel.readonly
+    return device.pipeline(key, compiled)
+
+
+def dispatch(device, kernel, buffers: Sequence, params: bytes, *, threads: int | None = None,
+             workgroups: int | None = None, grid: tuple[int, int, int] | None = None,
+             ranges: Sequence[tuple[int, int] | None] | None = None, work: int | None = None) -> None:
+    """Record one dispatch of ``kernel`` (from ``compile``) over ``buffers`` (in binding order; ``ranges`` gives a
+    (byte offset, byte size) window per buffer, None for whole) with the parameter block ``params``.  The grid:
+    enough WORKGROUP-wide workgroups for ``threads``, ``workgroups`` folded, or ``grid`` as given (a cached plan's,
+    or a kernel's own 3-D grid).  ``work`` as in ``Stream.dispatch``."""
+    if grid is None:
+        grid = grid_for(device, threads=threads, workgroups=workgroups)
+    pipeline, layout = kernel
+    stream = device.stream
+    stream.dispatch(pipeline, stream.bind_group(layout, buffers, ranges), buffers, params, grid, work)
