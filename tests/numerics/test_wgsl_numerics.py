@@ -22,7 +22,7 @@ wgpu = pytest.importorskip("wgpu")
 
 from strategies import ftz, subnormal  # noqa: E402  (device-dependent flushing of f32 subnormals)
 
-SHADER_DIR = Path(__file__).parent.parent / "wgarray" / "shaders"
+SHADER_DIR = Path(__file__).parents[2] / "wgarray" / "shaders"
 
 NP_TYPES = {
     "f32": np.float32, "f64": np.float64,
