@@ -3,7 +3,6 @@ operator forward, reflected and in place, and the Python conversions (complex, f
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import math
 
-
 import wgarray as wg
-
 
 
 def test_constants():

@@ -3,7 +3,6 @@ keyword-only dtype of the creation signatures.  Results are compared bit for bit
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st

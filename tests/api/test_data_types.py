@@ -1,7 +1,6 @@
 """Data type functions against numpy: can_cast, result_type, finfo, iinfo, isdtype and astype."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -9,7 +8,6 @@ from hypothesis import given, strategies as st
 import wgarray as wg
 
 from strategies import array_and_host, check, dtypes, supported
-
 
 ALL = supported()
 

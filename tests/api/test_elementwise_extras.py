@@ -16,7 +16,6 @@ import wgarray as wg
 
 from strategies import array_and_host, check, shapes, supported, values, view_of
 
-
 FLOATS = supported([wg.float16, wg.float32, wg.float64])
 
 

@@ -3,7 +3,6 @@ dtypes by kind, and that what it reports works.
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 

@@ -16,7 +16,7 @@ from hypothesis.extra import numpy as hnp
 
 import wgarray as wg
 
-from strategies import array_and_host, check, close, reduction_args, dtypes, shapes, values, view_of
+from strategies import array_and_host, check, close, dtypes, reduction_args, shapes, values, view_of
 
 
 def test_linalg_module():

@@ -3,7 +3,6 @@ test_statistical_reductions.py).
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st

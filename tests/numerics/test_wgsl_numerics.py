@@ -14,8 +14,7 @@ from string import Template
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # silences a warning on headless Linux
 wgpu = pytest.importorskip("wgpu")
