@@ -173,6 +173,8 @@ def trace(snippet: Callable[[], object]) -> list[tuple[str, str, str]]:
 
     def who(frame) -> str | None:
         mod = frame.f_globals.get("__name__", "")
+        if mod in TOOLS:  # the snippet itself (``__main__`` when run with -m)
+            return None
         if mod == "wgarray" or mod.startswith("wgarray."):
             return _short(mod)
         if mod == "wgpu" or mod.startswith("wgpu."):
