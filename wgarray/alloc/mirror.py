@@ -130,6 +130,7 @@ class Mirror:
     # pooled scratch block and the device codec widens them into the array's block (and narrows them back before a
     # download).  Without a device codec, the host codec widens/narrows instead.
     def _upload(self, block: "DeviceBlock") -> None:
+        assert self._host is not None
         dev = self.device
         codec = dev.codec if self.dtype.widened else None
         if codec is not None:
@@ -153,6 +154,7 @@ class Mirror:
         c.bytes_uploaded += nbytes
 
     def _download(self, host: np.ndarray) -> None:
+        assert self._block is not None
         dev = self.device
         codec = dev.codec if self.dtype.widened else None
         if codec is not None:
@@ -172,8 +174,8 @@ class Mirror:
             nbytes = self.device_nbytes
             if nbytes:
                 if self.dtype.widened:
-                    raw = dev.allocator.copyout(self._block, nbytes)
-                    self.dtype.narrow(np.frombuffer(raw, dtype=self.dtype.storage_numpy, count=self.size), host)
+                    wide = dev.allocator.copyout(self._block, nbytes)
+                    self.dtype.narrow(np.frombuffer(wide, dtype=self.dtype.storage_numpy, count=self.size), host)
                 else:  # same layout on both sides: straight into the host block
                     dev.allocator.copyout(self._block, nbytes, host.view(np.uint8))
         c = dev.counters
@@ -192,6 +194,7 @@ class Mirror:
         nbytes = self.device_nbytes
         dst_block = other._device_block()
         if nbytes:
+            assert self._block is not None  # device-valid
             self.device.allocator.copy_to(self._block, nbytes, other.device.allocator, dst_block)
         other.device_valid, other.host_valid = True, False
         src, dst = self.device.counters, other.device.counters

@@ -25,6 +25,17 @@ class Counters:
     """The live, mutable counters behind ``Stats`` (plain attribute increments on hot paths)."""
 
     __slots__ = tuple(f.name for f in fields(Stats))
+    # the same names, declared for type checkers (the slots above are what exists at run time)
+    uploads: int
+    downloads: int
+    bytes_uploaded: int
+    bytes_downloaded: int
+    dispatches: int
+    submits: int
+    pipelines_compiled: int
+    buffers_allocated: int
+    bytes_allocated: int
+    pool_hits: int
 
     def __init__(self) -> None:
         for name in self.__slots__:

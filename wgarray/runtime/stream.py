@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Sequence
+from typing import Any, Sequence
 
 import wgpu
 
@@ -64,8 +64,10 @@ class Stream:
         self._lock = threading.RLock()
         self._encoder: wgpu.GPUCommandEncoder | None = None
         self._pass: wgpu.GPUComputePassEncoder | None = None
-        self._last_pipeline = self._last_group = self._last_params = None  # what the open pass has bound
-        self._offset = _ffi.new("uint32_t[1]") if _SET_PIPELINE is not None else None
+        self._last_pipeline: Any = None  # what the open pass has bound
+        self._last_group: Any = None
+        self._last_params: bytes | None = None
+        self._offset: Any = _ffi.new("uint32_t[1]") if _SET_PIPELINE is not None else None
         self._batch = 0
         self._work = 0  # bytes bound by the dispatches recorded since the last submit
         self._pending: set[int] = set()  # id() of buffers referenced by recorded, unsubmitted commands

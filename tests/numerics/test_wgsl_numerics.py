@@ -14,15 +14,14 @@ from string import Template
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # silences a warning on headless Linux
 wgpu = pytest.importorskip("wgpu")
 
 from strategies import ftz, subnormal  # noqa: E402  (device-dependent flushing of f32 subnormals)
 
-SHADER_DIR = Path(__file__).parent.parent / "wgarray" / "shaders"
+SHADER_DIR = Path(__file__).parents[2] / "wgarray" / "shaders"
 
 NP_TYPES = {
     "f32": np.float32, "f64": np.float64,

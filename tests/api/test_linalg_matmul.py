@@ -12,8 +12,6 @@ rounding to float16); K * tiny covers subnormal products a device flushes to zer
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st

@@ -6,7 +6,7 @@ functions are fed deliberately wrong guesses: numpy's result moved by -4..+4
 ulp with bit arithmetic, plus garbage guesses (0, NaN, inf, wrong binade,
 wrong sign) that force the exact fallback loop. The snippet is loaded straight
 from the shader directory and run elementwise through a raw wgpu compute
-pipeline (the approach of tests/test_wgsl_numerics.py). NaNs compare equal to
+pipeline (the approach of tests/numerics/test_wgsl_numerics.py). NaNs compare equal to
 NaNs regardless of payload.
 """
 
@@ -20,7 +20,7 @@ import pytest
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # silences a warning on headless Linux
 wgpu = pytest.importorskip("wgpu")
 
-SNIPPET = Path(__file__).parent.parent / "wgarray" / "shaders" / "numerics_exact.wgsl"
+SNIPPET = Path(__file__).parents[2] / "wgarray" / "shaders" / "numerics_exact.wgsl"
 F32 = np.float32
 U32 = np.uint32
 FI = np.finfo(F32)

@@ -326,7 +326,7 @@ def test_arrays_freed_by_the_cycle_collector_leave_valid_buffers_in_the_pool():
     """A reference cycle holding an array used to hand a released buffer back to the pool; binding it later made
     wgpu-native abort the process.  Run in a subprocess, so that a regression cannot take the test run down."""
     env = dict(os.environ, XDG_RUNTIME_DIR=os.environ.get("XDG_RUNTIME_DIR", "/tmp"))
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     r = subprocess.run([sys.executable, "-c", _CYCLE_SCRIPT], capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), (r.returncode, r.stdout[-2000:], r.stderr[-2000:])

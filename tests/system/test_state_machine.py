@@ -3,7 +3,7 @@
 The model keeps, per base (one Mirror, shared by every view of it):
   * the values (a numpy array) and which of them are known (``empty`` leaves elements unknown, and a few
     conversions whose result is unspecified or backend-dependent mark theirs unknown);
-  * ``host_valid`` / ``device_valid``, updated by the residency rules (see tests/test_mirror.py).
+  * ``host_valid`` / ``device_valid``, updated by the residency rules (see tests/system/test_mirror.py).
 From those it predicts, for every step, the exact upload/download counts and bytes (``bus_bytes`` of the whole
 base), the submits (only at host reads and synchronize, or to order an upload after recorded work) and the residency
 of every live array afterwards.  A view is a numpy view of its base's model (and of an array of element numbers,

@@ -9,7 +9,7 @@ import wgarray as wg
 def _worker(seed: int, device, results: dict, errors: list) -> None:
     try:
         rng = np.random.default_rng(seed)
-        for step in range(40):
+        for step in range(40):  # noqa: B007
             x = rng.standard_normal(int(rng.integers(1, 3000))).astype(np.float32)
             y = rng.integers(-50, 50, x.shape).astype(np.int32)
             a, b = wg.asarray(x, device=device), wg.asarray(y, device=device)

@@ -27,13 +27,13 @@ import zlib
 
 import numpy as np
 import pytest
-from hypothesis import given, note, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import wgarray as wg
 from wgarray.kernels.ewtable import BINARY, UNARY
 
-from strategies import ALL, assert_same, flushes_subnormals, ftz, shapes, subnormal, supported, values, view_of
+from strategies import assert_same, flushes_subnormals, ftz, shapes, subnormal, supported, values, view_of
 
 np.seterr(all="ignore")  # the oracle divides by zero, overflows and takes logs of negatives on purpose
 

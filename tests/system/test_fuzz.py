@@ -256,7 +256,7 @@ class World:
             return wg.asarray(make_values(wg.bool, x.shape, self.draw(st.integers(0, 2**32 - 1))))
         parts = []
         k = self.draw(st.integers(1, 3))
-        for d, n in enumerate(x.shape):
+        for d, n in enumerate(x.shape):  # noqa: B007
             r = self.draw(st.integers(0, 5))
             if r == 0 and n:
                 parts.append(self.draw(st.integers(-n, n - 1)))
