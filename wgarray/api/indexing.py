@@ -9,8 +9,7 @@ import numpy as np
 from .._array import Array
 from ..kernels import gather as _gather
 from ..kernels.layout import broadcast_strides
-from ..ops import axes as _axes
-from ..ops import core
+from ..ops import axes as _axes, core
 from ..ops.indexing import gather, getitem, index_array
 from ..ops.shape import reshape
 

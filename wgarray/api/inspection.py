@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import device as _device
-from .. import dtypes as _dt
+from .. import device as _device, dtypes as _dt
 from ..kernels.layout import MAXD
 from ..ops.core import resolve_device
 

@@ -14,8 +14,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import Array
-from ..ops import axes as _axes
-from ..ops import core
+from ..ops import axes as _axes, core
 from ..ops.elementwise import elementwise
 from ..ops.matmul import matmul as _matmul
 from ..ops.reduction import reduce

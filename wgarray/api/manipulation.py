@@ -14,14 +14,11 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import Array
-from ..kernels import elementwise as _ew
-from ..kernels import gather as _gather
+from ..kernels import elementwise as _ew, gather as _gather
 from ..kernels.ewtable import OPS as _EW_OPS
 from ..kernels.layout import MAXD, contiguous_strides
-from ..ops import core
-from ..ops import shape as _shape
-from ..ops.axes import axes as _axes
-from ..ops.axes import axis as _axis
+from ..ops import core, shape as _shape
+from ..ops.axes import axes as _axes, axis as _axis
 
 __all__ = ["broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis", "permute_dims",
            "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack"]

@@ -14,11 +14,7 @@ from typing import NamedTuple
 from .. import dtypes as _dt
 from .._array import Array
 from ..alloc.mirror import Mirror
-from ..kernels import compact as _compact
-from ..kernels import rows as _rows
-from ..kernels import scan as _scan
-from ..kernels import sort as _sort
-from ..kernels import unique as _uk
+from ..kernels import compact as _compact, rows as _rows, scan as _scan, sort as _sort, unique as _uk
 from ..ops import core
 from ..ops.shape import reshape
 

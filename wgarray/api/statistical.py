@@ -15,12 +15,9 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._array import Array
-from ..kernels import rows as _rows
-from ..kernels import rtable
-from ..kernels import scan as _scan
+from ..kernels import rows as _rows, rtable, scan as _scan
 from ..kernels.layout import contiguous_strides
-from ..ops import axes as _axes
-from ..ops import core
+from ..ops import axes as _axes, core
 from ..ops.elementwise import elementwise
 from ..ops.reduction import reduce
 

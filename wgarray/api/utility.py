@@ -5,8 +5,7 @@ from __future__ import annotations
 import operator
 
 from .._array import Array
-from ..ops import axes as _axes
-from ..ops import core
+from ..ops import axes as _axes, core
 from ..ops.elementwise import elementwise
 from ..ops.reduction import reduce
 from ..ops.shape import broadcast_to

@@ -10,8 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import device as _device
-from .. import dtypes as _dt
+from .. import device as _device, dtypes as _dt
 from .._array import Array
 from ..alloc.mirror import Mirror
 from ..dtypes import DType

@@ -27,9 +27,7 @@ import numpy as np
 from .. import dtypes as _dt
 from .._array import Array
 from ..dtypes import DType
-from ..kernels import compact as _compact
-from ..kernels import elementwise as _ew
-from ..kernels import gather as _gather
+from ..kernels import compact as _compact, elementwise as _ew, gather as _gather
 from ..kernels.ewtable import OPS as EW_OPS
 from ..kernels.layout import broadcast_strides, contiguous_strides
 from .core import SCALARS, asarray, astype, common_device, fill, infer_host, new_array, scalar_for, unalias

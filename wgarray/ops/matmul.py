@@ -5,8 +5,7 @@ import math
 
 import numpy as np
 
-from .. import device as _device
-from .. import dtypes as _dt
+from .. import device as _device, dtypes as _dt
 from .._array import Array
 from ..kernels import matmul as _mm
 from ..kernels.layout import broadcast_strides, collapse

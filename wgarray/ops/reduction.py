@@ -9,8 +9,7 @@ import math
 
 from .. import dtypes as _dt
 from .._array import Array
-from ..kernels import reduce as _red
-from ..kernels import rtable
+from ..kernels import reduce as _red, rtable
 from ..kernels.layout import window_align
 from . import axes as _axes
 from .core import as_array, astype, check_supported, common_device, fill, new_array, ramp
