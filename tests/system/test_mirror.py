@@ -559,10 +559,11 @@ def test_synchronize_submits_recorded_work_and_waits(dev):
     assert s.submits == 1 and moved(s) == NOTHING
     assert not dev.stream.is_pending(buf)
     assert y.residency == DEVICE_ONLY  # synchronize moves no array bytes
-    _, s = measure(dev, dev.synchronize)  # nothing recorded: still a valid call
-    assert s.submits == 1 and moved(s) == NOTHING
+    _, s = measure(dev, dev.synchronize)  # nothing recorded: still a valid call, and it submits nothing
+    assert s.submits == 0 and moved(s) == NOTHING
+    z = wg.zeros(10) + 1
     _, s = measure(dev, wg.synchronize)
-    assert s.submits == 1
+    assert s.submits == 1 and not dev.stream.is_pending(z.mirror.buffer())
     got, s = measure(dev, y.numpy)
     assert moved(s) == down(4000)
     np.testing.assert_array_equal(got, np.ones(1000, np.float32))
