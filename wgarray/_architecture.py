@@ -45,8 +45,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 # on any other; remove an entry when the code stops needing it.
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
     ("wgarray._array", "wgarray"): "operators call the namespace functions late",
-    ("wgarray._ops", "wgarray._indexing"): "advanced indexing lives with the namespace module",
-    ("wgarray._info", "wgarray"): "the inspection namespace reports the package's own dtypes",
+    ("wgarray.api.inspection", "wgarray"): "capabilities() asks the whole namespace what it can do",
 }
 TOOLS = {"wgarray._architecture"}  # this script: outside the layers
 

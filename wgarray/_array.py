@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
 
 import numpy as np
 
-from . import dtypes as _dt
 from .alloc.mirror import Mirror
 from .dtypes import DType
 from .kernels.layout import contiguous_strides
-
 
 _STRIDES: dict[tuple[int, ...], tuple[int, ...]] = {}
 _MAX_BYTES = int(np.iinfo(np.intp).max)

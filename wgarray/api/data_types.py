@@ -1,5 +1,6 @@
 """Data type functions of the Array API standard: astype, can_cast, finfo, iinfo, isdtype, result_type (isdtype
-is ``dtypes.isdtype``; the dtype objects themselves are ``wgarray/dtypes.py``).  Promotion follows ``dtypes.result_type`` (the standard's table plus the documented
+is ``dtypes.isdtype``; the dtype objects themselves are ``wgarray/dtypes.py``).  Promotion follows
+``dtypes.result_type`` (the standard's table plus the documented
 int-with-float extension); device context: an array's device must support the dtype the rules give."""
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import math
+from typing import Any
 
 import numpy as np
 
@@ -60,3 +61,10 @@ def clip(x, /, min=None, max=None):
         return v
 
     return elementwise("clip", x, bound(min, lo), bound(max, hi), dtype=x.dtype)
+
+
+def __getattr__(name: str) -> Any:
+    """Only for names that are not table rows (the rows are module globals, made above): an AttributeError.  Its
+    signature tells type checkers that the generated functions exist and what they return."""
+    # (``Any``, not ``Callable[..., Array]``: mypy 2.4 cannot write the latter to its cache)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

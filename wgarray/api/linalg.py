@@ -1,6 +1,6 @@
-"""The Array API ``linalg`` extension (``wg.linalg``, also importable as ``wgarray.linalg``), composed of device kernels: views (diagonal,
-matrix_transpose), elementwise ops, reductions and the tiled matmul.  ``matmul``, ``matrix_transpose``,
-``tensordot`` and ``vecdot`` are also in the main namespace (the same functions).
+"""The Array API ``linalg`` extension (``wg.linalg``, also importable as ``wgarray.linalg``), composed of device
+kernels: views (diagonal, matrix_transpose), elementwise ops, reductions and the tiled matmul.  ``matmul``,
+``matrix_transpose``, ``tensordot`` and ``vecdot`` are also in the main namespace (the same functions).
 
 Not here (they need factorizations wgarray does not have yet): cholesky, det, eigh, eigvalsh, inv, matrix_power,
 matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, and matrix_norm's ord=2, -2 and 'nuc' (singular values).

@@ -6,8 +6,7 @@ import math
 
 from .. import dtypes as dt
 from ..alloc.mirror import Mirror
-from . import launch, layout, rows, source
-from . import scan as _scan
+from . import launch, layout, rows, scan as _scan, source
 from .layout import MAXD, ViewLike
 
 

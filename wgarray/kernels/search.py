@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 from ..dtypes import DType
-from . import launch, layout, rows, source
-from . import sort as _sort
+from . import launch, layout, rows, sort as _sort, source
 from .layout import ViewLike
 
 

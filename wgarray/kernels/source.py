@@ -12,7 +12,6 @@ import string
 from importlib import resources
 from typing import Iterable
 
-from .. import dtypes as dt
 from ..dtypes import DType
 
 
@@ -112,7 +111,7 @@ def literal(d: DType, value) -> str:
         import math
         v = float(value)
         if math.isnan(v):
-            return f"bitcast<f32>(0x7fc00000u)" if t == "f32" else "f64(bitcast<f32>(0x7fc00000u))"
+            return "bitcast<f32>(0x7fc00000u)" if t == "f32" else "f64(bitcast<f32>(0x7fc00000u))"
         if math.isinf(v):
             inf = "bitcast<f32>(0x7f800000u)" if v > 0 else "bitcast<f32>(0xff800000u)"
             return inf if t == "f32" else f"f64({inf})"
