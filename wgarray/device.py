@@ -206,8 +206,9 @@ class Device:
         _forget(self)
 
     # -- pipelines -------------------------------------------------------------------------------------------
-    def pipeline(self, key: tuple, build: Callable[[], tuple[str, Sequence[bool]]]):
-        """The compiled pipeline for ``key``; ``build()`` gives (WGSL source, read-only flag per binding)."""
+    def pipeline(self, key: tuple, build: Callable[[], tuple]):
+        """The compiled pipeline for ``key``; ``build()`` gives (WGSL source, read-only flag per binding, *facts);
+        the cache holds (pipeline, bind group layout, *facts), facts being what the caller needs at launch."""
         hit = self._pipelines.get(key)
         if hit is not None:
             return hit
@@ -215,7 +216,7 @@ class Device:
             hit = self._pipelines.get(key)
             if hit is not None:
                 return hit
-            source, readonly = build()
+            source, readonly, *facts = build()
             with self.stream.guard():
                 layout = self._layout(tuple(readonly))
                 module = self.wgpu_device.create_shader_module(code=source)
@@ -224,7 +225,7 @@ class Device:
                 pipe = self.wgpu_device.create_compute_pipeline(layout=playout,
                                                                 compute={"module": module, "entry_point": "main"})
             self.counters.pipelines_compiled += 1
-            self._pipelines[key] = hit = (pipe, layout)
+            self._pipelines[key] = hit = (pipe, layout, *facts)
             return hit
 
     def _layout(self, readonly: tuple[bool, ...]) -> wgpu.GPUBindGroupLayout:

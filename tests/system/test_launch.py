@@ -102,3 +102,25 @@ def test_prologue_unfolds_the_device_grid(monkeypatch):
         assert launch.grid_for(dev, workgroups=n)[1] == -(-n // max_dim)
         got = counts.numpy()
         assert np.all(got[:n] == 1) and np.all(got[n:] == 0), n
+
+
+def test_threads_count_whole_workgroups_of_the_kernels_own_size(monkeypatch):
+    """``dispatch(threads=n)`` launches ceil(n / size) workgroups of the kernel's declared size (not of 256)."""
+    from wgarray.alloc.mirror import Mirror
+    from wgarray.kernels import source
+    dev = wg.default_device()
+    original = source.load
+    monkeypatch.setattr(source, "load", lambda name: _COUNT_WGSL if name == "test_count.wgsl" else original(name))
+    for size in (1, 64, 256):
+        spec = launch.Kernel("test_count.wgsl", (launch.read("unused", "array<u32>"),
+                                                 launch.write("counts", "array<atomic<u32>>")), workgroup=size)
+        kernel = launch.compile(dev, ("test_launch_threads", size), lambda: spec)
+        assert kernel[2] == size
+        n = 1000
+        unused = Mirror(wg.uint32, 1, dev)
+        counts = wg.zeros(n + 64, dtype=wg.uint32, device=dev)
+        launch.dispatch(dev, kernel, [unused.buffer_for_write(whole=True), counts.mirror.buffer_for_write()],
+                        layout.Params().u32(n + 64).bytes(), threads=n)
+        got = counts.numpy()
+        ran = -(-n // size) * size  # whole workgroups: every invocation counts its own index once
+        assert np.all(got[:ran] == 1) and np.all(got[ran:] == 0), size

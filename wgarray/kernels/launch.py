@@ -103,21 +103,22 @@ def grid(workgroups: int, max_dim: int) -> tuple[int, int, int]:
     return (math.ceil(workgroups / y), y, 1)
 
 
-def grid_for(device, *, threads: int | None = None, workgroups: int | None = None) -> tuple[int, int, int]:
-    """The folded grid for ``threads`` invocations (of WORKGROUP-wide workgroups) or for ``workgroups``."""
+def grid_for(device, *, threads: int | None = None, workgroups: int | None = None,
+             group_threads: int = WORKGROUP) -> tuple[int, int, int]:
+    """The folded grid for ``threads`` invocations (of ``group_threads``-wide workgroups) or for ``workgroups``."""
     if (threads is None) == (workgroups is None):
         raise TypeError("give threads or workgroups")
     if workgroups is None:
-        workgroups = math.ceil(threads / WORKGROUP)
+        workgroups = math.ceil(threads / group_threads)
     return grid(workgroups, device.properties.limits.max_compute_workgroups_per_dimension)
 
 
 def compile(device, key: tuple, build: Callable[[], Kernel]):
     """The compiled kernel for ``key`` from the device's pipeline cache, built from ``build()`` on a miss: the
-    (pipeline, bind group layout) pair that ``dispatch`` takes."""
-    def compiled() -> tuple[str, tuple[bool, ...]]:
+    (pipeline, bind group layout, invocations a workgroup) triple that ``dispatch`` takes."""
+    def compiled() -> tuple[str, tuple[bool, ...], int]:
         kernel = build()
-        return kernel.source(), kernel.readonly
+        return kernel.source(), kernel.readonly, kernel.invocations
     return device.pipeline(key, compiled)
 
 
@@ -126,10 +127,10 @@ def dispatch(device, kernel, buffers: Sequence, params: bytes, *, threads: int |
              ranges: Sequence[tuple[int, int] | None] | None = None, work: int | None = None) -> None:
     """Record one dispatch of ``kernel`` (from ``compile``) over ``buffers`` (in binding order; ``ranges`` gives a
     (byte offset, byte size) window per buffer, None for whole) with the parameter block ``params``.  The grid:
-    enough WORKGROUP-wide workgroups for ``threads``, ``workgroups`` folded, or ``grid`` as given (a cached plan's,
+    enough of the kernel's workgroups for ``threads``, ``workgroups`` folded, or ``grid`` as given (a cached plan's,
     or a kernel's own 3-D grid).  ``work`` as in ``Stream.dispatch``."""
+    pipeline, layout, group_threads = kernel
     if grid is None:
-        grid = grid_for(device, threads=threads, workgroups=workgroups)
-    pipeline, layout = kernel
+        grid = grid_for(device, threads=threads, workgroups=workgroups, group_threads=group_threads)
     stream = device.stream
     stream.dispatch(pipeline, stream.bind_group(layout, buffers, ranges), buffers, params, grid, work)
