@@ -52,10 +52,25 @@ def _maxkey(k: DType) -> str:
     return "0xffffffffu" if k is dt.uint32 else "(~u64(0u))"
 
 
+BITONIC_MAX = 1024  # longest row the bitonic network sorts (one workgroup tile; the radix sort measured faster from 2048)
+
+
 def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike | None,
         index_out: ViewLike | None) -> None:
     """Sort ``x`` along ``axis`` into fresh arrays of ``x``'s shape: the values (same dtype) and/or the indices
-    (int32) that sort each row."""
+    (int32) that sort each row.  Rows up to BITONIC_MAX long sort in the bitonic network (one workgroup-memory
+    pass up to 1024, measured faster than the radix sort's passes there), longer ones in the radix sort."""
+    if x.ndim and x.shape[axis] > BITONIC_MAX:
+        from . import radix  # radix builds on this module's key functions and gather
+
+        radix.run(device, x, axis, descending, values_out, index_out)
+        return
+    bitonic(device, x, axis, descending, values_out, index_out)
+
+
+def bitonic(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike | None,
+            index_out: ViewLike | None) -> None:
+    """The bitonic sort of (key, index) pairs (see the module docstring)."""
     outs = [o for o in (values_out, index_out) if o is not None]
     n_rows, length, rws = rows.split(x.shape, [axis], [(x.offset, x.strides)] + [(o.offset, o.strides)
                                                                                  for o in outs])
@@ -93,14 +108,16 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
             j //= 2
         local(False, k, k)
         k *= 2
-    _gather(device, x, src, ibuf, rws, values_out is not None, index_out is not None, n_rows, length, logn,
-            [o.mirror for o in outs])
+    gather(device, x, src, ibuf, rws, values_out is not None, index_out is not None, n_rows, length, n, 0,
+           [o.mirror for o in outs])
 
 
-def _gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, length, logn, out_mirrors):
+def gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, length, stride, base, out_mirrors):
+    """Write the sorted values and/or indices of each row from the sorted payload ``ibuf`` (row r's position j
+    at ``r * stride + j``, holding ``r * base`` + the element's index in its row)."""
     key = ("sort_gather", x.dtype.name, values, indices)
     kernel = launch.compile(device, key, lambda: _build_gather(x.dtype, values, indices))
-    params = layout.Params().u32(n_rows, length, logn, 0)
+    params = layout.Params().u32(n_rows, length, stride, base)
     rws[0].pack(params)
     k = 1
     for want in (values, indices):  # unused Rows members stay zero
