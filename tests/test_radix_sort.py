@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import wgarray as wg
-from wgarray import _ops
-from wgarray.kernels import radix
+from wgarray.ops import core as _ops
+from wgarray.kernels import radix, sort as _sort
 
 from strategies import assert_same, dtypes, values, view_of
 
@@ -166,3 +166,30 @@ def test_beyond_one_binding_raises_memory_error_and_device_survives():
     np.testing.assert_array_equal(x.numpy(), a)
     small = wg.asarray(np.arange(600, 0, -1, dtype=np.float32), device=dev)  # fits: the bitonic path works
     np.testing.assert_array_equal(wg.sort(small).numpy(), np.arange(1, 601, dtype=np.float32))
+
+
+@pytest.mark.parametrize("shape,axis", [((7,), 0), ((1024,), 0), ((5, 300), 1), ((40, 3), 0)])
+def test_bitonic_network_still_sorts(shape, axis):
+    """The bitonic network (GPUs' path for rows up to 1024; lavapipe takes the radix sort) against numpy."""
+    a = np.random.default_rng(4).integers(-20, 20, shape).astype(np.float32)
+    x = wg.asarray(a)
+    for desc in (False, True):
+        idx = _ops.new_array(x.shape, wg.int32, x.device)
+        _sort.bitonic(x.device, x, axis, desc, None, idx)
+        np.testing.assert_array_equal(idx.numpy(), ref_argsort(a, axis, desc))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8"])
+def test_gpu_tiled_scatter_on_any_adapter(monkeypatch, dtype):
+    """The GPUs' tiled scatter (radix_scatter.wgsl), forced on this adapter: several tiles a block, a partial
+    last tile, rows."""
+    monkeypatch.setattr(radix, "CPU", radix.Shape(wg=64, wide=256, max_blocks=2))
+    monkeypatch.setattr(radix, "GPU", radix.Shape(wg=64, wide=256, max_blocks=2))
+    rng = np.random.default_rng(6)
+    a = rng.integers(0, 200, (3, 2100)).astype(dtype)
+    x = wg.asarray(a)
+    for axis, desc in ((1, False), (1, True), (0, False)):
+        got_v, got_i = run_radix(x, axis, desc)
+        want = ref_argsort(a, axis, desc)
+        np.testing.assert_array_equal(got_i, want)
+        assert_same(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))

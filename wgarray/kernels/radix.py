@@ -77,6 +77,10 @@ def _key(xdt: DType, descending: bool) -> str:
     return sort.storage_key_expr(xdt, raw, descending)
 
 
+def _reduce4(k: str, wide: int) -> str:
+    return source.render("radix_reduce4.wgsl", K=k, WG=wide)
+
+
 def _build_init(xdt: DType, descending: bool, wide: int) -> launch.Kernel:
     keyfns = sort.key_functions([xdt]) + ("\n" + source.load("radix_key16.wgsl") if xdt is dt.float16 else "")
     c = _kconst(_kdt(xdt))
@@ -84,14 +88,15 @@ def _build_init(xdt: DType, descending: bool, wide: int) -> launch.Kernel:
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
                          dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
-                              KEY=_key(xdt, descending), K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"]), wide)
+                              KEY=_key(xdt, descending), K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"],
+                              REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
 def _build_stats(kdt: DType, wide: int) -> launch.Kernel:
     c = _kconst(kdt)
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_stats.wgsl", (read("part", k), write("stats", k)),
-                         dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"]), wide)
+                         dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
 def _digit(kdt: DType) -> str:

@@ -4,6 +4,22 @@
 // host chose to sort keys relative to their minimum) or its row (mode 1: the row id (idx / L) >> shift, which
 // the payload index carries, so segmented sorts need no stored row keys).
 
+// The parameters of a pass's kernels (radix_hist, radix_scatter, radix_scatter_cpu).
+struct Params {
+    n: u32,
+    L: u32,
+    nb: u32,
+    block: u32,
+    mode: u32,
+    shift: u32,
+    kmin_lo: u32,
+    kmin_hi: u32,
+    write_keys: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
 fn rx_kmin() -> ${K} {
     return ${KMIN};
 }

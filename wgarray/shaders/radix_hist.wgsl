@@ -1,20 +1,5 @@
 // Radix sort pass, step 1: the digit histogram of each block (workgroup-memory atomics), stored digit-major:
 // counts[d * nb + b], so that an exclusive scan in that order gives every (digit, block) its first output slot.
-struct Params {
-    n: u32,
-    L: u32,
-    nb: u32,
-    block: u32,
-    mode: u32,
-    shift: u32,
-    kmin_lo: u32,
-    kmin_hi: u32,
-    write_keys: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-}
-
 ${BINDINGS}
 
 ${DIGIT}

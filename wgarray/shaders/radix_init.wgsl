@@ -17,10 +17,7 @@ ${BINDINGS}
 
 ${ROWS_SRC}
 
-var<workgroup> rmin: array<${K}, ${WG}>;
-var<workgroup> rmax: array<${K}, ${WG}>;
-var<workgroup> ror: array<${K}, ${WG}>;
-var<workgroup> rand: array<${K}, ${WG}>;
+${REDUCE4}
 
 ${ENTRY}
     let b = group_index;
@@ -44,20 +41,7 @@ ${ENTRY}
         o = o | k;
         a = a & k;
     }
-    rmin[lid] = lo;
-    rmax[lid] = hi;
-    ror[lid] = o;
-    rand[lid] = a;
-    workgroupBarrier();
-    for (var s = ${WG}u / 2u; s > 0u; s = s >> 1u) {
-        if (lid < s) {
-            rmin[lid] = min(rmin[lid], rmin[lid + s]);
-            rmax[lid] = max(rmax[lid], rmax[lid + s]);
-            ror[lid] = ror[lid] | ror[lid + s];
-            rand[lid] = rand[lid] & rand[lid + s];
-        }
-        workgroupBarrier();
-    }
+    rx_reduce4(lid, lo, hi, o, a);
     if (lid == 0u) {
         part[4u * b] = rmin[0];
         part[4u * b + 1u] = rmax[0];

@@ -5,21 +5,6 @@
 // this block (the scanned counts, advanced by each tile) plus that rank.  Sorting the tile also makes the
 // writes of equal digits consecutive.  Elements of ``keys_in``/``idx_in`` go to ``keys_out``/``idx_out``; the
 // keys only where a later pass still reads them (write_keys).
-struct Params {
-    n: u32,
-    L: u32,
-    nb: u32,
-    block: u32,
-    mode: u32,
-    shift: u32,
-    kmin_lo: u32,
-    kmin_hi: u32,
-    write_keys: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-}
-
 ${BINDINGS}
 
 ${DIGIT}

@@ -3,21 +3,6 @@
 // output slots (digit base + block offset + the counts of earlier chunks) and write their elements in order:
 // stable, two barriers a block, about five workgroup-memory accesses an element.  (The GPU variant,
 // radix_scatter.wgsl, ranks tiles in workgroup memory instead, for coalesced writes and less memory.)
-struct Params {
-    n: u32,
-    L: u32,
-    nb: u32,
-    block: u32,
-    mode: u32,
-    shift: u32,
-    kmin_lo: u32,
-    kmin_hi: u32,
-    write_keys: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-}
-
 ${BINDINGS}
 
 ${DIGIT}

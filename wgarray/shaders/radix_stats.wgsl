@@ -8,10 +8,7 @@ struct Params {
 
 ${BINDINGS}
 
-var<workgroup> rmin: array<${K}, ${WG}>;
-var<workgroup> rmax: array<${K}, ${WG}>;
-var<workgroup> ror: array<${K}, ${WG}>;
-var<workgroup> rand: array<${K}, ${WG}>;
+${REDUCE4}
 
 ${ENTRY}
     var lo: ${K} = ${KMAX};
@@ -24,20 +21,7 @@ ${ENTRY}
         o = o | part[4u * b + 2u];
         a = a & part[4u * b + 3u];
     }
-    rmin[lid] = lo;
-    rmax[lid] = hi;
-    ror[lid] = o;
-    rand[lid] = a;
-    workgroupBarrier();
-    for (var s = ${WG}u / 2u; s > 0u; s = s >> 1u) {
-        if (lid < s) {
-            rmin[lid] = min(rmin[lid], rmin[lid + s]);
-            rmax[lid] = max(rmax[lid], rmax[lid + s]);
-            ror[lid] = ror[lid] | ror[lid + s];
-            rand[lid] = rand[lid] & rand[lid + s];
-        }
-        workgroupBarrier();
-    }
+    rx_reduce4(lid, lo, hi, o, a);
     if (lid == 0u) {
         stats[0] = rmin[0];
         stats[1] = rmax[0];
