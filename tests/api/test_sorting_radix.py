@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import wgarray as wg
-from wgarray.ops import core as _ops
 from wgarray.kernels import radix, sort as _sort
+from wgarray.ops import core as _ops
 
 from strategies import assert_same, dtypes, values, view_of
 
