@@ -1,4 +1,4 @@
-"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer] [--out DIR] [--repeat N]`
+"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer,sort] [--out DIR] [--repeat N]`
 
 Runs wgarray and its peers (numpy, raw wgpu, and torch/cupy when they have a CUDA device) on the same work in
 one run and prints a table per work item.  Default sizes are GPU targets; ``--quick`` uses small ones (the whole
@@ -29,12 +29,14 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
                 "sum": [1 << k for k in (16, 18, 20, 22)],
                 "matmul": (mm, [(64, 256)]),
                 "tiny": (10_000, 1000),
-                "transfer": [64 * MiB]}
+                "transfer": [64 * MiB],
+                "sort": ([1 << k for k in (10, 14, 16, 18, 20)], (1 << 10, 1 << 10))}
     return {"add": [1 << k for k in range(16, 27)],
             "sum": [1 << k for k in range(16, 27)],
             "matmul": ([1024, 4096, 8192], [(64, 256)]),
             "tiny": (10_000, 1000),
-            "transfer": [256 * MiB]}
+            "transfer": [256 * MiB],
+            "sort": ([1 << k for k in range(10, 25, 2)], (1 << 10, 1 << 10))}
 
 
 def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
@@ -50,6 +52,8 @@ def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
         return suite.bench_tiny(ctx, count, n)
     if name == "transfer":
         return suite.bench_transfer(ctx, cfg["transfer"])
+    if name == "sort":
+        return suite.bench_sort(ctx, *cfg["sort"])
     raise ValueError(name)
 
 

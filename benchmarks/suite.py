@@ -410,6 +410,57 @@ def bench_transfer(ctx: Context, nbytes_list: list[int]) -> list[Row]:
     return rows
 
 
+# -- sort / argsort -------------------------------------------------------------------------------------------------
+def bench_sort(ctx: Context, sizes: list[int], rows_shape: tuple[int, int] | None) -> list[Row]:
+    """wg.sort / wg.argsort of float32 (1-D, and the last axis of a rows x cols matrix) against numpy's stable
+    sort, torch.sort, cupy.sort; 'a+b' is wgarray's own a + b on as many elements, in the same run (the issue's
+    target is a ratio to it)."""
+    out = []
+    rng = np.random.default_rng(5)
+    dev = ctx.dev
+    shapes = [(n,) for n in sizes] + ([rows_shape] if rows_shape else [])
+    for shape in shapes:
+        n = math.prod(shape)
+        x = rng.standard_normal(shape).astype(np.float32)
+        y = rng.standard_normal(shape).astype(np.float32)
+        label = _pow2_label(n) if len(shape) == 1 else f"{shape[0]}x{shape[1]} rows"
+        for op in ("sort", "argsort"):
+            row = Row("sort", f"{op} {label}", n, n, "Gelem/s")
+            out.append(row)
+            ref = np.sort(x, axis=-1, kind="stable") if op == "sort" else np.argsort(x, axis=-1, kind="stable")
+            fn = getattr(wg, op)
+
+            def wgarray_(fn=fn, ref=ref, row=row):
+                (a,) = _wg_resident(dev, x)
+                _check(row, "wgarray", fn(a).numpy(), ref, 0)
+                return Case("", lambda _: fn(a), dev.synchronize, counters=dev)
+
+            def add_():
+                a, b = _wg_resident(dev, x, y)
+                return Case("", lambda _: a + b, dev.synchronize)
+
+            def numpy_(op=op):
+                f = np.sort if op == "sort" else np.argsort
+                return Case("", lambda _: f(x, axis=-1, kind="stable"))
+
+            def device_peer(peer: Peer, op=op, ref=ref, row=row):
+                a = _to_peer(peer, x)
+                if peer.name == "torch":
+                    f = (lambda: peer.module.sort(a, dim=-1, stable=True).values) if op == "sort" else \
+                        (lambda: peer.module.argsort(a, dim=-1, stable=True))
+                else:
+                    f = (lambda: peer.module.sort(a, axis=-1)) if op == "sort" else \
+                        (lambda: peer.module.argsort(a, axis=-1))
+                peer.sync()
+                _check(row, peer.name, _from_peer(peer, f()), ref, 0)
+                return Case("", lambda _: f(), peer.sync)
+
+            _measure_row(ctx, row, [("wgarray", wgarray_), ("a+b", add_), ("numpy", numpy_)]
+                         + _device_peers(ctx, row, device_peer))
+    return out
+
+
+
 # -- the registry ----------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Bench:
@@ -431,4 +482,7 @@ BENCHES = {
     "transfer": Bench("transfer", "upload: pageable numpy float32 -> device (wgarray: asarray + push + sync; "
                       "'wgarray push': the push + sync alone); download: device-only array -> numpy (GB/s)",
                       ("raw-wgpu", "torch", "cupy")),
+    "sort": Bench("sort", "wg.sort / wg.argsort, float32 (1-D, or the last axis of rows); rate counts elements "
+                  "(Gelem/s); 'a+b' is wgarray's a + b on as many elements (wg/a+b: the issue's ratio)",
+                  ("a+b", "numpy", "torch", "cupy"), amortised=True),
 }

@@ -52,10 +52,28 @@ def _maxkey(k: DType) -> str:
     return "0xffffffffu" if k is dt.uint32 else "(~u64(0u))"
 
 
+BITONIC_MAX = 1024  # longest row the bitonic network sorts on a GPU (one workgroup tile, one pass)
+
+
 def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike | None,
         index_out: ViewLike | None) -> None:
     """Sort ``x`` along ``axis`` into fresh arrays of ``x``'s shape: the values (same dtype) and/or the indices
-    (int32) that sort each row."""
+    (int32) that sort each row.  On GPUs rows up to BITONIC_MAX long sort in the bitonic network (one
+    workgroup-memory pass and a gather, against the radix sort's 3 dispatches a pass), longer ones in the radix
+    sort; on CPU adapters (lavapipe) always the radix sort, measured as fast at 1024 and 2-3x faster for many
+    short rows (1024 x 1024: 1.0 s against 2.2 s), since a workgroup barrier costs tens of microseconds there."""
+    cpu = device.properties.adapter_type == "CPU"
+    if x.ndim and (cpu or x.shape[axis] > BITONIC_MAX):
+        from . import radix  # radix builds on this module's key functions and gather
+
+        radix.run(device, x, axis, descending, values_out, index_out)
+        return
+    bitonic(device, x, axis, descending, values_out, index_out)
+
+
+def bitonic(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike | None,
+            index_out: ViewLike | None) -> None:
+    """The bitonic sort of (key, index) pairs (see the module docstring)."""
     outs = [o for o in (values_out, index_out) if o is not None]
     n_rows, length, rws = rows.split(x.shape, [axis], [(x.offset, x.strides)] + [(o.offset, o.strides)
                                                                                  for o in outs])
@@ -93,14 +111,16 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
             j //= 2
         local(False, k, k)
         k *= 2
-    _gather(device, x, src, ibuf, rws, values_out is not None, index_out is not None, n_rows, length, logn,
-            [o.mirror for o in outs])
+    gather(device, x, src, ibuf, rws, values_out is not None, index_out is not None, n_rows, length, n, 0,
+           [o.mirror for o in outs])
 
 
-def _gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, length, logn, out_mirrors):
+def gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, length, stride, base, out_mirrors):
+    """Write the sorted values and/or indices of each row from the sorted payload ``ibuf`` (row r's position j
+    at ``r * stride + j``, holding ``r * base`` + the element's index in its row)."""
     key = ("sort_gather", x.dtype.name, values, indices)
     kernel = launch.compile(device, key, lambda: _build_gather(x.dtype, values, indices))
-    params = layout.Params().u32(n_rows, length, logn, 0)
+    params = layout.Params().u32(n_rows, length, stride, base)
     rws[0].pack(params)
     k = 1
     for want in (values, indices):  # unused Rows members stay zero

@@ -1,12 +1,13 @@
 // Final pass of a sort: position ``pos`` of row ``row`` takes the element whose original index the sorted
-// pairs hold there: the value (sort), the index as int32 (argsort), or both.
+// pairs hold there (at idxs[row * stride + pos], stored as row * base + index): the value (sort), the index as
+// int32 (argsort), or both.
 ${ROWS_STRUCT}
 
 struct Params {
     n_rows: u32,
     L: u32,
-    logn: u32,
-    _pad: u32,
+    stride: u32,
+    base: u32,
     src: Rows,
     vout: Rows,
     iout: Rows,
@@ -23,6 +24,6 @@ ${ENTRY}
     }
     let row = e / p.L;
     let pos = e % p.L;
-    let id = idxs[(row << p.logn) + pos];
+    let id = idxs[row * p.stride + pos] - row * p.base;
 ${WRITE}
 }

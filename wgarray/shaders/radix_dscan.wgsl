@@ -1,0 +1,47 @@
+// Radix sort pass, step 2: for each of its ``per`` digits d, a workgroup scans digit d's block counts
+// counts[d * nb .. d * nb + nb) in place (exclusive) and stores their sum in totals[d]; the scatter adds the
+// exclusive scan of the 256 totals.  With per = 0 instead one workgroup of 256 invocations scans one digit each,
+// serially and without barriers (few blocks, or a CPU adapter, where a barrier costs tens of microseconds).
+struct Params {
+    nb: u32,
+    per: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+${BINDINGS}
+
+${WGSCAN}
+
+${ENTRY}
+    if (p.per == 0u) {
+        for (var d = lid; d < 256u; d = d + ${WG}u) {
+            var acc = 0u;
+            for (var i = d * p.nb; i < d * p.nb + p.nb; i = i + 1u) {
+                let c = counts[i];
+                counts[i] = acc;
+                acc = acc + c;
+            }
+            totals[d] = acc;
+        }
+        return;
+    }
+    for (var d = wid.x * p.per; d < wid.x * p.per + p.per; d = d + 1u) {
+        let chunk = (p.nb + ${WG}u - 1u) / ${WG}u;
+        let lo = d * p.nb + min(lid * chunk, p.nb);
+        let hi = d * p.nb + min(lid * chunk + chunk, p.nb);
+        var s = 0u;
+        for (var i = lo; i < hi; i = i + 1u) {
+            s = s + counts[i];
+        }
+        var acc = rx_exscan(lid, s);
+        for (var i = lo; i < hi; i = i + 1u) {
+            let c = counts[i];
+            counts[i] = acc;
+            acc = acc + c;
+        }
+        if (lid == 0u) {
+            totals[d] = rx_total;
+        }
+    }
+}
