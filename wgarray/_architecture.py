@@ -20,6 +20,8 @@ import argparse
 import ast
 import fnmatch
 import gc
+import os
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -233,6 +235,16 @@ def collapse(steps: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 
 
 def call_diagram() -> str:
+    """The traced walk, taken in a fresh interpreter: a process that has done other work (a test suite, say)
+    takes other paths through the same code (cached plans, pooled blocks, pending work)."""
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p))
+    code = "from wgarray import _architecture as a; print(a.call_diagram_here())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return done.stdout.rstrip("\n")
+
+
+def call_diagram_here() -> str:
     _add_and_read()  # warm-up: device, pipelines, pools
     steps = collapse(trace(_add_and_read))
     order = ["user"] + sorted({s for st in steps for s in st[:2]} - {"user", "wgpu"},
