@@ -2,27 +2,33 @@
 kernels: views (diagonal, matrix_transpose), elementwise ops, reductions and the tiled matmul.  ``matmul``,
 ``matrix_transpose``, ``tensordot`` and ``vecdot`` are also in the main namespace (the same functions).
 
-Not here (they need factorizations wgarray does not have yet): cholesky, det, eigh, eigvalsh, inv, matrix_power,
-matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, and matrix_norm's ord=2, -2 and 'nuc' (singular values).
+The spectral/orthogonal half (qr, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, matrix_norm's ord=2, -2 and
+'nuc') is the last section, driving the kernels of ``kernels/linalg_spectral.py``.
+Not here yet: cholesky, det, inv, matrix_power, slogdet, solve.
 """
 from __future__ import annotations
 
 import math
 import operator
+from collections import namedtuple
 
 import numpy as np
 
 from .. import dtypes as _dt
 from .._array import Array
+from ..kernels import linalg_spectral as _k
 from ..ops import axes as _axes, core
 from ..ops.elementwise import elementwise
 from ..ops.matmul import matmul as _matmul
 from ..ops.reduction import reduce
-from ..ops.shape import reshape
+from ..ops.shape import broadcast_to, reshape
+from .creation import eye as _eye, full as _full, tril
 from .manipulation import moveaxis, stack
+from .searching import where
 
 __all__ = ["matmul", "matrix_norm", "vector_norm", "outer", "trace", "diagonal", "cross", "tensordot", "vecdot",
            "matrix_transpose"]
+__all__ += ["qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank"]  # the spectral half
 
 
 def _pair(x1, x2) -> tuple[Array, Array]:
@@ -197,7 +203,7 @@ def vector_norm(x: Array, /, *, axis=None, keepdims: bool = False, ord: int | fl
 
 def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str | None = "fro") -> Array:
     """Norms of the matrices in the last two dimensions: 'fro' (Frobenius), 1 / -1 (max / min column sum of
-    |x|), inf / -inf (max / min row sum).  ord = 2, -2 and 'nuc' need singular values: NotImplementedError."""
+    |x|), inf / -inf (max / min row sum), 2 / -2 (largest / smallest singular value), 'nuc' (their sum)."""
     x = _float_input(core.as_array(x))
     if x.ndim < 2:
         raise ValueError(f"matrix_norm needs an array of at least two dimensions, got {x.ndim}")
@@ -207,11 +213,11 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str |
     if ord is None or (isinstance(ord, str) and ord == "fro"):
         res = elementwise("sqrt", reduce("sum", elementwise("multiply", x, x), (nd - 2, nd - 1)))
     elif isinstance(ord, str):
-        if ord == "nuc":
-            raise NotImplementedError("matrix_norm(ord='nuc') needs singular values, which wgarray lacks")
-        raise ValueError(f"invalid matrix norm order {ord!r}")
+        if ord != "nuc":
+            raise ValueError(f"invalid matrix norm order {ord!r}")
+        res = singular_value_norm(x, ord)  # -- spectral half, below
     elif ord in (2, -2):
-        raise NotImplementedError(f"matrix_norm(ord={ord}) needs singular values, which wgarray lacks")
+        res = singular_value_norm(x, ord)  # -- spectral half, below
     elif ord in (1, -1, math.inf, -math.inf):
         pick = "max" if ord > 0 else "min"
         summed_axis = nd - 2 if abs(ord) == 1 else nd - 1  # 1: column sums (over rows); inf: row sums
@@ -221,3 +227,244 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str |
     if keepdims:
         res = reshape(res, res.shape + (1, 1))
     return res
+
+
+# == the spectral/orthogonal half: qr, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, and matrix_norm's ord = 2,
+# -2 and 'nuc'.  Host-side driving only: every number is computed by the kernels of kernels/linalg_spectral.py;
+# the host issues their dispatches and reads one 4-byte convergence flag per Jacobi sweep.
+# Choices (the README's linalg section says why):
+# * qr: Householder reflectors, one dispatch for the reflector of column k and one for its product with the
+#   trailing columns (all columns of all matrices of the stack in parallel); Q by backward accumulation.
+# * eigh: cyclic two-sided Jacobi in round-robin order (n/2 disjoint rotations per dispatch pair), the relative
+#   skip test |a_pq| <= tol sqrt(|a_pp a_qq|) so small eigenvalues keep their accuracy.
+# * svd: one-sided (Hestenes) Jacobi on A itself (on A^T when A is wide), never on the Gram matrix; U from the
+#   Householder QR of the sorted, mutually orthogonal columns A V, which also completes U to an orthonormal basis
+#   (rank-deficient inputs, full_matrices=True) with no extra algorithm.
+# * Non-finite input: a matrix holding NaN or inf gives all-NaN results (no host check, as CuPy and cuSOLVER do;
+#   numpy raises LinAlgError instead for eigh/svd).  A non-square matrix for eigh raises LinAlgError.
+LinAlgError = np.linalg.LinAlgError
+QRResult = namedtuple("QRResult", ["Q", "R"])
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+
+MAX_SWEEPS = 40  # quadratic convergence takes 6-12 sweeps; the cap only bounds pathological (non-finite) inputs
+
+
+# -- input and output --------------------------------------------------------------------------------------------
+def _input(x, name: str) -> Array:
+    """x as an Array of at least 2 dimensions in a float dtype (integers and bool in the default float, as numpy's
+    linalg converts them to float64); float16 is refused, as numpy refuses it."""
+    x = x if isinstance(x, Array) else core.asarray(x)
+    if x.ndim < 2:
+        raise LinAlgError(f"{name}: {x.ndim}-dimensional array given; the array must be at least two-dimensional")
+    if x.dtype is _dt.float16:
+        raise TypeError(f"{name}: array type float16 is unsupported in linalg")
+    if x.dtype.kind != "f":
+        x = core.astype(x, _dt.default_float)
+    return x
+
+
+def _eps(dt) -> float:
+    return float(np.finfo(dt.numpy).eps)
+
+
+def _column_major(x: Array, transpose: bool) -> Array:
+    """A fresh C-order working copy: x.mT (the column-major layout of x) or x itself when ``transpose`` is False
+    (the column-major layout of x.mT)."""
+    return core.astype(x.mT if transpose else x, x.dtype, copy=True)
+
+
+def _new(dev, shape, dt) -> Array:
+    return core.new_array(tuple(shape), dt, dev)
+
+
+def _poison(x: Array, outs: list[Array], ndims: list[int]) -> list[Array]:
+    """outs + 0 * max|x| per matrix: NaN throughout the results of a matrix that holds NaN or inf, unchanged
+    otherwise (max|x| is finite for finite x)."""
+    bad = elementwise("multiply", reduce("max", elementwise("abs", x), (x.ndim - 2, x.ndim - 1)), 0)
+    res = []
+    for o, nd in zip(outs, ndims):
+        b = reshape(bad, bad.shape + (1,) * nd)
+        res.append(elementwise("add", o, b))
+    return res
+
+
+def _eye_stack(dev, lead: tuple, rows: int, cols: int, dt) -> Array:
+    eye = _eye(rows, cols, dtype=dt, device=dev)
+    return core.astype(broadcast_to(eye, lead + (rows, cols)), dt, copy=True)
+
+
+def _zeros(dev, shape, dt) -> Array:
+    return _full(tuple(shape), 0.0, dtype=dt, device=dev)
+
+
+def _converge(dev, run_sweep, n: int) -> None:
+    """Run Jacobi sweeps until one applies no rotation (one 4-byte read a sweep) or MAX_SWEEPS."""
+    flag = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
+    if n < 2:
+        return
+    for sweep in range(MAX_SWEEPS):
+        run_sweep(flag, sweep)
+        if int(flag.numpy()[sweep]) == 0:
+            return
+
+
+# -- qr ------------------------------------------------------------------------------------------------------------
+def qr(x, /, *, mode: str = "reduced") -> QRResult:
+    """QR factorization of each matrix: Q with orthonormal columns, R upper triangular, A = Q R.  ``mode``
+    'reduced': Q (..., M, K), R (..., K, N) with K = min(M, N); 'complete': Q (..., M, M), R (..., M, N)."""
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"qr: mode must be 'reduced' or 'complete', not {mode!r}")
+    x = _input(x, "qr")
+    dev, dt = x.device, x.dtype
+    lead, (m, n) = x.shape[:-2], x.shape[-2:]
+    batch, k = math.prod(lead), min(m, n)
+    qc = k if mode == "reduced" else m
+    if batch == 0 or k == 0:
+        return QRResult(_eye_stack(dev, lead, m, qc, dt), _zeros(dev, lead + (qc, n), dt))
+    a = _column_major(x, True)
+    tau = _new(dev, (batch * k,), dt)
+    q, r = _new(dev, lead + (m, qc), dt), _new(dev, lead + (qc, n), dt)
+    d1, d2 = _new(dev, (1,), dt), _new(dev, (1,), dt)
+    _k.qr_factor(dev, a, tau, d1, batch, m, n)
+    _k.qr_form_q(dev, a, tau, q, d1, batch, m, n, qc)
+    _k.qr_extract_r(dev, a, tau, r, d2, batch, m, n, qc)
+    q, r = _poison(x, [q, r], [2, 2])
+    return QRResult(q, r)
+
+
+# -- eigh ----------------------------------------------------------------------------------------------------------
+def _eigh(x, name: str, vectors: bool):
+    x = _input(x, name)
+    dev, dt = x.device, x.dtype
+    lead, (m, n) = x.shape[:-2], x.shape[-2:]
+    if m != n:
+        raise LinAlgError(f"{name}: last 2 dimensions of the array must be square, got {m} x {n}")
+    batch = math.prod(lead)
+    if batch == 0 or n == 0:
+        return _zeros(dev, lead + (n,), dt), _eye_stack(dev, lead, n, n, dt)
+    a = _column_major(x, True)
+    v = _new(dev, (batch * n * n,), dt)
+    npairs = (n + (n & 1)) // 2
+    cs = _new(dev, (2 * batch * npairs,), dt)
+    flag0 = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
+    _k.jacobi_init(dev, a, v, batch, n, cs, flag0, symmetrise=True)
+    _converge(dev, lambda flag, s: _k.jacobi_sweep(dev, a, v, cs, flag, batch, n, n, s, two_sided=True), n)
+    keys, w = _new(dev, (batch * n,), dt), _new(dev, lead + (n,), dt)
+    perm = _new(dev, (batch * n,), _dt.uint32)
+    _k.order(dev, a, keys, w, perm, batch, n, n, ascending_diagonal=True)
+    lower = tril(x)
+    if not vectors:
+        return _poison(lower, [w], [1])[0], None
+    vecs = _new(dev, lead + (n, n), dt)
+    _k.permute_columns(dev, v, perm, vecs, keys, batch, n, n, transpose=True)
+    w, vecs = _poison(lower, [w, vecs], [1, 2])
+    return w, vecs
+
+
+def eigh(x, /) -> EighResult:
+    """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of each symmetric matrix; like numpy, only
+    the lower triangle is read."""
+    w, v = _eigh(x, "eigh", True)
+    return EighResult(w, v)
+
+
+def eigvalsh(x, /) -> Array:
+    """Eigenvalues (ascending) of each symmetric matrix (lower triangle read)."""
+    return _eigh(x, "eigvalsh", False)[0]
+
+
+# -- svd -----------------------------------------------------------------------------------------------------------
+def _svd(x: Array, vectors: bool, full: bool):
+    dev, dt = x.device, x.dtype
+    lead, (m, n) = x.shape[:-2], x.shape[-2:]
+    batch = math.prod(lead)
+    tall = m >= n
+    rows, cols = (m, n) if tall else (n, m)  # G: rows x cols, column-major, cols <= rows
+    if batch == 0 or cols == 0:
+        s = _zeros(dev, lead + (0,), dt)
+        if not vectors:
+            return None, s, None
+        return (_eye_stack(dev, lead, m, m if full else 0, dt), s, _eye_stack(dev, lead, n if full else 0, n, dt))
+    g = _column_major(x, tall)
+    v = _new(dev, (batch * cols * cols,), dt)
+    dummy = _new(dev, (1,), dt)
+    flag0 = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
+    _k.jacobi_init(dev, g, v, batch, cols, dummy, flag0, symmetrise=False)
+    _converge(dev, lambda flag, sw: _k.jacobi_sweep(dev, g, v, dummy, flag, batch, rows, cols, sw,
+                                                    two_sided=False, want_v=vectors), cols)
+    keys, s = _new(dev, (batch * cols,), dt), _new(dev, lead + (cols,), dt)
+    perm = _new(dev, (batch * cols,), _dt.uint32)
+    _k.order(dev, g, keys, s, perm, batch, rows, cols, ascending_diagonal=False)
+    if not vectors:
+        return None, _poison(x, [s], [1])[0], None
+    gs = _new(dev, (batch * cols * rows,), dt)
+    _k.permute_columns(dev, g, perm, gs, keys, batch, cols, rows, transpose=False)
+    # Vh of G (rows of V in the sorted order) when tall; U = V of G (its columns sorted) when wide
+    vg = _new(dev, lead + (cols, cols), dt)
+    _k.permute_columns(dev, v, perm, vg, keys, batch, cols, cols, transpose=not tall)
+    qc = rows if full else cols
+    tau = _new(dev, (batch * cols,), dt)
+    q = _new(dev, lead + (rows, qc), dt)
+    _k.qr_factor(dev, gs, tau, dummy, batch, rows, cols)
+    _k.qr_form_q(dev, gs, tau, q, dummy, batch, rows, cols, qc, fix_signs=True)
+    u, vh = (q, vg) if tall else (vg, core.astype(q.mT, dt, copy=True))
+    u, s, vh = _poison(x, [u, s, vh], [2, 1, 2])
+    return u, s, vh
+
+
+def svd(x, /, *, full_matrices: bool = True) -> SVDResult:
+    """A = U diag(S) Vh for each matrix, S descending; U (..., M, M) and Vh (..., N, N) with ``full_matrices``,
+    else (..., M, K) and (..., K, N), K = min(M, N)."""
+    x = _input(x, "svd")
+    u, s, vh = _svd(x, True, bool(full_matrices))
+    return SVDResult(u, s, vh)
+
+
+def svdvals(x, /) -> Array:
+    """Singular values of each matrix, descending (..., K)."""
+    return _svd(_input(x, "svdvals"), False, False)[1]
+
+
+# -- built on the svd ----------------------------------------------------------------------------------------------
+def _cutoff(s: Array, rtol, m: int, n: int) -> Array:
+    """rtol * max(S) per matrix, shape (..., 1); rtol defaults to max(M, N) * eps (the standard's default)."""
+    if rtol is None:
+        rtol = max(m, n) * _eps(s.dtype)
+    smax = reduce("max", s, -1, True)
+    if isinstance(rtol, Array):
+        rtol = reshape(rtol, rtol.shape + (1,))
+    return elementwise("multiply", smax, rtol)
+
+
+def pinv(x, /, *, rtol=None) -> Array:
+    """Moore-Penrose pseudo-inverse from the reduced svd: V diag(1/S where S > rtol max(S), else 0) U^T."""
+    x = _input(x, "pinv")
+    lead, (m, n) = x.shape[:-2], x.shape[-2:]
+    if math.prod(lead) == 0 or min(m, n) == 0:
+        return _zeros(x.device, lead + (n, m), x.dtype)
+    u, s, vh = _svd(x, True, False)
+    keep = elementwise("greater", s, _cutoff(s, rtol, m, n))
+    sinv = where(keep, elementwise("divide", 1.0, s), 0.0)
+    vs = elementwise("multiply", vh.mT, reshape(sinv, sinv.shape[:-1] + (1, sinv.shape[-1])))
+    return _matmul(vs, u.mT)
+
+
+def matrix_rank(x, /, *, rtol=None) -> Array:
+    """Number of singular values above rtol * max(S) per matrix (default int dtype)."""
+    x = _input(x, "matrix_rank")
+    lead, (m, n) = x.shape[:-2], x.shape[-2:]
+    if math.prod(lead) == 0 or min(m, n) == 0:
+        return _full(lead, 0, dtype=_dt.default_int, device=x.device)
+    s = svdvals(x)
+    keep = elementwise("greater", s, _cutoff(s, rtol, m, n))
+    return reduce("sum", keep, -1, False, _dt.default_int)
+
+
+def singular_value_norm(x: Array, ord) -> Array:
+    """matrix_norm's ord = 2 (largest singular value), -2 (smallest) and 'nuc' (their sum), over the last two
+    dimensions (x already a float array of at least 2 dimensions)."""
+    if min(x.shape[-2:]) == 0:
+        raise ValueError(f"matrix_norm(ord={ord!r}) of an empty matrix is undefined")
+    s = svdvals(x)
+    return reduce({2: "max", -2: "min"}.get(ord, "sum"), s, -1)

@@ -1,0 +1,147 @@
+"""Device kernels of the spectral/orthogonal linalg functions (qr, eigh, svd): Householder QR
+(``shaders/linalg_qr.wgsl``), parallel-order Jacobi rotations (``shaders/linalg_jacobi.wgsl``: one-sided for the
+svd, two-sided for eigh) and the ordering of eigen/singular values with their vectors
+(``shaders/linalg_spectral_order.wgsl``).
+
+Every kernel works on a batch of matrices in global memory, column-major (``a[b*m*n + col*m + row]``, which is
+the C-order copy of ``x.mT``), so a column is contiguous for the column rotations and reflector products that
+dominate the work.  Each step that needs the results of all workgroups before it (one reflector, one rotation set)
+is one dispatch; the host issues the dispatches and reads one 4-byte flag a Jacobi sweep (converged or not).
+Host-side bookkeeping only: these functions take and fill device buffers of arrays the caller allocated.
+"""
+from __future__ import annotations
+
+import math
+
+from ..dtypes import DType
+from . import layout, source
+
+MAX_WG = 256  # WebGPU's floor of invocations a workgroup
+
+
+def workgroup_for(rows: int) -> int:
+    """Threads a workgroup for work along vectors of ``rows`` elements: the next power of two, 8 to 256 (small
+    matrices in big batches then keep their lanes busy)."""
+    return min(MAX_WG, max(8, 1 << max(0, rows - 1).bit_length()))
+
+
+def _constants(dt: DType) -> dict[str, str]:
+    t = source.ctype(dt)
+    if t == "f64":
+        return dict(T="f64", EPS="2.220446049250313e-16", TINY="2.2250738585072014e-308", BIG="1e150")
+    return dict(T="f32", EPS="1.1920928955078125e-07", TINY="1.1754943508222875e-38", BIG="1e18")
+
+
+def _dispatch(device, key: tuple, shader: str, bindings: list[tuple[str, str, bool]], subs: dict,
+              arrays: list, params: layout.Params, workgroups: int) -> None:
+    """Compile (cached under ``key``) and record one dispatch of ``workgroups`` workgroups over ``arrays``' device
+    buffers; ``bindings`` are (name, WGSL type, read-only) in binding order."""
+    def build():
+        decl = "\n".join(f"@group(0) @binding({i}) var<storage, {'read' if ro else 'read_write'}> {name}: {ty};"
+                         for i, (name, ty, ro) in enumerate(bindings))
+        return source.render(shader, BINDINGS=decl, **subs), [ro for _, _, ro in bindings]
+    pipe, bgl = device.pipeline(key, build)
+    buffers = [a.mirror.buffer() if ro else a.mirror.buffer_for_write() for a, (_, _, ro) in zip(arrays, bindings)]
+    grid = layout.grid(workgroups, device.properties.limits.max_compute_workgroups_per_dimension)
+    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), grid)
+
+
+# -- Jacobi ---------------------------------------------------------------------------------------------------
+def _jacobi(device, phase: int, a, v, cs, flag, batch: int, m: int, n: int, step: int, sweep: int, flags: int,
+            wg: int, workgroups: int) -> None:
+    c = _constants(a.dtype)
+    t = c["T"]
+    bindings = [("a", f"array<{t}>", False), ("v", f"array<{t}>", False), ("rot_cs", f"array<{t}>", False),
+                ("flag", "array<atomic<u32>>", False)]
+    nn = n + (n & 1)
+    params = layout.Params().u32(batch, m, n, nn // 2, step, nn, sweep, flags)
+    _dispatch(device, ("linalg_jacobi", t, phase, wg), "linalg_jacobi.wgsl", bindings,
+              dict(c, PHASE=phase, WG=wg, LOGWG=int(math.log2(wg))), [a, v, cs, flag], params, workgroups)
+
+
+def jacobi_init(device, a, v, batch: int, n: int, cs, flag, symmetrise: bool) -> None:
+    """V <- I (n x n per matrix); with ``symmetrise`` A's upper triangle <- its lower."""
+    total = batch * n * n
+    _jacobi(device, 3, a, v, cs, flag, batch, n, n, 0, 0, 2 if symmetrise else 0, MAX_WG,
+            math.ceil(total / MAX_WG))
+
+
+def jacobi_sweep(device, a, v, cs, flag, batch: int, m: int, n: int, sweep: int, two_sided: bool,
+                 want_v: bool = True) -> None:
+    """One sweep (nn - 1 rotation sets) over every pair of columns: one-sided on G (m x n) or two-sided on the
+    symmetric A (n x n); ``flag[sweep]`` becomes 1 when some rotation was applied."""
+    nn = n + (n & 1)
+    npairs = nn // 2
+    wg = workgroup_for(n if two_sided else m)
+    for step in range(nn - 1):
+        if two_sided:
+            _jacobi(device, 1, a, v, cs, flag, batch, n, n, step, sweep, 0, wg, batch * npairs)
+            _jacobi(device, 2, a, v, cs, flag, batch, n, n, step, sweep, 0, wg, batch * npairs)
+        else:
+            _jacobi(device, 0, a, v, cs, flag, batch, m, n, step, sweep, int(want_v), wg, batch * npairs)
+
+
+# -- ordering -------------------------------------------------------------------------------------------------
+def _order_bindings(t: str) -> list[tuple[str, str, bool]]:
+    return [("src", f"array<{t}>", True), ("keys", f"array<{t}>", False), ("out", f"array<{t}>", False),
+            ("perm", "array<u32>", False)]
+
+
+def order(device, src, keys, vals, perm, batch: int, m: int, n: int, ascending_diagonal: bool) -> None:
+    """vals, perm (batch x n) <- the diagonal of src (n x n, ascending) or its column norms (m x n, descending),
+    sorted, and the permutation that sorts them."""
+    c = _constants(src.dtype)
+    wg = workgroup_for(n)
+    params = layout.Params().u32(batch, m, n, 0, int(ascending_diagonal), 0, 0, 0)
+    _dispatch(device, ("linalg_order", c["T"], 0, wg), "linalg_spectral_order.wgsl", _order_bindings(c["T"]),
+              dict(c, PHASE=0, WG=wg), [src, keys, vals, perm], params, batch)
+
+
+def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: int, transpose: bool) -> None:
+    """out <- the n columns (each ``length`` long) of the column-major src in perm's order, as the rows of a
+    row-major (n x length) matrix, or as the columns of a row-major (length x n) one with ``transpose``."""
+    c = _constants(src.dtype)
+    total = batch * n * length
+    params = layout.Params().u32(batch, 0, n, length, 2 if transpose else 0, 0, 0, 0)
+    _dispatch(device, ("linalg_order", c["T"], 1, MAX_WG), "linalg_spectral_order.wgsl", _order_bindings(c["T"]),
+              dict(c, PHASE=1, WG=MAX_WG), [src, dummy, out, perm], params, math.ceil(total / MAX_WG))
+
+
+# -- Householder QR -------------------------------------------------------------------------------------------
+def _qr(device, phase: int, a, tau, q, r, batch: int, m: int, n: int, k: int, qc: int, kr: int, cnt: int,
+        wg: int, workgroups: int) -> None:
+    c = _constants(a.dtype)
+    t = c["T"]
+    bindings = [("a", f"array<{t}>", False), ("tau", f"array<{t}>", False), ("q", f"array<{t}>", False),
+                ("r", f"array<{t}>", False)]
+    params = layout.Params().u32(batch, m, n, k, qc, kr, min(m, n), cnt)
+    _dispatch(device, ("linalg_qr", t, phase, wg), "linalg_qr.wgsl", bindings, dict(c, PHASE=phase, WG=wg),
+              [a, tau, q, r], params, workgroups)
+
+
+def qr_factor(device, a, tau, dummy, batch: int, m: int, n: int) -> None:
+    """a (column-major m x n per matrix) <- its Householder factored form; tau (batch x min(m, n))."""
+    wg = workgroup_for(m)
+    for k in range(min(m, n)):
+        _qr(device, 0, a, tau, dummy, dummy, batch, m, n, k, 0, 0, 1, wg, batch)
+        if n - k - 1 > 0:
+            _qr(device, 1, a, tau, dummy, dummy, batch, m, n, k, 0, 0, n - k - 1, wg, batch * (n - k - 1))
+
+
+def qr_form_q(device, a, tau, q, dummy, batch: int, m: int, n: int, qc: int, fix_signs: bool = False) -> None:
+    """q (row-major m x qc per matrix) <- the first qc columns of H_0 ... H_{K-1}; with ``fix_signs`` column c
+    negated where R_cc < 0."""
+    wg = workgroup_for(m)
+    total = batch * m * qc
+    _qr(device, 3, a, tau, q, dummy, batch, m, n, 0, qc, 0, 1, MAX_WG, math.ceil(total / MAX_WG))
+    for k in reversed(range(min(m, n))):
+        if qc - k > 0:
+            _qr(device, 2, a, tau, q, dummy, batch, m, n, k, qc, 0, qc - k, wg, batch * (qc - k))
+    if fix_signs:
+        _qr(device, 5, a, tau, q, dummy, batch, m, n, 0, qc, 0, 1, MAX_WG, math.ceil(total / MAX_WG))
+
+
+def qr_extract_r(device, a, tau, r, dummy, batch: int, m: int, n: int, kr: int) -> None:
+    """r (row-major kr x n per matrix) <- the upper triangle of the factored a."""
+    total = batch * kr * n
+    _qr(device, 4, a, tau, dummy, r, batch, m, n, 0, 0, kr, 1, MAX_WG, math.ceil(total / MAX_WG))

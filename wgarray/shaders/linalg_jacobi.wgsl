@@ -1,0 +1,196 @@
+// Parallel-order Jacobi rotations over matrices stored column-major in global memory, batch-major
+// (a[b*m*n + col*m + row]); one workgroup per (matrix, rotation pair), one dispatch per rotation set.
+// The pairs of one set come from the round-robin (circle) schedule over nn = n rounded up to even: step s of a
+// sweep pairs k = 0 with (s mod (nn-1), nn-1) and k > 0 with ((s+k) mod (nn-1), (s-k) mod (nn-1)), so a sweep of
+// nn-1 sets meets every pair once and the nn/2 pairs of a set touch disjoint columns (and rows).
+// PHASE 0: one-sided (Hestenes) rotation of columns p, q of G (m x n) and of V (n x n): diagonalises the 2x2
+//          Gram block [[|g_p|^2, g_p.g_q], [g_p.g_q, |g_q|^2]] (svd).
+// PHASE 1: two-sided, columns: reads a_pp, a_qq, a_pq of the symmetric A (n x n), stores (c, s) for the pair,
+//          applies A <- A J and V <- V J to columns p, q (each pair owns those three entries: race free).
+// PHASE 2: two-sided, rows: A <- J^T A on rows p, q with the stored (c, s); sets a_pq = a_qp = 0.
+// PHASE 3: one thread per element: V <- I; with flags bit 1, A's upper triangle <- its lower (numpy's UPLO='L').
+// A rotation happens only when |a_pq| > max(tol * sqrt(|a_pp|) * sqrt(|a_qq|), TINY) (the relative test that
+// keeps small eigen/singular values accurate); any rotation in a sweep sets flag[sweep], which the host reads.
+
+struct Params {
+    batch: u32,
+    m: u32,
+    n: u32,
+    npairs: u32,
+    step: u32,
+    nn: u32,
+    sweep: u32,
+    flags: u32,
+}
+
+${BINDINGS}
+@group(1) @binding(0) var<uniform> p: Params;
+
+const PHASE: u32 = ${PHASE}u;
+const WG: u32 = ${WG}u;
+var<workgroup> ra: array<${T}, ${WG}>;
+var<workgroup> rb: array<${T}, ${WG}>;
+var<workgroup> rc: array<${T}, ${WG}>;
+
+fn pair_of(k: u32) -> vec2<u32> {
+    let r = p.nn - 1u;
+    var x: u32 = p.step % r;
+    var y: u32 = r;
+    if (k != 0u) {
+        x = (p.step + k) % r;
+        y = (p.step + r - k) % r;
+    }
+    return vec2<u32>(min(x, y), max(x, y));
+}
+
+// (c, s) of the rotation that diagonalises [[app, apq], [apq, aqq]] (the smaller of the two angles)
+fn rotation(app: ${T}, aqq: ${T}, apq: ${T}) -> vec2<${T}> {
+    let zeta = (aqq - app) / (${T}(2.0) * apq);
+    let az = abs(zeta);
+    let r = select(sqrt(${T}(1.0) + az * az), az, az > ${T}(${BIG}));
+    let t = select(${T}(-1.0), ${T}(1.0), zeta >= ${T}(0.0)) / (az + r);
+    let c = ${T}(1.0) / sqrt(${T}(1.0) + t * t);
+    return vec2<${T}>(c, t * c);
+}
+
+fn wants(app: ${T}, aqq: ${T}, apq: ${T}, tol: ${T}) -> bool {
+    return abs(apq) > max(tol * sqrt(abs(app)) * sqrt(abs(aqq)), ${T}(${TINY}));
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let gi = wid.y * nwg.x + wid.x;
+    if (PHASE == 3u) {
+        let t = gi * WG + lid;
+        let n = p.n;
+        if (t >= p.batch * n * n) {
+            return;
+        }
+        let b = t / (n * n);
+        let col = (t / n) % n;
+        let row = t % n;
+        v[t] = select(${T}(0.0), ${T}(1.0), row == col);
+        if ((p.flags & 2u) != 0u && row < col) {
+            a[t] = a[b * n * n + row * n + col];
+        }
+        return;
+    }
+    if (gi >= p.batch * p.npairs) {
+        return;
+    }
+    let b = gi / p.npairs;
+    let pq = pair_of(gi % p.npairs);
+    if (pq.y >= p.n) {
+        return;
+    }
+    let n = p.n;
+    let vp = b * n * n + pq.x * n;
+    let vq = b * n * n + pq.y * n;
+    if (PHASE == 0u) {
+        let m = p.m;
+        let cp = b * m * n + pq.x * m;
+        let cq = b * m * n + pq.y * m;
+        var sa = ${T}(0.0);
+        var sb = ${T}(0.0);
+        var sc = ${T}(0.0);
+        for (var i = lid; i < m; i = i + WG) {
+            let x = a[cp + i];
+            let y = a[cq + i];
+            sa = sa + x * x;
+            sb = sb + y * y;
+            sc = sc + x * y;
+        }
+        ra[lid] = sa;
+        rb[lid] = sb;
+        rc[lid] = sc;
+        workgroupBarrier();
+        for (var h = WG / 2u; h > 0u; h = h / 2u) {
+            if (lid < h) {
+                ra[lid] = ra[lid] + ra[lid + h];
+                rb[lid] = rb[lid] + rb[lid + h];
+                rc[lid] = rc[lid] + rc[lid + h];
+            }
+            workgroupBarrier();
+        }
+        let alpha = ra[0];
+        let beta = rb[0];
+        let gamma = rc[0];
+        // the Gram entries carry rounding of about (m/WG + log2 WG) eps relative: do not chase below it
+        let tol = ${T}(${EPS}) * (${T}((m + WG - 1u) / WG) + ${T}(${LOGWG}) + ${T}(2.0));
+        if (!wants(alpha, beta, gamma, tol)) {
+            return;
+        }
+        let cs = rotation(alpha, beta, gamma);
+        for (var i = lid; i < m; i = i + WG) {
+            let x = a[cp + i];
+            let y = a[cq + i];
+            a[cp + i] = cs.x * x - cs.y * y;
+            a[cq + i] = cs.y * x + cs.x * y;
+        }
+        if ((p.flags & 1u) != 0u) {
+            for (var i = lid; i < n; i = i + WG) {
+                let x = v[vp + i];
+                let y = v[vq + i];
+                v[vp + i] = cs.x * x - cs.y * y;
+                v[vq + i] = cs.y * x + cs.x * y;
+            }
+        }
+        if (lid == 0u) {
+            atomicMax(&flag[p.sweep], 1u);
+        }
+        return;
+    }
+    let base = b * n * n;
+    let cp = base + pq.x * n;
+    let cq = base + pq.y * n;
+    if (PHASE == 1u) {
+        let app = a[cp + pq.x];
+        let aqq = a[cq + pq.y];
+        let apq = a[cq + pq.x];
+        storageBarrier();
+        var cs = vec2<${T}>(${T}(1.0), ${T}(0.0));
+        let rot = wants(app, aqq, apq, ${T}(${EPS}) * ${T}(2.0));
+        if (rot) {
+            cs = rotation(app, aqq, apq);
+            for (var i = lid; i < n; i = i + WG) {
+                let x = a[cp + i];
+                let y = a[cq + i];
+                a[cp + i] = cs.x * x - cs.y * y;
+                a[cq + i] = cs.y * x + cs.x * y;
+                let vx = v[vp + i];
+                let vy = v[vq + i];
+                v[vp + i] = cs.x * vx - cs.y * vy;
+                v[vq + i] = cs.y * vx + cs.x * vy;
+            }
+        }
+        if (lid == 0u) {
+            rot_cs[2u * gi] = cs.x;
+            rot_cs[2u * gi + 1u] = cs.y;
+            if (rot) {
+                atomicMax(&flag[p.sweep], 1u);
+            }
+        }
+        return;
+    }
+    // PHASE 2
+    let c = rot_cs[2u * gi];
+    let s = rot_cs[2u * gi + 1u];
+    if (s == ${T}(0.0)) {
+        return;
+    }
+    for (var j = lid; j < n; j = j + WG) {
+        let x = a[base + j * n + pq.x];
+        let y = a[base + j * n + pq.y];
+        var nx = c * x - s * y;
+        var ny = s * x + c * y;
+        if (j == pq.x) {
+            ny = ${T}(0.0);
+        }
+        if (j == pq.y) {
+            nx = ${T}(0.0);
+        }
+        a[base + j * n + pq.x] = nx;
+        a[base + j * n + pq.y] = ny;
+    }
+}

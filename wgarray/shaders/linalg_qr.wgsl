@@ -1,0 +1,165 @@
+// Householder QR over a batch of m x n matrices stored column-major in global memory (a[b*m*n + col*m + row]),
+// LAPACK's layout of the factored form: after column k, a holds R on and above the diagonal and the reflector
+// v_k (v_k[k] = 1 implied) below it, tau[b*kmax + k] its scale (H_k = I - tau v v^T).
+// PHASE 0: one workgroup per matrix: the reflector of column k (dlarfg's choice beta = -sign(alpha) |x|, the
+//          norm scaled by the column's largest magnitude so it neither overflows nor underflows; tau = 0 when
+//          the part below the diagonal is zero).
+// PHASE 1: one workgroup per (matrix, trailing column j > k): a_j <- H_k a_j.
+// PHASE 2: one workgroup per (matrix, column c >= k of Q): Q <- H_k Q (backward accumulation from Q = I; the
+//          columns c < k of the partial product are still e_c).  Q is row-major m x qc.
+// PHASE 3: one thread per element: Q <- I (m x qc).
+// PHASE 4: one thread per element: R (row-major kr x n) <- the upper triangle of a.
+// PHASE 5: one thread per element of Q: column c < min(m, n) negated where R_cc < 0 (the svd's U from the QR of
+//          A V, whose columns are already orthogonal, so R is diagonal up to rounding).
+
+struct Params {
+    batch: u32,
+    m: u32,
+    n: u32,
+    k: u32,
+    qc: u32,
+    kr: u32,
+    kmax: u32,
+    cnt: u32,
+}
+
+${BINDINGS}
+@group(1) @binding(0) var<uniform> p: Params;
+
+const PHASE: u32 = ${PHASE}u;
+const WG: u32 = ${WG}u;
+var<workgroup> red: array<${T}, ${WG}>;
+
+fn reduce_sum(x: ${T}, lid: u32) -> ${T} {
+    red[lid] = x;
+    workgroupBarrier();
+    for (var h = WG / 2u; h > 0u; h = h / 2u) {
+        if (lid < h) {
+            red[lid] = red[lid] + red[lid + h];
+        }
+        workgroupBarrier();
+    }
+    let r = red[0];
+    workgroupBarrier();
+    return r;
+}
+
+fn reduce_max(x: ${T}, lid: u32) -> ${T} {
+    red[lid] = x;
+    workgroupBarrier();
+    for (var h = WG / 2u; h > 0u; h = h / 2u) {
+        if (lid < h) {
+            red[lid] = max(red[lid], red[lid + h]);
+        }
+        workgroupBarrier();
+    }
+    let r = red[0];
+    workgroupBarrier();
+    return r;
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let gi = wid.y * nwg.x + wid.x;
+    let m = p.m;
+    let n = p.n;
+    let k = p.k;
+    if (PHASE >= 3u) {
+        let t = gi * WG + lid;
+        if (PHASE == 4u) {
+            if (t >= p.batch * p.kr * n) {
+                return;
+            }
+            let b = t / (p.kr * n);
+            let i = (t / n) % p.kr;
+            let j = t % n;
+            r[t] = select(${T}(0.0), a[b * m * n + j * m + i], i <= j);
+            return;
+        }
+        if (t >= p.batch * m * p.qc) {
+            return;
+        }
+        let b = t / (m * p.qc);
+        let i = (t / p.qc) % m;
+        let c = t % p.qc;
+        if (PHASE == 3u) {
+            q[t] = select(${T}(0.0), ${T}(1.0), i == c);
+        } else if (c < min(m, n) && a[b * m * n + c * m + c] < ${T}(0.0)) {
+            q[t] = -q[t];
+        }
+        return;
+    }
+    if (gi >= p.batch * p.cnt) {
+        return;
+    }
+    let b = gi / p.cnt;
+    let ck = b * m * n + k * m;
+    if (PHASE == 0u) {
+        var mx = ${T}(0.0);
+        for (var i = k + lid; i < m; i = i + WG) {
+            mx = max(mx, abs(a[ck + i]));
+        }
+        let scale = reduce_max(mx, lid);
+        var ss = ${T}(0.0);
+        if (scale > ${T}(0.0)) {
+            for (var i = k + 1u + lid; i < m; i = i + WG) {
+                let x = a[ck + i] / scale;
+                ss = ss + x * x;
+            }
+        }
+        let sumsq = reduce_sum(ss, lid);
+        let alpha = a[ck + k];
+        storageBarrier();
+        if (!(sumsq > ${T}(0.0))) {
+            if (lid == 0u) {
+                tau[b * p.kmax + k] = ${T}(0.0);
+            }
+            return;
+        }
+        let al = alpha / scale;
+        let beta = select(${T}(1.0), ${T}(-1.0), alpha >= ${T}(0.0)) * scale * sqrt(al * al + sumsq);
+        let d = alpha - beta;
+        for (var i = k + 1u + lid; i < m; i = i + WG) {
+            a[ck + i] = a[ck + i] / d;
+        }
+        if (lid == 0u) {
+            a[ck + k] = beta;
+            tau[b * p.kmax + k] = (beta - alpha) / beta;
+        }
+        return;
+    }
+    let tk = tau[b * p.kmax + k];
+    if (PHASE == 1u) {
+        let cj = b * m * n + (k + 1u + gi % p.cnt) * m;
+        var s = ${T}(0.0);
+        for (var i = k + lid; i < m; i = i + WG) {
+            s = s + select(a[ck + i], ${T}(1.0), i == k) * a[cj + i];
+        }
+        let w = tk * reduce_sum(s, lid);
+        storageBarrier();
+        if (tk == ${T}(0.0)) {
+            return;
+        }
+        for (var i = k + lid; i < m; i = i + WG) {
+            a[cj + i] = a[cj + i] - w * select(a[ck + i], ${T}(1.0), i == k);
+        }
+        return;
+    }
+    // PHASE 2
+    let qc = p.qc;
+    let c = k + gi % p.cnt;
+    let qb = b * m * qc;
+    var s = ${T}(0.0);
+    for (var i = k + lid; i < m; i = i + WG) {
+        s = s + select(a[ck + i], ${T}(1.0), i == k) * q[qb + i * qc + c];
+    }
+    let w = tk * reduce_sum(s, lid);
+    storageBarrier();
+    if (tk == ${T}(0.0)) {
+        return;
+    }
+    for (var i = k + lid; i < m; i = i + WG) {
+        q[qb + i * qc + c] = q[qb + i * qc + c] - w * select(a[ck + i], ${T}(1.0), i == k);
+    }
+}

@@ -1,0 +1,94 @@
+// Ordering of eigenvalues (ascending) and singular values (descending) and the matching permutation of the
+// vectors, on the device.
+// PHASE 0: one workgroup per matrix: keys (flags bit 0: the diagonal of the n x n column-major A, ascending;
+//          otherwise the norms of the n columns of the m x n column-major G, descending, each scaled by its
+//          largest magnitude), then each key's rank = how many keys come before it (ties by index, so the ranks are
+//          a permutation), vals[b*n + rank] = key, perm[b*n + rank] = index.
+// PHASE 1: one thread per output element: out = the columns of the column-major src (n columns of length len)
+//          in perm's order, written as rows (out[r*len + i]) or, with flags bit 1, transposed (out[i*n + r]).
+
+struct Params {
+    batch: u32,
+    m: u32,
+    n: u32,
+    len: u32,
+    flags: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+${BINDINGS}
+@group(1) @binding(0) var<uniform> p: Params;
+
+const PHASE: u32 = ${PHASE}u;
+const WG: u32 = ${WG}u;
+
+fn before(x: ${T}, i: u32, y: ${T}, j: u32) -> bool {
+    if ((p.flags & 1u) != 0u) {
+        return x < y || (x == y && i < j);
+    }
+    return x > y || (x == y && i < j);
+}
+
+@compute @workgroup_size(${WG})
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+    let gi = wid.y * nwg.x + wid.x;
+    let n = p.n;
+    if (PHASE == 1u) {
+        let t = gi * WG + lid;
+        let len = p.len;
+        if (t >= p.batch * n * len) {
+            return;
+        }
+        let b = t / (n * len);
+        let r = (t / len) % n;
+        let i = t % len;
+        let v = src[b * n * len + perm[b * n + r] * len + i];
+        if ((p.flags & 2u) != 0u) {
+            out[b * n * len + i * n + r] = v;
+        } else {
+            out[t] = v;
+        }
+        return;
+    }
+    if (gi >= p.batch) {
+        return;
+    }
+    let b = gi;
+    let m = p.m;
+    for (var j = lid; j < n; j = j + WG) {
+        var key: ${T};
+        if ((p.flags & 1u) != 0u) {
+            key = src[b * n * n + j * n + j];
+        } else {
+            let c = b * m * n + j * m;
+            var mx = ${T}(0.0);
+            for (var i = 0u; i < m; i = i + 1u) {
+                mx = max(mx, abs(src[c + i]));
+            }
+            var ss = ${T}(0.0);
+            if (mx > ${T}(0.0)) {
+                for (var i = 0u; i < m; i = i + 1u) {
+                    let x = src[c + i] / mx;
+                    ss = ss + x * x;
+                }
+            }
+            key = mx * sqrt(ss);
+        }
+        keys[b * n + j] = key;
+    }
+    storageBarrier();
+    for (var j = lid; j < n; j = j + WG) {
+        let kj = keys[b * n + j];
+        var rank = 0u;
+        for (var i = 0u; i < n; i = i + 1u) {
+            if (before(keys[b * n + i], i, kj, j)) {
+                rank = rank + 1u;
+            }
+        }
+        out[b * n + rank] = kj;
+        perm[b * n + rank] = j;
+    }
+}
