@@ -382,10 +382,11 @@ def _svd(x: Array, vectors: bool, full: bool):
     tall = m >= n
     rows, cols = (m, n) if tall else (n, m)  # G: rows x cols, column-major, cols <= rows
     if batch == 0 or cols == 0:
-        s = _zeros(dev, lead + (0,), dt)
+        s = _zeros(dev, lead + (cols,), dt)
         if not vectors:
             return None, s, None
-        return (_eye_stack(dev, lead, m, m if full else 0, dt), s, _eye_stack(dev, lead, n if full else 0, n, dt))
+        return (_eye_stack(dev, lead, m, m if full else cols, dt), s,
+                _eye_stack(dev, lead, n if full else cols, n, dt))
     g = _column_major(x, tall)
     v = _new(dev, (batch * cols * cols,), dt)
     dummy = _new(dev, (1,), dt)

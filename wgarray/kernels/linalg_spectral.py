@@ -16,13 +16,14 @@ import math
 from ..dtypes import DType
 from . import layout, source
 
-MAX_WG = 256  # WebGPU's floor of invocations a workgroup
+MAX_WG = 256  # WebGPU's floor of invocations a workgroup (the elementwise-style phases)
+REDUCE_WG = 64  # workgroups that reduce with barriers: more threads cost more barrier time than they save (lavapipe)
 
 
 def workgroup_for(rows: int) -> int:
-    """Threads a workgroup for work along vectors of ``rows`` elements: the next power of two, 8 to 256 (small
-    matrices in big batches then keep their lanes busy)."""
-    return min(MAX_WG, max(8, 1 << max(0, rows - 1).bit_length()))
+    """Threads a workgroup for work along vectors of ``rows`` elements: the next power of two, 8 to REDUCE_WG
+    (small matrices in big batches then keep their lanes busy)."""
+    return min(REDUCE_WG, max(8, 1 << max(0, rows - 1).bit_length()))
 
 
 def _constants(dt: DType) -> dict[str, str]:
