@@ -30,13 +30,17 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
                 "matmul": (mm, [(64, 256)]),
                 "tiny": (10_000, 1000),
                 "transfer": [64 * MiB],
-                "sort": ([1 << k for k in (10, 14, 16, 18, 20)], (1 << 10, 1 << 10))}
+                "sort": ([1 << k for k in (10, 14, 16, 18, 20)], (1 << 10, 1 << 10)),
+                "linalg_spectral": [("qr", 1, 64), ("svd", 1, 64), ("eigh", 1, 64), ("qr", 100, 8), ("svd", 100, 8),
+                                    ("eigh", 100, 8)]}
     return {"add": [1 << k for k in range(16, 27)],
             "sum": [1 << k for k in range(16, 27)],
             "matmul": ([1024, 4096, 8192], [(64, 256)]),
             "tiny": (10_000, 1000),
             "transfer": [256 * MiB],
-            "sort": ([1 << k for k in range(10, 25, 2)], (1 << 10, 1 << 10))}
+            "sort": ([1 << k for k in range(10, 25, 2)], (1 << 10, 1 << 10)),
+            "linalg_spectral": [(op, 1, n) for op in ("qr", "svd", "eigh") for n in (64, 256, 1024)]
+            + [("qr", 1, 4096)] + [(op, b, n) for op in ("qr", "svd", "eigh") for b, n in ((10_000, 8), (1000, 32))]}
 
 
 def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
@@ -54,6 +58,8 @@ def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
         return suite.bench_transfer(ctx, cfg["transfer"])
     if name == "sort":
         return suite.bench_sort(ctx, *cfg["sort"])
+    if name == "linalg_spectral":
+        return suite.bench_linalg_spectral(ctx, cfg["linalg_spectral"])
     raise ValueError(name)
 
 

@@ -460,6 +460,63 @@ def bench_sort(ctx: Context, sizes: list[int], rows_shape: tuple[int, int] | Non
     return out
 
 
+# -- 7. spectral linalg ----------------------------------------------------------------------------------------------
+_SPECTRAL = {  # op -> (the call for wgarray, numpy and cupy; the call for torch)
+    "qr": (lambda xp, a: xp.linalg.qr(a), lambda t, a: t.linalg.qr(a)),
+    "svd": (lambda xp, a: xp.linalg.svd(a), lambda t, a: t.linalg.svd(a)),
+    "eigh": (lambda xp, a: xp.linalg.eigh(a), lambda t, a: t.linalg.eigh(a)),
+}
+
+
+def _spectral_check(op: str, res) -> Any:
+    """The part of a result that is unique (up to rounding): |diag R|, S, the eigenvalues."""
+    if op == "qr":
+        return res[1]
+    return res[1] if op == "svd" else res[0]
+
+
+def bench_linalg_spectral(ctx: Context, cases: list[tuple[str, int, int]]) -> list[Row]:
+    """float32 qr / svd / eigh of ``batch`` matrices of order n (eigh: symmetric), one synchronised call each."""
+    rows = []
+    rng = np.random.default_rng(6)
+    dev = ctx.dev
+    for op, batch, n in cases:
+        label = f"{op} {n}^2" if batch == 1 else f"{op} {batch}x{n}^2"
+        row = Row("linalg_spectral", label, n if batch == 1 else f"{batch}x{n}", batch, "us/op")
+        rows.append(row)
+        shape = (n, n) if batch == 1 else (batch, n, n)
+        x = rng.standard_normal(shape, dtype=np.float32)
+        if op == "eigh":
+            x = (x + np.swapaxes(x, -1, -2)) / 2
+        call, tcall = _SPECTRAL[op]
+
+        def unique(res) -> np.ndarray:
+            v = _spectral_check(op, res)
+            v = v.numpy() if isinstance(v, wg.Array) else np.asarray(v)
+            return np.abs(np.diagonal(v, axis1=-2, axis2=-1)) if op == "qr" else v
+
+        ref = unique(call(np, x.astype(np.float64)))
+        atol = 1e-5 * n * float(np.abs(ref).max(initial=1))
+
+        def wgarray_():
+            (a,) = _wg_resident(dev, x)
+            _check(row, "wgarray", unique(call(wg, a)), ref, 0.0, atol)
+            return Case("", lambda _: call(wg, a), dev.synchronize, counters=dev)
+
+        def device_peer(peer: Peer):
+            a = _to_peer(peer, x)
+            f = (lambda: tcall(peer.module, a)) if peer.name == "torch" else (lambda: call(peer.module, a))
+            res = f()
+            peer.sync()
+            got = _from_peer(peer, _spectral_check(op, res))
+            _check(row, peer.name, np.abs(np.diagonal(got, axis1=-2, axis2=-1)) if op == "qr" else got, ref,
+                   0.0, atol)
+            return Case("", lambda _: f(), peer.sync)
+
+        _measure_row(ctx, row, [("wgarray", wgarray_), ("numpy", lambda: Case("", lambda _: call(np, x)))]
+                     + _device_peers(ctx, row, device_peer))
+    return rows
+
 
 # -- the registry ----------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -485,4 +542,7 @@ BENCHES = {
     "sort": Bench("sort", "wg.sort / wg.argsort, float32 (1-D, or the last axis of rows); rate counts elements "
                   "(Gelem/s); 'a+b' is wgarray's a + b on as many elements (wg/a+b: the issue's ratio)",
                   ("a+b", "numpy", "torch", "cupy"), amortised=True),
+    "linalg_spectral": Bench("linalg_spectral", "float32 qr (reduced), svd (full_matrices), eigh (symmetric) of "
+                             "one matrix or a batch, one synchronised call; time per matrix (us/op)",
+                             ("numpy", "torch", "cupy")),
 }
