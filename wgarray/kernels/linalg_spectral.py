@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from ..dtypes import DType
-from . import layout, source
+from . import launch, layout, source
 
 MAX_WG = 256  # WebGPU's floor of invocations a workgroup (the elementwise-style phases)
 REDUCE_WG = 64  # workgroups that reduce with barriers: more threads cost more barrier time than they save (lavapipe)
@@ -33,18 +33,14 @@ def _constants(dt: DType) -> dict[str, str]:
     return dict(T="f32", EPS="1.1920928955078125e-07", TINY="1.1754943508222875e-38", BIG="1e18")
 
 
-def _dispatch(device, key: tuple, shader: str, bindings: list[tuple[str, str, bool]], subs: dict,
+def _dispatch(device, key: tuple, shader: str, bindings: list[launch.Binding], subs: dict, wg: int,
               arrays: list, params: layout.Params, workgroups: int) -> None:
-    """Compile (cached under ``key``) and record one dispatch of ``workgroups`` workgroups over ``arrays``' device
-    buffers; ``bindings`` are (name, WGSL type, read-only) in binding order."""
-    def build():
-        decl = "\n".join(f"@group(0) @binding({i}) var<storage, {'read' if ro else 'read_write'}> {name}: {ty};"
-                         for i, (name, ty, ro) in enumerate(bindings))
-        return source.render(shader, BINDINGS=decl, **subs), [ro for _, _, ro in bindings]
-    pipe, bgl = device.pipeline(key, build)
-    buffers = [a.mirror.buffer() if ro else a.mirror.buffer_for_write() for a, (_, _, ro) in zip(arrays, bindings)]
-    grid = layout.grid(workgroups, device.properties.limits.max_compute_workgroups_per_dimension)
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params.bytes(), grid)
+    """Compile (cached under ``key``) and record one dispatch of ``workgroups`` workgroups of ``wg`` threads over
+    ``arrays``' device buffers, in ``bindings``' order."""
+    kernel = launch.compile(device, key, lambda: launch.Kernel(shader, tuple(bindings), subs, wg))
+    buffers = [a.mirror.buffer() if b.access == "read" else a.mirror.buffer_for_write()
+               for a, b in zip(arrays, bindings)]
+    launch.dispatch(device, kernel, buffers, params.bytes(), workgroups=workgroups)
 
 
 # -- Jacobi ---------------------------------------------------------------------------------------------------
@@ -52,12 +48,12 @@ def _jacobi(device, phase: int, a, v, cs, flag, batch: int, m: int, n: int, step
             wg: int, workgroups: int) -> None:
     c = _constants(a.dtype)
     t = c["T"]
-    bindings = [("a", f"array<{t}>", False), ("v", f"array<{t}>", False), ("rot_cs", f"array<{t}>", False),
-                ("flag", "array<atomic<u32>>", False)]
+    bindings = [launch.write("a", f"array<{t}>"), launch.write("v", f"array<{t}>"),
+                launch.write("rot_cs", f"array<{t}>"), launch.write("flag", "array<atomic<u32>>")]
     nn = n + (n & 1)
     params = layout.Params().u32(batch, m, n, nn // 2, step, nn, sweep, flags)
     _dispatch(device, ("linalg_jacobi", t, phase, wg), "linalg_jacobi.wgsl", bindings,
-              dict(c, PHASE=phase, WG=wg, LOGWG=int(math.log2(wg))), [a, v, cs, flag], params, workgroups)
+              dict(c, PHASE=phase, LOGWG=int(math.log2(wg))), wg, [a, v, cs, flag], params, workgroups)
 
 
 def jacobi_init(device, a, v, batch: int, n: int, cs, flag, symmetrise: bool) -> None:
@@ -83,9 +79,9 @@ def jacobi_sweep(device, a, v, cs, flag, batch: int, m: int, n: int, sweep: int,
 
 
 # -- ordering -------------------------------------------------------------------------------------------------
-def _order_bindings(t: str) -> list[tuple[str, str, bool]]:
-    return [("src", f"array<{t}>", True), ("keys", f"array<{t}>", False), ("out", f"array<{t}>", False),
-            ("perm", "array<u32>", False)]
+def _order_bindings(t: str) -> list[launch.Binding]:
+    return [launch.read("src", f"array<{t}>"), launch.write("keys", f"array<{t}>"),
+            launch.write("out", f"array<{t}>"), launch.write("perm", "array<u32>")]
 
 
 def order(device, src, keys, vals, perm, batch: int, m: int, n: int, ascending_diagonal: bool) -> None:
@@ -95,7 +91,7 @@ def order(device, src, keys, vals, perm, batch: int, m: int, n: int, ascending_d
     wg = workgroup_for(n)
     params = layout.Params().u32(batch, m, n, 0, int(ascending_diagonal), 0, 0, 0)
     _dispatch(device, ("linalg_order", c["T"], 0, wg), "linalg_spectral_order.wgsl", _order_bindings(c["T"]),
-              dict(c, PHASE=0, WG=wg), [src, keys, vals, perm], params, batch)
+              dict(c, PHASE=0), wg, [src, keys, vals, perm], params, batch)
 
 
 def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: int, transpose: bool) -> None:
@@ -105,7 +101,7 @@ def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: i
     total = batch * n * length
     params = layout.Params().u32(batch, 0, n, length, 2 if transpose else 0, 0, 0, 0)
     _dispatch(device, ("linalg_order", c["T"], 1, MAX_WG), "linalg_spectral_order.wgsl", _order_bindings(c["T"]),
-              dict(c, PHASE=1, WG=MAX_WG), [src, dummy, out, perm], params, math.ceil(total / MAX_WG))
+              dict(c, PHASE=1), MAX_WG, [src, dummy, out, perm], params, math.ceil(total / MAX_WG))
 
 
 # -- Householder QR -------------------------------------------------------------------------------------------
@@ -113,10 +109,9 @@ def _qr(device, phase: int, a, tau, q, r, batch: int, m: int, n: int, k: int, qc
         wg: int, workgroups: int) -> None:
     c = _constants(a.dtype)
     t = c["T"]
-    bindings = [("a", f"array<{t}>", False), ("tau", f"array<{t}>", False), ("q", f"array<{t}>", False),
-                ("r", f"array<{t}>", False)]
+    bindings = [launch.write(name, f"array<{t}>") for name in ("a", "tau", "q", "r")]
     params = layout.Params().u32(batch, m, n, k, qc, kr, min(m, n), cnt)
-    _dispatch(device, ("linalg_qr", t, phase, wg), "linalg_qr.wgsl", bindings, dict(c, PHASE=phase, WG=wg),
+    _dispatch(device, ("linalg_qr", t, phase, wg), "linalg_qr.wgsl", bindings, dict(c, PHASE=phase), wg,
               [a, tau, q, r], params, workgroups)
 
 

@@ -24,7 +24,6 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 const PHASE: u32 = ${PHASE}u;
 const WG: u32 = ${WG}u;
@@ -57,10 +56,8 @@ fn wants(app: ${T}, aqq: ${T}, apq: ${T}, tol: ${T}) -> bool {
     return abs(apq) > max(tol * sqrt(abs(app)) * sqrt(abs(aqq)), ${T}(${TINY}));
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let gi = wid.y * nwg.x + wid.x;
+${ENTRY}
+    let gi = group_index;
     if (PHASE == 3u) {
         let t = gi * WG + lid;
         let n = p.n;

@@ -24,7 +24,6 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 const PHASE: u32 = ${PHASE}u;
 const WG: u32 = ${WG}u;
@@ -58,10 +57,8 @@ fn reduce_max(x: ${T}, lid: u32) -> ${T} {
     return r;
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let gi = wid.y * nwg.x + wid.x;
+${ENTRY}
+    let gi = group_index;
     let m = p.m;
     let n = p.n;
     let k = p.k;

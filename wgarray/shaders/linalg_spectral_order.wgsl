@@ -19,7 +19,6 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 const PHASE: u32 = ${PHASE}u;
 const WG: u32 = ${WG}u;
@@ -31,10 +30,8 @@ fn before(x: ${T}, i: u32, y: ${T}, j: u32) -> bool {
     return x > y || (x == y && i < j);
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-    let gi = wid.y * nwg.x + wid.x;
+${ENTRY}
+    let gi = group_index;
     let n = p.n;
     if (PHASE == 1u) {
         let t = gi * WG + lid;
