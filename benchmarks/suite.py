@@ -460,7 +460,7 @@ def bench_sort(ctx: Context, sizes: list[int], rows_shape: tuple[int, int] | Non
     return out
 
 
-# -- 7. spectral linalg ----------------------------------------------------------------------------------------------
+# -- 6. spectral linalg ----------------------------------------------------------------------------------------------
 _SPECTRAL = {  # op -> (the call for wgarray, numpy and cupy; the call for torch)
     "qr": (lambda xp, a: xp.linalg.qr(a), lambda t, a: t.linalg.qr(a)),
     "svd": (lambda xp, a: xp.linalg.svd(a), lambda t, a: t.linalg.svd(a)),

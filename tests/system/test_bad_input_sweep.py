@@ -120,6 +120,7 @@ def good_values(name: str, inp: Inputs) -> dict:
         "broadcast_to": {"shape": (2, 3, 4)}, "reshape": {"shape": (4, 3)}, "cumulative_sum": {"axis": 1},
         "cumulative_prod": {"axis": 1}, "linalg.cross": {"x1": inp.v3, "x2": inp.v3}, "astype": {"dtype": wg.int32},
         "isdtype": {"dtype": wg.int8}, "linalg.outer": {"x1": inp.sorted1, "x2": inp.idx},
+        "linalg.eigh": {"x": f[:, :3]}, "linalg.eigvalsh": {"x": f[:, :3]},  # square (the lower triangle is read)
         "from_dlpack": {"x": np.arange(4, dtype=np.float32)}, "iinfo": {"type": wg.int32}, "clip": {"min": -1.0, "max": 1.0},
         "logical_and": {"x1": b, "x2": b}, "logical_or": {"x1": b, "x2": b}, "logical_xor": {"x1": b, "x2": b},
         "logical_not": {"x": b},

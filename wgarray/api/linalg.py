@@ -255,6 +255,7 @@ def _input(x, name: str) -> Array:
     """x as an Array of at least 2 dimensions in a float dtype (integers and bool in the default float, as numpy's
     linalg converts them to float64); float16 is refused, as numpy refuses it."""
     x = x if isinstance(x, Array) else core.asarray(x)
+    core.common_device([x])  # a closed device says so before any shape complaint
     if x.ndim < 2:
         raise LinAlgError(f"{name}: {x.ndim}-dimensional array given; the array must be at least two-dimensional")
     if x.dtype is _dt.float16:
