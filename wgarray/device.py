@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable
 
 import wgpu
 

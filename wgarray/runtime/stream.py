@@ -232,6 +232,11 @@ class Stream:
             self._queue.submit([encoder.finish()])
             self._counters.submits += 1
 
+    @property
+    def recording(self) -> bool:
+        """Whether anything is recorded and not yet submitted (a flush submits then, and only then)."""
+        return self._encoder is not None
+
     def is_pending(self, buffer: wgpu.GPUBuffer) -> bool:
         return id(buffer) in self._pending
 
