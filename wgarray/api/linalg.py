@@ -221,3 +221,6 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str |
     if keepdims:
         res = reshape(res, res.shape + (1, 1))
     return res
+
+from ._linalg_factor import (LinAlgError, SlogdetResult, cholesky, det, errors, inv, matrix_power,  # noqa: E402,F401
+                             slogdet, solve)
