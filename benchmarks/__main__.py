@@ -1,4 +1,4 @@
-"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer,sort] [--out DIR] [--repeat N]`
+"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer,sort,linalg] [--out DIR] [--repeat N]`
 
 Runs wgarray and its peers (numpy, raw wgpu, and torch/cupy when they have a CUDA device) on the same work in
 one run and prints a table per work item.  Default sizes are GPU targets; ``--quick`` uses small ones (the whole
@@ -30,13 +30,15 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
                 "matmul": (mm, [(64, 256)]),
                 "tiny": (10_000, 1000),
                 "transfer": [64 * MiB],
-                "sort": ([1 << k for k in (10, 14, 16, 18, 20)], (1 << 10, 1 << 10))}
+                "sort": ([1 << k for k in (10, 14, 16, 18, 20)], (1 << 10, 1 << 10)),
+                "linalg": ([64, 256] if cpu_adapter else [64, 256, 1024], [(1000, 8)])}
     return {"add": [1 << k for k in range(16, 27)],
             "sum": [1 << k for k in range(16, 27)],
             "matmul": ([1024, 4096, 8192], [(64, 256)]),
             "tiny": (10_000, 1000),
             "transfer": [256 * MiB],
-            "sort": ([1 << k for k in range(10, 25, 2)], (1 << 10, 1 << 10))}
+            "sort": ([1 << k for k in range(10, 25, 2)], (1 << 10, 1 << 10)),
+            "linalg": ([64, 256, 1024, 4096], [(10_000, 8), (1_000, 32)])}
 
 
 def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
@@ -54,6 +56,9 @@ def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
         return suite.bench_transfer(ctx, cfg["transfer"])
     if name == "sort":
         return suite.bench_sort(ctx, *cfg["sort"])
+    if name == "linalg":
+        from . import linalg
+        return linalg.bench_linalg(ctx, *cfg["linalg"])
     raise ValueError(name)
 
 

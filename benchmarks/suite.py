@@ -485,4 +485,7 @@ BENCHES = {
     "sort": Bench("sort", "wg.sort / wg.argsort, float32 (1-D, or the last axis of rows); rate counts elements "
                   "(Gelem/s); 'a+b' is wgarray's a + b on as many elements (wg/a+b: the issue's ratio)",
                   ("a+b", "numpy", "torch", "cupy"), amortised=True),
+    "linalg": Bench("linalg", "cholesky / solve (16 right-hand sides) / inv of float32 n x n matrices and stacks of "
+                    "small ones, one synchronised call; rate counts n^3/3, 2n^3/3 + 32n^2, 2n^3 flops a matrix "
+                    "(GFLOP/s)", ("numpy", "torch", "cupy")),
 }

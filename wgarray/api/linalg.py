@@ -2,8 +2,8 @@
 kernels: views (diagonal, matrix_transpose), elementwise ops, reductions and the tiled matmul.  ``matmul``,
 ``matrix_transpose``, ``tensordot`` and ``vecdot`` are also in the main namespace (the same functions).
 
-Not here (they need factorizations wgarray does not have yet): cholesky, det, eigh, eigvalsh, inv, matrix_power,
-matrix_rank, pinv, qr, slogdet, solve, svd, svdvals, and matrix_norm's ord=2, -2 and 'nuc' (singular values).
+cholesky, solve, inv, det, slogdet and matrix_power (LU / Cholesky on the device) are in ``_linalg_factor``.
+Not here yet: eigh, eigvalsh, matrix_rank, pinv, qr, svd, svdvals, and matrix_norm's ord=2, -2 and 'nuc'.
 """
 from __future__ import annotations
 
