@@ -1,7 +1,7 @@
 """Launch the factorisation kernels of ``wg.linalg`` (``shaders/linalg_*.wgsl``) on contiguous stacks of n x n
 matrices in their compute dtype (float32 or float64).
 
-Two regimes (the drivers in ``wgarray/_linalg_factor.py`` choose between them):
+Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
 
 - ``factor_small``: one workgroup a matrix, the whole matrix in workgroup memory (``small_limit`` says up to which
   n the device's workgroup memory holds it): LU with partial pivoting or Cholesky, then optionally the solve of
@@ -13,13 +13,17 @@ Two regimes (the drivers in ``wgarray/_linalg_factor.py`` choose between them):
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
 (Cholesky) plus one.  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
 matrices whose info is set.
+
+Every kernel goes through ``launch``: its bindings declared once (``_kernel``), the shared entry prologue, and
+``launch.dispatch`` with a 1-D workgroup count (matrices, or column groups times matrices: no grid limit on the
+stack's size).
 """
 from __future__ import annotations
 
 import math
 
 from ..dtypes import DType
-from . import layout, source
+from . import launch, layout, source
 
 SMALL_WG = 64  # invocations of a small-path workgroup (8x8 matrices use 49 of them in the updates)
 PANEL_WG = 256  # invocations of a panel workgroup (the pivot search runs over up to n rows)
@@ -55,35 +59,31 @@ def _neg_inf(T: str) -> str:
     return "bitcast<f32>(0xff800000u)" if T == "f32" else "f64(bitcast<f32>(0xff800000u))"
 
 
-def _batch_grid(device, count: int) -> tuple[int, int, int]:
-    return layout.grid(count, device.properties.limits.max_compute_workgroups_per_dimension)
-
-
-def _check_batch(device, batch: int) -> None:
-    if batch > device.properties.limits.max_compute_workgroups_per_dimension:
-        raise ValueError(f"a stack of {batch} matrices exceeds the device's grid limit for the blocked path")
-
-
-def _dispatch(device, key, build, buffers, params: bytes, grid) -> None:
-    pipe, bgl = device.pipeline(key, build)
-    device.stream.dispatch(pipe, device.stream.bind_group(bgl, buffers), buffers, params, grid)
+def _run(device, key: tuple, kernel: launch.Kernel, arrays: list, params: layout.Params, workgroups: int,
+         whole: bool = False) -> None:
+    """Dispatch ``workgroups`` of ``kernel`` (compiled once under ``key``) over the arrays' buffers: read bindings
+    from ``buffer()``, written ones from ``buffer_for_write`` (``whole``: the last written array is overwritten
+    throughout, so its host copy need not be uploaded first)."""
+    compiled = launch.compile(device, key, lambda: kernel)
+    last = max(i for i, b in enumerate(kernel.bindings) if b.access == "read_write")
+    buffers = [a.mirror.buffer() if b.access == "read" else a.mirror.buffer_for_write(whole=whole and i == last)
+               for i, (a, b) in enumerate(zip(arrays, kernel.bindings))]
+    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
 
 
 # -- factorisations -----------------------------------------------------------------------------------------------
-def _build_factor(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool, bucket: int):
+def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
+                   bucket: int) -> launch.Kernel:
     T = d.wgsl
-    wg = SMALL_WG if shared else PANEL_WG
-    names = [("a", False), ("piv", False), ("info", False)] + ([("x", False)] if solve else [])
-    types = {"a": f"array<{T}>", "piv": "array<u32>", "info": "array<u32>", "x": f"array<{T}>"}
-    bindings = "\n".join(f"@group(0) @binding({i}) var<storage, read_write> {nm}: {types[nm]};"
-                         for i, (nm, _) in enumerate(names))
+    bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
+    if solve:
+        bindings.append(launch.write("x", f"array<{T}>"))
     solve_code = source.render("linalg_lu_solve_part.wgsl", T=T, NAN=_nan(T)) if solve else ""
-    body = {True: "true", False: "false"}
-    text = source.render(
-        "linalg_lu_factor.wgsl", HELPERS=source.helpers([d]), T=T, WG=wg, LU=body[lu], SHARED=body[shared],
-        STORE=body[store], SOLVE=body[solve], GEN_ID=body[gen_id], BINDINGS=bindings,
-        SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1, SOLVE_CODE=solve_code)
-    return text, [ro for _, ro in names]
+    flag = {True: "true", False: "false"}
+    return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
+        HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
+        GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
+        SOLVE_CODE=solve_code), workgroup=SMALL_WG if shared else PANEL_WG)
 
 
 def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, k: int = 0, gen_id: bool = False,
@@ -98,12 +98,9 @@ def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, 
     solve = x is not None
     bucket = _bucket(n)
     key = ("linalg_factor_small", d.name, lu, store, solve, gen_id, bucket)
-    bufs = [a.mirror.buffer_for_write(), piv.mirror.buffer_for_write(), info.mirror.buffer_for_write()]
-    if solve:
-        bufs.append(x.mirror.buffer_for_write(whole=gen_id))
-    grid = _batch_grid(device, batch)
-    params = layout.Params().u32(n, 0, n, n, batch, k, grid[0], 0).bytes()
-    _dispatch(device, key, lambda: _build_factor(d, lu, True, store, solve, gen_id, bucket), bufs, params, grid)
+    kernel = _factor_kernel(d, lu, True, store, solve, gen_id, bucket)
+    params = layout.Params().u32(n, 0, n, n, batch, k, 0, 0)
+    _run(device, key, kernel, [a, piv, info] + ([x] if solve else []), params, batch, whole=gen_id)
 
 
 def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int, lu: bool) -> None:
@@ -111,42 +108,30 @@ def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int
     matrix of the contiguous stack ``a``: LU with partial pivoting (swaps within the panel's columns only) or
     Cholesky (then m_end = k0 + nb: the diagonal block; the rows below are a trsm)."""
     d = a.dtype
-    key = ("linalg_panel", d.name, lu)
-    bufs = [a.mirror.buffer_for_write(), piv.mirror.buffer_for_write(), info.mirror.buffer_for_write()]
-    grid = _batch_grid(device, batch)
-    params = layout.Params().u32(n, k0, nb, m_end, batch, 0, grid[0], 0).bytes()
-    _dispatch(device, key, lambda: _build_factor(d, lu, False, False, False, False, 1), bufs, params, grid)
+    kernel = _factor_kernel(d, lu, False, False, False, False, 1)
+    params = layout.Params().u32(n, k0, nb, m_end, batch, 0, 0, 0)
+    _run(device, ("linalg_panel", d.name, lu), kernel, [a, piv, info], params, batch)
 
 
 # -- triangular solves, row swaps -----------------------------------------------------------------------------------
-def _build_trsm(d: DType, same: bool):
-    T = d.wgsl
-    if same:
-        bindings = f"@group(0) @binding(0) var<storage, read_write> bm: array<{T}>;"
-        ro = [False]
-    else:
-        bindings = (f"@group(0) @binding(0) var<storage, read> tm: array<{T}>;\n"
-                    f"@group(0) @binding(1) var<storage, read_write> bm: array<{T}>;")
-        ro = [True, False]
-    return source.render("linalg_trsm.wgsl", T=T, WG=WG, BINDINGS=bindings, TBUF="bm" if same else "tm"), ro
-
-
 def trsm(device, t, b, lower: bool, unit: bool) -> None:
     """Solve T X = B in place: ``t`` a view (batch, nb, nb) of a triangle, ``b`` a view (batch, nb, ncol) of the
     right-hand sides, both over contiguous stacks (any strides; the same base allowed)."""
     batch, nb, ncol = b.shape
     if batch * nb * ncol == 0:
         return
-    _check_batch(device, batch)
     d = b.dtype
+    T = d.wgsl
     same = t.mirror is b.mirror
-    bufs = [b.mirror.buffer_for_write()] if same else [t.mirror.buffer(), b.mirror.buffer_for_write()]
+    bindings = ((launch.write("bm", f"array<{T}>"),) if same else
+                (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
+    kernel = launch.Kernel("linalg_trsm.wgsl", bindings, dict(T=T, TBUF="bm" if same else "tm"), workgroup=WG)
     tb, tr, tc = t.strides
     bb, br, bc = b.strides
     params = layout.Params().u32(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
-                                 t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb).bytes()
-    _dispatch(device, ("linalg_trsm", d.name, same), lambda: _build_trsm(d, same), bufs, params,
-              (math.ceil(ncol / WG), batch, 1))
+                                 t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb)
+    _run(device, ("linalg_trsm", d.name, same), kernel, [b] if same else [t, b], params,
+         math.ceil(ncol / WG) * batch)
 
 
 def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = (0, 0)) -> None:
@@ -155,13 +140,12 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
     batch, _, ncol = x.shape
     if batch * ncol * cnt == 0:
         return
-    _check_batch(device, batch)
     d = x.dtype
     bs, rs, cs = x.strides
-    bufs = [piv.mirror.buffer(), x.mirror.buffer_for_write()]
-    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, 0).bytes()
-    _dispatch(device, ("linalg_swap", d.name), lambda: (source.render("linalg_lu_swap.wgsl", T=d.wgsl, WG=WG),
-                                                        [True, False]), bufs, params, (math.ceil(ncol / WG), batch, 1))
+    kernel = launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"), launch.write("x", f"array<{d.wgsl}>")),
+                           dict(T=d.wgsl), workgroup=WG)
+    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, 0)
+    _run(device, ("linalg_swap", d.name), kernel, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
 # -- results from the factors --------------------------------------------------------------------------------------
@@ -171,12 +155,12 @@ def det(device, a, piv, info, out, n: int, batch: int) -> None:
         return
     d = a.dtype
     T = d.wgsl
-    grid = _batch_grid(device, math.ceil(batch / WG))
-    bufs = [a.mirror.buffer(), piv.mirror.buffer(), info.mirror.buffer(), out.mirror.buffer_for_write(whole=True)]
-    params = layout.Params().u32(n, batch, grid[0], 0).bytes()
-    _dispatch(device, ("linalg_det", d.name),
-              lambda: (source.render("linalg_lu_det.wgsl", HELPERS=source.helpers([d]), T=T, WG=WG,
-                                     NEG_INF=_neg_inf(T)), [True, True, True, False]), bufs, params, grid)
+    kernel = launch.Kernel("linalg_lu_det.wgsl", (
+        launch.read("a", f"array<{T}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
+        launch.write("out", f"array<{T}>")), dict(HELPERS=source.helpers([d]), T=T, NEG_INF=_neg_inf(T)),
+        workgroup=WG)
+    params = layout.Params().u32(n, batch, 0, 0)
+    _run(device, ("linalg_det", d.name), kernel, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
 
 
 def nanfill(device, info, x, per: int, batch: int) -> None:
@@ -185,9 +169,8 @@ def nanfill(device, info, x, per: int, batch: int) -> None:
     if total == 0:
         return
     d = x.dtype
-    grid = _batch_grid(device, math.ceil(total / WG))
-    bufs = [info.mirror.buffer(), x.mirror.buffer_for_write()]
-    params = layout.Params().u32(per, total, x.offset, grid[0]).bytes()
-    _dispatch(device, ("linalg_nanfill", d.name),
-              lambda: (source.render("linalg_lu_nanfill.wgsl", T=d.wgsl, WG=WG, NAN=_nan(d.wgsl)), [True, False]),
-              bufs, params, grid)
+    kernel = launch.Kernel("linalg_lu_nanfill.wgsl", (launch.read("info", "array<u32>"),
+                                                      launch.write("x", f"array<{d.wgsl}>")),
+                           dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
+    params = layout.Params().u32(per, total, x.offset, 0)
+    _run(device, ("linalg_nanfill", d.name), kernel, [info, x], params, math.ceil(total / WG))

@@ -6,19 +6,14 @@ ${HELPERS}
 struct Params {
     n: u32,
     batch: u32,
-    gx: u32,
-    _pad: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
-@group(0) @binding(0) var<storage, read> a: array<${T}>;
-@group(0) @binding(1) var<storage, read> piv: array<u32>;
-@group(0) @binding(2) var<storage, read> info: array<u32>;
-@group(0) @binding(3) var<storage, read_write> out: array<${T}>;
-@group(1) @binding(0) var<uniform> p: Params;
+${BINDINGS}
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let b = gid.y * p.gx * ${WG}u + gid.x;
+${ENTRY}
+    let b = thread_index;
     if (b >= p.batch) {
         return;
     }

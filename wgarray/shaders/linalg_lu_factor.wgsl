@@ -16,8 +16,8 @@ struct Params {
     m_end: u32,
     batch: u32,
     K: u32,
-    gx: u32,
-    _pad: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
 const LU: bool = ${LU};
@@ -28,7 +28,6 @@ const GEN_ID: bool = ${GEN_ID};
 const WG: u32 = ${WG}u;
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 var<workgroup> sh: array<${T}, ${SH_LEN}>;
 var<workgroup> red_v: array<${T}, ${WG}>;
@@ -68,9 +67,9 @@ fn flag(j: u32, b: u32) {
     }
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
-    let b = wid.y * p.gx + wid.x;
+${ENTRY}
+    let tid = lid;
+    let b = group_index;
     if (b >= p.batch) {
         return;  // whole workgroups only: the barriers below stay uniform
     }

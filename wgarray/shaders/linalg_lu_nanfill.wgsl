@@ -5,16 +5,13 @@ struct Params {
     per: u32,
     total: u32,
     off: u32,
-    gx: u32,
+    _pad: u32,
 }
 
-@group(0) @binding(0) var<storage, read> info: array<u32>;
-@group(0) @binding(1) var<storage, read_write> x: array<${T}>;
-@group(1) @binding(0) var<uniform> p: Params;
+${BINDINGS}
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let e = gid.y * p.gx * ${WG}u + gid.x;
+${ENTRY}
+    let e = thread_index;
     if (e >= p.total) {
         return;
     }

@@ -1,5 +1,5 @@
 // Apply LU row swaps (pivots j0 .. j0 + cnt - 1, in order) to the columns of a strided view of a stack of
-// matrices, one invocation a column (the stack on the grid's y); columns in [skip_lo, skip_hi) are left alone
+// matrices, one invocation a column (column groups times matrices on the grid); columns in [skip_lo, skip_hi) are left alone
 // (the panel, already swapped by the factor kernel).  LAPACK's laswp.
 struct Params {
     j0: u32,
@@ -16,14 +16,12 @@ struct Params {
     _pad: u32,
 }
 
-@group(0) @binding(0) var<storage, read> piv: array<u32>;
-@group(0) @binding(1) var<storage, read_write> x: array<${T}>;
-@group(1) @binding(0) var<uniform> p: Params;
+${BINDINGS}
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let c = gid.x;
-    let z = gid.y;
+${ENTRY}
+    let groups = (p.ncol + ${WG}u - 1u) / ${WG}u;  // column groups a matrix
+    let z = group_index / groups;
+    let c = (group_index % groups) * ${WG}u + lid;
     if (c >= p.ncol || z >= p.batch || (c >= p.skip_lo && c < p.skip_hi)) {
         return;
     }

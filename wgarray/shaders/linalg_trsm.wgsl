@@ -1,5 +1,5 @@
 // Triangular solve T X = B in place for the columns of a strided view B (nb rows, ncol columns, one invocation a
-// column, the stack on the grid's y): T an nb x nb triangle of a strided view, lower or upper, unit diagonal or
+// column, column groups times matrices on the grid): T an nb x nb triangle of a strided view, lower or upper, unit diagonal or
 // not.  A right-side solve X T^T = B (Cholesky's L21 = A21 L11^-T) is this one on the transposed view of B.
 // The blocked LU and Cholesky use it for the block row U12 and for the block steps of solve.
 struct Params {
@@ -18,16 +18,15 @@ struct Params {
 }
 
 ${BINDINGS}
-@group(1) @binding(0) var<uniform> p: Params;
 
 fn tv(z: u32, r: u32, c: u32) -> ${T} {
     return ${TBUF}[p.t_off + z * p.t_bs + r * p.t_rs + c * p.t_cs];
 }
 
-@compute @workgroup_size(${WG})
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let c = gid.x;
-    let z = gid.y;
+${ENTRY}
+    let groups = (p.ncol + ${WG}u - 1u) / ${WG}u;  // column groups a matrix
+    let z = group_index / groups;
+    let c = (group_index % groups) * ${WG}u + lid;
     if (c >= p.ncol || z >= p.batch) {
         return;
     }

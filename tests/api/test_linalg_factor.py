@@ -9,7 +9,7 @@ backward-error bounds of the algorithms, with eps the compute dtype's epsilon, n
     slogdet   |log|det| - numpy's|                 <= C n eps cond(A)  (sign equal), det likewise relative
 
 Both the small path (one workgroup a matrix in workgroup memory) and the blocked path (forced with tiny panels by
-lowering kernels.linalg_factor.SMALL_MAX and _linalg_factor.BLOCK, plus a few n = 130 cases at the real block
+lowering kernels.linalg_factor.SMALL_MAX and wgarray.api.linalg.BLOCK, plus a few n = 130 cases at the real block
 size) are covered.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import wgarray as wg
-from wgarray import _linalg_factor as F
+from wgarray.api import linalg as F
 from wgarray.kernels import linalg_factor as K
 
 C = 8
@@ -176,8 +176,8 @@ def test_not_square(fn):
 def test_empty_matrices():
     z = wg.zeros((2, 0, 0))
     assert wg.linalg.det(z).numpy().tolist() == [1.0, 1.0]
-    s, l = wg.linalg.slogdet(z)
-    assert s.numpy().tolist() == [1.0, 1.0] and l.numpy().tolist() == [0.0, 0.0]
+    s, logabs = wg.linalg.slogdet(z)
+    assert s.numpy().tolist() == [1.0, 1.0] and logabs.numpy().tolist() == [0.0, 0.0]
     assert wg.linalg.inv(z).shape == (2, 0, 0) and wg.linalg.cholesky(z).shape == (2, 0, 0)
     assert wg.linalg.solve(z, wg.zeros((2, 0, 3))).shape == (2, 0, 3)
     assert wg.linalg.det(wg.zeros((0, 3, 3))).shape == (0,)
@@ -196,9 +196,9 @@ def test_singular_and_not_pd(request, path, dt):
         with pytest.raises(np.linalg.LinAlgError, match="Singular"):
             wg.linalg.solve(wg.asarray(m), wg.ones(m.shape[:-1] + (1,), dtype=dt))
     assert wg.linalg.det(wg.asarray(zero)).item() == 0.0
-    s, l = wg.linalg.slogdet(wg.asarray(sing))
-    assert s.numpy().tolist() == [0.0, 1.0] and l.numpy()[0] == -np.inf
-    np.testing.assert_allclose(l.numpy()[1], 3 * np.log(2), rtol=1e-6)
+    s, logabs = wg.linalg.slogdet(wg.asarray(sing))
+    assert s.numpy().tolist() == [0.0, 1.0] and logabs.numpy()[0] == -np.inf
+    np.testing.assert_allclose(logabs.numpy()[1], 3 * np.log(2), rtol=1e-6)
     assert wg.linalg.det(wg.asarray(sing)).numpy()[0] == 0.0
     with wg.linalg.errors("nan"):
         assert wg.linalg.errors() == "nan"
