@@ -335,40 +335,31 @@ def _check(info: Array, message: str) -> None:
 
 
 # -- factorisations on contiguous stacks ------------------------------------------------------------------------------
-def _lu(w: Array, info: Array, piv: Array) -> None:
-    """LU with partial pivoting of the stack w in place (pivots into piv, failures into info)."""
+def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
+    """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv) or lower Cholesky (upper
+    triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
     if n <= _k.small_limit(dev, w.dtype):
-        _k.factor_small(dev, w, piv, info, n, batch, True)
+        _k.factor_small(dev, w, piv, info, n, batch, lu)
         return
     for k0 in range(0, n, BLOCK):
         nb = min(BLOCK, n - k0)
         k1 = k0 + nb
-        _k.panel(dev, w, piv, info, n, batch, k0, nb, n, True)
-        _k.swap(dev, piv, w, n, k0, nb, skip=(k0, k1))
-        if k1 < n:
-            _k.trsm(dev, _block(w, k0, k0, nb, nb), _block(w, k0, k1, nb, n - k1), lower=True, unit=True)
-            inplace("subtract", _block(w, k1, k1, n - k1, n - k1),
-                         _matmul(_block(w, k1, k0, n - k1, nb), _block(w, k0, k1, nb, n - k1)))
-
-
-def _cholesky(w: Array, info: Array, piv: Array) -> None:
-    """Lower Cholesky factor of the stack w in place (upper triangle zeroed)."""
-    dev = w.device
-    batch, n, _ = w.shape
-    if n <= _k.small_limit(dev, w.dtype):
-        _k.factor_small(dev, w, piv, info, n, batch, False)
-        return
-    for k0 in range(0, n, BLOCK):
-        nb = min(BLOCK, n - k0)
-        k1 = k0 + nb
-        _k.panel(dev, w, piv, info, n, batch, k0, nb, k1, False)
-        if k1 < n:  # L21 = A21 L11^-T: the left solve L11 X = A21^T on the transposed view
-            a21t = Array(w.mirror, (batch, nb, n - k1), (n * n, 1, n), k1 * n + k0)
-            _k.trsm(dev, _block(w, k0, k0, nb, nb), a21t, lower=True, unit=False)
-            l21 = _block(w, k1, k0, n - k1, nb)
-            inplace("subtract", _block(w, k1, k1, n - k1, n - k1), _matmul(l21, l21.mT))
+        # LU: the panel over all rows below (pivot search); Cholesky: the diagonal block only
+        _k.panel(dev, w, piv, info, n, batch, k0, nb, n if lu else k1, lu)
+        if lu:
+            _k.swap(dev, piv, w, n, k0, nb, skip=(k0, k1))
+        if k1 == n:
+            break
+        lower = _block(w, k1, k0, n - k1, nb)  # L21
+        if lu:  # U12 = L11^-1 A12
+            upper = _block(w, k0, k1, nb, n - k1)
+            _k.trsm(dev, _block(w, k0, k0, nb, nb), upper, lower=True, unit=True)
+        else:  # L21 = A21 L11^-T: the left solve L11 X = A21^T on the transposed view
+            _k.trsm(dev, _block(w, k0, k0, nb, nb), lower.mT, lower=True, unit=False)
+            upper = lower.mT
+        inplace("subtract", _block(w, k1, k1, n - k1, n - k1), _matmul(lower, upper))
 
 
 def _lu_solve(w: Array, piv: Array, x: Array) -> None:
@@ -407,7 +398,7 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
         if gen_id:
             eye = _eye(n, dtype=x.dtype, device=dev)
             assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
-        _lu(w, info, piv)
+        _factor(w, info, piv, True)
         _lu_solve(w, piv, x)
         _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
@@ -426,7 +417,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     batch, n, _ = w.shape
     if batch * n:
         info, piv = _status(batch, n, dev)
-        _cholesky(w, info, piv)
+        _factor(w, info, piv, False)
         _k.nanfill(dev, info, w, n * n, batch)
         _check(info, "Matrix is not positive definite")
     out = Array(w.mirror, x.shape)
@@ -488,7 +479,7 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
     info, piv = _status(batch, n, dev)
     out = core.new_array((batch, 3), cdt, dev)
     if batch:
-        _lu(w, info, piv)
+        _factor(w, info, piv, True)
         _k.det(dev, w, piv, info, out, n, batch)
     return out, bshape
 

@@ -58,6 +58,23 @@ fn fence() {
     workgroupBarrier();
 }
 
+// The rank-1 update of the panel's columns right of j, rows below j: LU a[i, c] -= l[i, j] u[j, c]; Cholesky the
+// lower triangle only, a[i, c] -= l[i, j] l[c, j].
+fn update(j: u32, ce: u32, m_end: u32, tid: u32) {
+    let w = ce - j - 1u;
+    let cnt = (m_end - j - 1u) * w;
+    for (var e = tid; e < cnt; e = e + WG) {
+        let i = j + 1u + e / w;
+        let c = j + 1u + e % w;
+        if (LU) {
+            aput(i, c, aget(i, c) - aget(i, j) * aget(j, c));
+        } else if (i >= c) {
+            aput(i, c, aget(i, c) - aget(i, j) * aget(c, j));
+        }
+    }
+    fence();
+}
+
 fn flag(j: u32, b: u32) {
     if (bad == 0u) {
         bad = j + 1u;
@@ -138,14 +155,6 @@ ${ENTRY}
                 }
             }
             fence();
-            let w = ce - j - 1u;
-            let cnt = (m_end - j - 1u) * w;
-            for (var e = tid; e < cnt; e = e + WG) {
-                let i = j + 1u + e / w;
-                let c = j + 1u + e % w;
-                aput(i, c, aget(i, c) - aget(i, j) * aget(j, c));
-            }
-            fence();
         } else {
             let d = aget(j, j);
             fence();  // everyone has read d before it is overwritten
@@ -160,17 +169,8 @@ ${ENTRY}
                 aput(i, j, aget(i, j) / l);
             }
             fence();
-            let w = ce - j - 1u;
-            let cnt = (m_end - j - 1u) * w;
-            for (var e = tid; e < cnt; e = e + WG) {
-                let i = j + 1u + e / w;
-                let c = j + 1u + e % w;
-                if (i >= c) {
-                    aput(i, c, aget(i, c) - aget(i, j) * aget(c, j));
-                }
-            }
-            fence();
         }
+        update(j, ce, m_end, tid);
     }
     if (!LU) {  // zero the upper triangle of the panel's columns
         for (var c = p.k0; c < ce; c = c + 1u) {
