@@ -114,6 +114,13 @@ def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int
 
 
 # -- triangular solves, row swaps -----------------------------------------------------------------------------------
+def _trsm_stage(device, d: DType, nb: int) -> int:
+    """The side of the workgroup tile the triangle is staged in: nb rounded up to 16 (few pipelines), or 0 (read
+    from global memory) where that tile does not fit the device's workgroup memory."""
+    side = _bucket(nb)
+    return side if side * side * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size else 0
+
+
 def trsm(device, t, b, lower: bool, unit: bool) -> None:
     """Solve T X = B in place: ``t`` a view (batch, nb, nb) of a triangle, ``b`` a view (batch, nb, ncol) of the
     right-hand sides, both over contiguous stacks (any strides; the same base allowed)."""
@@ -125,12 +132,14 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     same = t.mirror is b.mirror
     bindings = ((launch.write("bm", f"array<{T}>"),) if same else
                 (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
-    kernel = launch.Kernel("linalg_trsm.wgsl", bindings, dict(T=T, TBUF="bm" if same else "tm"), workgroup=WG)
+    stage = _trsm_stage(device, d, nb)
+    kernel = launch.Kernel("linalg_trsm.wgsl", bindings, dict(T=T, TBUF="bm" if same else "tm", STAGE=stage,
+                                                              TS_LEN=max(stage * stage, 1)), workgroup=WG)
     tb, tr, tc = t.strides
     bb, br, bc = b.strides
     params = layout.Params().u32(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
                                  t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb)
-    _run(device, ("linalg_trsm", d.name, same), kernel, [b] if same else [t, b], params,
+    _run(device, ("linalg_trsm", d.name, same, stage), kernel, [b] if same else [t, b], params,
          math.ceil(ncol / WG) * batch)
 
 

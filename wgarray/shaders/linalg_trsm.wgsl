@@ -19,15 +19,37 @@ struct Params {
 
 ${BINDINGS}
 
-fn tv(z: u32, r: u32, c: u32) -> ${T} {
+// STAGE > 0: the triangle (nb <= STAGE) is staged in workgroup memory once a workgroup, so its WG columns read
+// it from there (nb^2 global loads a workgroup instead of WG nb^2 / 2); STAGE = 0 where it does not fit.
+const STAGE: u32 = ${STAGE}u;
+var<workgroup> ts: array<${T}, ${TS_LEN}>;
+
+fn tglobal(z: u32, r: u32, c: u32) -> ${T} {
     return ${TBUF}[p.t_off + z * p.t_bs + r * p.t_rs + c * p.t_cs];
+}
+
+fn tv(z: u32, r: u32, c: u32) -> ${T} {
+    if (STAGE > 0u) {
+        return ts[r * STAGE + c];
+    }
+    return tglobal(z, r, c);
 }
 
 ${ENTRY}
     let groups = (p.ncol + ${WG}u - 1u) / ${WG}u;  // column groups a matrix
     let z = group_index / groups;
     let c = (group_index % groups) * ${WG}u + lid;
-    if (c >= p.ncol || z >= p.batch) {
+    if (z >= p.batch) {
+        return;  // whole workgroups: the barrier below stays uniform
+    }
+    if (STAGE > 0u) {
+        let nn = p.nb * p.nb;
+        for (var e = lid; e < nn; e = e + ${WG}u) {
+            ts[(e / p.nb) * STAGE + e % p.nb] = tglobal(z, e / p.nb, e % p.nb);
+        }
+        workgroupBarrier();
+    }
+    if (c >= p.ncol) {
         return;
     }
     let base = p.b_off + z * p.b_bs + c * p.b_cs;
