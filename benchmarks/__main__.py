@@ -1,4 +1,4 @@
-"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer,sort] [--out DIR] [--repeat N]`
+"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer,sort,linalg] [--out DIR] [--repeat N]`
 
 Runs wgarray and its peers (numpy, raw wgpu, and torch/cupy when they have a CUDA device) on the same work in
 one run and prints a table per work item.  Default sizes are GPU targets; ``--quick`` uses small ones (the whole
@@ -32,7 +32,8 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
                 "transfer": [64 * MiB],
                 "sort": ([1 << k for k in (10, 14, 16, 18, 20)], (1 << 10, 1 << 10)),
                 "linalg_spectral": [("qr", 1, 64), ("svd", 1, 64), ("eigh", 1, 64), ("qr", 100, 8), ("svd", 100, 8),
-                                    ("eigh", 100, 8)]}
+                                    ("eigh", 100, 8)],
+                "linalg": ([64, 256] if cpu_adapter else [64, 256, 1024], [(1000, 8)])}
     return {"add": [1 << k for k in range(16, 27)],
             "sum": [1 << k for k in range(16, 27)],
             "matmul": ([1024, 4096, 8192], [(64, 256)]),
@@ -40,7 +41,8 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
             "transfer": [256 * MiB],
             "sort": ([1 << k for k in range(10, 25, 2)], (1 << 10, 1 << 10)),
             "linalg_spectral": [(op, 1, n) for op in ("qr", "svd", "eigh") for n in (64, 256, 1024)]
-            + [("qr", 1, 4096)] + [(op, b, n) for op in ("qr", "svd", "eigh") for b, n in ((10_000, 8), (1000, 32))]}
+            + [("qr", 1, 4096)] + [(op, b, n) for op in ("qr", "svd", "eigh") for b, n in ((10_000, 8), (1000, 32))],
+            "linalg": ([64, 256, 1024, 4096], [(10_000, 8), (1_000, 32)])}
 
 
 def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
@@ -60,6 +62,9 @@ def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
         return suite.bench_sort(ctx, *cfg["sort"])
     if name == "linalg_spectral":
         return suite.bench_linalg_spectral(ctx, cfg["linalg_spectral"])
+    if name == "linalg":
+        from . import linalg
+        return linalg.bench_linalg(ctx, *cfg["linalg"])
     raise ValueError(name)
 
 

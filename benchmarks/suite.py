@@ -545,4 +545,7 @@ BENCHES = {
     "linalg_spectral": Bench("linalg_spectral", "float32 qr (reduced), svd (full_matrices), eigh (symmetric) of "
                              "one matrix or a batch, one synchronised call; time per matrix (us/op)",
                              ("numpy", "torch", "cupy")),
+    "linalg": Bench("linalg", "cholesky / solve (16 right-hand sides) / inv of float32 n x n matrices and stacks of "
+                    "small ones, one synchronised call; rate counts n^3/3, 2n^3/3 + 32n^2, 2n^3 flops a matrix "
+                    "(GFLOP/s)", ("numpy", "torch", "cupy")),
 }

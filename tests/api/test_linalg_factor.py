@@ -1,0 +1,265 @@
+"""Property tests of wg.linalg's factorisations (cholesky, solve, inv, det, slogdet, matrix_power) against numpy.
+
+Results are not bit for bit (numpy factors float32 in float64; the blocking differs), so the checks are the
+backward-error bounds of the algorithms, with eps the compute dtype's epsilon, n the order and C = 8:
+
+    cholesky  ||L L^T - A||_F / ||A||_F            <= C n eps       (L lower, exact zeros above the diagonal)
+    solve     ||A x - b||_F / (||A||_F ||x||_F)     <= C n eps
+    inv       ||A inv(A) - I||_F / n               <= C n eps cond(A)
+    slogdet   |log|det| - numpy's|                 <= C n eps cond(A)  (sign equal), det likewise relative
+
+Both the small path (one workgroup a matrix in workgroup memory) and the blocked path (forced with tiny panels by
+lowering kernels.linalg_factor.SMALL_MAX and wgarray.api.linalg.factor.BLOCK, plus a few n = 130 cases at the real block
+size) are covered.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import wgarray as wg
+from wgarray.api.linalg import factor as F
+from wgarray.kernels import linalg_factor as K
+
+C = 8
+FLOATS = [np.float32, np.float64]
+SIZES = st.one_of(st.integers(0, 9), st.sampled_from([15, 16, 17, 31, 33, 47, 48, 49, 64, 65, 70]))
+BATCH = st.sampled_from([(), (1,), (3,), (2, 2)])
+
+
+def eps(dt) -> float:
+    return float(np.finfo(dt).eps)
+
+
+def well_conditioned(rng, shape, dt):
+    n = shape[-1]
+    a = rng.standard_normal(shape) / (2 * np.sqrt(max(n, 1)))  # eigenvalues near 1: det stays in range
+    return (a + np.eye(n)).astype(dt)
+
+
+def spd(rng, shape, dt):
+    n = shape[-1]
+    a = rng.standard_normal(shape)
+    return (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype(dt)
+
+
+def fro(x, axes=(-2, -1)):
+    return np.sqrt(np.sum(np.abs(x.astype(np.float64)) ** 2, axis=axes))
+
+
+@pytest.fixture
+def blocked(monkeypatch):
+    """Every n >= 1 through the blocked path, with 8-column panels (several panels from n = 9 on)."""
+    monkeypatch.setattr(K, "SMALL_MAX", 0)
+    monkeypatch.setattr(F, "BLOCK", 8)
+
+
+def check_all(rng, batch, n, dt):
+    a = well_conditioned(rng, batch + (n, n), dt)
+    s = spd(rng, batch + (n, n), dt)
+    b = rng.standard_normal(batch + (n, 3)).astype(dt)
+    e, tol = eps(dt), C * max(n, 1) * eps(dt)
+    a64, s64 = a.astype(np.float64), s.astype(np.float64)
+
+    L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert L.dtype == dt and L.shape == s.shape
+    assert np.all(np.triu(L, 1) == 0)
+    if n:
+        assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s64) <= tol * fro(s64))
+    U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
+    assert np.all(np.tril(U, -1) == 0)
+    np.testing.assert_allclose(U, np.swapaxes(L, -1, -2), rtol=100 * tol, atol=100 * tol * np.sqrt(n + 1))
+
+    x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+    assert x.dtype == dt and x.shape == b.shape
+    if n:
+        r = fro(a64 @ x - b)
+        assert np.all(r <= tol * fro(a64) * fro(x))
+
+    ai = wg.linalg.inv(wg.asarray(a)).numpy()
+    assert ai.dtype == dt and ai.shape == a.shape
+    cond = np.linalg.cond(a64) if n else np.ones(batch)
+    if n:
+        assert np.all(fro(a64 @ ai - np.eye(n)) / n <= tol * cond)
+
+    sign, logabs = wg.linalg.slogdet(wg.asarray(a))
+    ws, wl = np.linalg.slogdet(a64)
+    assert sign.shape == batch and logabs.dtype == dt
+    np.testing.assert_array_equal(sign.numpy(), ws)
+    assert np.all(np.abs(logabs.numpy() - wl) <= tol * cond + 2 * e * np.abs(wl))
+    d = wg.linalg.det(wg.asarray(a)).numpy()
+    want = np.linalg.det(a64)
+    assert np.all(np.abs(d - want) <= (2 * tol * cond + 4 * e) * np.abs(want))
+
+
+@settings(max_examples=12)
+@given(n=SIZES, batch=BATCH, dt=st.sampled_from(FLOATS), seed=st.integers(0, 2**32 - 1))
+def test_factorisations_small_and_mixed(n, batch, dt, seed):
+    check_all(np.random.default_rng(seed), batch, n, dt)
+
+
+@settings(max_examples=6, suppress_health_check=[HealthCheck.function_scoped_fixture])  # the patch holds for all
+@given(n=st.integers(1, 30), batch=BATCH, dt=st.sampled_from(FLOATS), seed=st.integers(0, 2**32 - 1))
+def test_factorisations_blocked(blocked, n, batch, dt, seed):
+    check_all(np.random.default_rng(seed), batch, n, dt)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_blocked_real_block_size(dt):
+    check_all(np.random.default_rng(130), (), 130, dt)
+
+
+def test_paths_agree_with_threshold():
+    # the small path's limit follows the device's workgroup memory
+    dev = wg.default_device()
+    lim = dev.properties.limits.max_compute_workgroup_storage_size
+    for d in (wg.float32, wg.float64):
+        n = K.small_limit(dev, d)
+        assert 0 < n <= K.SMALL_MAX and K._shared_bytes(n, d) <= lim
+
+
+# -- views, broadcasting, dtypes --------------------------------------------------------------------------------------
+def test_views():
+    rng = np.random.default_rng(1)
+    base = well_conditioned(rng, (2, 10, 10), np.float64)
+    big = np.zeros((2, 20, 20))
+    big[:, ::2, ::2] = base
+    for host, view in [(base.transpose(0, 2, 1), wg.asarray(base).mT),
+                       (base, wg.asarray(big)[:, ::2, ::2])]:
+        np.testing.assert_allclose(wg.linalg.inv(view).numpy(), np.linalg.inv(host), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(wg.linalg.det(view).numpy(), np.linalg.det(host), rtol=1e-10)
+        b = rng.standard_normal((10,))
+        np.testing.assert_allclose(wg.linalg.solve(view, wg.asarray(b)).numpy(), np.linalg.solve(host, b),
+                                   rtol=1e-10, atol=1e-12)
+
+
+def test_solve_broadcast_and_vector_rule():
+    rng = np.random.default_rng(2)
+    a = well_conditioned(rng, (2, 1, 5, 5), np.float64)
+    b = rng.standard_normal((3, 5, 4))
+    np.testing.assert_allclose(wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy(), np.linalg.solve(a, b),
+                               rtol=1e-10, atol=1e-12)
+    v = rng.standard_normal(5)  # x2.ndim == 1: one vector for every system of the stack
+    got = wg.linalg.solve(wg.asarray(a), wg.asarray(v)).numpy()
+    assert got.shape == (2, 1, 5)
+    np.testing.assert_allclose(got, np.linalg.solve(a, v), rtol=1e-10, atol=1e-12)
+    m = rng.standard_normal((2, 1, 5, 1))  # 2-D and more: a stack of (M, K) matrices, even with K = 1
+    assert wg.linalg.solve(wg.asarray(a), wg.asarray(m)).shape == (2, 1, 5, 1)
+    with pytest.raises(ValueError):
+        wg.linalg.solve(wg.asarray(a[:, 0]), wg.asarray(rng.standard_normal((3, 5, 2))))  # (2,) with (3,)
+    with pytest.raises(ValueError):
+        wg.linalg.solve(wg.asarray(a), wg.asarray(rng.standard_normal((6, 2))))
+
+
+def test_integer_input_promotes_like_numpy():
+    a = np.array([[4, 1], [1, 3]])
+    assert wg.linalg.inv(wg.asarray(a)).dtype == wg.float64
+    np.testing.assert_allclose(wg.linalg.inv(wg.asarray(a)).numpy(), np.linalg.inv(a), rtol=1e-14)
+    np.testing.assert_allclose(wg.linalg.det(wg.asarray(a)).numpy(), np.linalg.det(a), rtol=1e-14)
+    np.testing.assert_allclose(wg.linalg.cholesky(wg.asarray(a)).numpy(), np.linalg.cholesky(a), rtol=1e-14)
+    with pytest.raises(TypeError):
+        wg.linalg.inv(wg.asarray(a.astype(np.float16)))
+
+
+# -- bad and hard input -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fn", [wg.linalg.cholesky, wg.linalg.inv, wg.linalg.det, wg.linalg.slogdet,
+                                lambda x: wg.linalg.matrix_power(x, 2), lambda x: wg.linalg.solve(x, x)])
+def test_not_square(fn):
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        fn(wg.ones((2, 3)))
+    with pytest.raises(np.linalg.LinAlgError, match="two-dimensional"):
+        fn(wg.ones((3,)))
+    assert wg.linalg.LinAlgError is np.linalg.LinAlgError
+
+
+def test_empty_matrices():
+    z = wg.zeros((2, 0, 0))
+    assert wg.linalg.det(z).numpy().tolist() == [1.0, 1.0]
+    s, logabs = wg.linalg.slogdet(z)
+    assert s.numpy().tolist() == [1.0, 1.0] and logabs.numpy().tolist() == [0.0, 0.0]
+    assert wg.linalg.inv(z).shape == (2, 0, 0) and wg.linalg.cholesky(z).shape == (2, 0, 0)
+    assert wg.linalg.solve(z, wg.zeros((2, 0, 3))).shape == (2, 0, 3)
+    assert wg.linalg.det(wg.zeros((0, 3, 3))).shape == (0,)
+
+
+@pytest.mark.parametrize("path", ["small", "blocked"])
+@pytest.mark.parametrize("dt", FLOATS)
+def test_singular_and_not_pd(request, path, dt):
+    if path == "blocked":
+        request.getfixturevalue("blocked")
+    sing = np.array([[[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], np.eye(3) * 2]).astype(dt)
+    zero = np.zeros((3, 3), dt)
+    for m in (sing, zero):
+        with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+            wg.linalg.inv(wg.asarray(m))
+        with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+            wg.linalg.solve(wg.asarray(m), wg.ones(m.shape[:-1] + (1,), dtype=dt))
+    assert wg.linalg.det(wg.asarray(zero)).item() == 0.0
+    s, logabs = wg.linalg.slogdet(wg.asarray(sing))
+    assert s.numpy().tolist() == [0.0, 1.0] and logabs.numpy()[0] == -np.inf
+    np.testing.assert_allclose(logabs.numpy()[1], 3 * np.log(2), rtol=1e-6)
+    assert wg.linalg.det(wg.asarray(sing)).numpy()[0] == 0.0
+    with wg.linalg.errors("nan"):
+        assert wg.linalg.errors() == "nan"
+        got = wg.linalg.inv(wg.asarray(sing)).numpy()
+        assert np.isnan(got[0]).all()  # the singular one: NaN, never a wrong finite answer
+        np.testing.assert_allclose(got[1], np.eye(3) / 2)
+        x = wg.linalg.solve(wg.asarray(sing), wg.ones((2, 3, 2), dtype=dt)).numpy()
+        assert np.isnan(x[0]).all() and np.isfinite(x[1]).all()
+    assert wg.linalg.errors() == "raise"
+    not_pd = np.array([[[1.0, 2.0], [2.0, 1.0]], [[4.0, 0.0], [0.0, -1.0]], [[2.0, 0.0], [0.0, 2.0]]]).astype(dt)
+    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+        wg.linalg.cholesky(wg.asarray(not_pd))
+    with wg.linalg.errors("nan"):
+        got = wg.linalg.cholesky(wg.asarray(not_pd)).numpy()
+    assert np.isnan(got[:2]).all()
+    np.testing.assert_allclose(got[2], np.sqrt(2) * np.eye(2), rtol=1e-6)
+    with pytest.raises(ValueError):
+        wg.linalg.errors("ignore")
+
+
+def test_nan_and_inf_input():
+    a = np.eye(4)
+    a[1, 2] = np.nan
+    assert np.isnan(wg.linalg.det(wg.asarray(a)).item())
+    assert np.isnan(wg.linalg.slogdet(wg.asarray(a)).logabsdet.item())
+    with wg.linalg.errors("nan"):
+        assert np.isnan(wg.linalg.inv(wg.asarray(a)).numpy()).any()
+        assert np.isnan(wg.linalg.solve(wg.asarray(a), wg.ones((4,))).numpy()).any()
+    with pytest.raises(np.linalg.LinAlgError):  # numpy (LAPACK potrf) rejects a NaN pivot too
+        wg.linalg.cholesky(wg.asarray(np.full((2, 2), np.nan)))
+    b = np.eye(3)
+    b[0, 0] = np.inf
+    assert not np.isfinite(wg.linalg.det(wg.asarray(b)).item())
+
+
+def test_ill_conditioned():
+    n = 12
+    h = 1.0 / (np.arange(n)[:, None] + np.arange(n)[None, :] + 1)  # Hilbert, cond ~ 1e16
+    x = wg.linalg.solve(wg.asarray(h), wg.ones((n,))).numpy()
+    assert np.linalg.norm(h @ x - 1) <= C * n * eps(np.float64) * np.linalg.norm(h) * np.linalg.norm(x)
+    # log|det| is only as good as cond(h) allows (numpy's own differs from the exact value by ~0.04 here)
+    got = wg.linalg.slogdet(wg.asarray(h))
+    assert got.sign.item() == 1.0 and abs(got.logabsdet.item() - np.linalg.slogdet(h)[1]) < 1.0
+
+
+# -- matrix_power ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("k", [-3, -1, 0, 1, 2, 5])
+def test_matrix_power(k):
+    rng = np.random.default_rng(3)
+    a = well_conditioned(rng, (2, 4, 4), np.float64) / 3
+    np.testing.assert_allclose(wg.linalg.matrix_power(wg.asarray(a), k).numpy(), np.linalg.matrix_power(a, k),
+                               rtol=1e-10, atol=1e-12)
+    ia = np.arange(9).reshape(3, 3) % 4
+    got = wg.linalg.matrix_power(wg.asarray(ia), k if k >= 0 else 2)
+    want = np.linalg.matrix_power(ia, k if k >= 0 else 2)
+    assert got.dtype == wg.asarray(want).dtype
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_matrix_power_bad_exponent():
+    with pytest.raises(TypeError):
+        wg.linalg.matrix_power(wg.eye(2), 1.5)
+    m = wg.eye(2)
+    assert wg.linalg.matrix_power(m, 1) is not m

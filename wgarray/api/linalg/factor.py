@@ -1,0 +1,317 @@
+"""The factorisation half of ``wg.linalg``: cholesky, solve, inv, det, slogdet, matrix_power (LU with partial
+pivoting and Cholesky on the device; the README's linalg section says how)."""
+from __future__ import annotations
+
+import math
+import operator
+from typing import NamedTuple
+
+import numpy as np
+
+from ... import dtypes as _dt
+from ..._array import Array
+from ...kernels import linalg_factor as _k
+from ...kernels.layout import contiguous_strides
+from ...ops import core
+from ...ops.elementwise import inplace
+from ...ops.indexing import assign
+from ...ops.matmul import matmul as _matmul
+from ...ops.reduction import reduce
+from ...ops.shape import broadcast_to
+from ..creation import eye as _eye, full as _full
+
+# == the factorisation half: cholesky, solve, inv, det, slogdet, matrix_power (Array API 2024.12).
+#
+# Every function copies its input into a contiguous stack of n x n matrices in the compute dtype (float32, or
+# float64 where the device has shader-f64; integers and bools become float64 there, as numpy casts them, else
+# float32), factors it on the device and computes the result there (``kernels/linalg_factor.py``):
+#
+# - n <= ``kernels.linalg_factor.small_limit`` (64 float32 / 48 float64 on lavapipe): one workgroup a matrix with the
+#   matrix in workgroup memory; solve and inv factor and solve in the same dispatch.
+# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one
+#   workgroup, the block row by a column-parallel triangular solve, and the trailing update (almost all the flops) by
+#   the tiled matmul; solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
+#   matmul for the rest).
+#
+# Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded in one status word a matrix on
+# the device.  Results of failed matrices are NaN (never a wrong finite answer); in the default error mode
+# ``"raise"`` the call then reads the largest status word (4 bytes, one host sync) and raises
+# ``LinAlgError`` (numpy's class) as numpy does; ``errors("nan")`` skips that read (CuPy's default: no sync).
+# det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
+LinAlgError = np.linalg.LinAlgError  # the same class: ``except numpy.linalg.LinAlgError`` catches ours
+BLOCK = 64  # panel width of the blocked path (tests lower it to reach the blocked path with small matrices)
+_MODES = ("raise", "nan")
+_mode = "raise"
+
+
+class SlogdetResult(NamedTuple):
+    sign: Array
+    logabsdet: Array
+
+
+class _Errors:
+    """What ``errors(mode)`` returns: the mode is set at once; used in a ``with``, the old one comes back at exit."""
+
+    def __init__(self, saved: str) -> None:
+        self._saved = saved
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> None:
+        global _mode
+        _mode = self._saved
+
+
+def errors(mode: str | None = None):
+    """Get or set how failed factorisations are reported: ``"raise"`` (default, numpy's behaviour: NaN results,
+    then one 4-byte status read and ``LinAlgError``) or ``"nan"`` (CuPy's default: NaN results, no host sync).
+    ``errors()`` returns the current mode; ``errors("nan")`` sets it and, used as ``with wg.linalg.errors("nan"):``,
+    restores the previous mode afterwards."""
+    global _mode
+    if mode is None:
+        return _mode
+    if mode not in _MODES:
+        raise ValueError(f"linalg error mode must be one of {_MODES}, not {mode!r}")
+    saved, _mode = _mode, mode
+    return _Errors(saved)
+
+
+# -- input ---------------------------------------------------------------------------------------------------------
+def _compute_dtype(d: _dt.DType, dev) -> _dt.DType:
+    if d.kind == "f":
+        if d is _dt.float16:
+            raise TypeError("array type float16 is unsupported in linalg")
+        return d
+    if d.kind == "c":
+        raise TypeError(f"linalg factorisations of {d.name} arrays are not supported")
+    return _dt.float64 if dev.supports(_dt.float64) else _dt.default_float  # numpy: integers and bools -> float64
+
+
+def _square(x, name: str) -> Array:
+    x = x if isinstance(x, Array) else core.asarray(x)
+    if x.ndim < 2:
+        raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if x.shape[-1] != x.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    return x
+
+
+def _stack(x: Array, cdt: _dt.DType, batch_shape: tuple[int, ...] | None = None) -> Array:
+    """A fresh contiguous (batch, rows, cols) copy of x (broadcast to ``batch_shape`` first) in ``cdt``."""
+    if batch_shape is not None:
+        x = broadcast_to(x, batch_shape + x.shape[-2:])
+    c = core.astype(x, cdt)
+    return Array(c.mirror, (math.prod(c.shape[:-2]),) + c.shape[-2:])
+
+
+def _block(w: Array, r: int, c: int, h: int, wd: int) -> Array:
+    """The (batch, h, wd) view of rows r.., columns c.. of each matrix of the contiguous stack w."""
+    b, m, n = w.shape
+    return Array(w.mirror, (b, h, wd), (m * n, n, 1), r * n + c)
+
+
+def _status(batch: int, n: int, dev) -> tuple[Array, Array]:
+    """The info words (zeroed) and the pivots (batch x n) of a stack's factorisation."""
+    return (_full((batch,), 0, dtype=_dt.uint32, device=dev),
+            core.new_array((batch, max(n, 1)), _dt.uint32, dev))
+
+
+def _check(info: Array, message: str) -> None:
+    if _mode == "raise" and info.size and int(reduce("max", info)):
+        raise LinAlgError(message)
+
+
+# -- factorisations on contiguous stacks ------------------------------------------------------------------------------
+def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
+    """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv) or lower Cholesky (upper
+    triangle zeroed); failures into info."""
+    dev = w.device
+    batch, n, _ = w.shape
+    if n <= _k.small_limit(dev, w.dtype):
+        _k.factor_small(dev, w, piv, info, n, batch, lu)
+        return
+    for k0 in range(0, n, BLOCK):
+        nb = min(BLOCK, n - k0)
+        k1 = k0 + nb
+        # LU: the panel over all rows below (pivot search); Cholesky: the diagonal block only
+        _k.panel(dev, w, piv, info, n, batch, k0, nb, n if lu else k1, lu)
+        if lu:
+            _k.swap(dev, piv, w, n, k0, nb, skip=(k0, k1))
+        if k1 == n:
+            break
+        lower = _block(w, k1, k0, n - k1, nb)  # L21
+        if lu:  # U12 = L11^-1 A12
+            upper = _block(w, k0, k1, nb, n - k1)
+            _k.trsm(dev, _block(w, k0, k0, nb, nb), upper, lower=True, unit=True)
+        else:  # L21 = A21 L11^-T: the left solve L11 X = A21^T on the transposed view
+            _k.trsm(dev, _block(w, k0, k0, nb, nb), lower.mT, lower=True, unit=False)
+            upper = lower.mT
+        inplace("subtract", _block(w, k1, k1, n - k1, n - k1), _matmul(lower, upper))
+
+
+def _lu_solve(w: Array, piv: Array, x: Array) -> None:
+    """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path)."""
+    dev = w.device
+    batch, n, _ = w.shape
+    k = x.shape[-1]
+
+    def rows(r: int, h: int) -> Array:
+        return Array(x.mirror, (batch, h, k), (n * k, k, 1), r * k)
+
+    _k.swap(dev, piv, x, n, 0, n)
+    starts = list(range(0, n, BLOCK))
+    for k0 in starts:
+        nb = min(BLOCK, n - k0)
+        k1 = k0 + nb
+        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=True, unit=True)
+        if k1 < n:
+            inplace("subtract", rows(k1, n - k1), _matmul(_block(w, k1, k0, n - k1, nb), rows(k0, nb)))
+    for k0 in reversed(starts):
+        nb = min(BLOCK, n - k0)
+        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=False, unit=False)
+        if k0 > 0:
+            inplace("subtract", rows(0, k0), _matmul(_block(w, 0, k0, k0, nb), rows(k0, nb)))
+
+
+def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
+    """X = A^-1 B (or A^-1 with ``gen_id``, x then uninitialised) in place; NaN for singular A; raises in
+    'raise' mode."""
+    dev = w.device
+    batch, n, _ = w.shape
+    info, piv = _status(batch, n, dev)
+    if n <= _k.small_limit(dev, w.dtype):
+        _k.factor_small(dev, w, piv, info, n, batch, True, x=x, k=x.shape[-1], gen_id=gen_id, store=False)
+    else:
+        if gen_id:
+            eye = _eye(n, dtype=x.dtype, device=dev)
+            assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
+        _factor(w, info, piv, True)
+        _lu_solve(w, piv, x)
+        _k.nanfill(dev, info, x, n * x.shape[-1], batch)
+    _check(info, "Singular matrix")
+
+
+# -- the public functions ---------------------------------------------------------------------------------------------
+def cholesky(x: Array, /, *, upper: bool = False) -> Array:
+    """The Cholesky factor of each symmetric positive-definite matrix of x: lower L with A = L L^T (from the
+    lower triangle of x), or with ``upper`` U = L^T with A = U^T U (from the upper triangle, as numpy reads it).
+    Not positive definite: NaN for that matrix, and LinAlgError in the 'raise' mode."""
+    x = _square(x, "cholesky")
+    dev = x.device
+    cdt = _compute_dtype(x.dtype, dev)
+    src = x.mT if upper else x
+    w = _stack(src, cdt)
+    batch, n, _ = w.shape
+    if batch * n:
+        info, piv = _status(batch, n, dev)
+        _factor(w, info, piv, False)
+        _k.nanfill(dev, info, w, n * n, batch)
+        _check(info, "Matrix is not positive definite")
+    out = Array(w.mirror, x.shape)
+    return core.astype(out.mT, cdt) if upper else out
+
+
+def solve(x1: Array, x2: Array, /) -> Array:
+    """The solution X of x1 X = x2 for each square matrix of x1: x2 is one vector per system (shape (..., M))
+    only when x2.ndim == 1, otherwise a stack of (M, K) matrices; batch dimensions broadcast.  A singular x1 gives
+    NaN, and LinAlgError in the 'raise' mode."""
+    a = _square(x1, "solve")
+    dev = a.device
+    b = x2 if isinstance(x2, Array) else core.asarray(x2, device=dev)
+    core.common_device([a, b])
+    cdt = _compute_dtype(_dt.result_type(_compute_dtype(a.dtype, dev), _compute_dtype(b.dtype, dev)), dev)
+    n = a.shape[-1]
+    vector = b.ndim == 1
+    if vector:
+        b = b[:, None]
+    if b.ndim < 2 or b.shape[-2] != n:
+        raise ValueError(f"solve: x2 of shape {x2.shape} does not match the {n} x {n} matrices of x1")
+    try:
+        batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    except ValueError:
+        raise ValueError(f"solve: batch dimensions of {a.shape} and {x2.shape} do not broadcast") from None
+    w = _stack(a, cdt, batch)
+    x = _stack(b, cdt, batch)
+    if x.size:
+        _solve_stack(w, x, gen_id=False)
+    shape = batch + ((n,) if vector else (n, b.shape[-1]))
+    return Array(x.mirror, shape)
+
+
+def inv(x: Array, /) -> Array:
+    """The inverse of each square matrix of x (A X = I by LU with partial pivoting).  A singular matrix gives NaN,
+    and LinAlgError in the 'raise' mode."""
+    x = _square(x, "inv")
+    dev = x.device
+    cdt = _compute_dtype(x.dtype, dev)
+    w = _stack(x, cdt)
+    out = core.new_array(w.shape, cdt, dev)
+    if out.size:
+        _solve_stack(w, out, gen_id=True)
+    return Array(out.mirror, x.shape)
+
+
+def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
+    """(batch, 3) rows of (det, sign, log|det|) for each matrix of x, and the batch shape."""
+    x = _square(x, "det")
+    dev = x.device
+    cdt = _compute_dtype(x.dtype, dev)
+    bshape = x.shape[:-2]
+    batch, n = math.prod(bshape), x.shape[-1]
+    if n == 0:  # the empty product: det 1, sign 1, log|det| 0
+        row = core.asarray(np.array([1.0, 1.0, 0.0]), dtype=cdt, device=dev)
+        out = core.astype(broadcast_to(row, (batch, 3)), cdt)
+        return out, bshape
+    w = _stack(x, cdt)
+    info, piv = _status(batch, n, dev)
+    out = core.new_array((batch, 3), cdt, dev)
+    if batch:
+        _factor(w, info, piv, True)
+        _k.det(dev, w, piv, info, out, n, batch)
+    return out, bshape
+
+
+def _column(out: Array, bshape: tuple[int, ...], j: int) -> Array:
+    return Array(out.mirror, bshape, tuple(3 * s for s in contiguous_strides(bshape)), j)
+
+
+def det(x: Array, /) -> Array:
+    """The determinant of each square matrix of x: sign * exp(log|det|) from the LU factors, as numpy computes it
+    (0 for a singular matrix, 1 for a 0 x 0 one)."""
+    out, bshape = _det_parts(x)
+    return _column(out, bshape, 0)
+
+
+def slogdet(x: Array, /) -> SlogdetResult:
+    """(sign, log|det|) of each square matrix of x: (0, -inf) for a singular matrix, (1, 0) for a 0 x 0 one."""
+    out, bshape = _det_parts(x)
+    return SlogdetResult(_column(out, bshape, 1), _column(out, bshape, 2))
+
+
+def matrix_power(x: Array, n: int, /) -> Array:
+    """x raised to the integer power n by repeated squaring (matmul): n = 0 gives the identity (in x's dtype),
+    negative n powers of inv(x)."""
+    x = _square(x, "matrix_power")
+    if isinstance(n, (bool, np.bool_)):
+        raise TypeError("exponent must be an integer")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("exponent must be an integer") from None
+    if n == 0:
+        eye = _eye(x.shape[-1], dtype=x.dtype, device=x.device)
+        return core.astype(broadcast_to(eye, x.shape), x.dtype)
+    if n < 0:
+        x = inv(x)
+        n = -n
+    result: Array | None = None
+    base = x
+    while True:
+        if n & 1:
+            result = base if result is None else _matmul(result, base)
+        n >>= 1
+        if not n:
+            break
+        base = _matmul(base, base)
+    return core.astype(result, result.dtype) if result is x else result

@@ -1,0 +1,185 @@
+"""Launch the factorisation kernels of ``wg.linalg`` (``shaders/linalg_*.wgsl``) on contiguous stacks of n x n
+matrices in their compute dtype (float32 or float64).
+
+Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
+
+- ``factor_small``: one workgroup a matrix, the whole matrix in workgroup memory (``small_limit`` says up to which
+  n the device's workgroup memory holds it): LU with partial pivoting or Cholesky, then optionally the solve of
+  A X = B (or A X = I for inv) from the same workgroup: one dispatch for a whole stack, no host round trip.
+- the blocked path's pieces: ``panel`` (the unblocked factorisation of a column panel in global memory, one
+  workgroup a matrix), ``swap`` (row swaps of the panel's pivots applied to other columns), ``trsm`` (triangular
+  solves of a block row, one invocation a column); the trailing updates are the tiled matmul's (the driver's).
+
+Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
+(Cholesky) plus one.  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
+matrices whose info is set.
+
+Every kernel goes through ``launch``: its bindings declared once (``_kernel``), the shared entry prologue, and
+``launch.dispatch`` with a 1-D workgroup count (matrices, or column groups times matrices: no grid limit on the
+stack's size).
+"""
+from __future__ import annotations
+
+import math
+
+from ..dtypes import DType
+from . import launch, layout, source
+
+SMALL_WG = 64  # invocations of a small-path workgroup (8x8 matrices use 49 of them in the updates)
+PANEL_WG = 256  # invocations of a panel workgroup (the pivot search runs over up to n rows)
+WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
+SMALL_MAX = 64  # the largest n the small path takes even where workgroup memory would hold more
+
+
+def _bucket(n: int) -> int:
+    """Workgroup arrays are sized for n rounded up to a multiple of 16 (few pipelines, any n)."""
+    return max(16, -(-n // 16) * 16)
+
+
+def _shared_bytes(n: int, d: DType) -> int:
+    b = _bucket(n)
+    return b * b * d.device_itemsize + SMALL_WG * (d.device_itemsize + 4) + b * 4 + 16
+
+
+def small_limit(device, d: DType) -> int:
+    """The largest n whose matrix fits the device's workgroup memory (with the pivot search's scratch), at most
+    SMALL_MAX: lavapipe's 32 KiB hold 64 x 64 float32 / 48 x 48 float64, WebGPU's 16 KiB floor 48 / 32."""
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    n = SMALL_MAX
+    while n > 0 and _shared_bytes(n, d) > limit:
+        n -= 16 if n % 16 == 0 else n % 16
+    return n
+
+
+def _nan(T: str) -> str:
+    return "bitcast<f32>(0x7fc00000u)" if T == "f32" else "f64(bitcast<f32>(0x7fc00000u))"
+
+
+def _neg_inf(T: str) -> str:
+    return "bitcast<f32>(0xff800000u)" if T == "f32" else "f64(bitcast<f32>(0xff800000u))"
+
+
+def _run(device, key: tuple, kernel: launch.Kernel, arrays: list, params: layout.Params, workgroups: int,
+         whole: bool = False) -> None:
+    """Dispatch ``workgroups`` of ``kernel`` (compiled once under ``key``) over the arrays' buffers: read bindings
+    from ``buffer()``, written ones from ``buffer_for_write`` (``whole``: the last written array is overwritten
+    throughout, so its host copy need not be uploaded first)."""
+    compiled = launch.compile(device, key, lambda: kernel)
+    last = max(i for i, b in enumerate(kernel.bindings) if b.access == "read_write")
+    buffers = [a.mirror.buffer() if b.access == "read" else a.mirror.buffer_for_write(whole=whole and i == last)
+               for i, (a, b) in enumerate(zip(arrays, kernel.bindings))]
+    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
+
+
+# -- factorisations -----------------------------------------------------------------------------------------------
+def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
+                   bucket: int) -> launch.Kernel:
+    T = d.wgsl
+    bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
+    if solve:
+        bindings.append(launch.write("x", f"array<{T}>"))
+    solve_code = source.render("linalg_lu_solve_part.wgsl", T=T, NAN=_nan(T)) if solve else ""
+    flag = {True: "true", False: "false"}
+    return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
+        HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
+        GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
+        SOLVE_CODE=solve_code), workgroup=SMALL_WG if shared else PANEL_WG)
+
+
+def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, k: int = 0, gen_id: bool = False,
+                 store: bool = True) -> None:
+    """Factor every n x n matrix of the contiguous stack ``a`` (batch of them) in workgroup memory: LU (``lu``)
+    with pivots into ``piv`` (batch x n u32), or Cholesky (lower, upper triangle zeroed).  With ``x`` (a contiguous
+    batch x n x k stack), also solve A X = X in place (A X = I with ``gen_id``); ``store`` False skips writing the
+    factors back (solve and inv do not need them)."""
+    if batch * n == 0:
+        return
+    d = a.dtype
+    solve = x is not None
+    bucket = _bucket(n)
+    key = ("linalg_factor_small", d.name, lu, store, solve, gen_id, bucket)
+    kernel = _factor_kernel(d, lu, True, store, solve, gen_id, bucket)
+    params = layout.Params().u32(n, 0, n, n, batch, k, 0, 0)
+    _run(device, key, kernel, [a, piv, info] + ([x] if solve else []), params, batch, whole=gen_id)
+
+
+def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int, lu: bool) -> None:
+    """Factor in place, in global memory, the panel of columns [k0, k0 + nb) over rows [k0, m_end) of every
+    matrix of the contiguous stack ``a``: LU with partial pivoting (swaps within the panel's columns only) or
+    Cholesky (then m_end = k0 + nb: the diagonal block; the rows below are a trsm)."""
+    d = a.dtype
+    kernel = _factor_kernel(d, lu, False, False, False, False, 1)
+    params = layout.Params().u32(n, k0, nb, m_end, batch, 0, 0, 0)
+    _run(device, ("linalg_panel", d.name, lu), kernel, [a, piv, info], params, batch)
+
+
+# -- triangular solves, row swaps -----------------------------------------------------------------------------------
+def _trsm_stage(device, d: DType, nb: int) -> int:
+    """The side of the workgroup tile the triangle is staged in: nb rounded up to 16 (few pipelines), or 0 (read
+    from global memory) where that tile does not fit the device's workgroup memory."""
+    side = _bucket(nb)
+    return side if side * side * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size else 0
+
+
+def trsm(device, t, b, lower: bool, unit: bool) -> None:
+    """Solve T X = B in place: ``t`` a view (batch, nb, nb) of a triangle, ``b`` a view (batch, nb, ncol) of the
+    right-hand sides, both over contiguous stacks (any strides; the same base allowed)."""
+    batch, nb, ncol = b.shape
+    if batch * nb * ncol == 0:
+        return
+    d = b.dtype
+    T = d.wgsl
+    same = t.mirror is b.mirror
+    bindings = ((launch.write("bm", f"array<{T}>"),) if same else
+                (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
+    stage = _trsm_stage(device, d, nb)
+    kernel = launch.Kernel("linalg_trsm.wgsl", bindings, dict(T=T, TBUF="bm" if same else "tm", STAGE=stage,
+                                                              TS_LEN=max(stage * stage, 1)), workgroup=WG)
+    tb, tr, tc = t.strides
+    bb, br, bc = b.strides
+    params = layout.Params().u32(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
+                                 t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb)
+    _run(device, ("linalg_trsm", d.name, same, stage), kernel, [b] if same else [t, b], params,
+         math.ceil(ncol / WG) * batch)
+
+
+def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = (0, 0)) -> None:
+    """Apply pivots j0 .. j0 + cnt - 1 (of ``n_piv`` a matrix in ``piv``) to the rows of the view ``x`` (batch,
+    rows, ncol), leaving the columns in [skip[0], skip[1]) alone."""
+    batch, _, ncol = x.shape
+    if batch * ncol * cnt == 0:
+        return
+    d = x.dtype
+    bs, rs, cs = x.strides
+    kernel = launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"), launch.write("x", f"array<{d.wgsl}>")),
+                           dict(T=d.wgsl), workgroup=WG)
+    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, 0)
+    _run(device, ("linalg_swap", d.name), kernel, [piv, x], params, math.ceil(ncol / WG) * batch)
+
+
+# -- results from the factors --------------------------------------------------------------------------------------
+def det(device, a, piv, info, out, n: int, batch: int) -> None:
+    """out (contiguous batch x 3) = (det, sign, log|det|) of each LU-factored matrix of ``a``."""
+    if batch == 0:
+        return
+    d = a.dtype
+    T = d.wgsl
+    kernel = launch.Kernel("linalg_lu_det.wgsl", (
+        launch.read("a", f"array<{T}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
+        launch.write("out", f"array<{T}>")), dict(HELPERS=source.helpers([d]), T=T, NEG_INF=_neg_inf(T)),
+        workgroup=WG)
+    params = layout.Params().u32(n, batch, 0, 0)
+    _run(device, ("linalg_det", d.name), kernel, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
+
+
+def nanfill(device, info, x, per: int, batch: int) -> None:
+    """NaN into the ``per`` elements of each matrix of the contiguous stack ``x`` whose info word is set."""
+    total = per * batch
+    if total == 0:
+        return
+    d = x.dtype
+    kernel = launch.Kernel("linalg_lu_nanfill.wgsl", (launch.read("info", "array<u32>"),
+                                                      launch.write("x", f"array<{d.wgsl}>")),
+                           dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
+    params = layout.Params().u32(per, total, x.offset, 0)
+    _run(device, ("linalg_nanfill", d.name), kernel, [info, x], params, math.ceil(total / WG))
