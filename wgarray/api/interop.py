@@ -34,8 +34,19 @@ from .._array import Array
 from ..ops import core
 from ..ops.elementwise import elementwise as _ew
 from ..ops.reduction import argreduce, reduce
-from . import creation, elementwise, indexing, linalg, manipulation, numpy_extras as nx, searching, set as set_, \
-    sorting, statistical, utility
+from . import (
+    creation,
+    elementwise,
+    indexing,
+    linalg,
+    manipulation,
+    numpy_extras as nx,
+    searching,
+    set as set_,
+    sorting,
+    statistical,
+    utility,
+)
 from .numpy_extras import _out
 
 __all__ = ["UFUNCS", "REDUCE", "ACCUMULATE", "FUNCTIONS", "array_ufunc", "array_function", "table"]
@@ -76,7 +87,7 @@ _SAME_NAME = ("add subtract multiply divide floor_divide remainder maximum minim
               "nextafter equal not_equal less less_equal greater greater_equal logical_and logical_or logical_xor "
               "logical_not bitwise_and bitwise_or bitwise_xor bitwise_invert bitwise_left_shift bitwise_right_shift "
               "positive negative abs sign floor ceil trunc sqrt square reciprocal exp exp2 expm1 log log2 log10 "
-              "log1p sin cos tan sinh cosh tanh isnan isinf isfinite signbit conj real imag "
+              "log1p sin cos tan sinh cosh tanh isnan isinf isfinite signbit conj "
               "asin acos atan asinh acosh atanh atan2 pow").split()
 _RENAMED = {
     "absolute": "abs", "fabs": "abs", "true_divide": "divide", "mod": "remainder", "power": "pow",

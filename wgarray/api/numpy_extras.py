@@ -43,7 +43,7 @@ from .creation import linspace, zeros
 from .indexing import take
 from .linalg import diagonal as _diagonal, tensordot
 from .manipulation import concat, flip, moveaxis, reshape, stack
-from .searching import nonzero, searchsorted, where
+from .searching import nonzero, searchsorted
 from .sorting import argsort, sort
 from .statistical import cumulative_sum, mean
 
