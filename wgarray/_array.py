@@ -358,8 +358,9 @@ class Array:
     def view(self, dtype=None) -> "Array":
         """A new view of the same elements; a different dtype (a reinterpretation of the bytes) is not supported:
         the device holds narrow dtypes widened, so their bytes differ from the host's."""
-        if dtype is not None and _dt.as_dtype(dtype) is not self.dtype:
-            raise TypeError(f"wgarray cannot view {self.dtype.name} data as {_dt.as_dtype(dtype).name}")
+        from .dtypes import as_dtype
+        if dtype is not None and as_dtype(dtype) is not self.dtype:
+            raise TypeError(f"wgarray cannot view {self.dtype.name} data as {as_dtype(dtype).name}")
         return self._view(self.shape, self.strides, self.offset)
 
     def __format__(self, spec: str) -> str:

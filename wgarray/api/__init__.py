@@ -27,5 +27,6 @@ each name explicitly, section by section.
 each one the attribute ``wg.<name>`` and registers it in ``sys.modules`` as ``wgarray.<name>``, so that
 ``import wgarray.linalg`` and ``from wgarray.linalg import vector_norm`` give this same module object.
 
-Groups that are coming get a module each in this folder: ``fft.py``, ``random.py``, ``kernels.py`` (user kernels) and ``fusion.py``.
+Groups that are coming get a module each in this folder: ``fft.py``, ``random.py``, ``kernels.py`` (user kernels)
+and ``fusion.py``.
 """
