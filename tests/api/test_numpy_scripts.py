@@ -68,8 +68,9 @@ def test_scripts_agree_and_stay_on_the_device(dev):
     results = [got["kmeans"][0], got["kmeans"][1], got["softmax"], got["mlp"], got["histogram"][0],
                got["histogram"][1]]
     assert all(isinstance(r, wg.Array) for r in results), [type(r) for r in results]
-    # only histogram's autodetected range reads back (its min and max: one small download); nothing else
-    assert during.downloads <= 1 and during.bytes_downloaded <= 16, during
+    # only histogram's autodetected range reads back (its min and max, and edges' bookkeeping: 24 bytes here);
+    # k-means, softmax and the MLP read nothing
+    assert during.downloads <= 2 and during.bytes_downloaded <= 32, during
     assert during.dispatches > 30, during
     np.testing.assert_allclose(got["kmeans"][0].get(), want["kmeans"][0], rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(got["kmeans"][1].get(), want["kmeans"][1])
