@@ -70,6 +70,13 @@ from .api.statistical import cumulative_prod, cumulative_sum, max, mean, min, pr
 # -- utility functions -------------------------------------------------------------------------------------------
 from .api.utility import all, any, diff  # noqa: E402
 
+# -- numpy's everyday functions beyond the standard (numpy's signatures), and numpy's protocols (NEP 13/18) ---------
+from .api.numpy_extras import (allclose, argwhere, array_equal, array_split, asnumpy, atleast_1d,  # noqa: E402
+                               atleast_2d, atleast_3d, average, bincount, column_stack, concatenate, convolve,
+                               corrcoef, cov, diag, digitize, dot, dstack, einsum, get_array_module, histogram,
+                               hstack, inner, interp, isclose, median, nanargmax, nanargmin, nanmax, nanmean,
+                               nanmin, nansum, pad, percentile, ptp, quantile, split, vdot, vstack)
+
 # -- wgarray's own: devices and their counters -------------------------------------------------------------------
 from .api.utility import stats, synchronize  # noqa: E402
 from .device import AdapterInfo, Device, adapter_properties, adapters, default_device, devices, open_device  # noqa: E402,E501

@@ -57,6 +57,20 @@ def timings(dev) -> list[tuple[str, float, float]]:
     return rows
 
 
+def numpy_protocol_line(dev) -> bool:
+    """numpy code on a wgarray array (NEP 13/18): ``np.sum(np.exp(x))`` dispatches on the device, no download."""
+    h = np.linspace(-1, 1, 4096, dtype=np.float32)
+    x = wg.asarray(h, device=dev)
+    dev.synchronize()
+    before = dev.stats()
+    s = np.sum(np.exp(x))
+    d = dev.stats() - before
+    good = isinstance(s, wg.Array) and d.downloads == 0 and bool(np.isclose(float(s), np.exp(h).sum(), rtol=1e-5))
+    print(f"\nnumpy on the device: np.sum(np.exp(x)) -> {type(s).__name__} {float(s):.4f} "
+          f"(numpy {np.exp(h).sum():.4f}); {d.dispatches} dispatches, {d.downloads} downloads before float()")
+    return good
+
+
 def main() -> int:
     print("adapters:")
     for info in wg.adapters():
@@ -73,6 +87,7 @@ def main() -> int:
     for name, good in self_check(dev):
         ok &= bool(good)
         print(f"  {'ok  ' if good else 'FAIL'} {name}")
+    ok &= numpy_protocol_line(dev)
     print("\ntimings per call (best of 5 samples of 20 back-to-back calls, one device synchronisation each):")
     print(f"  {'work':<24} {'wgarray':>10} {'numpy':>10} {'ratio':>8}")
     for name, tw, tn in timings(dev):

@@ -48,6 +48,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 KNOWN_UPWARD: dict[tuple[str, str], str] = {
     ("wgarray._array", "wgarray"): "operators call the namespace functions late",
     ("wgarray.api.inspection", "wgarray"): "capabilities() asks the whole namespace what it can do",
+    ("wgarray._array", "wgarray.api.interop"): "numpy's protocols and methods (NEP 13/18) dispatch into api late",
+    ("wgarray.api.numpy_extras", "wgarray"): "get_array_module returns the package itself",
 }
 TOOLS = {"wgarray._architecture"}  # this script: outside the layers
 

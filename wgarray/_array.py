@@ -22,7 +22,6 @@ class Array:
     """An n-dimensional array whose bytes live on a WebGPU device and/or the host, synced on demand."""
 
     __slots__ = ("mirror", "shape", "strides", "offset", "__weakref__")
-    __array_ufunc__ = None  # numpy defers binary operators to ours instead of converting us
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, mirror: Mirror, shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
@@ -95,8 +94,7 @@ class Array:
 
     @property
     def T(self) -> "Array":
-        if self.ndim != 2:
-            raise ValueError(f"x.T requires a 2-D array (got {self.ndim}-D); use permute_dims or mT")
+        """The reversed axes, as numpy's ``x.T`` (a 1-D or 0-d array is returned unchanged)."""
         return self.transpose()
 
     @property
@@ -149,7 +147,17 @@ class Array:
     def tolist(self):
         return self.numpy().tolist()
 
-    def item(self):
+    def item(self, *args):
+        """The element as a Python scalar: the only one, ``item(i)`` (flat index) or ``item(i, j, ...)``."""
+        if args:
+            if len(args) == 1 and isinstance(args[0], tuple):
+                args = args[0]
+            if len(args) == 1:
+                i = operator.index(args[0])
+                if not -self.size <= i < self.size:
+                    raise IndexError(f"index {i} is out of bounds for size {self.size}")
+                args = np.unravel_index(i % self.size, self.shape)
+            return self[tuple(int(a) for a in args)].item()
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         return self.numpy().reshape(()).item()
@@ -193,8 +201,12 @@ class Array:
     def _view(self, shape, strides, offset) -> "Array":
         return Array(self.mirror, tuple(shape), tuple(strides), offset)
 
-    def transpose(self, axes=None) -> "Array":
-        axes = tuple(reversed(range(self.ndim))) if axes is None else tuple(operator.index(a) for a in axes)
+    def transpose(self, *axes) -> "Array":
+        """A view with permuted axes: ``x.transpose()``, ``x.transpose((1, 0))`` or numpy's ``x.transpose(1, 0)``."""
+        if len(axes) == 1 and (axes[0] is None or not hasattr(axes[0], "__index__")):
+            axes = axes[0]
+        axes = tuple(reversed(range(self.ndim))) if axes is None or axes == () else \
+            tuple(operator.index(a) for a in axes)
         if len(axes) != self.ndim:
             raise ValueError(f"axes {axes} are not a permutation of the {self.ndim} dimensions")
         for a in axes:
@@ -212,9 +224,11 @@ class Array:
         _ops.setitem(self, key, value)
 
     # -- methods that read like numpy's --------------------------------------------------------------------------
-    def reshape(self, *shape, copy: bool | None = None) -> "Array":
+    def reshape(self, *shape, order: str = "C", copy: bool | None = None) -> "Array":
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = tuple(shape[0])
+        if order != "C":
+            return _numpy_interop().reshape_ordered(self, shape, order, copy)
         return _ops.reshape(self, shape, copy=copy)
 
     def astype(self, dtype, copy: bool = True) -> "Array":
@@ -232,32 +246,148 @@ class Array:
     def ravel(self) -> "Array":
         return _ops.reshape(self, (-1,))
 
-    def sum(self, axis=None, dtype=None, keepdims=False):
-        return _ops.reduce("sum", self, axis, keepdims, dtype)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _np_method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
-    def prod(self, axis=None, dtype=None, keepdims=False):
-        return _ops.reduce("prod", self, axis, keepdims, dtype)
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _np_method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
-    def mean(self, axis=None, keepdims=False):
-        return _ops.reduce("mean", self, axis, keepdims)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        return _np_method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
-    def max(self, axis=None, keepdims=False):
-        return _ops.reduce("max", self, axis, keepdims)
+    def max(self, axis=None, out=None, keepdims=False):
+        return _np_method("max", self, axis=axis, out=out, keepdims=keepdims)
 
-    def min(self, axis=None, keepdims=False):
-        return _ops.reduce("min", self, axis, keepdims)
+    def min(self, axis=None, out=None, keepdims=False):
+        return _np_method("min", self, axis=axis, out=out, keepdims=keepdims)
 
-    def any(self, axis=None, keepdims=False):
-        return _ops.reduce("any", self, axis, keepdims)
+    def any(self, axis=None, out=None, keepdims=False):
+        return _np_method("any", self, axis=axis, out=out, keepdims=keepdims)
 
-    def all(self, axis=None, keepdims=False):
-        return _ops.reduce("all", self, axis, keepdims)
+    def all(self, axis=None, out=None, keepdims=False):
+        return _np_method("all", self, axis=axis, out=out, keepdims=keepdims)
 
-    def argmax(self, axis=None, keepdims=False):
-        return _ops.argreduce("argmax", self, axis, keepdims)
+    def argmax(self, axis=None, out=None, keepdims=False):
+        return _np_method("argmax", self, axis=axis, out=out, keepdims=keepdims)
 
-    def argmin(self, axis=None, keepdims=False):
-        return _ops.argreduce("argmin", self, axis, keepdims)
+    def argmin(self, axis=None, out=None, keepdims=False):
+        return _np_method("argmin", self, axis=axis, out=out, keepdims=keepdims)
+
+    # -- numpy's protocols and numpy's other methods (issue 14): thin calls into api/interop.py ---------------------
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NEP 13: ``np.exp(x)``, ``np.add(x, y, out=z)``, ``np.add.reduce(x)`` run on the device."""
+        return _numpy_interop().array_ufunc(ufunc, method, *inputs, **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """NEP 18: ``np.sum(x)``, ``np.concatenate([x, y])`` run wgarray's implementation (TypeError if none)."""
+        return _numpy_interop().array_function(func, types, args, kwargs)
+
+    def get(self, stream=None) -> np.ndarray:
+        """A numpy copy (CuPy's name for the explicit download)."""
+        return self.numpy()
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def base(self) -> "Array | None":
+        """None when this array is its base's whole, C-ordered self; else an array over the whole base (numpy's
+        ``base`` is the owner of the memory; wgarray keeps no owner object, so identity with the array a view was
+        taken from is not kept)."""
+        if self.offset == 0 and self.size == self.mirror.size and self.is_contiguous:
+            return None
+        return Array(self.mirror, (self.mirror.size,))
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return _np_method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        return _np_method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return _np_method("cumsum", self, axis=axis, dtype=dtype, out=out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        return _np_method("cumprod", self, axis=axis, dtype=dtype, out=out)
+
+    def ptp(self, axis=None, out=None, keepdims=False):
+        return _np_method("ptp", self, axis=axis, out=out, keepdims=keepdims)
+
+    def argsort(self, axis=-1, kind=None, order=None):
+        return _np_method("argsort", self, axis=axis, kind=kind, order=order)
+
+    def sort(self, axis=-1, kind=None, order=None) -> None:
+        """Sorts in place (numpy's method; ``wg.sort(x)`` returns a sorted copy)."""
+        _ops.assign(self, _np_method("sort", self, axis=axis, kind=kind, order=order))
+
+    def clip(self, min=None, max=None, out=None):
+        return _np_method("clip", self, min, max, out=out)
+
+    def round(self, decimals=0, out=None):
+        return _np_method("round", self, decimals=decimals, out=out)
+
+    def dot(self, b, out=None):
+        return _np_method("dot", self, b, out=out)
+
+    def squeeze(self, axis=None):
+        return _np_method("squeeze", self, axis=axis)
+
+    def swapaxes(self, axis1, axis2):
+        return _np_method("swapaxes", self, axis1, axis2)
+
+    def nonzero(self):
+        return _np_method("nonzero", self)
+
+    def repeat(self, repeats, axis=None):
+        return _np_method("repeat", self, repeats, axis=axis)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        return _np_method("take", self, indices, axis=axis, out=out, mode=mode)
+
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        return _np_method("diagonal", self, offset=offset, axis1=axis1, axis2=axis2)
+
+    def trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        return _np_method("trace", self, offset=offset, axis1=axis1, axis2=axis2, dtype=dtype, out=out)
+
+    def fill(self, value) -> None:
+        """Every element set to ``value``, on the device."""
+        _ops.assign(self, value)
+
+    def view(self, dtype=None) -> "Array":
+        """A new view of the same elements; a different dtype (a reinterpretation of the bytes) is not supported:
+        the device holds narrow dtypes widened, so their bytes differ from the host's."""
+        from .dtypes import as_dtype
+        if dtype is not None and as_dtype(dtype) is not self.dtype:
+            raise TypeError(f"wgarray cannot view {self.dtype.name} data as {as_dtype(dtype).name}")
+        return self._view(self.shape, self.strides, self.offset)
+
+    def __format__(self, spec: str) -> str:
+        """``f"{x:.3f}"`` for one-element arrays (numpy's rule); other arrays format only with an empty spec."""
+        if self.ndim == 0:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to wgarray.Array.__format__")
+        return str(self)
+
+    def __round__(self, ndigits=None):
+        """``round(x)``: a 0-d array gives a Python int as a numpy scalar does (ties to even); with ``ndigits``, or
+        for other arrays (where numpy has no ``__round__``), the array rounded as ``np.round`` does."""
+        if ndigits is None and self.ndim == 0:
+            return round(self.item())
+        return _np_method("round", self, decimals=0 if ndigits is None else ndigits)
+
+
+def _numpy_interop():
+    from .api import interop
+    return interop
+
+
+def _np_method(name: str, *args, **kwargs):
+    """numpy's method ``x.name(...)``: the same adapter ``np.name(x, ...)`` dispatches to."""
+    interop = _numpy_interop()
+    return interop.FUNCTIONS[getattr(np, name)](*args, **kwargs)
 
 
 def _binary(name: str, reflected: bool = False):

@@ -142,12 +142,12 @@ def as_dtype(spec: Any) -> DType:
                         f"(supported: {', '.join(d.name for d in ALL_DTYPES)})") from None
 
 
-# -- promotion: the Array API standard's table, plus int-with-float -> the float ------------------------------
+# -- promotion: the Array API standard's table, plus numpy's bool-with-number and int-with-float -> the float ---
 def _promote_pair(a: DType, b: DType) -> DType:
     if a is b:
         return a
-    if a.kind == "b" or b.kind == "b":
-        raise TypeError(f"no promotion between {a.name} and {b.name} (bool mixes only with bool)")
+    if a.kind == "b" or b.kind == "b":  # numpy: bool promotes to any number type (bool * float32 -> float32)
+        return b if a.kind == "b" else a
     if a.kind == "f" or b.kind == "f":
         if a.kind == "f" and b.kind == "f":
             return a if a.bits >= b.bits else b
@@ -174,11 +174,15 @@ def result_type(*dtypes: DType) -> DType:
 
 
 def scalar_dtype(value: Any, partner: DType | None) -> DType:
-    """dtype a Python scalar takes next to an array of dtype ``partner`` (Array API rules)."""
-    if isinstance(value, (_builtin_bool, np.bool_)):
-        if partner is None or partner.kind == "b":
-            return bool
-        raise TypeError(f"a Python bool cannot be combined with a {partner.name} array")
+    """dtype a scalar takes next to an array of dtype ``partner``.
+
+    Python scalars are weak (NEP 50): they take the partner's dtype where their kind fits it (a bool fits every
+    kind, an int every number kind, a float the float kinds), else the default dtype of their kind.  numpy
+    scalars (``np.float64(1)``) are strong, as in numpy 2: they keep their own dtype and promote like arrays."""
+    if isinstance(value, np.generic):
+        return as_dtype(value.dtype)
+    if isinstance(value, _builtin_bool):
+        return bool if partner is None else partner
     if isinstance(value, (int, np.integer)):
         if partner is None or partner.kind == "b":
             return default_int

@@ -3,10 +3,10 @@
 The oracle is numpy applied to the same inputs under wgarray's documented dtype policy (see the preamble of the
 project notes), which this file restates independently of ``wgarray.dtypes``:
 
-* promotion follows the Array API table; an int with a float promotes to the float; bool mixes only with bool;
+* promotion follows the Array API table; an int with a float promotes to the float; bool promotes to numbers (numpy);
   uint64 with a signed int has no common type (TypeError);
-* Python scalars take the array's dtype (a float scalar next to an int array is float32, a bool scalar only goes
-  with bool arrays, an int scalar that does not fit the array's int dtype raises OverflowError);
+* Python scalars take the array's dtype (a float scalar next to an int array is float32, a bool scalar takes
+  any array's dtype, an int scalar that does not fit the array's int dtype raises OverflowError);
 * functions that are only defined on floats (sqrt, exp, divide, ...) compute integer and bool inputs in float32,
   so the oracle is numpy on ``x.astype(np.float32)`` (numpy itself would pick float16/float64);
 * floor/ceil/trunc/round of integers are the identity (same dtype), ``reciprocal`` of ints is 1/x in float32
@@ -137,8 +137,9 @@ def promote(*dts):
     for d in dts[1:]:
         if d is out:
             continue
-        if "b" in (out.kind, d.kind):
-            raise TypeError("bool mixes only with bool")
+        if "b" in (out.kind, d.kind):  # numpy: bool promotes to the other operand's number type
+            out = d if out.kind == "b" else out
+            continue
         if out.kind == "f" or d.kind == "f":
             fl = [x for x in (out, d) if x.kind == "f"]
             out = max(fl, key=lambda x: x.bits)
@@ -158,9 +159,7 @@ def promote(*dts):
 def scalar_dtype(value, partner):
     """dtype of a Python scalar next to arrays of (promoted) dtype ``partner`` (None: no array)."""
     if isinstance(value, bool):
-        if partner is None or partner.kind == "b":
-            return wg.bool
-        raise TypeError("bool scalar with a non-bool array")
+        return wg.bool if partner is None else partner
     if isinstance(value, int):
         return wg.int32 if partner is None or partner.kind == "b" else partner
     return partner if partner is not None and partner.kind == "f" else wg.float32
@@ -349,7 +348,7 @@ def test_rejected_dtypes_raise(name):
 
 def test_promotion_table(dev):
     """Result dtypes of mixed-dtype operands (int8 + int16 -> int16, int + float -> the float, ...) and the
-    pairs without a common type (bool with non-bool, uint64 with signed) raising TypeError."""
+    pairs without a common type (uint64 with signed) raising TypeError; bool with a number gives the number."""
     for a in SUPPORTED:
         for b in SUPPORTED:
             x, y = wg.zeros((), dtype=a), wg.ones((), dtype=b)
@@ -491,7 +490,7 @@ def _fits(value, dtype) -> bool:
 @given(data=st.data())
 def test_binary_python_scalar(name, data):
     """Array op scalar and scalar op array: the scalar takes the array's dtype (float with int -> float32);
-    a bool scalar with a non-bool array is a TypeError; an int out of the array's range is an OverflowError."""
+    a bool scalar takes any array's dtype; an int out of the array's range is an OverflowError."""
     d = data.draw(st.sampled_from(SUPPORTED), label="dtype")
     shape = data.draw(shapes(max_dims=2), label="shape")
     x = data.draw(op_values(name, d, shape), label="x")
@@ -554,10 +553,8 @@ def test_scalar_dtype_policy():
     assert (i8 + 1.5).dtype is wg.float32  # float scalar with an int array: the default float
     assert (f16 + 1).dtype is wg.float16 and (f16 + 1.5).dtype is wg.float16
     assert (b + True).dtype is wg.bool and (b | False).dtype is wg.bool
-    with pytest.raises(TypeError):
-        b + 1  # a Python int with a bool array is int32, which does not mix with bool
-    with pytest.raises(TypeError):
-        i8 + True
+    assert (b + 1).dtype is wg.int32  # a Python int with a bool array: the default int (numpy's rule)
+    assert (i8 + True).dtype is wg.int8  # a Python bool is weak: it takes any number dtype
     assert_same((f16 + 70000).numpy(), np.array([np.inf, np.inf], np.float16))  # the scalar rounds to float16
     assert_same((i8 / 2).numpy(), np.array([0.5, -1.0], np.float32))
     with pytest.raises(TypeError):
@@ -728,8 +725,7 @@ def test_where_errors():
     x = wg.asarray(np.arange(4, dtype=np.int32))
     with pytest.raises(TypeError):
         wg.where(x, x, x)  # the condition must be bool
-    with pytest.raises(TypeError):
-        wg.where(x > 1, x, wg.asarray([True, False, True, False]))  # int32 with bool
+    assert wg.where(x > 1, x, wg.asarray([True, False, True, False])).dtype is wg.int32  # bool promotes
     with pytest.raises(ValueError):
         wg.where(x > 1, x, wg.zeros((3,), dtype=wg.int32))
     assert_same(wg.where(x > 1, x, 1.5).numpy(), np.array([1.5, 1.5, 2, 3], np.float32))

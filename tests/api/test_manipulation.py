@@ -212,8 +212,9 @@ def test_concat_errors():
         wg.concat([wg.asarray(1.0), wg.asarray(2.0)])
     with pytest.raises(ValueError):
         wg.concat([])
+    assert wg.concat([wg.ones(2, dtype=wg.int32), wg.ones(2, dtype=wg.bool)]).dtype is wg.int32  # bool promotes
     with pytest.raises(TypeError):
-        wg.concat([wg.ones(2, dtype=wg.int32), wg.ones(2, dtype=wg.bool)])
+        wg.concat([wg.ones(2, dtype=wg.int32), wg.ones(2, dtype=wg.uint64)])
     check(wg.concat([wg.asarray(1.0), wg.asarray(2.0)], axis=None), np.array([1.0, 2.0], np.float32))
 
 

@@ -28,7 +28,8 @@ from expect import WgpuLog, unexpected
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 # device management and introspection of adapters are not array functions
-SKIP = {"adapters", "adapter_properties", "default_device", "devices", "open_device", "synchronize", "stats"}
+SKIP = {"adapters", "adapter_properties", "default_device", "devices", "open_device", "synchronize", "stats",
+        "get_array_module"}  # (which module handles these arguments: numpy or wgarray, never an error)
 
 SUMMARY: dict = {"functions": 0, "pairs": 0, "results": 0, "raised": 0, "by_class": defaultdict(Counter),
                  "functions_by_class": defaultdict(set), "pairs_by_function": Counter(), "outcomes": []}
@@ -115,7 +116,11 @@ def good_values(name: str, inp: Inputs) -> dict:
                "fill_value": 1.5, "start": 0, "stop": 5, "num": 4, "n_rows": 3, "indices": inp.idx, "repeats": 2,
                "repetitions": (2, 1), "shift": 1, "source": 0, "destination": 1, "axes": (1, 0),
                "dtype": wg.float32, "type": wg.float32, "from_": wg.int8, "to": wg.int16, "kind": "integral",
-               "arrays_and_dtypes": (f, wg.int8)}
+               "arrays_and_dtypes": (f, wg.int8),
+               # numpy's parameter names (the numpy functions of api/numpy_extras.py)
+               "a": f, "b": f, "a1": f, "a2": f, "ary": f, "m": f, "v": f, "array": f, "tup": [f, f],
+               "indices_or_sections": 3, "arys": (f,), "operands": (f,), "args": (f,), "subscripts": "ij->ji",
+               "bins": inp.sorted1, "xp": inp.sorted1, "fp": inp.sorted1, "pad_width": 1, "q": 0.5, "n": 2}
     special = {
         "matmul": {"x2": f.mT}, "linalg.matmul": {"x2": f.mT}, "tensordot": {"axes": 1, "x2": f.mT},
         "searchsorted": {"x1": inp.sorted1}, "take_along_axis": {"indices": inp.idx2}, "squeeze": {"x": inp.col,
@@ -131,6 +136,8 @@ def good_values(name: str, inp: Inputs) -> dict:
         "from_dlpack": {"x": np.arange(4, dtype=np.float32)}, "iinfo": {"type": wg.int32}, "clip": {"min": -1.0, "max": 1.0},
         "logical_and": {"x1": b, "x2": b}, "logical_or": {"x1": b, "x2": b}, "logical_xor": {"x1": b, "x2": b},
         "logical_not": {"x": b},
+        "convolve": {"a": inp.sorted1, "v": inp.sorted1}, "percentile": {"q": 50.0}, "bincount": {"x": inp.idx},
+        "dot": {"b": f.mT}, "inner": {"b": f}, "vdot": {"b": f},
     }
     for bit in ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"):
         special[bit] = {"x1": i, "x2": i}
@@ -152,7 +159,8 @@ def build(sig: inspect.Signature, values: dict) -> tuple[list, dict]:
     for k, p in enumerate(params):
         if p.kind == p.VAR_POSITIONAL:
             args.extend(values.get(p.name, ()))
-        elif p.kind == p.POSITIONAL_ONLY:
+        elif p.kind == p.POSITIONAL_ONLY or (p.name in values and any(
+                q.kind == q.VAR_POSITIONAL and values.get(q.name) for q in params[k + 1:])):  # einsum(subscripts, *ops)
             if p.name in values:
                 args.append(values[p.name])
             elif any(q.name in values for q in params[k + 1:] if q.kind == q.POSITIONAL_ONLY):
@@ -176,7 +184,9 @@ def baseline(name: str, fn, inp: Inputs) -> tuple[inspect.Signature, dict]:
 
 
 # -- roles and classes of bad input ---------------------------------------------------------------------------------
-ARRAY_PARAMS = {"x", "x1", "x2", "condition", "indices", "obj", "arrays", "arrays_and_dtypes"}
+SEQUENCE_PARAMS = {"arrays", "arrays_and_dtypes", "tup", "arys", "operands"}  # a sequence of arrays
+ARRAY_PARAMS = {"x", "x1", "x2", "condition", "indices", "obj", "arrays", "arrays_and_dtypes",
+                "a", "b", "a1", "a2", "ary", "m", "v", "array", "xp", "fp", "bins", "tup", "arys", "operands"}
 AXIS_PARAMS = {"axis", "source", "destination"}
 SIZE_PARAMS = {"shape", "num", "n_rows", "n_cols", "repeats", "repetitions", "n"}
 DTYPE_PARAMS = {"dtype", "type", "from_", "to"}
@@ -206,7 +216,7 @@ def bad_inputs(inp: Inputs, fn_name: str, param: str, good, sig_params: list[str
     out = []
 
     def seq(v):  # sequence parameters take the bad value as one of their elements
-        if param in ("arrays", "arrays_and_dtypes"):
+        if param in SEQUENCE_PARAMS:
             return (v,) + tuple(good[1:]) if isinstance(good, tuple) else [v] + list(good[1:])
         return v
 
@@ -215,17 +225,19 @@ def bad_inputs(inp: Inputs, fn_name: str, param: str, good, sig_params: list[str
         out += [("unsupported kind", seq(v)) for v in (inp.b, inp.f, inp.i)]
         out += [("0-d or empty array", seq(v)) for v in (wg.asarray(np.float32(2.5)), wg.zeros((0, 4)))]
         out.append(("array of a closed device", seq(inp.closed_like(good))))
-        if param == array_params[0] and param not in ("arrays", "arrays_and_dtypes", "obj"):
+        if param == array_params[0] and param not in SEQUENCE_PARAMS | {"obj"}:
             out.append(("huge broadcast view", inp.huge_view))
-        if len(array_params) > 1 and param != array_params[0] or param in ("arrays", "arrays_and_dtypes"):
-            partner = good[1] if param in ("arrays", "arrays_and_dtypes") and len(good) > 1 else good
-            if isinstance(partner, wg.Array) or param not in ("arrays", "arrays_and_dtypes"):
-                if param in ("arrays", "arrays_and_dtypes"):
+        if len(array_params) > 1 and param != array_params[0] or param in SEQUENCE_PARAMS:
+            partner = good[1] if param in SEQUENCE_PARAMS and len(good) > 1 else good
+            if isinstance(partner, wg.Array) or param not in SEQUENCE_PARAMS:
+                if param in SEQUENCE_PARAMS:
                     out.append(("wrong-shaped partner", type(good)([good[0], inp.wrong_shape])))
                     out.append(("partner on another device", type(good)([good[0], inp.on_other])))
                 else:
                     out.append(("wrong-shaped partner", inp.wrong_shape))
-                    out.append(("partner on another device", inp.on_other))
+                    # the partner as it should be but on another device: only the device is wrong
+                    other = wg.asarray(good.numpy(), device=inp.other) if isinstance(good, wg.Array) else inp.on_other
+                    out.append(("partner on another device", other))
     elif r == "axis":
         bad = [99, -99] if param != "axes" else [(0, 99), (0, -99)]
         out += [("out-of-range axis", v) for v in bad]

@@ -15,6 +15,10 @@
     statistical.py   cumulative_prod, cumulative_sum, max, mean, min, prod, std, sum, var
     utility.py       all, any, diff (and wgarray's synchronize, stats)
 
+    numpy_extras.py  numpy's everyday functions beyond the standard, with numpy's signatures (concatenate,
+                     vstack, split, pad, einsum, dot, median, percentile, nan*, histogram, bincount, ...)
+    interop.py       numpy's protocols: ``__array_ufunc__`` (NEP 13) and ``__array_function__`` (NEP 18) tables
+
 Every public function is defined in its section's module, on top of the operations layer (``wgarray/ops``) and,
 for kernels of their own (sort, scans, gathers, unique), ``wgarray/kernels``.  ``wgarray/__init__.py`` imports
 each name explicitly, section by section.
@@ -23,6 +27,6 @@ each name explicitly, section by section.
 each one the attribute ``wg.<name>`` and registers it in ``sys.modules`` as ``wgarray.<name>``, so that
 ``import wgarray.linalg`` and ``from wgarray.linalg import vector_norm`` give this same module object.
 
-Groups that are coming get a module each in this folder: ``fft.py``, ``random.py``, ``interop.py`` (numpy's
-``__array_function__``/``__array_ufunc__`` implementations), ``kernels.py`` (user kernels) and ``fusion.py``.
+Groups that are coming get a module each in this folder: ``fft.py``, ``random.py``, ``kernels.py`` (user kernels)
+and ``fusion.py``.
 """

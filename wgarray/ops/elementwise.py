@@ -47,6 +47,9 @@ def _decide(name: str, key: tuple):
             cdt = _dt.default_float
         if cdt.kind not in op.kinds:
             raise TypeError(f"{name} is not defined for {promoted.name} input")
+    # a numpy scalar (strong: it took part in promotion with its own dtype) travels converted to the compute dtype
+    scalar_dts = [(_dt.bool if j < first else cdt) if sd is not None and issubclass(key[j], np.generic) else sd
+                  for j, sd in enumerate(scalar_dts)]
     out_dt = _dt.bool if op.result == "bool" else cdt
     cdts = [_dt.bool] + [cdt] * (op.arity - 1) if op.condition else None
     needs = tuple(d for d in {cdt, out_dt, *op_dts} if d.feature is not None)
