@@ -272,8 +272,10 @@ def test_matmul_zero_d(sa, sb):
 
 
 def test_matmul_promotion_errors():
-    with pytest.raises(TypeError):
-        wg.matmul(wg.zeros((2, 2), dtype=wg.bool), wg.zeros((2, 2), dtype=wg.int32))
+    # bool mixes with numbers as in numpy (issue 14): bool @ int32 is an int32 matmul
+    a, b = np.array([[True, False], [True, True]]), np.arange(4, dtype=np.int32).reshape(2, 2)
+    got = wg.matmul(wg.asarray(a), wg.asarray(b))
+    assert got.dtype == wg.int32 and np.array_equal(got.numpy(), a @ b)
     if wg.default_device().supports(wg.uint64):
         with pytest.raises(TypeError):
             wg.matmul(wg.zeros((2, 2), dtype=wg.uint64), wg.zeros((2, 2), dtype=wg.int8))

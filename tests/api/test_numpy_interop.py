@@ -15,16 +15,17 @@ from hypothesis.extra import numpy as hnp
 import wgarray as wg
 from wgarray.api import interop
 
-from strategies import assert_same, shapes, view_of
+from strategies import assert_same, flushes_subnormals, shapes, view_of
 
 FAST = settings(max_examples=15, deadline=None)
 
 
 def floats(shape_st=None, nan=True):
     shape_st = shape_st or shapes(max_dims=3, max_side=5)
+    sub = not flushes_subnormals()  # a device that flushes them promises nothing for them (README)
     return shape_st.flatmap(lambda s: hnp.arrays(np.float32, s, elements=st.floats(
-        -100, 100, width=32, allow_nan=False) if not nan else st.one_of(
-        st.floats(-100, 100, width=32), st.just(np.float32("nan")))))
+        -100, 100, width=32, allow_nan=False, allow_subnormal=sub) if not nan else st.one_of(
+        st.floats(-100, 100, width=32, allow_subnormal=sub), st.just(np.float32("nan")))))
 
 
 def close(got, want, rtol=2e-5, atol=1e-5):
@@ -290,8 +291,8 @@ def test_methods_match_numpy(dev, data):
     assert x.item(0) == h.item(0) and x.item(h.size - 1) == h.item(h.size - 1)
     assert x.item(*([0] * h.ndim)) == h.item(*([0] * h.ndim))
     assert x.itemsize == h.itemsize
-    assert_same(x.dot(x.swapaxes(-1, -2)).get() if h.ndim == 2 else h[:0], (h @ h.swapaxes(-1, -2))
-                if h.ndim == 2 else h[:0]) if h.ndim == 2 and np.abs(h).max() < 1 else None
+    if h.ndim == 2:  # a float32 matmul: the summation order is the device's (FMA on GPUs)
+        close(x.dot(x.swapaxes(-1, -2)), h @ h.swapaxes(-1, -2), rtol=1e-5, atol=1e-3)
     s = x.copy()
     s.sort(axis=0)
     assert_same(s.get(), np.sort(h, axis=0))
@@ -319,6 +320,9 @@ def test_scalar_forms(dev):
 
 
 def test_readme_table_is_current():
+    """The table lists numpy's own namespace, so it is checked against the numpy it was made with."""
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    if f"| numpy (version {np.__version__.rsplit('.', 1)[0]}) |" not in readme:
+        pytest.skip(f"README's table was made with another numpy than {np.__version__}")
     assert interop.table() in readme, "README's numpy table is stale: python -m wgarray.api.interop"
     assert "`sum`" in interop.table() and math.isfinite(len(interop.FUNCTIONS))
