@@ -390,10 +390,14 @@ def _np_method(name: str, *args, **kwargs):
     return interop.FUNCTIONS[getattr(np, name)](*args, **kwargs)
 
 
+_OPERANDS = (Array, bool, int, float, np.ndarray, np.generic, list, tuple)
+_EQ = ("equal", "not_equal")
+
+
 def _binary(name: str, reflected: bool = False):
     def method(self, other, /):
-        if type(other) is not Array and not isinstance(other, (Array, bool, int, float, np.ndarray, np.generic)):
-            return NotImplemented
+        if type(other) is not Array and not isinstance(other, _OPERANDS) and not (other is None and name in _EQ):
+            return NotImplemented  # lists and tuples broadcast as numpy's; x == None is elementwise (numpy 2)
         args = (other, self) if reflected else (self, other)
         out = _ops.elementwise_fast(name, args)  # the hot path; None: the general one (which raises the errors)
         return _ops.elementwise(name, *args) if out is None else out
