@@ -106,15 +106,38 @@ class Array:
         return self.transpose(axes)
 
     # -- host interop ----------------------------------------------------------------------------------------
-    def _host_view(self, host: np.ndarray) -> np.ndarray:
+    def _host_view(self, host: np.ndarray, first: int = 0) -> np.ndarray:
+        """This view over ``host``, which holds the base's elements from element ``first`` on."""
         item = host.itemsize
         if self.size == 0:
             return np.empty(self.shape, dtype=host.dtype)
-        return np.lib.stride_tricks.as_strided(host[self.offset:], self.shape, [s * item for s in self.strides])
+        return np.lib.stride_tricks.as_strided(host[self.offset - first:], self.shape,
+                                               [s * item for s in self.strides])
 
     def numpy(self) -> np.ndarray:
-        """A numpy copy of the values (downloads the base once if only the device side is valid)."""
-        return np.array(self._host_view(self.mirror.host()), copy=True)
+        """A numpy copy of the values.  If only the device side is valid, a view spanning the whole base downloads
+        it once (the host side becomes valid); a view spanning less downloads just its span [lo, hi) of elements
+        and leaves the host side stale (``x[3].item()`` moves one element, not the base)."""
+        m = self.mirror
+        if m.device_valid and not m.host_valid:
+            lo, hi = self._span()
+            if hi - lo < m.size:
+                if hi == lo:
+                    return np.empty(self.shape, m.dtype.numpy)
+                return np.array(self._host_view(m.read_range(lo, hi), lo), copy=True)
+        return np.array(self._host_view(m.host()), copy=True)
+
+    def _span(self) -> tuple[int, int]:
+        """The elements [lo, hi) of the base this view touches (empty: lo == hi)."""
+        if self.size == 0:
+            return self.offset, self.offset
+        lo = hi = self.offset
+        for n, s in zip(self.shape, self.strides):
+            if s < 0:
+                lo += (n - 1) * s
+            else:
+                hi += (n - 1) * s
+        return lo, hi + 1
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         out = self.numpy()
@@ -191,6 +214,11 @@ class Array:
         if self.ndim == 0:
             raise TypeError("len() of a 0-d array")
         return self.shape[0]
+
+    def __contains__(self, value, /) -> bool:
+        """``v in x`` as numpy's ``(x == v).any()``: one comparison, one reduction, one 4-byte read (any ndim),
+        not a kernel and a download per element through ``__iter__``."""
+        return bool(_ops.reduce("any", _ops.elementwise("equal", self, value), None, False))
 
     def __iter__(self):
         if self.ndim == 0:
@@ -390,10 +418,14 @@ def _np_method(name: str, *args, **kwargs):
     return interop.FUNCTIONS[getattr(np, name)](*args, **kwargs)
 
 
+_OPERANDS = (Array, bool, int, float, np.ndarray, np.generic, list, tuple)
+_EQ = ("equal", "not_equal")
+
+
 def _binary(name: str, reflected: bool = False):
     def method(self, other, /):
-        if type(other) is not Array and not isinstance(other, (Array, bool, int, float, np.ndarray, np.generic)):
-            return NotImplemented
+        if type(other) is not Array and not isinstance(other, _OPERANDS) and not (other is None and name in _EQ):
+            return NotImplemented  # lists and tuples broadcast as numpy's; x == None is elementwise (numpy 2)
         args = (other, self) if reflected else (self, other)
         out = _ops.elementwise_fast(name, args)  # the hot path; None: the general one (which raises the errors)
         return _ops.elementwise(name, *args) if out is None else out

@@ -485,12 +485,17 @@ def _fits(value, dtype) -> bool:
     return info.min <= value <= info.max
 
 
+_EXACT_CMP = {"equal": operator.eq, "not_equal": operator.ne, "less": operator.lt, "less_equal": operator.le,
+              "greater": operator.gt, "greater_equal": operator.ge}
+
+
 @pytest.mark.parametrize("name", sorted(BINARY))
 @PER_OP
 @given(data=st.data())
 def test_binary_python_scalar(name, data):
     """Array op scalar and scalar op array: the scalar takes the array's dtype (float with int -> float32);
-    a bool scalar takes any array's dtype; an int out of the array's range is an OverflowError."""
+    a bool scalar takes any array's dtype; an int out of the array's range is an OverflowError, except in
+    comparisons with an integer array, which compare the scalar's exact value (numpy 2)."""
     d = data.draw(st.sampled_from(SUPPORTED), label="dtype")
     shape = data.draw(shapes(max_dims=2), label="shape")
     x = data.draw(op_values(name, d, shape), label="x")
@@ -506,6 +511,11 @@ def test_binary_python_scalar(name, data):
     except TypeError:
         with pytest.raises(TypeError):
             call()
+        return
+    if name in _EXACT_CMP and d.kind in "iu":  # compared by value, exactly (issue 11): Python's own comparison
+        py = _EXACT_CMP[name]
+        want = np.array([py(s, int(a)) if left else py(int(a), s) for a in x.reshape(-1).tolist()], bool)
+        np.testing.assert_array_equal(call().numpy(), want.reshape(x.shape))
         return
     if not _fits(s, sd):
         with pytest.raises(OverflowError):
@@ -534,9 +544,11 @@ def test_scalar_out_of_range_overflows(dtype):
     info = np.iinfo(dtype.numpy)
     x = wg.asarray(np.array([1, 2], dtype=dtype.numpy))
     for v in (int(info.max) + 1, int(info.min) - 1, 2 ** 64, -(2 ** 64)):
-        for call in (lambda: x + v, lambda: v + x, lambda: wg.maximum(x, v), lambda: x < v, lambda: v * x):
+        for call in (lambda: x + v, lambda: v + x, lambda: wg.maximum(x, v), lambda: v * x):
             with pytest.raises(OverflowError):
                 call()
+        # comparisons answer by value (numpy 2), elementwise
+        np.testing.assert_array_equal((x < v).numpy(), [v > 0] * 2)
         with pytest.raises(OverflowError):
             y = x[:1]
             y += v
@@ -870,14 +882,16 @@ def test_float16_exhaustive_unary():
 
 
 def test_mixed_int_float16_rounds_the_int():
-    """int with float16 promotes to float16: the int is rounded to float16 first (2049 -> 2048, 70000 -> inf)."""
+    """int with float16 promotes to float16: the int is rounded to float16 first (2049 -> 2048, 70000 -> inf),
+    except in comparisons, which are exact."""
     i = np.array([2049, 70000, 32767, -2049, 3], np.int32)
     h = np.array([0.5, -50000, 0, -0.5, 0.25], np.float16)
-    for name in ("add", "subtract", "multiply", "divide", "equal", "less", "maximum", "atan2"):
+    for name in ("add", "subtract", "multiply", "divide", "maximum", "atan2"):
         check(name, getattr(wg, name)(wg.asarray(i), wg.asarray(h)), [i, h], [wg.int32, wg.float16])
+    # comparisons do not round: they are exact across kinds (issue 11), so int16 2049 != float16 2048
     i16 = np.array([2049, -32768], np.int16)
-    check("equal", wg.equal(wg.asarray(i16), wg.asarray(np.array([2048, -32768], np.float16))),
-          [i16, np.array([2048, -32768], np.float16)], [wg.int16, wg.float16])
+    got = wg.equal(wg.asarray(i16), wg.asarray(np.array([2048, -32768], np.float16)))
+    np.testing.assert_array_equal(got.numpy(), [False, True])
 
 
 def test_subnormal_inputs_transcendental():

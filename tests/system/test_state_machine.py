@@ -230,6 +230,18 @@ class Expect:
             m.bytes_downloaded += base.bus_nbytes
             base.host_valid = True
 
+    def read_view(self, base: Base, idx: np.ndarray) -> None:
+        """A host read of a view holding base elements ``idx``: from a device-only base, a view spanning less than
+        the base downloads only its span (device layout, host side stays stale); else ``read_host``."""
+        lo, hi = (int(idx.min()), int(idx.max()) + 1) if idx.size else (0, 0)
+        if base.device_valid and not base.host_valid and hi - lo < base.size:
+            if hi > lo:
+                m = self.on(base.device)
+                m.downloads += 1
+                m.bytes_downloaded += (hi - lo) * base.dtype.device_itemsize
+            return
+        self.read_host(base)
+
     @staticmethod
     def write_host(base: Base) -> None:
         base.host_valid, base.device_valid = True, False
@@ -744,7 +756,7 @@ class MirrorMachine(RuleBasedStateMachine):
             d = h.arr.device
             self.run(d.synchronize, Expect(), sync=d)
             how = "numpy"
-        e.read_host(h.base)
+        e.read_view(h.base, h.idx)
         fn = {"numpy": h.arr.numpy, "asarray": lambda: np.asarray(h.arr),
               "tolist": lambda: np.array(h.arr.tolist(), dtype=h.vals.dtype).reshape(h.arr.shape)}[how]
         got, s = self.run(fn, e)

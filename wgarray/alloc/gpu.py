@@ -166,6 +166,10 @@ class GPUAllocator(Allocator["Device"]):
     def copyout(self, block: DeviceBlock, nbytes: int, out=None) -> memoryview:
         return self._dev.stream.read(block.buffer, 0, nbytes, out)
 
+    def read_range(self, block: DeviceBlock, offset: int, nbytes: int) -> memoryview:
+        """``nbytes`` bytes of ``block`` from byte ``offset`` (both multiples of 4: device elements are 4 or 8)."""
+        return self._dev.stream.read(block.buffer, offset, nbytes)
+
     def copy_to(self, block: DeviceBlock, nbytes: int, dst: "GPUAllocator", dst_block: DeviceBlock) -> None:
         """Device-to-device copy through the host, pipelined in chunks: while this device copies chunk k+1 into
         its staging buffer, the host pushes chunk k to ``dst``, so the time is near max(download, upload)."""

@@ -182,6 +182,21 @@ class Mirror:
         c.downloads += 1
         c.bytes_downloaded += nbytes
 
+    def read_range(self, lo: int, hi: int) -> np.ndarray:
+        """Elements [lo, hi) of a device-only base, downloaded in device layout (device_itemsize bytes each) and
+        narrowed on the host, without making the host side valid: a read of k elements moves O(k) bytes (issue 11).
+        The caller reads the whole base through ``host()`` instead when the span covers it."""
+        assert self.device_valid and not self.host_valid and 0 <= lo < hi <= self.size
+        dev = self.device
+        isz = self.dtype.device_itemsize
+        raw = dev.allocator.read_range(self._block, lo * isz, (hi - lo) * isz)
+        out = np.empty(hi - lo, self.dtype.numpy)
+        self.dtype.narrow(np.frombuffer(raw, dtype=self.dtype.storage_numpy, count=hi - lo), out)
+        c = dev.counters
+        c.downloads += 1
+        c.bytes_downloaded += (hi - lo) * isz
+        return out
+
     # -- between devices -------------------------------------------------------------------------------------
     def copy_to(self, other: "Mirror") -> None:
         """Fill ``other`` (same dtype and size, another device) with this mirror's values.  Device-resident data

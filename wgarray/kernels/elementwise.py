@@ -276,6 +276,8 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
         else:
             raws.append((f"b{s[2]}[{idx_of[s[4]]}]", False))
     kind = "b" if op.compute == "bool" else cdt.kind
+    if "m" in op.exprs and cdts is not None and (cdts[0].kind == "f") != (cdts[1].kind == "f"):
+        kind = "m"  # an integer against a float, each in its own type: the exact comparison
     rdt = _bool() if op.result == "bool" else cdt
     results = []
     for lane in range(lanes):
@@ -286,7 +288,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
         lane_i = f"(i * 4u + {lane}u)" if vec else "i"
         expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), D=cdt.name,
-                                    i=lane_i)
+                                    i=lane_i, X=source.ctype(cdts[0]), Y=source.ctype(cdts[-1]))
         body.append(f"    let r{sfx} = {expr};")
         results.append(source.store_expr(out.dtype, source.convert(rdt, out.dtype, "r" + sfx)))
     value = f"vec4<{out.dtype.wgsl}>({', '.join(results)})" if vec else results[0]

@@ -1,7 +1,7 @@
 """Elementwise operations as a table: name -> accepted kinds, result rule, WGSL expression per kind.
 
 Expressions are WGSL templates over the operands ``{x}``, ``{y}``, ``{z}``, the compute type ``{T}``, the compute
-dtype's name ``{D}`` (for ops that depend on the logical width, e.g. float16 computed in f32) and the flat output
+dtype's name ``{D}``, the compute types of the first and second operand ``{X}``, ``{Y}`` (for ``m``, mixed) (for ops that depend on the logical width, e.g. float16 computed in f32) and the flat output
 index ``{i}``.  One generic kernel (``elementwise.wgsl``) evaluates any of them; later fusion can compose
 them because they are expressions, not kernels.  Kinds: b bool, i signed, u unsigned, f float.
 
@@ -27,7 +27,7 @@ class EwOp:
 
     @property
     def kinds(self) -> str:
-        return "".join(self.exprs)
+        return "".join(k for k in self.exprs if k != "m")  # "m" (mixed int/float operands) is not an input kind
 
 
 def _f(expr: str) -> dict[str, str]:
@@ -89,8 +89,19 @@ _UNARY: list[EwOp] = [
 _CMP_B = "(u32({x}) {op} u32({y}))"
 
 
+# "m": an integer operand against a float operand, each in its own type ({X}, {Y}); wg_cmp_* (compare_mixed.wgsl)
+# gives their exact order (-1, 0, 1; 2 for NaN), so no rounding of either side changes the answer
+_MIXED = "wg_cmp_{X}_{Y}({x}, {y})"
+_MIXED_TEST = {"==": "({r} == 0)", "!=": "({r} != 0)", "<": "({r} == -1)", "<=": "({r} <= 0)", ">": "({r} == 1)",
+               ">=": "(u32({r}) <= 1u)"}
+
+
+def _mixed(op: str) -> str:
+    return _MIXED_TEST[op].replace("{r}", _MIXED)
+
+
 def _cmp(name: str, op: str) -> EwOp:
-    return EwOp(name, 2, "bool", {"b": _CMP_B.replace("{op}", op), **_iuf(f"({{x}} {op} {{y}})")})
+    return EwOp(name, 2, "bool", {"b": _CMP_B.replace("{op}", op), **_iuf(f"({{x}} {op} {{y}})"), "m": _mixed(op)})
 
 
 _BINARY: list[EwOp] = [
@@ -110,7 +121,8 @@ _BINARY: list[EwOp] = [
     EwOp("nextafter", 2, "float", _f("wg_nextafter_{D}({x}, {y})")),  # steps in the dtype's own bit pattern
     _cmp("equal", "=="), _cmp("less", "<"), _cmp("less_equal", "<="),
     # not_equal of floats as !(x == y): naga emits an ordered != that is false for NaN
-    EwOp("not_equal", 2, "bool", {"b": _CMP_B.replace("{op}", "!="), **_iuf("({x} != {y})", f="(!({x} == {y}))")}),
+    EwOp("not_equal", 2, "bool", {"b": _CMP_B.replace("{op}", "!="), **_iuf("({x} != {y})", f="(!({x} == {y}))"),
+                                  "m": _mixed("!=")}),
     _cmp("greater", ">"), _cmp("greater_equal", ">="),
     EwOp("logical_and", 2, "bool", {"b": "({x} && {y})"}, compute="bool"),
     EwOp("logical_or", 2, "bool", {"b": "({x} || {y})"}, compute="bool"),

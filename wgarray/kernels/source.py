@@ -54,6 +54,22 @@ def _helpers_for(wgsl_type: str) -> str:
     return ""
 
 
+# integer compute type -> (least value, one past the greatest value) for the exact int/float comparison
+_INT_RANGE = {"i32": (-2**31, 2**31), "u32": (0, 2**32), "i64": (-2**63, 2**63), "u64": (0, 2**64)}
+
+
+@functools.lru_cache(maxsize=None)
+def _compare_mixed(i: str, f: str) -> str:
+    """``wg_cmp_<I>_<F>`` / ``wg_cmp_<F>_<I>``: the exact order of an integer and a float (compare_mixed.wgsl)."""
+    lo, hi = _INT_RANGE[i]
+    if i == "u64":  # f64/f32 -> u64 of values >= 2^63 goes through i64 after subtracting 2^63 (exact there)
+        toint = (f"select(u64(i64(fl)), u64(i64(fl - {f}(9223372036854775808.0))) + (u64(1) << 63u), "
+                 f"fl >= {f}(9223372036854775808.0))")
+    else:
+        toint = f"{i}(fl)"
+    return render("compare_mixed.wgsl", I=i, F=f, LO=f"{float(lo)!r}", HI=f"{float(hi)!r}", TOINT=toint)
+
+
 _FN = re.compile(r"\bfn\s+(wg_\w+)")
 _USE = re.compile(r"\bwg_\w+")
 
@@ -89,6 +105,7 @@ def helpers(dtypes: Iterable[DType], uses: str | None = None) -> str:
         if d.wgsl == "f64":
             types.add("u64")
     parts = [_helpers_for(t) for t in sorted(types)]
+    parts += [_compare_mixed(i, f) for i in sorted(types & set(_INT_RANGE)) for f in sorted(types & {"f32", "f64"})]
     parts.append(load("numerics_f16.wgsl"))
     if "f64" in types:
         parts.append(load("narrow_f64.wgsl"))

@@ -16,10 +16,11 @@ from ..alloc.mirror import Mirror
 from ..dtypes import DType
 from ..kernels import elementwise as _ew
 from ..kernels.ewtable import OPS as EW_OPS
-from .core import check_supported, new_array, operands as _operands, scalar_for, unalias
+from .core import SCALARS, check_supported, fill, new_array, operands as _operands, scalar_for, unalias
 from .shape import broadcast_shapes
 
 _DECISIONS: dict = {}
+COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
 
 def _decide(name: str, key: tuple):
@@ -52,6 +53,8 @@ def _decide(name: str, key: tuple):
                   for j, sd in enumerate(scalar_dts)]
     out_dt = _dt.bool if op.result == "bool" else cdt
     cdts = [_dt.bool] + [cdt] * (op.arity - 1) if op.condition else None
+    if name in COMPARISONS and sorted(d.kind for d in op_dts) in (["f", "i"], ["f", "u"]):
+        cdts = list(op_dts)  # each operand in its own type: the kernel compares an integer and a float exactly
     needs = tuple(d for d in {cdt, out_dt, *op_dts} if d.feature is not None)
     return op, scalar_dts, cdt, cdts, out_dt, needs
 
@@ -79,6 +82,10 @@ _PY_SCALARS = (int, float, bool)
 
 def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
     """A new array holding op(args); ``dtype`` overrides the result dtype (clip keeps x's dtype)."""
+    if name in COMPARISONS:
+        out = _compare_special(name, args)
+        if out is not None:
+            return out
     if dtype is None:
         out = elementwise_fast(name, args)
         if out is not None:
@@ -102,7 +109,7 @@ def elementwise_fast(name: str, args) -> Array | None:
         key = (name, ma.dtype, mb.dtype)
     else:
         key, dev, shape, same_shape = _fast_key(name, args)
-        if key is None:
+        if key is None or name in COMPARISONS:  # comparisons with scalars: by value (_compare_special)
             return None
     decision = _DECISIONS.get(key)
     if dev is None or decision is None or dev.stream.closed:
@@ -119,6 +126,64 @@ def elementwise_fast(name: str, args) -> Array | None:
         return None  # too large, or empty (the general path checks the shape)
     out = Array._contiguous(Mirror(out_dt, size, dev), shape)
     _ew.run(dev, op, operands, out, cdt, cdts)
+    return out
+
+
+# x OP v  <=>  v SWAP[OP] x
+_SWAP = {"equal": "equal", "not_equal": "not_equal", "less": "greater", "less_equal": "greater_equal",
+         "greater": "less", "greater_equal": "less_equal"}
+
+
+def _compare_special(name: str, args) -> Array | None:
+    """Comparisons numpy 2 answers by value, not by a cast: ``x == None`` (elementwise False; ``!=`` True), and an
+    integer array against a Python or numpy scalar (int out of the dtype's range, float with a fraction, NaN or
+    inf), answered from the scalar's exact value.  None when the ordinary kernel gives the exact answer."""
+    if len(args) != 2:
+        return None
+    a, b = args
+    if a is None or b is None:
+        other = b if a is None else a
+        if name not in ("equal", "not_equal") or other is None:
+            return None
+        x = other if isinstance(other, Array) else _operands([other])[0][0]
+        return _constant(name == "not_equal", x.shape, x.device)
+    if isinstance(a, Array) and isinstance(b, SCALARS):
+        x, v = a, b
+    elif isinstance(b, Array) and isinstance(a, SCALARS):
+        x, v, name = b, a, _SWAP[name]
+    else:
+        return None
+    if x.dtype.kind not in "iu" or isinstance(v, (bool, np.bool_)):
+        return None
+    lo, hi = (int(t) for t in (np.iinfo(x.dtype.numpy).min, np.iinfo(x.dtype.numpy).max))
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        if math.isnan(f):
+            return _constant(name == "not_equal", x.shape, x.device)
+        if math.isinf(f):
+            below = f > 0  # every integer is below +inf
+            return _constant({"equal": False, "not_equal": True, "less": below, "less_equal": below,
+                              "greater": not below, "greater_equal": not below}[name], x.shape, x.device)
+        if f != int(f):
+            if name in ("equal", "not_equal"):
+                return _constant(name == "not_equal", x.shape, x.device)
+            # x < f <=> x < ceil(f);  x <= f <=> x <= floor(f);  x > f <=> x > floor(f);  x >= f <=> x >= ceil(f)
+            c = math.ceil(f) if name in ("less", "greater_equal") else math.floor(f)
+        else:
+            c = int(f)
+    else:
+        c = int(v)
+    if lo <= c <= hi:
+        return None if isinstance(v, (int, np.integer)) else elementwise(name, x, c)
+    above = c > hi  # the bound lies beyond every value of x on one side: every element answers alike
+    answer = {"equal": False, "not_equal": True, "less": above, "less_equal": above,
+              "greater": not above, "greater_equal": not above}[name]
+    return _constant(answer, x.shape, x.device)
+
+
+def _constant(value: bool, shape, dev) -> Array:
+    out = new_array(shape, _dt.bool, dev)
+    fill(out, value)
     return out
 
 

@@ -40,7 +40,7 @@ class _Entry:
     __slots__ = ("kind", "value", "dim", "trusted")
 
     def __init__(self, kind: str, value=None, dim: int = -1, trusted: bool = False) -> None:
-        self.kind = kind  # none | ellipsis | slice | int | array | mask
+        self.kind = kind  # none | ellipsis | gap | slice | int | array | mask (a 0-d mask indexes no dimension)
         self.value = value
         self.dim = dim  # first dimension of x it indexes
         self.trusted = trusted
@@ -82,14 +82,10 @@ def _parse(x: Array, key) -> tuple[list[_Entry], bool]:
         elif isinstance(k, _ARRAYLIKE):
             a = index_array(k, x.device)
             basic = False
-            if a.dtype.kind == "b":
-                if a.ndim == 0:
-                    raise IndexError("0-d boolean indices are not supported")
-                entries.append(_Entry("mask", a))
-            else:
-                entries.append(_Entry("array", a))
-        elif isinstance(k, (bool, np.bool_)):
-            raise IndexError("boolean scalar indices are not supported; use a boolean array")
+            entries.append(_Entry("mask" if a.dtype.kind == "b" else "array", a))
+        elif isinstance(k, (bool, np.bool_)):  # a Python bool is a 0-d mask (the standard's and numpy's rule)
+            entries.append(_Entry("mask", bool(k)))
+            basic = False
         elif hasattr(k, "__index__"):
             entries.append(_Entry("int", operator.index(k)))
         else:
@@ -97,24 +93,34 @@ def _parse(x: Array, key) -> tuple[list[_Entry], bool]:
                              f"are valid indices, not {type(k).__name__}")
     if sum(e.kind == "ellipsis" for e in entries) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(e.value.ndim if e.kind == "mask" else 1 for e in entries if e.kind not in ("none", "ellipsis"))
+    used = sum(_mask_ndim(e) if e.kind == "mask" else 1 for e in entries if e.kind not in ("none", "ellipsis"))
     if used > x.ndim:
         raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {used} were indexed")
     fill_ = [_Entry("slice", slice(None)) for _ in range(x.ndim - used)]
-    at = next((i for i, e in enumerate(entries) if e.kind == "ellipsis"), len(entries))
-    entries = entries[:at] + fill_ + entries[at + 1:]
+    at = next((i for i, e in enumerate(entries) if e.kind == "ellipsis"), None)
+    if at is None:
+        entries = entries + fill_
+    else:  # an ellipsis spanning no dimension still separates advanced indices (numpy's layout rule): a gap
+        entries = entries[:at] + (fill_ or [_Entry("gap")]) + entries[at + 1:]
     d = 0
     for e in entries:
-        if e.kind != "none":
+        if e.kind not in ("none", "gap"):
             e.dim = d
-            d += e.value.ndim if e.kind == "mask" else 1
+            d += _mask_ndim(e) if e.kind == "mask" else 1
     return entries, basic
+
+
+def _mask_ndim(e: _Entry) -> int:
+    """Dimensions a mask entry indexes: a Python bool or a 0-d mask indexes none (it adds one)."""
+    return e.value.ndim if isinstance(e.value, Array) else 0
 
 
 def _view(x: Array, entries: list[_Entry]) -> Array:
     """The view a basic key (entries of kind none, slice and int, covering every dimension) selects."""
     shape, strides, offset = [], [], x.offset
     for e in entries:
+        if e.kind == "gap":
+            continue
         if e.kind == "none":
             shape.append(1)
             strides.append(0)
@@ -151,13 +157,26 @@ def coordinates(x: Array) -> tuple[Array, ...]:
 
 
 def _expand_masks(x: Array, entries: list[_Entry]) -> list[_Entry]:
-    """Boolean masks -> their nonzero coordinates (in range by construction: trusted)."""
+    """Boolean masks -> their nonzero coordinates (in range by construction: trusted).
+
+    A 0-d mask (or a Python bool) adds a new axis of length 1 indexed by an integer array of length 1 (True) or 0
+    (False), numpy's rule: an advanced index that broadcasts with the others.  A device-side 0-d mask costs one
+    4-byte read (the count), as any mask does."""
     out = []
     for e in entries:
         if e.kind != "mask":
             out.append(e)
             continue
         m = e.value
+        if not isinstance(m, Array) or m.ndim == 0:
+            if isinstance(m, Array):
+                coords = coordinates(Array(m.mirror, (1,), (0,), m.offset))[0]
+            else:
+                coords = new_array((int(m),), _dt.int32, x.device)
+                if m:
+                    fill(coords, 0)
+            out.append(_Entry("newaxis_array", coords, -1, trusted=True))
+            continue
         for k, n in enumerate(m.shape):
             if x.shape[e.dim + k] != n:
                 raise IndexError(f"boolean index did not match indexed array along axis {e.dim + k}; size of axis "
@@ -180,8 +199,10 @@ class _Plan:
             elif e.kind == "int":
                 basic.append(e)
                 adv_pos.append(pos)  # integers count as advanced indices for the adjacency rule
-            else:
-                basic.append(_Entry("slice", slice(None), e.dim))
+            elif e.kind == "gap":
+                continue
+            else:  # an index array, over an existing dimension or (0-d masks) over a new axis of length 1
+                basic.append(_Entry("none") if e.kind == "newaxis_array" else _Entry("slice", slice(None), e.dim))
                 adv_pos.append(pos)
                 arrays.append(e)
                 adv_dims.append(vd)
@@ -315,6 +336,8 @@ def _mask_fast_path(x: Array, entries: list[_Entry], value) -> bool:
     if any(e.kind != "slice" or e.value != slice(None) for e in entries[1:]):
         return False
     m = entries[0].value
+    if not isinstance(m, Array):  # a Python bool: the general path
+        return False
     if tuple(m.shape) != tuple(x.shape[:m.ndim]):
         return False  # let the general path raise numpy's error
     if isinstance(value, Array):
