@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import wgarray as wg
-
 from keys import apply_view, base_and_view, key_for, numpy_result
 
 

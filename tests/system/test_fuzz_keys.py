@@ -16,10 +16,8 @@ import pytest
 from hypothesis import Phase, given, settings, strategies as st
 
 import wgarray as wg
-
-from keys import apply_view, base_and_view, key_for
-
 from api.test_indexing_numpy_layout import check_get_set
+from keys import apply_view, base_and_view, key_for
 
 pytestmark = pytest.mark.filterwarnings("ignore:Setting the strides:DeprecationWarning")
 

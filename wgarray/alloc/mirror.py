@@ -187,6 +187,7 @@ class Mirror:
         narrowed on the host, without making the host side valid: a read of k elements moves O(k) bytes (issue 11).
         The caller reads the whole base through ``host()`` instead when the span covers it."""
         assert self.device_valid and not self.host_valid and 0 <= lo < hi <= self.size
+        assert self._block is not None
         dev = self.device
         isz = self.dtype.device_itemsize
         raw = dev.allocator.read_range(self._block, lo * isz, (hi - lo) * isz)

@@ -1,8 +1,8 @@
 """Elementwise operations as a table: name -> accepted kinds, result rule, WGSL expression per kind.
 
 Expressions are WGSL templates over the operands ``{x}``, ``{y}``, ``{z}``, the compute type ``{T}``, the compute
-dtype's name ``{D}``, the compute types of the first and second operand ``{X}``, ``{Y}`` (for ``m``, mixed) (for ops that depend on the logical width, e.g. float16 computed in f32) and the flat output
-index ``{i}``.  One generic kernel (``elementwise.wgsl``) evaluates any of them; later fusion can compose
+dtype's name ``{D}`` (for ops that depend on the logical width, e.g. float16 computed in f32), the compute types
+of the first and second operand ``{X}``, ``{Y}`` (for kind ``m``, mixed) and the flat output index ``{i}``.  One generic kernel (``elementwise.wgsl``) evaluates any of them; later fusion can compose
 them because they are expressions, not kernels.  Kinds: b bool, i signed, u unsigned, f float.
 
 A ``condition`` op (``where``) takes a bool first operand that plays no part in promotion: a Python scalar
