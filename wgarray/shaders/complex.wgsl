@@ -9,9 +9,15 @@
 // formulations (Kahan's "Branch cuts for complex elementary functions" for the inverse functions, log near
 // |z| = 1 in double length), with explicit branches for non-finite input.
 
-// x * y
+// x * y.  Every product is rounded on its own (wg_impl_opaque): a driver may otherwise contract a * b - c * d
+// into an fma (lavapipe does), which is not numpy's result
 fn wg_cmul_${T}(a: vec2<${T}>, b: vec2<${T}>) -> vec2<${T}> {
-    return vec2<${T}>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+    return vec2<${T}>(wg_impl_opaque_${T}(a.x * b.x) - wg_impl_opaque_${T}(a.y * b.y),
+                      wg_impl_opaque_${T}(a.x * b.y) + wg_impl_opaque_${T}(a.y * b.x));
+}
+
+fn wg_impl_mul_${T}(a: ${T}, b: ${T}) -> ${T} {
+    return wg_impl_opaque_${T}(a * b);
 }
 
 // x / y: Smith's algorithm as numpy computes it (scaled by the larger part of y, so no intermediate overflows)
@@ -23,27 +29,27 @@ fn wg_cdiv_${T}(a: vec2<${T}>, b: vec2<${T}>) -> vec2<${T}> {
             return vec2<${T}>(wg_divide_${T}(a.x, br), wg_divide_${T}(a.y, br));
         }
         let rat = wg_divide_${T}(b.y, b.x);
-        let scl = wg_divide_${T}(${T}(1.0), b.x + b.y * rat);
-        return vec2<${T}>((a.x + a.y * rat) * scl, (a.y - a.x * rat) * scl);
+        let scl = wg_divide_${T}(${T}(1.0), b.x + wg_impl_mul_${T}(b.y, rat));
+        return vec2<${T}>((a.x + wg_impl_mul_${T}(a.y, rat)) * scl, (a.y - wg_impl_mul_${T}(a.x, rat)) * scl);
     }
     if (!(br >= bi) && !(br < bi)) {  // a NaN part in y
         let n = wg_impl_nan_${T}();
         return vec2<${T}>(n, n);
     }
     let rat = wg_divide_${T}(b.x, b.y);
-    let scl = wg_divide_${T}(${T}(1.0), b.y + b.x * rat);
-    return vec2<${T}>((a.x * rat + a.y) * scl, (a.y * rat - a.x) * scl);
+    let scl = wg_divide_${T}(${T}(1.0), b.y + wg_impl_mul_${T}(b.x, rat));
+    return vec2<${T}>((wg_impl_mul_${T}(a.x, rat) + a.y) * scl, (wg_impl_mul_${T}(a.y, rat) - a.x) * scl);
 }
 
 // 1 / z as numpy computes it
 fn wg_creciprocal_${T}(z: vec2<${T}>) -> vec2<${T}> {
     if (wg_abs_${T}(z.y) <= wg_abs_${T}(z.x)) {
         let r = wg_divide_${T}(z.y, z.x);
-        let d = z.x + z.y * r;
+        let d = z.x + wg_impl_mul_${T}(z.y, r);
         return vec2<${T}>(wg_divide_${T}(${T}(1.0), d), wg_divide_${T}(-r, d));
     }
     let r = wg_divide_${T}(z.x, z.y);
-    let d = z.x * r + z.y;
+    let d = wg_impl_mul_${T}(z.x, r) + z.y;
     return vec2<${T}>(wg_divide_${T}(r, d), wg_divide_${T}(${T}(-1.0), d));
 }
 
@@ -153,7 +159,7 @@ fn wg_cexp_${T}(z: vec2<${T}>) -> vec2<${T}> {
     if (wg_isinf_${T}(z.x)) {
         if (wg_isfinite_${T}(z.y)) {
             if (z.x > ${T}(0.0)) { return vec2<${T}>(z.x * wg_cos_${T}(z.y), z.x * wg_sin_${T}(z.y)); }
-            return vec2<${T}>(${T}(0.0) * wg_cos_${T}(z.y), ${T}(0.0) * wg_sin_${T}(z.y));
+            return vec2<${T}>(wg_copysign_${T}(${T}(0.0), wg_cos_${T}(z.y)), wg_copysign_${T}(${T}(0.0), wg_sin_${T}(z.y)));
         }
         if (z.x > ${T}(0.0)) { return vec2<${T}>(z.x, wg_impl_nan_${T}()); }
         return vec2<${T}>(${T}(0.0), ${T}(0.0));
@@ -166,7 +172,7 @@ fn wg_cexp_${T}(z: vec2<${T}>) -> vec2<${T}> {
 fn wg_cexpm1_${T}(z: vec2<${T}>) -> vec2<${T}> {
     if (z.y == ${T}(0.0)) { return vec2<${T}>(wg_expm1_${T}(z.x), z.y); }
     if (wg_isinf_${T}(z.x) && z.x < ${T}(0.0)) {
-        if (wg_isfinite_${T}(z.y)) { return vec2<${T}>(${T}(-1.0), ${T}(0.0) * wg_sin_${T}(z.y)); }
+        if (wg_isfinite_${T}(z.y)) { return vec2<${T}>(${T}(-1.0), wg_copysign_${T}(${T}(0.0), wg_sin_${T}(z.y))); }
         return vec2<${T}>(${T}(-1.0), ${T}(0.0));
     }
     if (wg_isinf_${T}(z.x) || z.x > wg_impl_exp_hi_${T}() - ${T}(1.0)) {
@@ -261,8 +267,8 @@ fn wg_csinh_${T}(z: vec2<${T}>) -> vec2<${T}> {
     let y = z.y;
     if (y == ${T}(0.0)) { return vec2<${T}>(wg_sinh_${T}(x), y); }
     if (!wg_isfinite_${T}(y)) {
-        if (x == ${T}(0.0)) { return vec2<${T}>(x, y - y); }
-        if (wg_isinf_${T}(x)) { return vec2<${T}>(x, y - y); }
+        if (x == ${T}(0.0)) { return vec2<${T}>(x, wg_impl_nan_${T}()); }
+        if (wg_isinf_${T}(x)) { return vec2<${T}>(x, wg_impl_nan_${T}()); }
         return wg_impl_cnan_${T}();
     }
     if (wg_isnan_${T}(x)) { return wg_impl_cnan_${T}(); }
@@ -281,11 +287,11 @@ fn wg_ccosh_${T}(z: vec2<${T}>) -> vec2<${T}> {
     let x = z.x;
     let y = z.y;
     if (y == ${T}(0.0)) {
-        return vec2<${T}>(wg_cosh_${T}(x), wg_copysign_${T}(${T}(0.0), x) * y);
+        return vec2<${T}>(wg_cosh_${T}(x), select(${T}(0.0), -${T}(0.0), wg_signbit_${T}(x) != wg_signbit_${T}(y)));
     }
     if (!wg_isfinite_${T}(y)) {
-        if (x == ${T}(0.0)) { return vec2<${T}>(y - y, ${T}(0.0)); }
-        if (wg_isinf_${T}(x)) { return vec2<${T}>(wg_impl_inf_${T}(), y - y); }
+        if (x == ${T}(0.0)) { return vec2<${T}>(wg_impl_nan_${T}(), ${T}(0.0)); }
+        if (wg_isinf_${T}(x)) { return vec2<${T}>(wg_impl_inf_${T}(), wg_impl_nan_${T}()); }
         return wg_impl_cnan_${T}();
     }
     if (wg_isnan_${T}(x)) { return wg_impl_cnan_${T}(); }
@@ -306,9 +312,10 @@ fn wg_ctanh_${T}(z: vec2<${T}>) -> vec2<${T}> {
     if (y == ${T}(0.0)) { return vec2<${T}>(wg_tanh_${T}(x), y); }
     if (wg_isinf_${T}(x)) {
         let one = wg_copysign_${T}(${T}(1.0), x);
-        if (!wg_isfinite_${T}(y)) { return vec2<${T}>(one, ${T}(0.0)); }
+        if (!wg_isfinite_${T}(y)) { return vec2<${T}>(one, wg_copysign_${T}(${T}(0.0), y)); }
         return vec2<${T}>(one, wg_copysign_${T}(${T}(0.0), wg_sin_${T}(y) * wg_cos_${T}(y)));
     }
+    if (x == ${T}(0.0) && !wg_isfinite_${T}(y)) { return vec2<${T}>(x, wg_impl_nan_${T}()); }  // C11 / standard
     if (!wg_isfinite_${T}(x) || !wg_isfinite_${T}(y)) { return wg_impl_cnan_${T}(); }
     let s = wg_sin_${T}(y);
     let c = wg_cos_${T}(y);
