@@ -96,7 +96,8 @@ def result_type(*arrays_and_dtypes) -> DType:
     """The dtype promotion gives for arrays, dtypes and Python scalars (2024.12).
 
     At least one array or dtype is needed; scalars then take its kind's dtype as in arithmetic (a float scalar
-    with integers gives float32, a bool scalar mixes only with bool, a complex scalar with real floats gives their complex dtype)."""
+    with integers gives float32, a bool scalar mixes only with bool, a complex scalar with real floats gives
+    their complex dtype)."""
     typed = [v for v in arrays_and_dtypes if not isinstance(v, _PY_SCALARS)]
     scalars = [v for v in arrays_and_dtypes if isinstance(v, _PY_SCALARS)]
     if not typed:
