@@ -418,7 +418,7 @@ def _np_method(name: str, *args, **kwargs):
     return interop.FUNCTIONS[getattr(np, name)](*args, **kwargs)
 
 
-_OPERANDS = (Array, bool, int, float, np.ndarray, np.generic, list, tuple)
+_OPERANDS = (Array, bool, int, float, complex, np.ndarray, np.generic, list, tuple)
 _EQ = ("equal", "not_equal")
 
 

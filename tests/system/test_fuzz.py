@@ -58,6 +58,9 @@ def same_values(got: np.ndarray, want: np.ndarray) -> bool:
     """Equal values, NaN equal to NaN, -0.0 distinct from 0.0 (a device copy may not keep NaN payloads)."""
     if got.shape != want.shape or got.dtype != want.dtype:
         return False
+    if got.dtype.kind == "c":  # each part as a float
+        return same_values(np.ascontiguousarray(got.real), np.ascontiguousarray(want.real)) and \
+            same_values(np.ascontiguousarray(got.imag), np.ascontiguousarray(want.imag))
     if got.dtype.kind == "f":
         return bool(np.all(((got == want) & (np.signbit(got) == np.signbit(want))) | (np.isnan(got) & np.isnan(want))))
     return bool(np.array_equal(got, want))

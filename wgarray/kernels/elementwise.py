@@ -184,7 +184,7 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
         return params.bytes()
 
     scal = [pos for pos, o in enumerate(operands) if isinstance(o, Scalar)]
-    scal.sort(key=lambda pos: operands[pos].dtype.device_itemsize != 8)
+    scal.sort(key=lambda pos: -operands[pos].dtype.device_itemsize)
     wg = launch.grid_for(device, threads=threads)
     work = n * sum(itemsizes)
     if not big:
@@ -278,7 +278,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
     kind = "b" if op.compute == "bool" else cdt.kind
     if "m" in op.exprs and cdts is not None and (cdts[0].kind == "f") != (cdts[1].kind == "f"):
         kind = "m"  # an integer against a float, each in its own type: the exact comparison
-    rdt = _bool() if op.result == "bool" else cdt
+    rdt = _bool() if op.result == "bool" else cdt.component if op.real else cdt
     results = []
     for lane in range(lanes):
         sfx = str(lane) if vec else ""
@@ -288,7 +288,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
         lane_i = f"(i * 4u + {lane}u)" if vec else "i"
         expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), D=cdt.name,
-                                    i=lane_i, X=source.ctype(cdts[0]), Y=source.ctype(cdts[-1]))
+                                    R=cdt.component.wgsl, i=lane_i, X=source.ctype(cdts[0]), Y=source.ctype(cdts[-1]))
         body.append(f"    let r{sfx} = {expr};")
         results.append(source.store_expr(out.dtype, source.convert(rdt, out.dtype, "r" + sfx)))
     value = f"vec4<{out.dtype.wgsl}>({', '.join(results)})" if vec else results[0]
@@ -301,9 +301,10 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
 
 
 def _scalar_order(operands) -> list[Scalar]:
-    """Scalars in parameter-block order: 8-byte ones first, so every member is naturally aligned."""
+    """Scalars in parameter-block order: widest first (16-byte vec2<f64>, then 8 bytes), so every member is
+    naturally aligned."""
     scal = [o for o in operands if isinstance(o, Scalar)]
-    return sorted(scal, key=lambda o: o.dtype.device_itemsize != 8)
+    return sorted(scal, key=lambda o: -o.dtype.device_itemsize)
 
 
 def _bool() -> DType:

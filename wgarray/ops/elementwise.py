@@ -44,14 +44,14 @@ def _decide(name: str, key: tuple):
         cdt = _dt.bool
     else:
         cdt = promoted
-        if op.result == "float" and cdt.kind != "f":
+        if op.result == "float" and cdt.kind not in "fc":
             cdt = _dt.default_float
         if cdt.kind not in op.kinds:
             raise TypeError(f"{name} is not defined for {promoted.name} input")
     # a numpy scalar (strong: it took part in promotion with its own dtype) travels converted to the compute dtype
     scalar_dts = [(_dt.bool if j < first else cdt) if sd is not None and issubclass(key[j], np.generic) else sd
                   for j, sd in enumerate(scalar_dts)]
-    out_dt = _dt.bool if op.result == "bool" else cdt
+    out_dt = _dt.bool if op.result == "bool" else cdt.component if op.real else cdt
     cdts = [_dt.bool] + [cdt] * (op.arity - 1) if op.condition else None
     if name in COMPARISONS and sorted(d.kind for d in op_dts) in (["f", "i"], ["f", "u"]):
         cdts = list(op_dts)  # each operand in its own type: the kernel compares an integer and a float exactly
@@ -77,7 +77,7 @@ def _plan(name: str, args: Sequence[Any]):
     return op, operands, cdt, cdts, out_dt, shape, dev
 
 
-_PY_SCALARS = (int, float, bool)
+_PY_SCALARS = (int, float, bool, complex)
 
 
 def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
