@@ -26,8 +26,8 @@ from .api.creation import (arange, asarray, empty, empty_like, eye, from_dlpack,
 from .api.data_types import astype, can_cast, finfo, iinfo, isdtype, result_type  # noqa: E402
 
 # -- data types --------------------------------------------------------------------------------------------------
-from .dtypes import (DType, bool, float16, float32, float64, int8, int16, int32, int64, uint8,  # noqa: E402
-                     uint16, uint32, uint64)
+from .dtypes import (DType, bool, complex64, complex128, float16, float32, float64, int8, int16,  # noqa: E402
+                     int32, int64, uint8, uint16, uint32, uint64)
 
 # -- elementwise functions ---------------------------------------------------------------------------------------
 from .api.elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and,  # noqa: E402

@@ -262,7 +262,8 @@ class Array:
 
 def _binary(name: str, reflected: bool = False):
     def method(self, other, /):
-        if type(other) is not Array and not isinstance(other, (Array, bool, int, float, np.ndarray, np.generic)):
+        if type(other) is not Array and not isinstance(other, (Array, bool, int, float, complex, np.ndarray,
+                                                               np.generic)):
             return NotImplemented
         args = (other, self) if reflected else (self, other)
         out = _ops.elementwise_fast(name, args)  # the hot path; None: the general one (which raises the errors)

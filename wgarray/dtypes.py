@@ -5,6 +5,10 @@ widened to ``u32``/``i32``, and ``float16`` widened to ``f32``.  Each :class:`DT
 WGSL type it is stored and computed in, the device item size, and the codec that widens on upload and narrows on
 download.  Every other module asks a ``DType`` instead of hard-coding a size.
 
+complex64 and complex128 are stored as ``vec2<f32>`` / ``vec2<f64>``: numpy's interleaved (real, imag) pairs are
+the same bytes on host and device, so they need no codec; ``array<vec2<f32>>`` has an 8-byte stride and
+``array<vec2<f64>>`` a 16-byte one, and offsets are kept in elements, so views need nothing special.
+
 float16 is held in ``f32`` on every device, even where ``shader-f16`` exists: numpy computes float16 ufuncs in
 float32 and rounds the result to float16, and the kernels do exactly that (``wg_round_f16`` on store), so the
 results are bit-identical to numpy on every adapter.
@@ -18,8 +22,8 @@ import numpy as np
 
 __all__ = [
     "DType", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "ALL_DTYPES", "as_dtype", "result_type", "isdtype",
-    "default_float", "default_int", "default_uint", "scalar_dtype",
+    "float16", "float32", "float64", "complex64", "complex128", "ALL_DTYPES", "as_dtype", "result_type", "isdtype",
+    "default_float", "default_int", "default_uint", "default_complex", "scalar_dtype",
 ]
 
 _builtin_bool = bool
@@ -31,9 +35,9 @@ class DType:
 
     name: str
     numpy: np.dtype
-    kind: str  # "b" bool, "i" signed int, "u" unsigned int, "f" real float
-    bits: int  # logical width
-    wgsl: str  # WGSL scalar type of the device storage (also the compute type, bool aside)
+    kind: str  # "b" bool, "i" signed int, "u" unsigned int, "f" real float, "c" complex float
+    bits: int  # logical width (of the whole element: 64 for complex64)
+    wgsl: str  # WGSL type of the device storage (also the compute type, bool aside); vec2 for complex
     feature: str | None = None  # adapter feature the dtype needs, if any
 
     # -- sizes: the only place that knows them ---------------------------------------------------------
@@ -45,13 +49,18 @@ class DType:
     @property
     def device_itemsize(self) -> int:
         """Bytes per element in a device buffer (4 or 8: WGSL has no narrower storage)."""
-        return 8 if self.wgsl in ("i64", "u64", "f64") else 4
+        return _DEVICE_ITEMSIZE[self.wgsl]
 
     @property
     def storage_numpy(self) -> np.dtype:
         """numpy dtype with the device layout (what the bytes in a device buffer look like)."""
-        return np.dtype({"u32": np.uint32, "i32": np.int32, "f32": np.float32,
-                         "u64": np.uint64, "i64": np.int64, "f64": np.float64}[self.wgsl])
+        return np.dtype({"u32": np.uint32, "i32": np.int32, "f32": np.float32, "u64": np.uint64, "i64": np.int64,
+                         "f64": np.float64, "vec2<f32>": np.complex64, "vec2<f64>": np.complex128}[self.wgsl])
+
+    @property
+    def component(self) -> "DType":
+        """The real dtype of one part of a complex dtype (float32 for complex64); a real dtype is its own."""
+        return _COMPONENT.get(self.name, self)
 
     @property
     def widened(self) -> _builtin_bool:
@@ -107,14 +116,22 @@ float16 = DType("float16", np.dtype(np.float16), "f", 16, "f32")
 float32 = DType("float32", np.dtype(np.float32), "f", 32, "f32")
 float64 = DType("float64", np.dtype(np.float64), "f", 64, "f64", "shader-f64")
 
+complex64 = DType("complex64", np.dtype(np.complex64), "c", 64, "vec2<f32>")
+complex128 = DType("complex128", np.dtype(np.complex128), "c", 128, "vec2<f64>", "shader-f64")
+
+_DEVICE_ITEMSIZE = {"u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "vec2<f32>": 8, "vec2<f64>": 16}
+_COMPONENT = {"complex64": float32, "complex128": float64}
+_COMPLEX_OF = {float16: complex64, float32: complex64, float64: complex128}
+
 ALL_DTYPES: tuple[DType, ...] = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                                 float16, float32, float64)
+                                 float16, float32, float64, complex64, complex128)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
 
 default_float = float32
 default_int = int32
 default_uint = uint32
+default_complex = complex64  # the complex dtype of the default float (float32), as the standard pairs them
 
 
 def as_dtype(spec: Any) -> DType:
@@ -129,6 +146,8 @@ def as_dtype(spec: Any) -> DType:
         return default_int
     if spec is float:
         return default_float
+    if spec is complex:
+        return default_complex
     if isinstance(spec, str) and spec in _BY_NAME:
         return _BY_NAME[spec]
     try:
@@ -148,6 +167,11 @@ def _promote_pair(a: DType, b: DType) -> DType:
         return a
     if a.kind == "b" or b.kind == "b":
         raise TypeError(f"no promotion between {a.name} and {b.name} (bool mixes only with bool)")
+    if a.kind == "c" or b.kind == "c":
+        # complex with a real float: the complex of the wider float (float64 + complex64 -> complex128);
+        # with an integer: the complex (as int + float gives the float)
+        bits = max(x.component.bits for x in (a, b) if x.kind in "fc")
+        return complex128 if bits == 64 else complex64
     if a.kind == "f" or b.kind == "f":
         if a.kind == "f" and b.kind == "f":
             return a if a.bits >= b.bits else b
@@ -161,6 +185,11 @@ def _promote_pair(a: DType, b: DType) -> DType:
     if wider is None:
         raise TypeError(f"no promotion between {a.name} and {b.name} (no signed type holds both)")
     return wider
+
+
+def complex_of(d: DType) -> DType:
+    """The complex dtype whose parts are the real float ``d`` (float16 and float32 -> complex64)."""
+    return d if d.kind == "c" else _COMPLEX_OF.get(d, default_complex)
 
 
 def result_type(*dtypes: DType) -> DType:
@@ -184,17 +213,19 @@ def scalar_dtype(value: Any, partner: DType | None) -> DType:
             return default_int
         return partner
     if isinstance(value, (float, np.floating)):
-        if partner is None or partner.kind != "f":
+        if partner is None or partner.kind not in "fc":
             return default_float
         return partner
-    if isinstance(value, complex):
-        raise TypeError("wgarray has no complex dtypes")
+    if isinstance(value, (complex, np.complexfloating)):
+        if partner is None or partner.kind not in "fc":
+            return default_complex
+        return complex_of(partner)
     raise TypeError(f"unsupported scalar type {type(value).__name__}")
 
 
 _KIND_GROUPS = {
     "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
-    "real floating": "f", "numeric": "iuf",
+    "real floating": "f", "complex floating": "c", "numeric": "iufc",
 }
 
 
@@ -206,8 +237,6 @@ def isdtype(dtype: DType, kind: Any) -> _builtin_bool:
     if isinstance(kind, DType):
         return dtype is kind
     if isinstance(kind, str):
-        if kind == "complex floating":
-            return False
         if kind not in _KIND_GROUPS:
             raise ValueError(f"unknown dtype kind {kind!r}")
         return dtype.kind in _KIND_GROUPS[kind]

@@ -15,7 +15,7 @@ ALL = supported()
 def test_can_cast_table():
     for a in ALL:
         for b in ALL:
-            same_kind = (a.kind == "b") == (b.kind == "b") and (a.kind == "f") == (b.kind == "f")
+            same_kind = (a.kind == "b") == (b.kind == "b") and (a.kind in "fc") == (b.kind in "fc")
             want = same_kind and bool(np.can_cast(a.numpy, b.numpy, casting="safe"))
             assert wg.can_cast(a, b) is want, (a, b)
             assert wg.can_cast(wg.ones(1, dtype=a), b) is want, (a, b)
@@ -24,7 +24,7 @@ def test_can_cast_table():
 def test_result_type():
     for a in ALL:
         for b in ALL:
-            if (a.kind == "b") != (b.kind == "b") or (a.kind == "f") != (b.kind == "f"):
+            if (a.kind == "b") != (b.kind == "b") or (a.kind in "fc") != (b.kind in "fc"):
                 continue
             if {a.name, b.name} & {"uint64"} and {a.kind, b.kind} == {"i", "u"}:
                 with pytest.raises(TypeError):
@@ -42,17 +42,25 @@ def test_result_type():
         wg.result_type(1, 2.0)
     with pytest.raises(TypeError):
         wg.result_type(wg.int32, True)
+    # complex scalars (2024.12): the complex dtype of the float they meet
+    assert wg.result_type(wg.float32, 1j) is wg.complex64
+    assert wg.result_type(wg.complex64, 1.0, 2, 1j) is wg.complex64
+    assert wg.result_type(wg.int8, 1j) is wg.complex64  # documented: as int-with-float gives the float
+    if wg.float64 in ALL:
+        assert wg.result_type(wg.float64, 1j) is wg.complex128
+        assert wg.result_type(wg.float64, wg.complex64) is wg.complex128
     with pytest.raises(TypeError):
-        wg.result_type(wg.float32, 1j)
+        wg.result_type(wg.bool, 1j)
 
 
 def test_finfo_iinfo():
     for d in ALL:
-        if d.kind == "f":
-            fi, ni = wg.finfo(d), np.finfo(d.numpy)
+        if d.kind in "fc":
+            fi, ni = wg.finfo(d), np.finfo(d.numpy)  # complex: the limits (and dtype) of its real parts
             assert (fi.bits, fi.eps, fi.max, fi.min, fi.smallest_normal) == (
                 ni.bits, float(ni.eps), float(ni.max), float(ni.min), float(ni.smallest_normal))
-            assert fi.dtype is d and wg.finfo(wg.ones(1, dtype=d)).dtype is d
+            part = d.component
+            assert fi.dtype is part and wg.finfo(wg.ones(1, dtype=d)).dtype is part
             assert all(isinstance(v, float) for v in (fi.eps, fi.max, fi.min, fi.smallest_normal))
             with pytest.raises(TypeError):
                 wg.iinfo(d)
@@ -66,10 +74,10 @@ def test_finfo_iinfo():
 
 def test_isdtype():
     groups = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
-              "real floating": "f", "complex floating": "", "numeric": "iuf"}
+              "real floating": "f", "complex floating": "c", "numeric": "iufc"}
     for d in ALL:
         for kind, kinds in groups.items():
-            assert wg.isdtype(d, kind) is (d.kind in kinds and kinds != "")
+            assert wg.isdtype(d, kind) is (d.kind in kinds)
         assert wg.isdtype(d, d) and wg.isdtype(d, ("complex floating", d))
         assert wg.isdtype(d, ("bool", "numeric"))
     with pytest.raises(ValueError):

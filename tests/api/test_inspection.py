@@ -33,7 +33,7 @@ def test_namespace_info():
     assert info.default_device() is dev
     assert dev in info.devices()
     defaults = info.default_dtypes()
-    assert defaults == {"real floating": wg.float32, "complex floating": None, "integral": wg.int32,
+    assert defaults == {"real floating": wg.float32, "complex floating": wg.complex64, "integral": wg.int32,
                         "indexing": wg.int32}
     assert info.default_dtypes(device=dev) == defaults
     all_dt = info.dtypes()
@@ -46,7 +46,8 @@ def test_namespace_info():
     assert set(info.dtypes(kind="real floating", device=dev)) == {n for n in ("float32", "float64") if n in all_dt}
     assert set(info.dtypes(kind=("signed integer", "bool"))) == {n for n in all_dt if n == "bool" or
                                                                   n.startswith("int")}
-    assert info.dtypes(kind="complex floating") == {}
+    assert set(info.dtypes(kind="complex floating")) == {"complex64"} | ({"complex128"} & set(all_dt))
+    assert ("complex128" in all_dt) == ("shader-f64" in dev.features)
     assert set(info.dtypes(kind="numeric")) == set(all_dt) - {"bool"}
     with pytest.raises(ValueError):
         info.dtypes(kind="integer")

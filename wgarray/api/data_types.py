@@ -24,8 +24,8 @@ def _dtype_of(v) -> DType:
 
 def _table_promotes(a: DType, b: DType) -> DType | None:
     """The standard's promotion table only (no mixing of kinds): the result, or None where it is undefined."""
-    if (a.kind == "b") != (b.kind == "b") or (a.kind == "f") != (b.kind == "f"):
-        return None
+    if (a.kind == "b") != (b.kind == "b") or (a.kind in "iu") != (b.kind in "iu"):
+        return None  # float with complex is in the table (float32 + complex64 -> complex64)
     try:
         return _dt.result_type(a, b)
     except TypeError:
@@ -72,10 +72,12 @@ class iinfo_object:
 
 
 def finfo(type, /) -> finfo_object:
-    """Limits of a floating-point dtype (or of an array's dtype)."""
+    """Limits of a floating-point dtype (or of an array's dtype); for a complex dtype, those of its real parts
+    (``finfo(complex64)`` describes float32, ``dtype`` included, as the standard says)."""
     d = _dtype_of(type)
-    if d.kind != "f":
+    if d.kind not in "fc":
         raise TypeError(f"finfo takes a floating-point dtype, not {d.name}")
+    d = d.component
     info = np.finfo(d.numpy)
     return finfo_object(bits=d.bits, eps=float(info.eps), max=float(info.max), min=float(info.min),
                         smallest_normal=float(info.smallest_normal), dtype=d)
@@ -94,7 +96,7 @@ def result_type(*arrays_and_dtypes) -> DType:
     """The dtype promotion gives for arrays, dtypes and Python scalars (2024.12).
 
     At least one array or dtype is needed; scalars then take its kind's dtype as in arithmetic (a float scalar
-    with integers gives float32, a bool scalar mixes only with bool, complex scalars are a TypeError)."""
+    with integers gives float32, a bool scalar mixes only with bool, a complex scalar with real floats gives their complex dtype)."""
     typed = [v for v in arrays_and_dtypes if not isinstance(v, _PY_SCALARS)]
     scalars = [v for v in arrays_and_dtypes if isinstance(v, _PY_SCALARS)]
     if not typed:

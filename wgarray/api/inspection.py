@@ -15,9 +15,9 @@ from ..ops.core import resolve_device
 __all__ = ["__array_namespace_info__"]
 
 _STANDARD = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
-             "float64")
+             "float64", "complex64", "complex128")
 _KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu", "real floating": "f",
-          "complex floating": "", "numeric": "iuf"}
+          "complex floating": "c", "numeric": "iufc"}
 
 
 def _boolean_indexing_works() -> bool:
@@ -59,10 +59,9 @@ class Info:
         return _device.devices()
 
     def default_dtypes(self, *, device=None) -> dict:
-        """Default dtypes (the same on every device: float32 and int32 are always supported).  wgarray has no
-        complex dtypes, so "complex floating" is None."""
+        """Default dtypes (the same on every device: float32, complex64 and int32 are always supported)."""
         resolve_device(device)
-        return {"real floating": _dt.default_float, "complex floating": None, "integral": _dt.default_int,
+        return {"real floating": _dt.default_float, "complex floating": _dt.default_complex, "integral": _dt.default_int,
                 "indexing": _dt.default_int}
 
     def dtypes(self, *, device=None, kind=None) -> dict:

@@ -184,7 +184,7 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
         return params.bytes()
 
     scal = [pos for pos, o in enumerate(operands) if isinstance(o, Scalar)]
-    scal.sort(key=lambda pos: operands[pos].dtype.device_itemsize != 8)
+    scal.sort(key=lambda pos: -operands[pos].dtype.device_itemsize)
     wg = launch.grid_for(device, threads=threads)
     work = n * sum(itemsizes)
     if not big:
@@ -276,7 +276,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
         else:
             raws.append((f"b{s[2]}[{idx_of[s[4]]}]", False))
     kind = "b" if op.compute == "bool" else cdt.kind
-    rdt = _bool() if op.result == "bool" else cdt
+    rdt = _bool() if op.result == "bool" else cdt.component if op.real else cdt
     results = []
     for lane in range(lanes):
         sfx = str(lane) if vec else ""
@@ -286,6 +286,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
         lane_i = f"(i * 4u + {lane}u)" if vec else "i"
         expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), D=cdt.name,
+                                    R=cdt.component.wgsl,
                                     i=lane_i)
         body.append(f"    let r{sfx} = {expr};")
         results.append(source.store_expr(out.dtype, source.convert(rdt, out.dtype, "r" + sfx)))
@@ -299,9 +300,10 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
 
 
 def _scalar_order(operands) -> list[Scalar]:
-    """Scalars in parameter-block order: 8-byte ones first, so every member is naturally aligned."""
+    """Scalars in parameter-block order: widest first (16-byte vec2<f64>, then 8 bytes), so every member is
+    naturally aligned."""
     scal = [o for o in operands if isinstance(o, Scalar)]
-    return sorted(scal, key=lambda o: o.dtype.device_itemsize != 8)
+    return sorted(scal, key=lambda o: -o.dtype.device_itemsize)
 
 
 def _bool() -> DType:

@@ -84,11 +84,16 @@ def helpers(dtypes: Iterable[DType], uses: str | None = None) -> str:
     if uses is not None:
         return _prune(helpers(dtypes), uses)
     types = {"u32", "i32", "f32"}  # always present: index math and conversions use them
+    complex_parts = set()
     for d in dtypes:
-        types.add(d.wgsl)
-        if d.wgsl == "f64":
+        w = d.component.wgsl  # a complex dtype computes in its parts' real type, plus the complex helpers
+        types.add(w)
+        if d.kind == "c":
+            complex_parts.add(w)
+        if w == "f64":
             types.add("u64")
     parts = [_helpers_for(t) for t in sorted(types)]
+    parts += [render("complex.wgsl", T=w) for w in sorted(complex_parts)]
     parts.append(load("numerics_f16.wgsl"))
     if "f64" in types:
         parts.append(load("narrow_f64.wgsl"))
@@ -105,6 +110,9 @@ def ctype(d: DType) -> str:
 def literal(d: DType, value) -> str:
     """A WGSL literal of compute type ``ctype(d)``."""
     t = ctype(d)
+    if d.kind == "c":
+        z = complex(value)
+        return f"{t}({literal(d.component, z.real)}, {literal(d.component, z.imag)})"
     if t == "bool":
         return "true" if value else "false"
     if t == "f32" or t == "f64":
@@ -142,8 +150,21 @@ def store_expr(d: DType, v: str) -> str:
 
 
 def convert(src: DType, dst: DType, v: str) -> str:
-    """Compute value of ``src`` -> compute value of ``dst`` (numpy's ``astype`` semantics, unsafe casting)."""
+    """Compute value of ``src`` -> compute value of ``dst`` (numpy's ``astype`` semantics, unsafe casting).
+
+    Complex: a real value becomes (value, 0) in the parts' type; complex to bool is "not 0+0j"; complex to another
+    real dtype keeps the real part (the namespace's astype refuses that cast, as the standard asks; kernels that
+    need it, such as abs's result, convert explicitly)."""
     s, t = ctype(src), ctype(dst)
+    if src.kind == "c" or dst.kind == "c":
+        if src.kind == "c" and dst.kind == "c":
+            return v if s == t else f"{t}({v})"
+        if dst.kind == "c":
+            r = dst.component
+            return f"{t}({convert(src, r, v)}, {r.wgsl}(0.0))"
+        if dst.kind == "b":
+            return f"(!(({v}).x == {src.component.wgsl}(0.0) && ({v}).y == {src.component.wgsl}(0.0)))"
+        return convert(src.component, dst, f"({v}).x")
     if dst.kind == "b":
         if src.kind == "b":
             return v

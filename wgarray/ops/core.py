@@ -18,7 +18,7 @@ from ..kernels import elementwise as _ew
 from ..kernels.elementwise import Scalar
 from ..kernels.ewtable import OPS as EW_OPS
 
-SCALARS = (bool, int, float, np.bool_, np.integer, np.floating)
+SCALARS = (bool, int, float, complex, np.bool_, np.integer, np.floating, np.complexfloating)
 
 
 # -- devices and new arrays --------------------------------------------------------------------------------------
@@ -76,10 +76,13 @@ def infer_host(obj: Any, dtype: DType | None) -> np.ndarray:
     """Python data or array-likes -> a numpy array with wgarray's dtype choice."""
     if isinstance(obj, (np.ndarray, np.generic)):
         arr = np.asarray(obj)
-        if arr.dtype.kind in "OSUVcMm":  # even with a dtype asked for: no silent complex -> real or str parsing
+        if arr.dtype.kind in "OSUVMm":  # even with a dtype asked for: no silent str parsing
             raise TypeError(f"wgarray does not support the data type {arr.dtype}")
         if dtype is None:
+            if arr.dtype.kind == "c" and arr.dtype.itemsize > 16:
+                raise TypeError(f"wgarray does not support the data type {arr.dtype}")
             dtype = _dt.as_dtype(arr.dtype)
+        check_real_cast(arr.dtype.kind, dtype)
         return arr.astype(dtype.numpy, copy=False) if arr.dtype != dtype.numpy else arr
     if hasattr(obj, "__array__") or hasattr(obj, "__array_interface__") or isinstance(obj, memoryview):
         return infer_host(np.asarray(obj), dtype)
@@ -91,20 +94,29 @@ def infer_host(obj: Any, dtype: DType | None) -> np.ndarray:
         raise OverflowError("Python integers out of bounds for every wgarray integer dtype")
     if arr.dtype.kind in "OSUV":
         raise TypeError(f"cannot build a numeric array from {type(obj).__name__} holding {arr.dtype} data")
-    if arr.dtype.kind == "c":
-        raise TypeError("wgarray has no complex dtypes")
     if dtype is None:
-        dtype = {"b": _dt.bool, "i": _dt.default_int, "u": _dt.default_int, "f": _dt.default_float}[arr.dtype.kind]
+        dtype = {"b": _dt.bool, "i": _dt.default_int, "u": _dt.default_int, "f": _dt.default_float,
+                 "c": _dt.default_complex}[arr.dtype.kind]
         if dtype.kind == "i" and arr.size:
             info = np.iinfo(np.int32)
             if arr.min() < info.min or arr.max() > info.max:
                 raise OverflowError(f"Python integers out of bounds for the default integer dtype {dtype.name}; "
                                     "pass dtype=wgarray.int64")
+    elif arr.dtype.kind == "c":
+        check_real_cast("c", dtype)
     elif dtype.kind in "iu" and arr.dtype.kind in "iu" and arr.size:
         info = np.iinfo(dtype.numpy)
         if arr.min() < info.min or arr.max() > info.max:
             raise OverflowError(f"Python integers out of bounds for {dtype.name}")
     return arr.astype(dtype.numpy)
+
+
+def check_real_cast(src_kind: str, dst: DType) -> None:
+    """Complex data never becomes real silently: the standard says the cast "should not be permitted" (numpy
+    discards the imaginary part with a warning); ask for ``real(x)``, ``imag(x)`` or ``abs(x)`` instead."""
+    if src_kind == "c" and dst.kind != "c":
+        raise TypeError(f"cannot cast complex data to {dst.name} (the imaginary part would be lost); "
+                        "use real(), imag() or abs() to choose a real part")
 
 
 def asarray(obj, /, *, dtype=None, device=None, copy: bool | None = None) -> Array:
@@ -142,6 +154,7 @@ def astype(x: Array, dtype, copy: bool = True) -> Array:
     dt = _dt.as_dtype(dtype)
     if dt is x.dtype and not copy:
         return x
+    check_real_cast(x.dtype.kind, dt)
     dev = common_device([x])
     out = new_array(x.shape, dt, dev)
     _ew.run(dev, EW_OPS["copy"], [x], out, x.dtype)
@@ -171,6 +184,9 @@ def scalar_for(value, dtype: DType) -> Scalar:
         return Scalar(int(value), dtype)
     if isinstance(value, (bool, np.bool_)):
         return Scalar(bool(value), dtype)
+    if isinstance(value, (complex, np.complexfloating)):
+        check_real_cast("c", dtype)
+        return Scalar(complex(value), dtype)
     return Scalar(float(value), dtype)
 
 
@@ -192,8 +208,6 @@ def operands(args: Sequence[Any]) -> tuple[list, _device.Device]:
     for a in args:
         if isinstance(a, Array) or isinstance(a, SCALARS):
             out.append(a)
-        elif isinstance(a, complex):
-            raise TypeError("wgarray has no complex dtypes")
         elif isinstance(a, (np.ndarray, list, tuple)):
             out.append(asarray(a, device=dev))
         else:

@@ -43,11 +43,11 @@ def _decide(name: str, key: tuple):
         cdt = _dt.bool
     else:
         cdt = promoted
-        if op.result == "float" and cdt.kind != "f":
+        if op.result == "float" and cdt.kind not in "fc":
             cdt = _dt.default_float
         if cdt.kind not in op.kinds:
             raise TypeError(f"{name} is not defined for {promoted.name} input")
-    out_dt = _dt.bool if op.result == "bool" else cdt
+    out_dt = _dt.bool if op.result == "bool" else cdt.component if op.real else cdt
     cdts = [_dt.bool] + [cdt] * (op.arity - 1) if op.condition else None
     needs = tuple(d for d in {cdt, out_dt, *op_dts} if d.feature is not None)
     return op, scalar_dts, cdt, cdts, out_dt, needs
@@ -71,7 +71,7 @@ def _plan(name: str, args: Sequence[Any]):
     return op, operands, cdt, cdts, out_dt, shape, dev
 
 
-_PY_SCALARS = (int, float, bool)
+_PY_SCALARS = (int, float, bool, complex)
 
 
 def elementwise(name: str, *args, dtype: DType | None = None) -> Array:

@@ -302,7 +302,7 @@ def _exact_cast(value, dtype: DType):
     """numpy's cast of a float scalar's exact value to a non-float dtype, made on the host so that the host and
     the device path store the same thing (a float32 detour on the device rounded 16777217.0 to 16777216 in an
     int32 array)."""
-    if isinstance(value, (float, np.floating)) and dtype.kind != "f":
+    if isinstance(value, (float, np.floating)) and dtype.kind not in "fc":
         with np.errstate(invalid="ignore", over="ignore"):
             return np.array(value).astype(dtype.numpy)[()]
     return value
@@ -350,8 +350,6 @@ def assign(target: Array, value) -> None:
     elif isinstance(value, SCALARS):
         src = scalar_for(_exact_cast(value, target.dtype), target.dtype)
         vshape = ()
-    elif isinstance(value, complex):
-        raise TypeError("wgarray has no complex dtypes")
     else:
         host_val = infer_host(value, target.dtype)  # lists take the target's dtype, not int32/float32
         src = asarray(host_val, device=dev)
