@@ -73,23 +73,26 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"linspace: number of samples {num} must be non-negative")
-    dt = _dt.default_float if dtype is None else _dt.as_dtype(dtype)
-    if dt.kind != "f":
+    is_complex = isinstance(start, (complex, np.complexfloating)) or isinstance(stop, (complex, np.complexfloating))
+    dt = (_dt.default_complex if is_complex else _dt.default_float) if dtype is None else _dt.as_dtype(dtype)
+    if dt.kind not in "fc":
         raise TypeError(f"linspace produces floating-point arrays, not {dt.name}")
+    core.check_real_cast("c" if is_complex else "f", dt)
+    num_t = complex if dt.kind == "c" else float  # a complex linspace is the real one on each part
     dev = core.resolve_device(device)
     out = core.new_array((num,), dt, dev)
     if num:
         div = (num - 1) if endpoint else num
-        span = float(stop) - float(start)
+        span = num_t(stop) - num_t(start)
         cd = dt if dt is not _dt.float16 else _dt.float32
-        if div > 0 and abs(span) * num < float(np.finfo(cd.numpy).max) / 2:
+        if div > 0 and abs(span) * num < float(np.finfo(cd.component.numpy).max) / 2:
             # start + (i * span) / div: the rounded step is never multiplied up (matters for tiny spans)
-            _ew.run(dev, _EW_OPS["linspace"], [Scalar(float(start), cd), Scalar(span, cd), Scalar(float(div), cd)],
+            _ew.run(dev, _EW_OPS["linspace"], [Scalar(num_t(start), cd), Scalar(span, cd), Scalar(num_t(div), cd)],
                     out, cd)
         else:
-            core.ramp(out, float(start), span / div if div > 0 else 0.0, cd)
+            core.ramp(out, num_t(start), span / div if div > 0 else 0.0, cd)
         if endpoint and num > 1:
-            core.fill(out[num - 1:], float(stop))
+            core.fill(out[num - 1:], num_t(stop))
     return out
 
 

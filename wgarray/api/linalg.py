@@ -35,8 +35,11 @@ def _pair(x1, x2) -> tuple[Array, Array]:
 
 
 def _float_input(x: Array) -> Array:
+    """The real floating array a norm is taken of: |x| (hypot, in the real dtype of its parts) for complex x."""
     if x.dtype.kind == "f":
         return x
+    if x.dtype.kind == "c":
+        return elementwise("abs", x)
     if x.dtype.kind == "b":
         raise TypeError("norms are not defined for bool arrays")
     return core.astype(x, _dt.default_float)  # documented policy: integers compute in the default float
@@ -86,7 +89,8 @@ def matmul(x1: Array, x2: Array, /) -> Array:
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """Dot products of the vectors along ``axis`` (counted from the end), batch dimensions broadcast:
-    sum(x1 * x2, axis) computed in the promoted dtype (integers wrap like numpy's)."""
+    sum(conj(x1) * x2, axis) computed in the promoted dtype (integers wrap like numpy's; x1 is conjugated for
+    complex input, as the standard and numpy.vecdot do)."""
     x1, x2 = _pair(x1, x2)
     res = _dt.result_type(x1.dtype, x2.dtype)
     if res.kind == "b":
@@ -95,6 +99,8 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     v1, v2 = _move_last(x1, a), _move_last(x2, a)
     if v1.shape[-1] != v2.shape[-1]:
         raise ValueError(f"vecdot: the vectors have different sizes ({v1.shape[-1]} and {v2.shape[-1]})")
+    if v1.dtype.kind == "c":
+        v1 = elementwise("conj", v1)
     prod = elementwise("multiply", v1, v2)
     return reduce("sum", prod, -1, False, res)
 

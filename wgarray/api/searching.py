@@ -44,7 +44,7 @@ def where(condition, x1, x2, /) -> Array:
 def count_nonzero(x, /, *, axis=None, keepdims=False) -> Array:
     """Number of nonzero elements (NaN counts as nonzero) over ``axis``, as int32."""
     x = core.as_array(x)
-    flags = x if x.dtype is _dt.bool else core.astype(x, _dt.bool)
+    flags = x if x.dtype is _dt.bool else elementwise("not_equal", x, 0)  # complex too: nonzero if either part is
     return reduce("sum", flags, axis, keepdims, _dt.int32)
 
 
@@ -60,6 +60,8 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     if isinstance(x2, Array):
         core.common_device([x1, x2])
         cdt = _dt.result_type(x1.dtype, x2.dtype)
+        if cdt.kind == "c":
+            raise TypeError("searchsorted is not defined for complex input (complex numbers have no order)")
     elif isinstance(x2, core.SCALARS):
         cdt = _dt.result_type(x1.dtype, _dt.scalar_dtype(x2, x1.dtype))
         x2 = core.asarray(x2, dtype=cdt, device=dev)

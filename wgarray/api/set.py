@@ -40,6 +40,9 @@ class UniqueInverseResult(NamedTuple):
 
 def _unique(x, indices: bool, inverse: bool, counts: bool):
     x = core.as_array(x)
+    if x.dtype.kind == "c":  # the unique kernels sort; complex numbers have no order (see sort)
+        raise TypeError(f"unique is not defined for {x.dtype.name} input (it sorts, and complex numbers have no "
+                        "order)")
     dev = core.common_device([x])
     flat = reshape(x, (-1,))
     n = flat.size

@@ -29,6 +29,8 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
 
 def _sorted(x, axis, descending, name: str) -> Array:
     x = core.as_array(x)
+    if x.dtype.kind == "c":  # the standard leaves complex ordering unspecified; numpy's lexicographic one is not
+        raise TypeError(f"{name} is not defined for {x.dtype.name} input (complex numbers have no order)")
     dev = core.common_device([x])
     ax = _axis(axis, x.ndim, zero_d=True, name=f"{name}: axis")
     indices = name == "argsort"

@@ -141,7 +141,7 @@ _SPECIAL: list[EwOp] = [
     # where(cond, x, y): cond is converted to bool by the launcher, x and y to the promoted dtype
     EwOp("where", 3, "same", {k: "select({z}, {y}, {x})" for k in "biufc"}, condition=True),
     # arange: start {x} + i * step {y}, computed in the output dtype
-    EwOp("arange", 2, "same", _iuf("({x} + {T}({i}) * {y})")),
+    EwOp("arange", 2, "same", {**_iuf("({x} + {T}({i}) * {y})"), "c": "({x} + {R}({i}) * {y})"}),
     # complex linspace: start {x} + (i * span {y}) / divisions {z} per part (the span and divisions are real
     # per part: numpy's complex linspace is the real one on each part)
     # linspace: start {x} + (i * span {y}) / divisions {z}; one correctly rounded division keeps subnormal steps exact

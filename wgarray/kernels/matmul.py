@@ -5,7 +5,7 @@ shape, outputs a thread, K depth staged per step, double buffering, split-K), ch
 the ``override`` hook first (tests and ``benchmarks/matmul_tune.py`` force variants through it), then the
 ``TABLE`` of measured shapes, then ``heuristic`` (128x128 tiles with 8x8 outputs a thread when there are enough
 tiles to fill the device, else 64x64 tiles with 4x4).  8-byte dtypes use the simpler ``matmul.wgsl`` (64x64
-tiles, 4x4 scalar accumulators).
+tiles, 4x4 scalar accumulators), and so do the complex dtypes (vec2 accumulators, cmul products).
 
 Split-K (``split`` S > 1): the grid's z runs over batch x S slices of K, each workgroup writing its partial tile
 (in the compute type) to a temporary [S, batch, M, N]; ``matmul_splitk.wgsl`` sums the S partials into the result.
@@ -412,7 +412,8 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
 
 
 def _build(adt: DType, bdt: DType, res: DType, cdt: DType) -> launch.Kernel:
-    """The generic kernel: 64x64 tiles, 4x4 outputs an invocation, scalar strided loads (any dtype)."""
+    """The generic kernel: 64x64 tiles, 4x4 outputs an invocation, scalar strided loads (any dtype; complex
+    products through cmul, so complex64/complex128 run here: 16 / 32 KiB of workgroup memory for the tiles)."""
     T = source.ctype(cdt)
     R = 4
     declare = "\n".join(f"    var c{i}{j}: {T} = {T}(0);" for i in range(R) for j in range(R))
@@ -423,7 +424,8 @@ def _build(adt: DType, bdt: DType, res: DType, cdt: DType) -> launch.Kernel:
         inner.append(f"            let b{j} = Bs[kk][lid3.x * {R}u + {j}u];")
     for i in range(R):
         for j in range(R):
-            inner.append(f"            c{i}{j} = c{i}{j} + a{i} * b{j};")
+            prod = f"wg_cmul_{cdt.component.wgsl}(a{i}, b{j})" if cdt.kind == "c" else f"a{i} * b{j}"
+            inner.append(f"            c{i}{j} = c{i}{j} + {prod};")
     write = ["    let cbase = p.c_off + bz * p.M * p.N;"]
     for i in range(R):
         for j in range(R):

@@ -194,13 +194,18 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
         vindex = "j"
 
     def comb(a: str, b: str) -> str:
-        return op.combine.format(a=a, b=b, T=T) if op.combine else b
+        combine = op.combine_for(acc)
+        return combine.format(a=a, b=b, T=T) if combine else b
 
     if final:
         if op.arg:
             write = "        dst[g] = i32(si[0]);"
         else:
-            r = f"wg_divide_{acc.wgsl}(r, {T}(p.count))" if op.mean else "r"
+            r = "r"
+            if op.mean:  # a complex mean divides each part by the count
+                part = acc.component.wgsl
+                r = (f"vec2<{part}>(wg_divide_{part}(r.x, {part}(p.count)), wg_divide_{part}(r.y, {part}(p.count)))"
+                     if acc.kind == "c" else f"wg_divide_{acc.wgsl}(r, {T}(p.count))")
             write = f"        dst[g] = {source.store_expr(res, source.convert(acc, res, r))};"
     else:
         write = f"        dst[g] = {source.store_expr(acc, 'r')};"

@@ -25,11 +25,18 @@ class RedOp:
     logical: bool = False  # inputs converted to bool
     empty: bool | int | float | None = None  # the result over no elements; None: there is none (ValueError)
     ufunc: str = ""  # numpy's name for the op, in the message for empty input
+    complex_combine: str | None = None  # combine for complex accumulators where it differs (prod: cmul)
+
+    def combine_for(self, acc: DType) -> str | None:
+        """The combine template for accumulators of ``acc`` (``{R}``: the real type of a complex one's parts)."""
+        if acc.kind == "c" and self.complex_combine is not None:
+            return self.complex_combine.replace("{R}", acc.component.wgsl)
+        return self.combine
 
 
 OPS = {
     "sum": RedOp("sum", "zero", "({a} + {b})", empty=0),
-    "prod": RedOp("prod", "one", "({a} * {b})", empty=1),
+    "prod": RedOp("prod", "one", "({a} * {b})", empty=1, complex_combine="wg_cmul_{R}({a}, {b})"),
     "mean": RedOp("mean", "zero", "({a} + {b})", mean=True, empty=math.nan),
     "max": RedOp("max", "lowest", None, order="max", ufunc="maximum"),
     "min": RedOp("min", "highest", None, order="min", ufunc="minimum"),
@@ -63,7 +70,7 @@ def result(op: RedOp, x: DType, dtype: DType | None = None) -> DType:
     if op.order:
         return x
     if op.mean:
-        return x if x.kind == "f" else dt.default_float
+        return x if x.kind in "fc" else dt.default_float
     if x.kind == "b":
         return dt.default_int
     if x.kind == "i":

@@ -21,6 +21,13 @@ BLOCK = WG * ITEMS
 SERIAL = 64  # rows up to this long are scanned by one invocation each
 
 _COMBINE = {"sum": "(a + b)", "prod": "(a * b)"}
+
+
+def _combine(op: str, acc: DType) -> str:
+    """How two accumulator values a, b join (a complex product is cmul, not the lane-wise ``*``)."""
+    if op == "prod" and acc.kind == "c":
+        return f"wg_cmul_{acc.component.wgsl}(a, b)"
+    return _COMBINE[op]
 _IDENTITY = {"sum": 0, "prod": 1}
 
 
@@ -108,7 +115,7 @@ def _build_block(op, src_dtype, load, acc, dst_dtype, with_sums) -> launch.Kerne
     return launch.Kernel("scan.wgsl", tuple(bind), dict(
         HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
         ROWS_SRC=rows.wgsl_functions("src", "p.src"), ROWS_DST=rows.wgsl_functions("dst", "p.dst"),
-        ACC=source.ctype(acc), ITEMS=ITEMS, BLOCK=BLOCK, COMBINE=_COMBINE[op], IDENTITY=_identity(op, acc),
+        ACC=source.ctype(acc), ITEMS=ITEMS, BLOCK=BLOCK, COMBINE=_combine(op, acc), IDENTITY=_identity(op, acc),
         LOAD=_load(load, src_dtype, acc, "src[idx]"), STORE_V=_store(dst_dtype, acc), SUMS=sums))
 
 
@@ -127,7 +134,7 @@ def _build_serial(op, src_dtype, load, acc, dst_dtype) -> launch.Kernel:
     return launch.Kernel("scan_serial.wgsl", bind, dict(
         HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
         ROWS_SRC=rows.wgsl_functions("src", "p.src"), ROWS_DST=rows.wgsl_functions("dst", "p.dst"),
-        ACC=source.ctype(acc), COMBINE=_COMBINE[op], IDENTITY=_identity(op, acc),
+        ACC=source.ctype(acc), COMBINE=_combine(op, acc), IDENTITY=_identity(op, acc),
         LOAD=_load(load, src_dtype, acc, "src[idx]"), STORE_V=_store(dst_dtype, acc)))
 
 
@@ -144,5 +151,5 @@ def _build_add(op, acc, dst_dtype) -> launch.Kernel:
             launch.write("dst", f"array<{dst_dtype.wgsl}>"))
     return launch.Kernel("scan_add.wgsl", bind, dict(
         HELPERS=source.helpers([acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
-        ROWS_DST=rows.wgsl_functions("dst", "p.dst"), ACC=source.ctype(acc), BLOCK=BLOCK, COMBINE=_COMBINE[op],
+        ROWS_DST=rows.wgsl_functions("dst", "p.dst"), ACC=source.ctype(acc), BLOCK=BLOCK, COMBINE=_combine(op, acc),
         IDENTITY=_identity(op, acc), STORE_V=_store(dst_dtype, acc)))

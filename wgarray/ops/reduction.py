@@ -25,6 +25,8 @@ def reduce(name: str, x, axis=None, keepdims: bool = False, dtype=None) -> Array
         # numpy: the inputs are cast to bool, so a bool sum is a logical or and a bool product a logical and
         name, dtype = ("any" if name == "sum" else "all"), None
     op = rtable.OPS[name]
+    if op.order and x.dtype.kind == "c":
+        raise TypeError(f"{name} is not defined for {x.dtype.name} input (complex numbers have no order)")
     axes = _axes.reduced(axis, x.ndim)
     res = rtable.result(op, x.dtype, None if dtype is None else _dt.as_dtype(dtype))
     check_supported(res, dev)
