@@ -1,4 +1,4 @@
-"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer,sort] [--out DIR] [--repeat N]`
+"""`python -m benchmarks [--quick] [--only add,sum,matmul,tiny,transfer,sort,fft] [--out DIR] [--repeat N]`
 
 Runs wgarray and its peers (numpy, raw wgpu, and torch/cupy when they have a CUDA device) on the same work in
 one run and prints a table per work item.  Default sizes are GPU targets; ``--quick`` uses small ones (the whole
@@ -30,13 +30,15 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
                 "matmul": (mm, [(64, 256)]),
                 "tiny": (10_000, 1000),
                 "transfer": [64 * MiB],
-                "sort": ([1 << k for k in (10, 14, 16, 18, 20)], (1 << 10, 1 << 10))}
+                "sort": ([1 << k for k in (10, 14, 16, 18, 20)], (1 << 10, 1 << 10)),
+                "fft": ([1 << k for k in (10, 14, 18)], [256], [1 << 20])}
     return {"add": [1 << k for k in range(16, 27)],
             "sum": [1 << k for k in range(16, 27)],
             "matmul": ([1024, 4096, 8192], [(64, 256)]),
             "tiny": (10_000, 1000),
             "transfer": [256 * MiB],
-            "sort": ([1 << k for k in range(10, 25, 2)], (1 << 10, 1 << 10))}
+            "sort": ([1 << k for k in range(10, 25, 2)], (1 << 10, 1 << 10)),
+            "fft": ([1 << k for k in range(10, 25, 2)], [1024, 4096], [1 << 20])}
 
 
 def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
@@ -54,6 +56,8 @@ def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
         return suite.bench_transfer(ctx, cfg["transfer"])
     if name == "sort":
         return suite.bench_sort(ctx, *cfg["sort"])
+    if name == "fft":
+        return suite.bench_fft(ctx, *cfg["fft"])
     raise ValueError(name)
 
 

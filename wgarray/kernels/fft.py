@@ -17,7 +17,6 @@ norms.  ``transform`` may overwrite its source buffer (it is always the caller's
 """
 from __future__ import annotations
 
-import math
 import weakref
 from collections import OrderedDict
 from struct import pack
