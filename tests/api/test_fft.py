@@ -219,14 +219,19 @@ def test_batches_and_axes():
 
 
 # -- n dimensions -----------------------------------------------------------------------------------------------------
-@given(signals(REAL + CPLX, min_dims=2, max_dims=3), st.data())
-def test_fftn_ifftn(xs, data):
-    x, host = xs
+def _nd_args(data, host):
+    """axes (a random subset in random order), s (None or lengths), norm, and the lengths transformed."""
     k = data.draw(st.integers(1, host.ndim))
     axes = data.draw(st.permutations(range(host.ndim)))[:k]
     s = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(LENGTHS[:8]), min_size=k, max_size=k)))
     norm = data.draw(st.sampled_from(NORMS))
-    lengths = s or [host.shape[a] for a in axes]
+    return axes, s, norm, s or [host.shape[a] for a in axes]
+
+
+@given(signals(REAL + CPLX, min_dims=2, max_dims=3), st.data())
+def test_fftn_ifftn(xs, data):
+    x, host = xs
+    axes, s, norm, lengths = _nd_args(data, host)
     if 0 in lengths:
         with pytest.raises(ValueError):
             wg.fft.fftn(x, s=s, axes=axes, norm=norm)
@@ -239,11 +244,7 @@ def test_fftn_ifftn(xs, data):
 @given(signals(REAL, min_dims=2, max_dims=3), st.data())
 def test_rfftn_irfftn(xs, data):
     x, host = xs
-    k = data.draw(st.integers(1, host.ndim))
-    axes = data.draw(st.permutations(range(host.ndim)))[:k]
-    s = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(LENGTHS[:8]), min_size=k, max_size=k)))
-    norm = data.draw(st.sampled_from(NORMS))
-    lengths = s or [host.shape[a] for a in axes]
+    axes, s, norm, lengths = _nd_args(data, host)
     if 0 in lengths:
         return
     L = math.prod(lengths)

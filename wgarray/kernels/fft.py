@@ -157,6 +157,14 @@ def butterfly(R: int, t: str, inverse: bool, n_expr: str) -> list[str]:
     return lines
 
 
+def _common(t: str, inverse: bool | None = None) -> dict[str, str]:
+    """The shared WGSL pieces: cmul, and the table lookup tw() for kernels that bind a twiddle table."""
+    out = {"COMMON": source.render("fft_common.wgsl", T=t)}
+    if inverse is not None:
+        out["TABLE"] = source.render("fft_table.wgsl", T=t, SIGN="-" if inverse else "")
+    return out
+
+
 def _indent(lines: list[str], depth: int) -> str:
     return "\n".join("    " * depth + ln for ln in lines)
 
@@ -205,8 +213,8 @@ def _build_local(cdtype, n, plan, inverse, wg) -> launch.Kernel:
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
             launch.read("table", f"array<vec2<{t}>>"))
     return launch.Kernel("fft_local.wgsl", bind, dict(
-        T=t, N=n, PLAN=", ".join(map(str, plan)) or "none", SIGN="-" if inverse else "", PASSES="\n".join(passes),
-        LAST=last), workgroup=wg)
+        T=t, N=n, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), LAST=last,
+        **_common(t, inverse)), workgroup=wg)
 
 
 def _global(device, cdtype, src, dst, rows, n, plan, inverse, scale) -> None:
@@ -234,7 +242,7 @@ def _build_pass(cdtype, R, inverse) -> launch.Kernel:
             launch.read("table", f"array<vec2<{t}>>"))
     kind = "split formulas" if R in (2, 4, 8) else "direct sum over the table's roots"
     return launch.Kernel("fft_pass.wgsl", bind, dict(
-        T=t, R=R, SIGN="-" if inverse else "", BUTTERFLY_KIND=kind, LOADS=_indent(loads, 1),
+        T=t, R=R, BUTTERFLY_KIND=kind, **_common(t, inverse), LOADS=_indent(loads, 1),
         TWIDDLES=_indent(tws, 2), BUTTERFLY=_indent(butterfly(R, t, inverse, "p.n"), 1),
         STORES=_indent(stores, 1)))
 
@@ -245,7 +253,7 @@ def _chirp_kernel(device, cdtype: DType, mode: str, inverse: bool):
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.read("aux", f"array<vec2<{t}>>"),
             launch.write("dst", f"array<vec2<{t}>>"))
     return launch.compile(device, ("fft_chirp", t, mode, inverse), lambda: launch.Kernel(
-        "fft_chirp.wgsl", bind, dict(T=t, MODE=mode, SIGN="-" if inverse else "")))
+        "fft_chirp.wgsl", bind, dict(T=t, MODE=mode, SIGN="-" if inverse else "", **_common(t))))
 
 
 def _chirp_params(t: str, rows: int, n: int, M: int, scale: float) -> bytes:
@@ -287,7 +295,7 @@ def _real_kernel(device, cdtype: DType, mode: str):
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
             launch.read("table", f"array<vec2<{t}>>"))
     return launch.compile(device, ("fft_real", t, mode), lambda: launch.Kernel(
-        "fft_real.wgsl", bind, dict(T=t, MODE=mode)))
+        "fft_real.wgsl", bind, dict(T=t, MODE=mode, **_common(t))))
 
 
 def rfft_even(device, cdtype: DType, src, dst, rows: int, n: int, scale: float) -> None:

@@ -15,9 +15,7 @@ struct Params {
 
 ${BINDINGS}
 
-fn cmul(a: vec2<${T}>, b: vec2<${T}>) -> vec2<${T}> {
-    return vec2<${T}>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
+${COMMON}
 
 fn chirp(j: u32) -> vec2<${T}> {
     let c = aux[j];

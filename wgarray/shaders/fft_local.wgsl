@@ -16,14 +16,9 @@ ${BINDINGS}
 var<workgroup> bufA: array<vec2<${T}>, ${N}>;
 var<workgroup> bufB: array<vec2<${T}>, ${N}>;
 
-fn cmul(a: vec2<${T}>, b: vec2<${T}>) -> vec2<${T}> {
-    return vec2<${T}>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
+${COMMON}
 
-fn tw(i: u32) -> vec2<${T}> {
-    let w = table[i];
-    return vec2<${T}>(w.x, ${SIGN}w.y);
-}
+${TABLE}
 
 ${ENTRY}
     let row = group_index;

@@ -15,14 +15,9 @@ struct Params {
 
 ${BINDINGS}
 
-fn cmul(a: vec2<${T}>, b: vec2<${T}>) -> vec2<${T}> {
-    return vec2<${T}>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
+${COMMON}
 
-fn tw(i: u32) -> vec2<${T}> {
-    let w = table[i];
-    return vec2<${T}>(w.x, ${SIGN}w.y);
-}
+${TABLE}
 
 ${ENTRY}
     let m = p.n / ${R}u;

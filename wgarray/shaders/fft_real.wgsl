@@ -19,9 +19,7 @@ struct Params {
 
 ${BINDINGS}
 
-fn cmul(a: vec2<${T}>, b: vec2<${T}>) -> vec2<${T}> {
-    return vec2<${T}>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
+${COMMON}
 
 fn conj(a: vec2<${T}>) -> vec2<${T}> {
     return vec2<${T}>(a.x, -a.y);
