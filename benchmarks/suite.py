@@ -518,6 +518,56 @@ def bench_linalg_spectral(ctx: Context, cases: list[tuple[str, int, int]]) -> li
     return rows
 
 
+def _parts(a) -> np.ndarray:
+    """A complex result as its interleaved real parts (``_check`` compares reals)."""
+    a = np.ascontiguousarray(a)
+    return a.view(a.real.dtype) if np.iscomplexobj(a) else a
+
+
+def bench_fft(ctx: Context, sizes_1d: list[int], sizes_2d: list[int], rfft_sizes: list[int]) -> list[Row]:
+    """wg.fft.fft (1-D complex64), wg.fft.fftn (2-D complex64 squares) and wg.fft.rfft (float32) against
+    numpy.fft (pocketfft, float32), torch.fft (cuFFT) and cupy.fft; the rate counts 5 n log2 n flops per
+    complex transform (2.5 n log2 n for rfft), the FFT convention (GFLOP/s)."""
+    out = []
+    rng = np.random.default_rng(7)
+    dev = ctx.dev
+    cases = ([("fft", (n,)) for n in sizes_1d] + [("fft2", (n, n)) for n in sizes_2d]
+             + [("rfft", (n,)) for n in rfft_sizes])
+    for op, shape in cases:
+        n = math.prod(shape)
+        if op == "rfft":
+            x = rng.standard_normal(shape).astype(np.float32)
+            flops = 2.5 * n * math.log2(n)
+        else:
+            x = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+            flops = 5.0 * n * math.log2(n)
+        label = f"{op} {_pow2_label(n)}" if len(shape) == 1 else f"{op} {shape[0]}x{shape[1]}"
+        row = Row("fft", label, n, flops, "GFLOP/s")
+        out.append(row)
+        npf = {"fft": np.fft.fft, "fft2": np.fft.fft2, "rfft": np.fft.rfft}[op]
+        ref = npf(x)
+        wgf = {"fft": wg.fft.fft, "fft2": wg.fft.fftn, "rfft": wg.fft.rfft}[op]
+        tol = 1e-5
+
+        def wgarray_(wgf=wgf, ref=ref, row=row, x=x):
+            (a,) = _wg_resident(dev, x)
+            _check(row, "wgarray", _parts(wgf(a).numpy()), _parts(ref), tol)
+            return Case("", lambda _: wgf(a), dev.synchronize, counters=dev)
+
+        def numpy_(npf=npf, x=x):
+            return Case("", lambda _: npf(x))
+
+        def device_peer(peer: Peer, op=op, ref=ref, row=row, x=x):
+            a = _to_peer(peer, x)
+            f = {"fft": peer.module.fft.fft, "fft2": peer.module.fft.fft2, "rfft": peer.module.fft.rfft}[op]
+            peer.sync()
+            _check(row, peer.name, _parts(_from_peer(peer, f(a))), _parts(ref), tol)
+            return Case("", lambda _: f(a), peer.sync)
+
+        _measure_row(ctx, row, [("wgarray", wgarray_), ("numpy", numpy_)] + _device_peers(ctx, row, device_peer))
+    return out
+
+
 # -- the registry ----------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Bench:
@@ -548,4 +598,6 @@ BENCHES = {
     "linalg": Bench("linalg", "cholesky / solve (16 right-hand sides) / inv of float32 n x n matrices and stacks of "
                     "small ones, one synchronised call; rate counts n^3/3, 2n^3/3 + 32n^2, 2n^3 flops a matrix "
                     "(GFLOP/s)", ("numpy", "torch", "cupy")),
+    "fft": Bench("fft", "wg.fft.fft (1-D complex64), wg.fft.fftn (2-D complex64), wg.fft.rfft (float32); rate "
+                 "counts 5 n log2 n flops (2.5 n log2 n for rfft), GFLOP/s", ("numpy", "torch", "cupy")),
 }

@@ -39,6 +39,11 @@ from .api.elementwise import (abs, acos, acosh, add, asin, asinh, atan, atan2, a
                               not_equal, positive, pow, real, reciprocal, remainder, round, sign, signbit, sin,
                               sinh, sqrt, square, subtract, tan, tanh, trunc)
 
+# -- the fft extension (wg.fft, also importable as wgarray.fft) -------------------------------------------------
+from .api import fft  # noqa: E402
+
+_sys.modules[__name__ + ".fft"] = fft
+
 # -- indexing functions ------------------------------------------------------------------------------------------
 from .api.indexing import take, take_along_axis  # noqa: E402
 
