@@ -84,3 +84,8 @@ from .runtime.stats import Stats  # noqa: E402
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
+
+# -- wg.random (issue 14): numpy's Generator API on Philox4x32-10; `import wgarray.random` works too ---------------
+import sys as _sys
+from . import _random as random
+_sys.modules[__name__ + ".random"] = random

@@ -12,7 +12,9 @@ from . import launch, layout, source
 from .ewtable import EwOp
 from .layout import MAXD, WORKGROUP, ViewLike
 
-_NAMES = "xyz"
+# operand names in expression templates: {x} {y} {z}, then {q3} {q4} ... (random draws take key, counter and
+# parameters as scalars)
+_NAMES = ("x", "y", "z") + tuple(f"q{k}" for k in range(3, 16))
 
 
 @dataclass(frozen=True)
@@ -285,23 +287,18 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             val = source.convert(o.dtype, cdts[pos], source.load_expr(o.dtype, raw))
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
         lane_i = f"(i * 4u + {lane}u)" if vec else "i"
-        expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), D=cdt.name,
-                                    i=lane_i)
+        names = {n: n + sfx for n in _NAMES}
+        expr = op.exprs[kind].format(**names, T=source.ctype(cdt), D=cdt.name, i=lane_i)
         body.append(f"    let r{sfx} = {expr};")
         results.append(source.store_expr(out.dtype, source.convert(rdt, out.dtype, "r" + sfx)))
     value = f"vec4<{out.dtype.wgsl}>({', '.join(results)})" if vec else results[0]
     body.append(f"    b{out_sig[1]}[{out_idx}] = {value};")
-    order = _scalar_order([o for o, _ in scalars])
-    scalar_block = "\n".join(line for o, line in sorted(scalars, key=lambda ol: order.index(ol[0])))
+    # parameter-block order: 8-byte scalars first (naturally aligned), else operand order, as ``_plan`` packs them
+    # (by position: equal-valued Scalars compare equal, so no lookup by value)
+    scalar_block = "\n".join(line for o, line in sorted(scalars, key=lambda ol: ol[0].dtype.device_itemsize != 8))
     return launch.Kernel("elementwise.wgsl", bindings, dict(
         ENABLES="", HELPERS=source.helpers(dtypes), NSTRIDES=nstrides, BASE="p.base + " if split else "",
         SCALARS=scalar_block, INDEX="\n".join(index), BODY="\n".join(body)))
-
-
-def _scalar_order(operands) -> list[Scalar]:
-    """Scalars in parameter-block order: 8-byte ones first, so every member is naturally aligned."""
-    scal = [o for o in operands if isinstance(o, Scalar)]
-    return sorted(scal, key=lambda o: o.dtype.device_itemsize != 8)
 
 
 def _bool() -> DType:
