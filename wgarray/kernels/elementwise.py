@@ -157,7 +157,7 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     out_whole = layout.covers_base(out.shape, out.strides, out.mirror.size)  # in any order: no sync first
     # 4 elements a thread when every operand is contiguous (or one element) and 4-byte aligned; a partial last
     # vector is only written when it lands in the output base's padding
-    vec = (out_sig[2] == "c" and out.offset % 4 == 0 and (n % 4 == 0 or out_whole)
+    vec = (op.vectorize and out_sig[2] == "c" and out.offset % 4 == 0 and (n % 4 == 0 or out_whole)
            and all(m.dtype.device_itemsize == 4 for m in mirrors)
            and all(s[3] == "z" or (s[3] == "c" and operands[pos].offset % 4 == 0)
                    for pos, s in enumerate(sig) if s[0] == "v"))

@@ -24,6 +24,8 @@ class EwOp:
     exprs: dict[str, str] = field(hash=False)  # kind -> template; the keys are the accepted kinds
     compute: str = "promoted"  # "promoted" | "bool": what the inputs are converted to before the expression
     condition: bool = False  # the first operand is a bool condition, outside promotion (where)
+    # False for expressions too heavy to repeat for 4 lanes a thread (compile time grows 4x, nothing is shared)
+    vectorize: bool = True
 
     @property
     def kinds(self) -> str:

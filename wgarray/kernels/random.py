@@ -29,9 +29,12 @@ OPS: dict[str, EwOp] = {op.name: op for op in [
     # low {q6} + span {q7} * u, u uniform on [0, 1) (random(), uniform())
     EwOp("random_uniform", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_uniform_{{T}}({_KC}, {{i}}))"}),
     # loc {q6} + scale {q7} * z, z standard normal (Box-Muller)
-    EwOp("random_normal", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_normal_{{T}}({_KC}, {{i}}))"}),
+    # (one element a thread: four lanes of software log and cos compile 4x slower on lavapipe and ran no faster)
+    EwOp("random_normal", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_normal_{{T}}({_KC}, {{i}}))"},
+         vectorize=False),
     # scale {q6} * standard exponential
-    EwOp("random_exponential", 7, "same", {"f": f"({{q6}} * wg_rand_exponential_{{T}}({_KC}, {{i}}))"}),
+    EwOp("random_exponential", 7, "same", {"f": f"({{q6}} * wg_rand_exponential_{{T}}({_KC}, {{i}}))"},
+         vectorize=False),
     # low + [0, r) for dtypes of at most 32 bits: {q6} low word, {q7} {q8} r, {q9} {q10} threshold
     EwOp("random_int32", 11, "same", {k: f"bitcast<{{T}}>(wg_rand_int32({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, "
                                          f"{{q9}}, {{q10}}))" for k in "iu"}),

@@ -21,10 +21,9 @@ fn wg_rand_uniform_f64(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, e: 
 fn wg_rand_normal_f64(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, e: u32) -> f64 {
     let w = wg_philox_block(k0, k1, c0, c1, c2, c3, e / 2u, 0u);
     let u1 = wg_rand_open_f64(w.x, w.y);
-    let u2 = wg_rand_u53_f64(w.z, w.w);
+    let u2 = wg_rand_u53_f64(w.z, w.w) - 0.25 * f64(e % 2u);  // the sine as cos(2 pi (u2 - 1/4)), exact in u
     let r = wg_sqrtcr_f64(-2.0 * wg_log_f64(u1));
-    let a = 6.283185307179586 * u2;
-    return r * select(wg_cos_f64(a), wg_sin_f64(a), (e % 2u) == 1u);
+    return r * wg_cos_f64(6.283185307179586 * u2);
 }
 
 fn wg_rand_exponential_f64(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, e: u32) -> f64 {
