@@ -1,19 +1,12 @@
 // Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC11) in plain u32 arithmetic,
 // plus the integer draws built on it.  A block is a pure function of (key, counter), so element e of a call
 // draws from block (counter base + e / per_block): the same bits on every device, for any launch shape.
-// WGSL has no mulhi; the 32x32 -> 64 product is assembled from 16-bit halves (exact on every adapter).
+// WGSL has no mulhi; the 32x32 -> 64 product is assembled from 16-bit halves (numerics_exact.wgsl).
 // Helper-file rules apply: only functions, each starting at column 0 with `fn wg_`.
 
+// High word of the exact 32 x 32 -> 64 product (numerics_exact.wgsl's helper, always among the helpers).
 fn wg_philox_mulhi(a: u32, b: u32) -> u32 {
-    let al = a & 0xffffu;
-    let ah = a >> 16u;
-    let bl = b & 0xffffu;
-    let bh = b >> 16u;
-    let ll = al * bl;
-    let lh = al * bh;
-    let hl = ah * bl;
-    let mid = (ll >> 16u) + (lh & 0xffffu) + (hl & 0xffffu);
-    return ah * bh + (lh >> 16u) + (hl >> 16u) + (mid >> 16u);
+    return wg_exact_impl_mul_u32(a, b).y;
 }
 
 fn wg_philox_round(c: vec4<u32>, k: vec2<u32>) -> vec4<u32> {
