@@ -77,6 +77,11 @@ from .api.numpy_extras import (allclose, argwhere, array_equal, array_split, asn
                                hstack, inner, interp, isclose, median, nanargmax, nanargmin, nanmax, nanmean,
                                nanmin, nansum, pad, percentile, ptp, quantile, split, vdot, vstack)
 
+# -- wgarray's own: random numbers (numpy's Generator API on Philox4x32-10; also importable as wgarray.random) --
+from .api import random  # noqa: E402
+
+_sys.modules[__name__ + ".random"] = random
+
 # -- wgarray's own: devices and their counters -------------------------------------------------------------------
 from .api.utility import stats, synchronize  # noqa: E402
 from .device import AdapterInfo, Device, adapter_properties, adapters, default_device, devices, open_device  # noqa: E402,E501
@@ -84,8 +89,3 @@ from .runtime.stats import Stats  # noqa: E402
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
-
-# -- wg.random (issue 14): numpy's Generator API on Philox4x32-10; `import wgarray.random` works too ---------------
-import sys as _sys
-from . import _random as random
-_sys.modules[__name__ + ".random"] = random

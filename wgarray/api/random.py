@@ -26,11 +26,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _ops
-from . import dtypes as _dt
-from ._array import Array
-from .kernels import random as _kr
-from .kernels.elementwise import Scalar
+from .. import dtypes as _dt
+from .._array import Array
+from ..kernels import random as _kr
+from ..kernels.elementwise import Scalar
+from ..ops import core as _core
+from ..ops.reduction import reduce as _reduce
+from ..ops.shape import reshape as _reshape
 
 __all__ = ["Philox", "Generator", "default_rng", "SeedSequence"]
 
@@ -120,7 +122,7 @@ def _float_dtype(dtype, dev, name: str) -> _dt.DType:
     d = _dt.as_dtype(dtype)
     if d not in (_dt.float32, _dt.float64):
         raise TypeError(f"Unsupported dtype {d.name} for {name}: float32 or float64")
-    _ops.check_supported(d, dev)
+    _core.check_supported(d, dev)
     return d
 
 
@@ -130,7 +132,7 @@ def _int_dtype(dtype, dev) -> _dt.DType:
     d = _dt.as_dtype(dtype)
     if d.kind not in "biu":
         raise TypeError(f"Unsupported dtype {d.name} for integers")
-    _ops.check_supported(d, dev)
+    _core.check_supported(d, dev)
     return d
 
 
@@ -167,7 +169,7 @@ class Generator:
 
     # -- the one launch ------------------------------------------------------------------------------------------
     def _draw(self, name: str, shape: tuple[int, ...], dtype: _dt.DType, params: Sequence[Scalar], dev) -> Array:
-        out = _ops.new_array(shape, dtype, dev)
+        out = _core.new_array(shape, dtype, dev)
         n = out.size
         if n:
             counter = self._bitgen.advance(_kr.blocks(name, dtype, n))
@@ -177,13 +179,13 @@ class Generator:
     # -- floats --------------------------------------------------------------------------------------------------
     def random(self, size=None, dtype=None, *, device=None) -> Array:
         """Uniform on [0, 1): the top 24 (float32) or 53 (float64) bits of the Philox output."""
-        dev = _ops.resolve_device(device)
+        dev = _core.resolve_device(device)
         d = _float_dtype(dtype, dev, "random")
         return self._draw("random_uniform", _shape(size), d, [Scalar(0.0, d), Scalar(1.0, d)], dev)
 
     def uniform(self, low=0.0, high=1.0, size=None, *, dtype=None, device=None) -> Array:
         """low + (high - low) * u, u uniform on [0, 1) (numpy's formula)."""
-        dev = _ops.resolve_device(device)
+        dev = _core.resolve_device(device)
         d = _float_dtype(dtype, dev, "uniform")
         lo, hi = _real(low, "low"), _real(high, "high")
         span = hi - lo
@@ -197,7 +199,7 @@ class Generator:
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None) -> Array:
         """loc + scale * z, z standard normal."""
-        dev = _ops.resolve_device(device)
+        dev = _core.resolve_device(device)
         d = _float_dtype(dtype, dev, "normal")
         loc, scale = _real(loc, "loc"), _real(scale, "scale")
         if scale < 0:
@@ -209,7 +211,7 @@ class Generator:
 
     def exponential(self, scale=1.0, size=None, *, dtype=None, device=None) -> Array:
         """scale * -log(u), u uniform on (0, 1]."""
-        dev = _ops.resolve_device(device)
+        dev = _core.resolve_device(device)
         d = _float_dtype(dtype, dev, "exponential")
         scale = _real(scale, "scale")
         if scale < 0:
@@ -220,7 +222,7 @@ class Generator:
     def integers(self, low, high=None, size=None, dtype=None, endpoint=False, *, device=None) -> Array:
         """Unbiased integers in [low, high) (or [low, high] with ``endpoint``), by Lemire's method on 64 random
         bits an element with rejection (``shaders/philox.wgsl``)."""
-        dev = _ops.resolve_device(device)
+        dev = _core.resolve_device(device)
         d = _int_dtype(dtype, dev)
         lo, hi = _int_bound(low, "low"), _int_bound(high, "high") if high is not None else None
         if hi is None:
@@ -244,7 +246,7 @@ class Generator:
             return self._draw("random_int64", _shape(size), d, params, dev)
         params = [Scalar(w, _dt.uint32) for w in (lo % (1 << 32), *rw, *tw)]
         if d.kind == "b":
-            return _ops.astype(self._draw("random_int32", _shape(size), _dt.uint32, params, dev), _dt.bool)
+            return _core.astype(self._draw("random_int32", _shape(size), _dt.uint32, params, dev), _dt.bool)
         return self._draw("random_int32", _shape(size), d, params, dev)
 
     # -- permutations and choice -----------------------------------------------------------------------------
@@ -253,21 +255,21 @@ class Generator:
         of u32 halves, so every device sorts the same keys the same way); equal 64-bit keys (chance about
         n^2 / 2^65) keep index order, the only bias."""
         bits = self._draw("random_bits", (2, n), _dt.uint32, [], dev)
-        from ._indexing import take
-        from ._sorting import argsort
+        from .indexing import take
+        from .sorting import argsort
         idx = argsort(bits[1], stable=True)
         return take(idx, argsort(take(bits[0], idx), stable=True))
 
     def permutation(self, x, *, device=None) -> Array:
         """A permuted range (``x`` an int) or a permuted copy of ``x`` along axis 0."""
-        from ._indexing import take
+        from .indexing import take
         if isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_)):
-            dev = _ops.resolve_device(device)
+            dev = _core.resolve_device(device)
             n = int(x)
             if n < 0:
                 raise ValueError("x must be a non-negative integer")
-            return _ops.astype(self._perm_indices(n, dev), _int_dtype(None, dev))
-        arr = x if isinstance(x, Array) else _ops.asarray(x, device=device)
+            return _core.astype(self._perm_indices(n, dev), _int_dtype(None, dev))
+        arr = x if isinstance(x, Array) else _core.asarray(x, device=device)
         if arr.ndim == 0:
             raise IndexError("x must be an integer or at least 1-dimensional")
         return take(arr, self._perm_indices(arr.shape[0], arr.device), axis=0)
@@ -286,12 +288,12 @@ class Generator:
         device (cumulative_sum + searchsorted of uniforms); without replacement: the first k of a random
         permutation, or with ``p`` the k smallest exponential(1) / p (the exponential race, equivalent to
         Gumbel-top-k), all on the device."""
-        from ._indexing import take
+        from .indexing import take
         if isinstance(a, numbers.Integral) and not isinstance(a, (bool, np.bool_)):
             pop, arr = int(a), None
-            dev = _ops.resolve_device(device)
+            dev = _core.resolve_device(device)
         else:
-            arr = a if isinstance(a, Array) else _ops.asarray(a, device=device)
+            arr = a if isinstance(a, Array) else _core.asarray(a, device=device)
             if arr.ndim == 0:
                 raise ValueError("a must be a sequence or an integer, not a 0-d array")
             pop, dev = arr.shape[0], arr.device
@@ -305,31 +307,31 @@ class Generator:
             raise ValueError("Cannot take a larger sample than population when replace is False")
         idx_dtype = _int_dtype(None, dev)
         if k == 0:
-            idx = _ops.new_array(shape, idx_dtype, dev)
+            idx = _core.new_array(shape, idx_dtype, dev)
         elif replace and p is None:
             idx = self.integers(0, pop, shape, dtype=idx_dtype, device=dev)
         elif replace:
-            from ._searching import searchsorted
-            from ._statistical_extra import cumulative_sum
+            from .searching import searchsorted
+            from .statistical import cumulative_sum
             cdf = cumulative_sum(p)
             cdf = cdf / cdf[-1]
             u = self.random(shape, dtype=p.dtype, device=dev)
-            idx = _ops.astype(_ops.reshape(searchsorted(cdf, _ops.reshape(u, (-1,)), side="right"), shape),
+            idx = _core.astype(_reshape(searchsorted(cdf, _reshape(u, (-1,)), side="right"), shape),
                               idx_dtype)
         else:
             if p is None:
                 order = self._perm_indices(pop, dev)
             else:
-                from ._searching import count_nonzero
-                from ._sorting import argsort
+                from .searching import count_nonzero
+                from .sorting import argsort
                 if int(count_nonzero(p).item()) < k:
                     raise ValueError("Fewer non-zero entries in p than size")
                 order = argsort(self.exponential(1.0, pop, dtype=p.dtype, device=dev) / p, stable=True)
-            idx = _ops.astype(_ops.reshape(order[:k], shape), idx_dtype)
+            idx = _core.astype(_reshape(order[:k], shape), idx_dtype)
         if arr is None:
             return idx
-        out = take(arr, _ops.reshape(idx, (-1,)), axis=0)
-        return _ops.reshape(out, shape + arr.shape[1:])
+        out = take(arr, _reshape(idx, (-1,)), axis=0)
+        return _reshape(out, shape + arr.shape[1:])
 
 
 def _int_bound(v, name: str) -> int:
@@ -345,7 +347,7 @@ def _int_bound(v, name: str) -> int:
 def _check_p(p, pop: int, dev) -> Array:
     """p as a float array on ``dev`` after numpy's checks: 1-D, as long as the population, no NaN, non-negative,
     summing to 1 within sqrt(eps) (one reduction each on the device, two scalars read back)."""
-    p = p if isinstance(p, Array) else _ops.asarray(p, device=dev)
+    p = p if isinstance(p, Array) else _core.asarray(p, device=dev)
     if p.device is not dev:
         raise ValueError(f"p is on {p.device}, the population on {dev}")
     if p.ndim != 1:
@@ -353,11 +355,11 @@ def _check_p(p, pop: int, dev) -> Array:
     if p.shape[0] != pop:
         raise ValueError("a and p must have same size")
     if p.dtype.kind != "f":
-        p = _ops.astype(p, _float_dtype(None, dev, "choice"))
+        p = _core.astype(p, _float_dtype(None, dev, "choice"))
     elif p.dtype is _dt.float16:
-        p = _ops.astype(p, _dt.float32)
-    from ._manipulation import stack
-    lo, total = (float(v) for v in stack([_ops.reduce("min", p), _ops.reduce("sum", p)]).numpy())  # 8-16 bytes
+        p = _core.astype(p, _dt.float32)
+    from .manipulation import stack
+    lo, total = (float(v) for v in stack([_reduce("min", p), _reduce("sum", p)]).numpy())  # 8-16 bytes
     if math.isnan(lo) or math.isnan(total):
         raise ValueError("probabilities contain NaN")
     if lo < 0:
