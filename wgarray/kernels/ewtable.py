@@ -26,6 +26,10 @@ class EwOp:
     condition: bool = False  # the first operand is a bool condition, outside promotion (where)
     # False for expressions too heavy to repeat for 4 lanes a thread (compile time grows 4x, nothing is shared)
     vectorize: bool = True
+    # user kernels (api/user_kernels.py): results > 1 gives a struct with members o0, o1, ... (one per output);
+    # ``code`` is WGSL placed whole in the shader (the function a user kernel's expression calls, its aliases)
+    results: int = 1
+    code: str = field(default="", hash=False)
 
     @property
     def kinds(self) -> str:
