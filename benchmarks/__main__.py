@@ -34,7 +34,8 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
                 "linalg_spectral": [("qr", 1, 64), ("svd", 1, 64), ("eigh", 1, 64), ("qr", 100, 8), ("svd", 100, 8),
                                     ("eigh", 100, 8)],
                 "linalg": ([64, 256] if cpu_adapter else [64, 256, 1024], [(1000, 8)]),
-                "fft": ([1 << k for k in (10, 14, 18)], [256], [1 << 20])}
+                "fft": ([1 << k for k in (10, 14, 18)], [256], [1 << 20]),
+                "random": [1 << k for k in (16, 18, 20)]}
     return {"add": [1 << k for k in range(16, 27)],
             "sum": [1 << k for k in range(16, 27)],
             "matmul": ([1024, 4096, 8192], [(64, 256)]),
@@ -44,7 +45,8 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
             "linalg_spectral": [(op, 1, n) for op in ("qr", "svd", "eigh") for n in (64, 256, 1024)]
             + [("qr", 1, 4096)] + [(op, b, n) for op in ("qr", "svd", "eigh") for b, n in ((10_000, 8), (1000, 32))],
             "linalg": ([64, 256, 1024, 4096], [(10_000, 8), (1_000, 32)]),
-            "fft": ([1 << k for k in range(10, 25, 2)], [1024, 4096], [1 << 20])}
+            "fft": ([1 << k for k in range(10, 25, 2)], [1024, 4096], [1 << 20]),
+            "random": [1 << k for k in range(20, 27, 2)]}
 
 
 def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
@@ -69,6 +71,8 @@ def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
         return linalg.bench_linalg(ctx, *cfg["linalg"])
     if name == "fft":
         return suite.bench_fft(ctx, *cfg["fft"])
+    if name == "random":
+        return suite.bench_random(ctx, cfg["random"])
     raise ValueError(name)
 
 

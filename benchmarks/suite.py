@@ -577,6 +577,46 @@ class Bench:
     amortised: bool = False  # a sample is `inner` back-to-back calls and one sync; times are per call
 
 
+# -- random: standard_normal float32 -------------------------------------------------------------------------------
+def bench_random(ctx: Context, sizes: list[int]) -> list[Row]:
+    """standard_normal float32 of n elements (Philox4x32-10 + Box-Muller on the device) against numpy's
+    default_rng (PCG64 + ziggurat on the host), torch.randn and cupy's default generator; bytes written per
+    second.  The answers differ by design (other generators): checked only for mean 0 and variance 1."""
+    rows = []
+    dev = ctx.dev
+    for n in sizes:
+        row = Row("random", f"{_pow2_label(n)} ({_mib(4 * n)})", n, 4 * n, "GB/s")
+        rows.append(row)
+
+        def moments(name: str, z) -> None:
+            z = np.asarray(z, dtype=np.float64)
+            if abs(z.mean()) > 5 / math.sqrt(n) or abs(z.var() - 1) > 10 / math.sqrt(n):
+                row.notes.append(f"MISMATCH {name}: mean {z.mean():.3g}, variance {z.var():.4g}")
+
+        def wgarray_():
+            g = wg.random.default_rng(0)
+            moments("wgarray", g.standard_normal(n, dtype=wg.float32, device=dev).numpy())
+            return Case("", lambda _: g.standard_normal(n, dtype=wg.float32, device=dev), dev.synchronize,
+                        counters=dev)
+
+        def numpy_():
+            g = np.random.default_rng(0)
+            moments("numpy", g.standard_normal(n, dtype=np.float32))
+            return Case("", lambda _: g.standard_normal(n, dtype=np.float32))
+
+        def device_peer(peer: Peer):
+            if peer.name == "torch":
+                fn = lambda _: peer.module.randn(n, dtype=peer.module.float32, device="cuda")  # noqa: E731
+            else:
+                g = peer.module.random.default_rng(0)
+                fn = lambda _: g.standard_normal(n, dtype=peer.module.float32)  # noqa: E731
+            moments(peer.name, _from_peer(peer, fn(None)))
+            return Case("", fn, peer.sync)
+
+        _measure_row(ctx, row, [("wgarray", wgarray_), ("numpy", numpy_)] + _device_peers(ctx, row, device_peer))
+    return rows
+
+
 BENCHES = {
     "add": Bench("add", "c = a + b, float32, 1-D contiguous, n elements; rate counts 3*4*n bytes moved (GB/s)",
                  ("numpy", "raw-wgpu", "torch", "cupy"), amortised=True),
@@ -600,4 +640,7 @@ BENCHES = {
                     "(GFLOP/s)", ("numpy", "torch", "cupy")),
     "fft": Bench("fft", "wg.fft.fft (1-D complex64), wg.fft.fftn (2-D complex64), wg.fft.rfft (float32); rate "
                  "counts 5 n log2 n flops (2.5 n log2 n for rfft), GFLOP/s", ("numpy", "torch", "cupy")),
+    "random": Bench("random", "z = rng.standard_normal(n, dtype=float32) (wgarray: Philox4x32-10 + Box-Muller on "
+                    "the device; numpy: default_rng on the host); rate counts 4*n bytes written (GB/s)",
+                    ("numpy", "torch", "cupy"), amortised=True),
 }

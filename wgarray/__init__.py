@@ -82,6 +82,14 @@ from .api.numpy_extras import (allclose, argwhere, array_equal, array_split, asn
                                hstack, inner, interp, isclose, median, nanargmax, nanargmin, nanmax, nanmean,
                                nanmin, nansum, pad, percentile, ptp, quantile, split, vdot, vstack)
 
+# -- wgarray's own: random numbers (numpy's Generator API on Philox4x32-10; also importable as wgarray.random) --
+from .api import random  # noqa: E402
+
+_sys.modules[__name__ + ".random"] = random
+
+# -- wgarray's own: user kernels in WGSL (CuPy's ElementwiseKernel, ReductionKernel, RawKernel) ------------------
+from .api.user_kernels import ElementwiseKernel, RawKernel, ReductionKernel  # noqa: E402
+
 # -- wgarray's own: devices and their counters -------------------------------------------------------------------
 from .api.utility import stats, synchronize  # noqa: E402
 from .device import AdapterInfo, Device, adapter_properties, adapters, default_device, devices, open_device  # noqa: E402,E501

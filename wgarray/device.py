@@ -206,9 +206,10 @@ class Device:
         _forget(self)
 
     # -- pipelines -------------------------------------------------------------------------------------------
-    def pipeline(self, key: tuple, build: Callable[[], tuple]):
+    def pipeline(self, key: tuple, build: Callable[[], tuple], entry_point: str = "main"):
         """The compiled pipeline for ``key``; ``build()`` gives (WGSL source, read-only flag per binding, *facts);
-        the cache holds (pipeline, bind group layout, *facts), facts being what the caller needs at launch."""
+        the cache holds (pipeline, bind group layout, *facts), facts being what the caller needs at launch.
+        ``entry_point`` names the compute function (wgarray's kernels call theirs ``main``; user kernels choose)."""
         hit = self._pipelines.get(key)
         if hit is not None:
             return hit
@@ -223,7 +224,7 @@ class Device:
                 playout = self.wgpu_device.create_pipeline_layout(
                     bind_group_layouts=[layout, self.stream.params_layout])
                 pipe = self.wgpu_device.create_compute_pipeline(layout=playout,
-                                                                compute={"module": module, "entry_point": "main"})
+                                                                compute={"module": module, "entry_point": entry_point})
             self.counters.pipelines_compiled += 1
             self._pipelines[key] = hit = (pipe, layout, *facts)
             return hit

@@ -417,3 +417,17 @@ def test_astype_round_trip(data):
     assert back.dtype is src
     assert_same(back.numpy(), host)
     assert a.astype(mid).dtype is mid
+
+
+def test_linspace_equal_valued_scalars_fresh_device():
+    """Regression: the parameter struct ordered scalars by looking up equal-valued Scalars, so the first
+    compile of linspace with start == divisions swapped span and divisions (wrong values ever after)."""
+    import wgarray as wg
+    d = wg.open_device()
+    try:
+        np.testing.assert_array_equal(wg.linspace(4.0, 7.0, 4, endpoint=False, device=d).numpy(),
+                                      np.linspace(4.0, 7.0, 4, endpoint=False, dtype=np.float32))
+        np.testing.assert_array_equal(wg.linspace(1.0, 9.0, 5, endpoint=False, device=d).numpy(),
+                                      np.linspace(1.0, 9.0, 5, endpoint=False, dtype=np.float32))
+    finally:
+        d.close()

@@ -12,7 +12,9 @@ from . import launch, layout, source
 from .ewtable import EwOp
 from .layout import MAXD, WORKGROUP, ViewLike
 
-_NAMES = "xyz"
+# operand names in expression templates: {x} {y} {z}, then {q3} {q4} ... (random draws take key, counter and
+# parameters as scalars)
+_NAMES = ("x", "y", "z") + tuple(f"q{k}" for k in range(3, 16))
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class _Plan:
     prefix: bytes  # the parameter block up to the scalars
     grid: tuple[int, int, int]
     scalar_order: tuple[int, ...]  # operand positions of the scalars, in parameter-block order
-    out_whole: bool  # the output holds every element of its base (in any order)
+    out_whole: tuple[bool, ...]  # per output buffer not also an input: the outputs cover every element of it
     work: int  # bytes the launch reads and writes (at most)
     chunks: tuple = ()  # for buffers beyond one binding: (params, grid, window per binding, work) per dispatch
 
@@ -49,15 +51,18 @@ class _Plan:
 _MAX_PLANS = 4096
 
 
-def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType,
-        cdts: Sequence[DType] | None = None) -> None:
+def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike | Sequence[ViewLike], cdt: DType,
+        cdts: Sequence[DType] | None = None, rdts: Sequence[DType] | None = None) -> None:
     """out[...] = op(operands converted to ``cdt``), converted to ``out.dtype`` on store.
 
-    ``cdts`` gives a compute dtype per operand where they differ (``where``'s condition is bool)."""
-    n = math.prod(out.shape)
+    ``cdts`` gives a compute dtype per operand where they differ (``where``'s condition is bool).  ``out`` is a
+    sequence of views (all of one shape) for ops of several results (``op.results``, user kernels), ``rdts`` the
+    dtype each result is computed in (default: the op's result rule)."""
+    outs = (out,) if not isinstance(out, (tuple, list)) else tuple(out)
+    n = math.prod(outs[0].shape)
     if n == 0:
         return
-    # bindings: one per distinct buffer; the output's binding is read_write and inputs sharing it read it
+    # bindings: one per distinct buffer; the outputs' bindings are read_write and inputs sharing them read them
     mirrors: list = []  # Mirror has no __eq__: `in` and index() compare identity
     desc: list = []
     for o in operands:
@@ -71,31 +76,34 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
             k = len(mirrors)
             mirrors.append(m)
         desc.append((m.dtype, m.size, o.shape, o.strides, o.offset, k))
-    om = out.mirror
-    aliased = om in mirrors
-    if aliased:
-        out_slot = mirrors.index(om)
-    else:
-        out_slot = len(mirrors)
-        mirrors.append(om)
-    key = (op.name, cdt, cdts if cdts is None else tuple(cdts), *desc, out.dtype, out.shape, out.strides, out.offset,
-           om.size, out_slot)
+    n_in = len(mirrors)
+    out_slots = []
+    for o in outs:
+        om = o.mirror
+        if om in mirrors:
+            out_slots.append(mirrors.index(om))
+        else:
+            out_slots.append(len(mirrors))
+            mirrors.append(om)
+        desc.append((o.dtype, o.shape, o.strides, o.offset, om.size, out_slots[-1]))
+    key = (op.name, cdt, cdts if cdts is None else tuple(cdts), rdts if rdts is None else tuple(rdts), *desc)
     plans = device.plans
     plan = plans.get(key)
     if plan is None:
-        plan = _plan(device, op, operands, out, cdt, cdts, mirrors, out_slot)
+        plan = _plan(device, op, operands, outs, cdt, cdts, rdts, mirrors, tuple(out_slots))
         if plan is None:  # more dimensions than a kernel addresses: one launch per index of the first
-            _run_by_first_dim(device, op, operands, out, cdt, cdts)
+            _run_by_first_dim(device, op, operands, outs, cdt, cdts, rdts)
             return
         if len(plans) >= _MAX_PLANS:
             plans.clear()
         plans[key] = plan
-    if aliased:
-        buffers = [m.buffer() for m in mirrors]
-        om.buffer_for_write()
-    else:
-        buffers = [m.buffer() for m in mirrors[:-1]]
-        buffers.append(om.buffer_for_write(whole=plan.out_whole))
+    # inputs first (uploaded if host-only), then the outputs' buffers: fresh ones written whole skip the sync
+    buffers = [m.buffer() for m in mirrors[:n_in]]
+    for k in range(n_in, len(mirrors)):
+        buffers.append(mirrors[k].buffer_for_write(whole=plan.out_whole[k - n_in]))
+    for k in out_slots:
+        if k < n_in:
+            mirrors[k].buffer_for_write()
     tail = b""
     if plan.scalar_order:
         scal = layout.Params()
@@ -111,10 +119,10 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType
         launch.dispatch(device, plan.kernel, buffers, prefix + tail, grid=grid, ranges=ranges, work=work)
 
 
-def _run_by_first_dim(device, op: EwOp, operands, out: ViewLike, cdt: DType, cdts) -> None:
+def _run_by_first_dim(device, op: EwOp, operands, outs, cdt: DType, cdts, rdts) -> None:
     """``run`` for more than MAXD dimensions that cannot be merged: a launch per index of the output's first
     dimension, over views one dimension smaller (recursing while still too many)."""
-    shape = tuple(out.shape)
+    shape = tuple(outs[0].shape)
     subs = []
     for o in operands:
         if type(o) is Scalar:
@@ -125,21 +133,25 @@ def _run_by_first_dim(device, op: EwOp, operands, out: ViewLike, cdt: DType, cdt
     for i in range(shape[0]):
         ops = [o if sub is None else layout.View(o.mirror, shape[1:], sub[1][1:], o.offset + i * sub[1][0], o.dtype)
                for o, sub in zip(operands, subs)]
-        view = layout.View(out.mirror, shape[1:], tuple(out.strides[1:]), out.offset + i * out.strides[0], out.dtype)
-        run(device, op, ops, view, cdt, cdts)
+        views = [layout.View(o.mirror, shape[1:], tuple(o.strides[1:]), o.offset + i * o.strides[0], o.dtype)
+                 for o in outs]
+        run(device, op, ops, views, cdt, cdts, rdts)
 
 
-def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: int) -> _Plan | None:
+def _plan(device, op: EwOp, operands, outs, cdt: DType, cdts, rdts, mirrors, out_slots: tuple[int, ...]
+          ) -> _Plan | None:
     if cdts is None:
         cdts = [_bool() if op.compute == "bool" else cdt] * len(operands)
-    n = math.prod(out.shape)
-    shape = tuple(out.shape)
+    if rdts is None:
+        rdts = [_bool() if op.result == "bool" else cdt.component if op.real else cdt] * len(outs)
+    n = math.prod(outs[0].shape)
+    shape = tuple(outs[0].shape)
     views = [o for o in operands if not isinstance(o, Scalar)]
-    strides = [layout.broadcast_strides(v.shape, v.strides, shape) for v in views] + [tuple(out.strides)]
+    strides = [layout.broadcast_strides(v.shape, v.strides, shape) for v in views] + [tuple(o.strides) for o in outs]
     cshape, cstrides = layout.collapse(shape, strides)
     if len(cshape) > MAXD:
         return None
-    if len(views) + 1 > 8:
+    if len(views) + len(outs) > 8:
         raise ValueError("too many array operands for one kernel")
     slot = {id(m): k for k, m in enumerate(mirrors)}
     sig = []
@@ -150,12 +162,19 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
         else:
             sig.append(("v", o.dtype.name, slot[id(o.mirror)], layout.variant(cshape, cstrides[vi]), vi))
             vi += 1
-    out_sig = (out.dtype.name, out_slot, layout.variant(cshape, cstrides[-1]))
+    out_sigs = tuple((o.dtype.name, k, layout.variant(cshape, cstrides[len(views) + j]))
+                     for j, (o, k) in enumerate(zip(outs, out_slots)))
     mirror_dtypes = tuple(m.dtype.name for m in mirrors)
-    out_whole = layout.covers_base(out.shape, out.strides, out.mirror.size)  # in any order: no sync first
+    n_in = len({slot[id(v.mirror)] for v in views})  # input buffers come first in ``mirrors``
+    # an output buffer is written whole (no sync first) when one output alone covers every element of it
+    fresh = range(n_in, len(mirrors))
+    out_whole = tuple(out_slots.count(k) == 1 and layout.covers_base(outs[out_slots.index(k)].shape,
+                                                                      outs[out_slots.index(k)].strides,
+                                                                      mirrors[k].size) for k in fresh)
     # 4 elements a thread when every operand is contiguous (or one element) and 4-byte aligned; a partial last
     # vector is only written when it lands in the output base's padding
-    vec = (out_sig[2] == "c" and out.offset % 4 == 0 and (n % 4 == 0 or out_whole)
+    vec = (op.vectorize and all(s[2] == "c" and o.offset % 4 == 0 for s, o in zip(out_sigs, outs))
+           and (n % 4 == 0 or all(layout.covers_base(o.shape, o.strides, o.mirror.size) for o in outs))
            and all(m.dtype.device_itemsize == 4 for m in mirrors)
            and all(s[3] == "z" or (s[3] == "c" and operands[pos].offset % 4 == 0)
                    for pos, s in enumerate(sig) if s[0] == "v"))
@@ -164,17 +183,18 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     big = [k for k, m in enumerate(mirrors) if m.size * m.dtype.device_itemsize > binding]
     # contiguous operands at offset 0 of an unsplit launch index with the thread id alone, as a hand-written kernel
     # does (a software Vulkan driver then sees consecutive lanes load consecutive elements)
-    offsets = [v.offset for v in views] + [out.offset]  # per view, the output last (as cstrides)
-    vcs = [s[4] for s in sig if s[0] == "v" and s[3] == "c"] + ([len(views)] if out_sig[2] == "c" else [])
+    offsets = [v.offset for v in views] + [o.offset for o in outs]  # per view, the outputs last (as cstrides)
+    vcs = [s[4] for s in sig if s[0] == "v" and s[3] == "c"] + [len(views) + j for j, s in enumerate(out_sigs)
+                                                                 if s[2] == "c"]
     plain = () if big else tuple(vi for vi in vcs if offsets[vi] == 0)
-    key = ("ew", op.name, cdt.name, tuple(d.name for d in cdts), tuple(sig), out_sig, mirror_dtypes, vec, bool(big),
-           plain)
-    dtypes = [cdt, out.dtype] + [o.dtype for o in operands] + [m.dtype for m in mirrors]
-    kernel = launch.compile(device, key, lambda: _build(op, operands, sig, out, out_sig, mirrors, cdt, cdts, dtypes,
-                                                        len(views) + 1, vec, bool(big), plain))
+    key = ("ew", op.name, cdt.name, tuple(d.name for d in cdts), tuple(d.name for d in rdts), tuple(sig), out_sigs,
+           mirror_dtypes, vec, bool(big), plain)
+    dtypes = [cdt, *rdts] + [o.dtype for o in operands] + [m.dtype for m in mirrors]
+    kernel = launch.compile(device, key, lambda: _build(op, operands, sig, outs, out_sigs, mirrors, cdt, cdts, rdts,
+                                                        dtypes, len(views) + len(outs), vec, bool(big), plain))
     threads = math.ceil(n / 4) if vec else n
     lanes = 4 if vec else 1
-    itemsizes = [v.dtype.device_itemsize for v in views] + [out.dtype.device_itemsize]
+    itemsizes = [v.dtype.device_itemsize for v in views] + [o.dtype.device_itemsize for o in outs]
 
     def prefix(start: int, stop: int, offs) -> bytes:  # threads [start, stop), operand offsets as given
         params = layout.Params().u32(stop, len(cshape), start, 0).vec_array(cshape, signed=False)
@@ -191,7 +211,7 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
         return _Plan(kernel, prefix(0, threads, offsets), wg, tuple(scal), out_whole, work)
     # buffers beyond one binding: dispatches over ranges of the output, each binding the window of every large
     # buffer that its elements touch (operand offsets shifted to the window; the shader wraps them modulo 2^32)
-    vslot = [slot[id(v.mirror)] for v in views] + [out_slot]
+    vslot = [slot[id(v.mirror)] for v in views] + list(out_slots)
     align = layout.window_align(limits)
     chunks = []
     start, step = 0, max(WORKGROUP, (binding - align) // max(itemsizes) // (lanes * WORKGROUP) * WORKGROUP)
@@ -219,19 +239,25 @@ def _plan(device, op: EwOp, operands, out, cdt: DType, cdts, mirrors, out_slot: 
     return _Plan(kernel, b"", wg, tuple(scal), out_whole, work, tuple(chunks))
 
 
-def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dtypes, nstrides: int, vec: bool,
-           split: bool, plain: tuple[int, ...]) -> launch.Kernel:
+def _build(op: EwOp, operands, sig, outs, out_sigs, mirrors, cdt: DType, cdts, rdts, dtypes, nstrides: int,
+           vec: bool, split: bool, plain: tuple[int, ...]) -> launch.Kernel:
     """WGSL for one specialisation.  With ``vec`` every thread handles 4 consecutive elements through vec4 loads
-    and stores (all operands contiguous or single elements, 4-byte storage, offsets multiple of 4)."""
+    and stores (all operands contiguous or single elements, 4-byte storage, offsets multiple of 4).  An op of
+    several results (``op.results``) gives a struct whose members ``o0``, ``o1``, ... go to the outputs in order."""
     lanes = 4 if vec else 1
+    written = {id(o.mirror) for o in outs}
     bindings = tuple(launch.Binding(f"b{k}", f"array<{f'vec4<{m.dtype.wgsl}>' if vec else m.dtype.wgsl}>",
-                                    "read_write" if m is out.mirror else "read") for k, m in enumerate(mirrors))
+                                    "read_write" if id(m) in written else "read") for k, m in enumerate(mirrors))
     scalars, index, body = [], [], []
     strided = [s for s in sig if s[0] == "v" and s[3] == "s"]
-    out_strided = out_sig[2] == "s"
+    nv = nstrides - len(outs)  # the first output's view index (inputs' views come first)
+    out_strided = [nv + j for j, s in enumerate(out_sigs) if s[2] == "s"]
 
     def off(v: int) -> str:
         return f"p.offs[{v // 4}][{v % 4}]"
+
+    def contiguous_index(v: int) -> str:
+        return "i" if v in plain else f"(u32(i32({off(v)}) >> 2u) + i)" if vec else f"({off(v)} + i)"
 
     # index expressions (in vec mode: of the vec4 holding the lane-0 element, or of the single element)
     idx_of = {}
@@ -240,18 +266,14 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             continue
         vi = s[4]
         if s[3] == "c":
-            idx_of[vi] = "i" if vi in plain else f"(u32(i32({off(vi)}) >> 2u) + i)" if vec else f"({off(vi)} + i)"
+            idx_of[vi] = contiguous_index(vi)
         elif s[3] == "z":
             idx_of[vi] = f"{off(vi)} / 4u][{off(vi)} % 4u" if vec else off(vi)
         else:
             idx_of[vi] = f"u32(j{vi})"
-    nv = nstrides - 1
-    if out_strided:
-        out_idx = f"u32(j{nv})"
-    else:
-        out_idx = "i" if nv in plain else f"(u32(i32({off(nv)}) >> 2u) + i)" if vec else f"({off(nv)} + i)"
+    out_idx = [f"u32(j{nv + j})" if s[2] == "s" else contiguous_index(nv + j) for j, s in enumerate(out_sigs)]
     if strided or out_strided:
-        walkers = [s[4] for s in strided] + ([nv] if out_strided else [])
+        walkers = [s[4] for s in strided] + out_strided
         index.append("    var rem = i;")
         for w in walkers:
             index.append(f"    var j{w}: i32 = i32({off(w)});")
@@ -278,8 +300,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
     kind = "b" if op.compute == "bool" else cdt.kind
     if "m" in op.exprs and cdts is not None and (cdts[0].kind == "f") != (cdts[1].kind == "f"):
         kind = "m"  # an integer against a float, each in its own type: the exact comparison
-    rdt = _bool() if op.result == "bool" else cdt.component if op.real else cdt
-    results = []
+    results: list[list[str]] = [[] for _ in outs]
     for lane in range(lanes):
         sfx = str(lane) if vec else ""
         for pos, (o, (raw, is_vec)) in enumerate(zip(operands, raws)):
@@ -287,24 +308,23 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             val = source.convert(o.dtype, cdts[pos], source.load_expr(o.dtype, raw))
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
         lane_i = f"(i * 4u + {lane}u)" if vec else "i"
-        expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), D=cdt.name,
-                                    R=cdt.component.wgsl, i=lane_i, X=source.ctype(cdts[0]), Y=source.ctype(cdts[-1]))
+        names = {n: n + sfx for n in _NAMES}
+        sides = dict(X=source.ctype(cdts[0]), Y=source.ctype(cdts[-1])) if cdts else {}  # (kind m's operand types)
+        expr = op.exprs[kind].format(**names, **sides, T=source.ctype(cdt), D=cdt.name, R=cdt.component.wgsl,
+                                     i=lane_i)
         body.append(f"    let r{sfx} = {expr};")
-        results.append(source.store_expr(out.dtype, source.convert(rdt, out.dtype, "r" + sfx)))
-    value = f"vec4<{out.dtype.wgsl}>({', '.join(results)})" if vec else results[0]
-    body.append(f"    b{out_sig[1]}[{out_idx}] = {value};")
-    order = _scalar_order([o for o, _ in scalars])
-    scalar_block = "\n".join(line for o, line in sorted(scalars, key=lambda ol: order.index(ol[0])))
+        for j, (o, rdt) in enumerate(zip(outs, rdts)):
+            r = f"r{sfx}.o{j}" if op.results > 1 else f"r{sfx}"
+            results[j].append(source.store_expr(o.dtype, source.convert(rdt, o.dtype, r)))
+    for o, s, idx, res in zip(outs, out_sigs, out_idx, results):
+        value = f"vec4<{o.dtype.wgsl}>({', '.join(res)})" if vec else res[0]
+        body.append(f"    b{s[1]}[{idx}] = {value};")
+    # parameter-block order: widest first (16-byte vec2<f64>, then 8 bytes: every member naturally aligned), else
+    # operand order, as ``_plan`` packs them (by position: equal-valued Scalars compare equal, so no lookup by value)
+    scalar_block = "\n".join(line for o, line in sorted(scalars, key=lambda ol: -ol[0].dtype.device_itemsize))
     return launch.Kernel("elementwise.wgsl", bindings, dict(
-        ENABLES="", HELPERS=source.helpers(dtypes), NSTRIDES=nstrides, BASE="p.base + " if split else "",
+        ENABLES="", HELPERS=source.helpers(dtypes), CODE=op.code, NSTRIDES=nstrides, BASE="p.base + " if split else "",
         SCALARS=scalar_block, INDEX="\n".join(index), BODY="\n".join(body)))
-
-
-def _scalar_order(operands) -> list[Scalar]:
-    """Scalars in parameter-block order: widest first (16-byte vec2<f64>, then 8 bytes), so every member is
-    naturally aligned."""
-    scal = [o for o in operands if isinstance(o, Scalar)]
-    return sorted(scal, key=lambda o: -o.dtype.device_itemsize)
 
 
 def _bool() -> DType:

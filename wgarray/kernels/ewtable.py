@@ -31,6 +31,12 @@ class EwOp:
     compute: str = "promoted"  # "promoted" | "bool": what the inputs are converted to before the expression
     condition: bool = False  # the first operand is a bool condition, outside promotion (where)
     real: bool = False  # for complex input the result is the real dtype of its parts (abs, real, imag)
+    # False for expressions too heavy to repeat for 4 lanes a thread (compile time grows 4x, nothing is shared)
+    vectorize: bool = True
+    # user kernels (api/user_kernels.py): results > 1 gives a struct with members o0, o1, ... (one per output);
+    # ``code`` is WGSL placed whole in the shader (the function a user kernel's expression calls, its aliases)
+    results: int = 1
+    code: str = field(default="", hash=False)
 
     @property
     def kinds(self) -> str:

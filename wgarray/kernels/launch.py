@@ -17,6 +17,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Literal, Mapping, Sequence
 
+import wgpu
+
 from . import source
 from .layout import WORKGROUP
 
@@ -113,13 +115,35 @@ def grid_for(device, *, threads: int | None = None, workgroups: int | None = Non
     return grid(workgroups, device.properties.limits.max_compute_workgroups_per_dimension)
 
 
+class CompileError(ValueError):
+    """WGSL that does not validate (from a user kernel: ``wg.ElementwiseKernel``, ``wg.RawKernel``, ...).  The
+    message is naga's, with the line and a caret under the offending code; nothing is cached, the device stays
+    usable."""
+
+
+def _pipeline(device, key: tuple, build: Callable[[], tuple], entry_point: str = "main"):
+    try:
+        return device.pipeline(key, build, entry_point)
+    except wgpu.GPUValidationError as e:
+        raise CompileError(f"WGSL does not compile:\n{str(e).strip()}") from e
+
+
 def compile(device, key: tuple, build: Callable[[], Kernel]):
     """The compiled kernel for ``key`` from the device's pipeline cache, built from ``build()`` on a miss: the
     (pipeline, bind group layout, invocations a workgroup) triple that ``dispatch`` takes."""
     def compiled() -> tuple[str, tuple[bool, ...], int]:
         kernel = build()
         return kernel.source(), kernel.readonly, kernel.invocations
-    return device.pipeline(key, compiled)
+    return _pipeline(device, key, compiled)
+
+
+def compile_source(device, key: tuple, code: str, readonly: tuple[bool, ...], invocations: int,
+                   entry_point: str = "main"):
+    """The compiled kernel of WGSL written whole by a user (``wg.RawKernel``): storage buffers at group 0 (read-only
+    where ``readonly`` says) and the parameter block at group 1, as every kernel here; the same cache and triple as
+    ``compile``.  A shader that does not validate raises CompileError (naga's message and line) and
+    is not cached (``CompileError``)."""
+    return _pipeline(device, key, lambda: (code, tuple(readonly), invocations), entry_point)
 
 
 def dispatch(device, kernel, buffers: Sequence, params: bytes, *, threads: int | None = None,

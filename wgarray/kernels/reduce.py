@@ -27,6 +27,8 @@ class _Partial:
 
 
 def _identity(op: RedOp, acc: DType) -> str:
+    if op.literal is not None:
+        return op.literal
     if op.identity in ("false", "true"):
         return op.identity
     if op.identity in ("zero", "one"):
@@ -220,7 +222,7 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
             "        if (wins(v, vi, acc, ai)) {", f"            acc = {comb('acc', 'v')};", "            ai = vi;",
             "        }", "    }"])
     return launch.Kernel("reduce.wgsl", tuple(bind), dict(
-        HELPERS=source.helpers([src, acc, res]), ACC=T, ACC_ST=acc.wgsl, WINS=_wins(op, acc),
+        HELPERS=source.helpers([src, acc, res]), CODE=op.code, ACC=T, ACC_ST=acc.wgsl, WINS=_wins(op, acc),
         IDENTITY=_identity(op, acc), LOOP=loop, STORE_ACC_acc=source.store_expr(acc, "acc"),
         LOAD_ACC_lo=source.load_expr(acc, "sv[lid]"), LOAD_ACC_hi=source.load_expr(acc, "sv[lid + s]"),
         STORE_ACC_comb=source.store_expr(acc, comb("a", "b")), LOAD_ACC_0=source.load_expr(acc, "sv[0]"),

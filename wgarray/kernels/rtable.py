@@ -25,6 +25,10 @@ class RedOp:
     logical: bool = False  # inputs converted to bool
     empty: bool | int | float | None = None  # the result over no elements; None: there is none (ValueError)
     ufunc: str = ""  # numpy's name for the op, in the message for empty input
+    # user reductions (api/user_kernels.py): a WGSL literal for the identity (instead of ``identity``'s rule) and
+    # WGSL placed whole in the shader (the function ``combine`` calls)
+    literal: str | None = None
+    code: str = ""
     complex_combine: str | None = None  # combine for complex accumulators where it differs (prod: cmul)
 
     def combine_for(self, acc: DType) -> str | None:

@@ -46,10 +46,13 @@ def _helpers_for(wgsl_type: str) -> str:
         return (exact + "\n" + render("numerics_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type]) + "\n"
                 + render("math_float.wgsl", T=wgsl_type) + "\n"
                 + render("nextafter_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type], I="i" + wgsl_type[1:],
-                         D=_FLOAT_NAME[wgsl_type]))
+                         D=_FLOAT_NAME[wgsl_type])
+                + "\n" + load(f"random_{wgsl_type}.wgsl"))  # random distributions (kernels/random.py)
     if wgsl_type in ("i32", "i64"):
         return render("numerics_sint.wgsl", T=wgsl_type, BITS=wgsl_type[1:])
-    if wgsl_type in ("u32", "u64"):
+    if wgsl_type == "u32":  # Philox4x32-10 and integer draws (kernels/random.py)
+        return render("numerics_uint.wgsl", T=wgsl_type, BITS=wgsl_type[1:]) + "\n" + load("philox.wgsl")
+    if wgsl_type == "u64":
         return render("numerics_uint.wgsl", T=wgsl_type, BITS=wgsl_type[1:])
     return ""
 
@@ -114,6 +117,8 @@ def helpers(dtypes: Iterable[DType], uses: str | None = None) -> str:
     parts.append(load("numerics_f16.wgsl"))
     if "f64" in types:
         parts.append(load("narrow_f64.wgsl"))
+    if types & {"i64", "u64"}:
+        parts.append(load("random_i64.wgsl"))  # 64-bit integer draws (kernels/random.py)
     parts.append(load("nextafter_f16.wgsl"))
     return "\n".join(parts)
 

@@ -18,15 +18,16 @@ from .indexing import assign, getitem
 from .shape import reshape
 
 
-def reduce(name: str, x, axis=None, keepdims: bool = False, dtype=None) -> Array:
+def reduce(name: str | rtable.RedOp, x, axis=None, keepdims: bool = False, dtype=None) -> Array:
+    """``name``'s row of the reduction table over ``axis``; ``name`` may be a row itself (a user reduction)."""
     x = as_array(x)
     dev = common_device([x])
     if dtype is not None and name in ("sum", "prod") and _dt.as_dtype(dtype) is _dt.bool:
         # numpy: the inputs are cast to bool, so a bool sum is a logical or and a bool product a logical and
         name, dtype = ("any" if name == "sum" else "all"), None
-    op = rtable.OPS[name]
+    op = name if isinstance(name, rtable.RedOp) else rtable.OPS[name]
     if op.order and x.dtype.kind == "c":
-        raise TypeError(f"{name} is not defined for {x.dtype.name} input (complex numbers have no order)")
+        raise TypeError(f"{op.name} is not defined for {x.dtype.name} input (complex numbers have no order)")
     axes = _axes.reduced(axis, x.ndim)
     res = rtable.result(op, x.dtype, None if dtype is None else _dt.as_dtype(dtype))
     check_supported(res, dev)
@@ -47,7 +48,7 @@ def reduce(name: str, x, axis=None, keepdims: bool = False, dtype=None) -> Array
     return Array(out.mirror, out_shape) if keepdims else out
 
 
-def _reduce_split(name: str, x: Array, axes: tuple[int, ...], out: Array, dtype) -> None:
+def _reduce_split(name: str | rtable.RedOp, x: Array, axes: tuple[int, ...], out: Array, dtype) -> None:
     """A reduction whose input or output lies beyond one storage binding, or whose dimensions do not merge into
     what one kernel addresses, as reductions that can: x is viewed (or, if its layout needs it, copied) as
     contiguous rows [outputs, reduced elements]; groups of whole rows reduce
@@ -73,7 +74,7 @@ def _reduce_split(name: str, x: Array, axes: tuple[int, ...], out: Array, dtype)
     per = room // isz
     pieces = -(-m // per)
     res = out.dtype
-    op = rtable.OPS[name]
+    op = name if isinstance(name, rtable.RedOp) else rtable.OPS[name]
     summing = op.combine is not None and not op.logical  # sum, prod, mean
     part_dt = (_dt.float32 if res is _dt.float16 else res) if summing else None
     part_name = "sum" if op.mean else (op.order or name)  # an arg op's pieces keep their extreme (max, min)

@@ -6,6 +6,7 @@
 // the window).
 ${ENABLES}
 ${HELPERS}
+${CODE}
 
 struct Params {
     n: u32,

@@ -3,6 +3,7 @@
 // chunk of one output row through a tree in workgroup memory; several chunks per row leave partials that the
 // next pass (the same kernel over a contiguous [n_out, nchunks] input) reduces again.
 ${HELPERS}
+${CODE}
 
 struct Params {
     n_out: u32,

@@ -1,0 +1,70 @@
+"""Random draws as rows of the elementwise table: each row's WGSL expression calls a Philox4x32-10
+distribution function (``shaders/philox.wgsl``, ``random_f32.wgsl``, ``random_f64.wgsl``, ``random_i64.wgsl``)
+with the key and counter as parameter-block scalars and the flat output index ``{i}``.
+
+Going through ``kernels/elementwise.py`` gives random draws the same launch path, pipeline cache, vec4 stores and
+splitting of outputs beyond one storage binding as every elementwise op; because the value of element ``e``
+depends only on (key, counter, e), a split launch writes the same bits as a single one.
+
+Blocks per element (how far a call advances the generator's counter): ``PER_BLOCK`` elements share one Philox
+block; a call of n elements consumes ceil(n / PER_BLOCK) blocks.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .. import dtypes as dt
+from ..dtypes import DType
+from . import elementwise as _ew
+from .elementwise import Scalar
+from .ewtable import EwOp
+from .layout import ViewLike
+
+# key and counter words: the first six operands of every row
+_KC = "{x}, {y}, {z}, {q3}, {q4}, {q5}"
+
+OPS: dict[str, EwOp] = {op.name: op for op in [
+    # 32 raw bits an element (permutation sort keys)
+    EwOp("random_bits", 6, "same", {"u": f"wg_rand_bits({_KC}, {{i}})"}),
+    # low {q6} + span {q7} * u, u uniform on [0, 1) (random(), uniform())
+    EwOp("random_uniform", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_uniform_{{T}}({_KC}, {{i}}))"}),
+    # loc {q6} + scale {q7} * z, z standard normal (Box-Muller)
+    # (one element a thread: four lanes of software log and cos compile 4x slower on lavapipe and ran no faster)
+    EwOp("random_normal", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_normal_{{T}}({_KC}, {{i}}))"},
+         vectorize=False),
+    # scale {q6} * standard exponential
+    EwOp("random_exponential", 7, "same", {"f": f"({{q6}} * wg_rand_exponential_{{T}}({_KC}, {{i}}))"},
+         vectorize=False),
+    # low + [0, r) for dtypes of at most 32 bits: {q6} low word, {q7} {q8} r, {q9} {q10} threshold
+    EwOp("random_int32", 11, "same", {k: f"bitcast<{{T}}>(wg_rand_int32({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, "
+                                         f"{{q9}}, {{q10}}))" for k in "iu"}),
+    # the same for 64-bit dtypes: {q6} {q7} low, {q8} {q9} r, {q10} {q11} threshold
+    EwOp("random_int64", 12, "same", {k: f"bitcast<{{T}}>(wg_rand_int64({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, "
+                                         f"{{q9}}, {{q10}}, {{q11}}))" for k in "iu"}),
+]}
+
+# elements a Philox block feeds, by row and output width
+PER_BLOCK = {("random_bits", 4): 4, ("random_uniform", 4): 4, ("random_uniform", 8): 2,
+             ("random_normal", 4): 4, ("random_normal", 8): 2, ("random_exponential", 4): 4,
+             ("random_exponential", 8): 2, ("random_int32", 4): 2, ("random_int64", 8): 2}
+
+
+def blocks(name: str, out_dtype: DType, n: int) -> int:
+    """Philox blocks a draw of ``n`` elements of ``out_dtype`` consumes (the counter's advance)."""
+    per = PER_BLOCK[(name, 8 if out_dtype.bits == 64 else 4)]
+    return -(-n // per)
+
+
+def words(value: int, count: int) -> list[int]:
+    """``value`` as ``count`` u32 words, most significant first."""
+    return [(value >> (32 * (count - 1 - k))) & 0xFFFFFFFF for k in range(count)]
+
+
+def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: Sequence[Scalar],
+         out: ViewLike) -> None:
+    """out[e] = row ``name`` at element e, for Philox key (2 words) and counter (4 words, least significant
+    first); ``params`` are the row's further scalars.  Computed in the output dtype."""
+    u32 = [Scalar(int(w), dt.uint32) for w in (*key, *counter)]
+    operands = u32 + list(params)
+    cdt = out.dtype
+    _ew.run(device, OPS[name], operands, out, cdt, [dt.uint32] * 6 + [p.dtype for p in params])
