@@ -83,9 +83,7 @@ def _parse(x: Array, key) -> tuple[list[_Entry], bool]:
             a = index_array(k, x.device)
             basic = False
             if a.dtype.kind == "b":
-                if a.ndim == 0:
-                    raise IndexError("0-d boolean indices are not supported")
-                entries.append(_Entry("mask", a))
+                entries.append(_Entry("mask", a))  # a 0-d mask: assignments only (_no_0d_mask)
             else:
                 entries.append(_Entry("array", a))
         elif isinstance(k, (bool, np.bool_)):
@@ -109,6 +107,13 @@ def _parse(x: Array, key) -> tuple[list[_Entry], bool]:
             e.dim = d
             d += e.value.ndim if e.kind == "mask" else 1
     return entries, basic
+
+
+def _no_0d_mask(entries: list[_Entry], what: str) -> None:
+    """``x[b] = v`` with a 0-d boolean ``b`` is a where (the mask fast path); ``x[b]`` would need b's value for its
+    shape (1 or 0 along a new axis), so it is refused, as are 0-d masks mixed with other indices."""
+    if any(e.kind == "mask" and e.value.ndim == 0 for e in entries):
+        raise IndexError(f"0-d boolean indices are supported only alone in an assignment (x[b] = v), not in {what}")
 
 
 def _view(x: Array, entries: list[_Entry]) -> Array:
@@ -260,6 +265,7 @@ def getitem(x: Array, key) -> Array:
     entries, basic = _parse(x, key)
     if basic:
         return _view(x, entries)
+    _no_0d_mask(entries, "x[key]")
     dev = common_device([x])
     plan = _Plan(x, _expand_masks(x, entries))
     if math.prod(plan.shape) == 0:
@@ -277,6 +283,7 @@ def setitem(x: Array, key, value) -> None:
     dev = common_device([x])
     if _mask_fast_path(x, entries, value):
         return
+    _no_0d_mask(entries, "this assignment")
     plan = _Plan(x, _expand_masks(x, entries))
     if isinstance(value, Array):
         v = value
