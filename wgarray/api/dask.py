@@ -29,13 +29,11 @@ import sys
 from typing import Any
 
 import numpy as np
-from dask.array import backends as _backends
-from dask.array import dispatch as _dispatch
+from dask.array import backends as _backends, dispatch as _dispatch
 from dask.array.backends import ArrayBackendEntrypoint
 from dask.sizeof import sizeof as _sizeof
 
-from .. import device as _device
-from .. import dtypes as _dt
+from .. import device as _device, dtypes as _dt
 from .._array import Array
 from . import creation, linalg, numpy_extras
 
@@ -233,10 +231,15 @@ def _bit_generator_class():
 
 
 # ==== distributed: serialisation and one device a worker =====================================================
+SENT = {"arrays": 0, "bytes": 0}  # what this process serialised (the chunks dask moved out of it), for worker_stats
+
+
 def serialize(x: Array) -> tuple[dict, list]:
     """A chunk -> (header, frames): its dtype name, shape and C-order host bytes (one download when only the
     device side is valid).  The receiver makes a host-resident array, uploaded at its first use there."""
     host = np.ascontiguousarray(x.numpy())
+    SENT["arrays"] += 1
+    SENT["bytes"] += host.nbytes
     header = {"dtype": x.dtype.name, "shape": list(x.shape)}
     return header, [memoryview(host.reshape(-1).view(np.uint8))]
 
@@ -317,7 +320,8 @@ def worker_stats() -> dict:
     """This process's default device's counters as a dict (``client.run(wgarray.dask.worker_stats)``)."""
     from dataclasses import asdict
     dev = _device.default_device()
-    return {"device": str(dev), **asdict(dev.stats())}
+    return {"device": str(dev), **asdict(dev.stats()), "serialized_arrays": SENT["arrays"],
+            "serialized_bytes": SENT["bytes"]}
 
 
 # ==== registration =============================================================================================
@@ -342,3 +346,21 @@ def _importable(name: str) -> bool:
 
 
 register()
+
+
+# ==== the reference pipeline (tests and the benchmark) ========================================================
+def pipeline(x, k: int = 4, centers=None):
+    """Standardise a row-chunked (n × d) Dask array, its Gram matrix XᵀX and one k-means step (the first ``k``
+    rows as the initial centres unless given): ``(z, gram, new_centres, counts)`` as lazy Dask arrays.  Every
+    step is a blockwise op or a tree reduction over row chunks, so only (d × d) and (k × d) partials move."""
+    mu = x.mean(axis=0)
+    sd = x.std(axis=0)
+    z = (x - mu) / sd
+    gram = z.T @ z
+    c = z[:k] if centers is None else centers
+    # nearest centre: argmin over c of |z - c|² = |z|² - 2 z·c + |c|², and |z|² is the same for every c of a row
+    label = ((c * c).sum(axis=1)[None, :] - 2 * (z @ c.T)).argmin(axis=1)
+    onehot = (label[:, None] == np.arange(k, dtype=np.int32)[None, :]).astype(z.dtype)
+    counts = onehot.sum(axis=0)
+    new_centres = (onehot.T @ z) / counts[:, None]
+    return z, gram, new_centres, counts
