@@ -97,3 +97,9 @@ from .runtime.stats import Stats  # noqa: E402
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
+
+# -- Dask (``import wgarray.dask``): a process that has loaded Dask before wgarray (a Dask worker unpickling its
+# first wgarray chunk) gets the chunk-type registrations now; dask itself never imports wgarray unless asked for
+# the "wgarray" array backend (the entry point in pyproject.toml)
+if "dask.array" in _sys.modules or "distributed" in _sys.modules:
+    from .api import dask as _dask_registrations  # noqa: E402,F401

@@ -23,6 +23,9 @@ class Array:
 
     __slots__ = ("mirror", "shape", "strides", "offset", "__weakref__")
     __hash__ = None  # type: ignore[assignment]
+    # above numpy's 0 and like CuPy's: a library choosing which operand's type to build a result with (Dask's
+    # dot and tensordot take the operand of highest priority) picks the device array
+    __array_priority__ = 100
 
     def __init__(self, mirror: Mirror, shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
                  offset: int = 0) -> None:

@@ -84,6 +84,19 @@ class DType:
             out[...] = device.astype(self.numpy, casting="unsafe")
 
     # -- conveniences --------------------------------------------------------------------------------------
+    @property
+    def dtype(self) -> np.dtype:
+        """The numpy dtype: ``np.dtype(obj)`` reads a ``dtype`` attribute, so ``np.dtype(wg.float32)`` works and
+        libraries that normalise a chunk's dtype through numpy (Dask's ``normalize_chunks``, ``np.empty(...,
+        dtype=x.dtype)``) accept a wgarray dtype."""
+        return self.numpy
+
+    @property
+    def type(self) -> type:
+        """numpy's scalar type (``np.float32``), as ``np.dtype.type``: Dask builds fill values and reduction
+        identities with ``x.dtype.type(0)``."""
+        return self.numpy.type
+
     def __repr__(self) -> str:
         return f"wgarray.{self.name}"
 

@@ -678,6 +678,75 @@ def _norm(x, ord, axis, keepdims):
     raise TypeError("wgarray's numpy.linalg.norm implements vector norms (and ord=None over all axes)")
 
 
+# -- numpy.linalg's factorisations (Dask's tsqr and svd call them on each block) -----------------------------------
+@implements(np.linalg.qr)
+def _qr(a, mode="reduced"):
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr: unrecognized mode {mode!r}")
+    res = linalg.qr(_arr(a), mode="reduced" if mode == "r" else mode)
+    return res.R if mode == "r" else res
+
+
+@implements(np.linalg.svd)
+def _svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    _no("linalg.svd", hermitian=hermitian or None)
+    return linalg.svd(_arr(a), full_matrices=full_matrices) if compute_uv else linalg.svdvals(_arr(a))
+
+
+FUNCTIONS.update({np.linalg.cholesky: lambda a, /, *, upper=False: linalg.cholesky(_arr(a), upper=upper),
+                  np.linalg.inv: lambda a: linalg.inv(_arr(a)),
+                  np.linalg.solve: lambda a, b: linalg.solve(_arr(a), _arr(b)),
+                  np.linalg.det: lambda a: linalg.det(_arr(a)),
+                  np.linalg.eigh: lambda a, UPLO="L": linalg.eigh(_arr(a) if UPLO == "L" else _arr(a).mT)})
+
+
+# -- partition: a sorted array is one of the arrays numpy's contract allows ------------------------------------------
+@implements(np.partition)
+def _partition(a, kth, axis=-1, kind="introselect", order=None):
+    _no("partition", order=order)
+    x = _arr(a)
+    return sorting.sort(manipulation.reshape(x, (-1,)) if axis is None else x, axis=-1 if axis is None else axis)
+
+
+@implements(np.argpartition)
+def _argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    _no("argpartition", order=order)
+    x = _arr(a)
+    return sorting.argsort(manipulation.reshape(x, (-1,)) if axis is None else x, axis=-1 if axis is None else axis)
+
+
+# -- NEP 35 (``like=``): numpy's creation functions asked for "an array like this wgarray array" ---------------------
+# numpy drops ``like`` before dispatching, so the array is made on the default device (a Dask worker's own device).
+# This is how Dask builds metadata and small constants for a chunk type (``np.asarray(q, like=meta)``).
+@implements(np.asarray, np.asanyarray)
+def _like_asarray(a, dtype=None, order=None, *, device=None, copy=None):
+    return creation.asarray(a, dtype=dtype, copy=copy)
+
+
+@implements(np.array)
+def _like_array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0):
+    x = creation.asarray(object, dtype=dtype, copy=copy)
+    return manipulation.reshape(x, (1,) * (ndmin - x.ndim) + x.shape) if ndmin > x.ndim else x
+
+
+@implements(np.ascontiguousarray)
+def _like_ascontiguousarray(a, dtype=None):
+    x = creation.asarray(a, dtype=dtype)
+    return x if x.is_contiguous else x.copy()
+
+
+FUNCTIONS.update({
+    np.empty: lambda shape, dtype=None, order="C", *, device=None: creation.empty(shape, dtype=dtype),
+    np.zeros: lambda shape, dtype=None, order="C", *, device=None: creation.zeros(shape, dtype=dtype),
+    np.ones: lambda shape, dtype=None, order="C", *, device=None: creation.ones(shape, dtype=dtype),
+    np.full: lambda shape, fill_value, dtype=None, order="C", *, device=None:
+        creation.full(shape, fill_value, dtype=dtype),
+    np.arange: lambda start, stop=None, step=None, dtype=None, *, device=None:
+        creation.arange(start, stop, 1 if step is None else step, dtype=dtype),
+    np.eye: lambda N, M=None, k=0, dtype=None, order="C", *, device=None: creation.eye(N, M, k=k, dtype=dtype),
+})
+
+
 # -- the extras: numpy's own signatures already ------------------------------------------------------------------
 for _name in nx.__all__:
     if hasattr(np, _name) and _name not in ("asnumpy", "get_array_module"):

@@ -59,7 +59,7 @@ __all__ = [
     "nansum", "nanmean", "nanmax", "nanmin", "median", "percentile", "quantile", "average", "ptp", "cov",
     "corrcoef",
     # searching
-    "nanargmax", "nanargmin", "argwhere", "histogram", "bincount", "digitize",
+    "nanargmax", "nanargmin", "argwhere", "unravel_index", "ravel_multi_index", "histogram", "bincount", "digitize",
     # host
     "asnumpy", "get_array_module",
 ]
@@ -690,6 +690,56 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False) -> Array:
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False) -> Array:
     return _nanarg("argmin", a, axis, out, keepdims)
+
+
+def unravel_index(indices, shape, order: str = "C") -> tuple[Array, ...]:
+    """Flat indices -> a tuple of coordinate arrays (numpy's ``unravel_index``): a remainder and a floor division a
+    dimension, on the device (Dask's ``argmax`` of a whole array unravels each chunk's flat index this way)."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    dims = tuple(operator.index(n) for n in ((shape,) if isinstance(shape, (int, np.integer)) else shape))
+    if builtins.any(n < 0 for n in dims):
+        raise ValueError("dimensions must be non-negative")
+    idx = _arr(indices)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"only int indices permitted, not {idx.dtype.name}")
+    coords: list[Array] = []
+    for n in (reversed(dims) if order == "C" else dims):
+        coords.append(_ew("remainder", idx, n) if n else idx)
+        idx = _ew("floor_divide", idx, n) if n else idx
+    return tuple(reversed(coords)) if order == "C" else tuple(coords)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order: str = "C") -> Array:
+    """Coordinate arrays -> flat indices (numpy's ``ravel_multi_index``), ``mode`` per dimension or for all:
+    ``raise`` (one 4-byte read of "any out of bounds"), ``wrap`` or ``clip``."""
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    dims = tuple(operator.index(n) for n in dims)
+    coords = [_arr(c) for c in multi_index]
+    if len(coords) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    strides = [math.prod(dims[i + 1:]) if order == "C" else math.prod(dims[:i]) for i in range(len(dims))]
+    flat: Array | None = None
+    for c, n, m, st in zip(coords, dims, modes, strides):
+        if c.dtype.kind not in "iu":
+            raise TypeError(f"only int indices permitted, not {c.dtype.name}")
+        if m == "wrap":
+            c = _ew("remainder", c, n)
+        elif m == "clip":
+            c = _ew("minimum", _ew("maximum", c, 0), n - 1)
+        elif m == "raise":
+            if builtins.bool(reduce("any", _ew("logical_or", _ew("less", c, 0), _ew("greater_equal", c, n)),
+                                    None, False)):
+                raise ValueError("invalid entry in coordinates array")
+        else:
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {m!r}")
+        term = _ew("multiply", c, st)
+        flat = term if flat is None else _ew("add", flat, term)
+    if flat is None:
+        raise ValueError("ravel_multi_index needs at least one dimension")
+    return flat
 
 
 def argwhere(a) -> Array:

@@ -177,11 +177,21 @@ class Generator:
         return out
 
     # -- floats --------------------------------------------------------------------------------------------------
-    def random(self, size=None, dtype=None, *, device=None) -> Array:
-        """Uniform on [0, 1): the top 24 (float32) or 53 (float64) bits of the Philox output."""
+    def random(self, size=None, dtype=None, out=None, *, device=None) -> Array:
+        """Uniform on [0, 1): the top 24 (float32) or 53 (float64) bits of the Philox output.  ``out``: as numpy's,
+        a wgarray array to fill (its shape is the size, its dtype the dtype)."""
+        if out is not None:
+            return self._fill(out, self.random(out.shape, out.dtype if dtype is None else dtype, device=out.device))
         dev = _core.resolve_device(device)
         d = _float_dtype(dtype, dev, "random")
         return self._draw("random_uniform", _shape(size), d, [Scalar(0.0, d), Scalar(1.0, d)], dev)
+
+    @staticmethod
+    def _fill(out, values: Array) -> Array:
+        if not isinstance(out, Array) or out.shape != values.shape or out.dtype != values.dtype:
+            raise ValueError("out must be a wgarray array of the requested size and dtype")
+        out[...] = values
+        return out
 
     def uniform(self, low=0.0, high=1.0, size=None, *, dtype=None, device=None) -> Array:
         """low + (high - low) * u, u uniform on [0, 1) (numpy's formula)."""
@@ -193,8 +203,11 @@ class Generator:
             raise OverflowError("Range exceeds valid bounds")
         return self._draw("random_uniform", _shape(size), d, [Scalar(lo, d), Scalar(span, d)], dev)
 
-    def standard_normal(self, size=None, dtype=None, *, device=None) -> Array:
-        """Standard normal by Box-Muller (tails reach 6.8 sigma in float32, 9.1 in float64)."""
+    def standard_normal(self, size=None, dtype=None, out=None, *, device=None) -> Array:
+        """Standard normal by Box-Muller (tails reach 6.8 sigma in float32, 9.1 in float64); ``out`` as ``random``."""
+        if out is not None:
+            return self._fill(out, self.normal(0.0, 1.0, out.shape, dtype=out.dtype if dtype is None else dtype,
+                                               device=out.device))
         return self.normal(0.0, 1.0, size, dtype=dtype, device=device)
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=None, device=None) -> Array:
