@@ -82,6 +82,9 @@ from .api.numpy_extras import (allclose, argwhere, array_equal, array_split, asn
                                hstack, inner, interp, isclose, median, nanargmax, nanargmin, nanmax, nanmean,
                                nanmin, nansum, pad, percentile, ptp, quantile, split, vdot, vstack)
 
+# -- wgarray's own: fusion (one kernel for a chain of elementwise ops) -------------------------------------------
+from .api.fusion import fuse, lazy  # noqa: E402
+
 # -- wgarray's own: devices and their counters -------------------------------------------------------------------
 from .api.utility import stats, synchronize  # noqa: E402
 from .device import AdapterInfo, Device, adapter_properties, adapters, default_device, devices, open_device  # noqa: E402,E501

@@ -226,42 +226,9 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
     lanes = 4 if vec else 1
     bindings = tuple(launch.Binding(f"b{k}", f"array<{f'vec4<{m.dtype.wgsl}>' if vec else m.dtype.wgsl}>",
                                     "read_write" if m is out.mirror else "read") for k, m in enumerate(mirrors))
-    scalars, index, body = [], [], []
-    strided = [s for s in sig if s[0] == "v" and s[3] == "s"]
-    out_strided = out_sig[2] == "s"
-
-    def off(v: int) -> str:
-        return f"p.offs[{v // 4}][{v % 4}]"
-
-    # index expressions (in vec mode: of the vec4 holding the lane-0 element, or of the single element)
-    idx_of = {}
-    for s in sig:
-        if s[0] != "v":
-            continue
-        vi = s[4]
-        if s[3] == "c":
-            idx_of[vi] = "i" if vi in plain else f"(u32(i32({off(vi)}) >> 2u) + i)" if vec else f"({off(vi)} + i)"
-        elif s[3] == "z":
-            idx_of[vi] = f"{off(vi)} / 4u][{off(vi)} % 4u" if vec else off(vi)
-        else:
-            idx_of[vi] = f"u32(j{vi})"
+    scalars, body = [], []
     nv = nstrides - 1
-    if out_strided:
-        out_idx = f"u32(j{nv})"
-    else:
-        out_idx = "i" if nv in plain else f"(u32(i32({off(nv)}) >> 2u) + i)" if vec else f"({off(nv)} + i)"
-    if strided or out_strided:
-        walkers = [s[4] for s in strided] + ([nv] if out_strided else [])
-        index.append("    var rem = i;")
-        for w in walkers:
-            index.append(f"    var j{w}: i32 = i32({off(w)});")
-        index.append("    for (var d: i32 = i32(p.ndim) - 1; d >= 0; d = d - 1) {")
-        index.append("        let extent = p.shape[d / 4][d % 4];")
-        index.append("        let c = i32(rem % extent);")
-        index.append("        rem = rem / extent;")
-        for w in walkers:
-            index.append(f"        j{w} = j{w} + c * p.st[{w}][d / 4][d % 4];")
-        index.append("    }")
+    idx_of, out_idx, index = addressing([(s[4], s[3]) for s in sig if s[0] == "v"], out_sig[2], nv, vec, plain)
     # operand values
     k = 0
     raws = []
@@ -299,6 +266,44 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
         ENABLES="", HELPERS=source.helpers(dtypes), NSTRIDES=nstrides, BASE="p.base + " if split else "",
         SCALARS=scalar_block, INDEX="\n".join(index), BODY="\n".join(body)))
 
+
+
+def addressing(views: Sequence[tuple[int, str]], out_variant: str, nv: int, vec: bool,
+               plain: tuple[int, ...] = ()) -> tuple[dict[int, str], str, list[str]]:
+    """WGSL index expressions of the operands of ``elementwise.wgsl``: for each (view number, variant) in
+    ``views`` and for the output (view number ``nv``), the element index (in vec mode: of the vec4 holding the
+    lane-0 element, or of the single element), plus the lines that walk the strided ones.  Shared by the fused
+    kernels (``fused.py``), which address their inputs exactly as the one-op kernel does."""
+    def off(v: int) -> str:
+        return f"p.offs[{v // 4}][{v % 4}]"
+
+    def contiguous(v: int) -> str:
+        return "i" if v in plain else f"(u32(i32({off(v)}) >> 2u) + i)" if vec else f"({off(v)} + i)"
+
+    idx_of = {}
+    for vi, variant in views:
+        if variant == "c":
+            idx_of[vi] = contiguous(vi)
+        elif variant == "z":
+            idx_of[vi] = f"{off(vi)} / 4u][{off(vi)} % 4u" if vec else off(vi)
+        else:
+            idx_of[vi] = f"u32(j{vi})"
+    out_strided = out_variant == "s"
+    out_idx = f"u32(j{nv})" if out_strided else contiguous(nv)
+    index: list[str] = []
+    walkers = [vi for vi, variant in views if variant == "s"] + ([nv] if out_strided else [])
+    if walkers:
+        index.append("    var rem = i;")
+        for w in walkers:
+            index.append(f"    var j{w}: i32 = i32({off(w)});")
+        index.append("    for (var d: i32 = i32(p.ndim) - 1; d >= 0; d = d - 1) {")
+        index.append("        let extent = p.shape[d / 4][d % 4];")
+        index.append("        let c = i32(rem % extent);")
+        index.append("        rem = rem / extent;")
+        for w in walkers:
+            index.append(f"        j{w} = j{w} + c * p.st[{w}][d / 4][d % 4];")
+        index.append("    }")
+    return idx_of, out_idx, index
 
 def _scalar_order(operands) -> list[Scalar]:
     """Scalars in parameter-block order: widest first (16-byte vec2<f64>, then 8 bytes), so every member is
