@@ -600,4 +600,7 @@ BENCHES = {
                     "(GFLOP/s)", ("numpy", "torch", "cupy")),
     "fft": Bench("fft", "wg.fft.fft (1-D complex64), wg.fft.fftn (2-D complex64), wg.fft.rfft (float32); rate "
                  "counts 5 n log2 n flops (2.5 n log2 n for rfft), GFLOP/s", ("numpy", "torch", "cupy")),
+    "fusion": Bench("fusion", "a chain of k float32 elementwise ops on n elements, wg.fuse'd (one dispatch) vs the "
+                    "same ops unfused; rate counts 2*4*n bytes (one read, one write)",
+                    ("unfused", "numpy", "torch", "cupy"), amortised=True),
 }

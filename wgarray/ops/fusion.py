@@ -124,20 +124,19 @@ class _Built:
         return ref
 
 
+def _slot(mirrors: list, m: Mirror) -> int:
+    """The position of ``m`` in ``mirrors`` (by identity: Mirror has no __eq__), appended if new."""
+    for k, mm in enumerate(mirrors):
+        if mm is m:
+            return k
+    mirrors.append(m)
+    return len(mirrors) - 1
+
+
 def _slots_of(arrays: Sequence[Array]) -> tuple[int, ...]:
     """The binding of each input: views of one base share one."""
     mirrors: list = []
-    out = []
-    for a in arrays:
-        m = a.mirror
-        for k, mm in enumerate(mirrors):
-            if mm is m:
-                out.append(k)
-                break
-        else:
-            out.append(len(mirrors))
-            mirrors.append(m)
-    return tuple(out)
+    return tuple(_slot(mirrors, a.mirror) for a in arrays)
 
 
 def _buffers(arrays: Sequence[Array], slots: Sequence[int]) -> list:
@@ -467,13 +466,7 @@ class Fused:
         for a in args:
             if type(a) is Array:
                 m = a.mirror
-                for k, mm in enumerate(mirrors):
-                    if mm is m:
-                        break
-                else:
-                    k = len(mirrors)
-                    mirrors.append(m)
-                key.append((m.dtype, a.shape, a.strides, a.offset, k, m.device))
+                key.append((m.dtype, a.shape, a.strides, a.offset, _slot(mirrors, m), m.device))
             else:
                 key.append(type(a))
         tkey = tuple(key)
