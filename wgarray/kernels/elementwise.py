@@ -242,10 +242,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             raws.append((f"v{pos}", True))
         else:
             raws.append((f"b{s[2]}[{idx_of[s[4]]}]", False))
-    kind = "b" if op.compute == "bool" else cdt.kind
-    if "m" in op.exprs and cdts is not None and (cdts[0].kind == "f") != (cdts[1].kind == "f"):
-        kind = "m"  # an integer against a float, each in its own type: the exact comparison
-    rdt = _bool() if op.result == "bool" else cdt.component if op.real else cdt
+    rdt = result_dtype(op, cdt)
     results = []
     for lane in range(lanes):
         sfx = str(lane) if vec else ""
@@ -254,8 +251,7 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
             val = source.convert(o.dtype, cdts[pos], source.load_expr(o.dtype, raw))
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
         lane_i = f"(i * 4u + {lane}u)" if vec else "i"
-        expr = op.exprs[kind].format(x="x" + sfx, y="y" + sfx, z="z" + sfx, T=source.ctype(cdt), D=cdt.name,
-                                    R=cdt.component.wgsl, i=lane_i, X=source.ctype(cdts[0]), Y=source.ctype(cdts[-1]))
+        expr = expression(op, cdt, cdts, ["x" + sfx, "y" + sfx, "z" + sfx], lane_i)
         body.append(f"    let r{sfx} = {expr};")
         results.append(source.store_expr(out.dtype, source.convert(rdt, out.dtype, "r" + sfx)))
     value = f"vec4<{out.dtype.wgsl}>({', '.join(results)})" if vec else results[0]
@@ -266,6 +262,22 @@ def _build(op: EwOp, operands, sig, out, out_sig, mirrors, cdt: DType, cdts, dty
         ENABLES="", HELPERS=source.helpers(dtypes), NSTRIDES=nstrides, BASE="p.base + " if split else "",
         SCALARS=scalar_block, INDEX="\n".join(index), BODY="\n".join(body)))
 
+
+def result_dtype(op: EwOp, cdt: DType) -> DType:
+    """The dtype of an op's expression value (before the store converts it to the output dtype)."""
+    return _bool() if op.result == "bool" else cdt.component if op.real else cdt
+
+
+def expression(op: EwOp, cdt: DType, cdts: Sequence[DType] | None, names: Sequence[str], lane_i: str) -> str:
+    """The op's WGSL expression over the operand values ``names`` (compute dtype ``cdt``, per operand ``cdts``),
+    as the one-op kernel evaluates it; the fused kernels (``fused.py``) evaluate each step through it too."""
+    kind = "b" if op.compute == "bool" else cdt.kind
+    if "m" in op.exprs and cdts is not None and (cdts[0].kind == "f") != (cdts[1].kind == "f"):
+        kind = "m"  # an integer against a float, each in its own type: the exact comparison
+    x, y, z = (list(names) + ["", "", ""])[:3]
+    cd = cdts if cdts is not None else [cdt]
+    return op.exprs[kind].format(x=x, y=y, z=z, T=source.ctype(cdt), D=cdt.name, R=cdt.component.wgsl, i=lane_i,
+                                 X=source.ctype(cd[0]), Y=source.ctype(cd[-1]))
 
 
 def addressing(views: Sequence[tuple[int, str]], out_variant: str, nv: int, vec: bool,

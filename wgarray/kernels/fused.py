@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 
 from ..dtypes import DType
 from . import launch, layout, source
-from .elementwise import Scalar, addressing
+from .elementwise import Scalar, addressing, expression, result_dtype
 from .ewtable import EwOp
 from .layout import MAXD
 
@@ -65,18 +65,16 @@ def emit(program: Program, value: Callable[[int, int], str], scalar: Callable[[i
             name = f"{_NAMES[pos]}{n}{sfx}"
             lines.append(f"    let {name} = {source.convert(dt, cdt, source.load_expr(dt, raw))};")
             names.append(name)
-        kind = "b" if st.op.compute == "bool" else st.cdt.kind
-        rdt = _bool() if st.op.result == "bool" else st.cdt
-        expr = st.op.exprs[kind].format(**dict(zip(_NAMES, names)), T=source.ctype(st.cdt), D=st.cdt.name,
-                                        i=lane_index)
+        rdt = result_dtype(st.op, st.cdt)
+        expr = expression(st.op, st.cdt, st.cdts, names, lane_index)
         lines.append(f"    let t{n}{sfx} = {source.store_expr(st.out, source.convert(rdt, st.out, expr))};")
     return lines, [f"t{k}{sfx}" for k in program.outputs]
 
 
 def _scalar_decls(program: Program, prefix: str) -> tuple[str, tuple[int, ...]]:
-    """Parameter-block members of the scalar slots (8-byte ones first, so each is naturally aligned), and the
+    """Parameter-block members of the scalar slots (widest first, so each is naturally aligned), and the
     slots in that order."""
-    order = sorted(range(len(program.scalars)), key=lambda k: program.scalars[k].device_itemsize != 8)
+    order = sorted(range(len(program.scalars)), key=lambda k: -program.scalars[k].device_itemsize)
     return "\n".join(f"    {prefix}{k}: {program.scalars[k].wgsl}," for k in order), tuple(order)
 
 
@@ -220,7 +218,3 @@ def map_function(program: Program, slots: Sequence[int]) -> tuple[str, str, tupl
         f"    mist: array<array<vec4<i32>, 2>, {max(nin, 1)}>,"] + ([decls] if decls else []))
     return "\n".join(lines), members, bindings, order
 
-
-def _bool() -> DType:
-    from .. import dtypes
-    return dtypes.bool

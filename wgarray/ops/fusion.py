@@ -24,6 +24,8 @@ import threading
 import weakref
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from .. import dtypes as _dt
 from .._array import _OPERATORS, Array
 from ..alloc.mirror import Mirror
@@ -62,6 +64,11 @@ def op_node(name: str, args: Sequence[Node], dtype: DType | None = None) -> Node
     op = EW_OPS[name]
     if len(args) != op.arity:
         raise TypeError(f"{name} takes {op.arity} arrays, got {len(args)}")
+    if name in _ew.COMPARISONS and any(a.kind == "scalar" and issubclass(a.dtype, (float, np.floating))
+                                       for a in args) and any(a.kind != "scalar" and a.dtype.kind in "iu" for a in args):
+        # numpy compares an integer array with a float scalar by the scalar's value (ops/elementwise)
+        raise TypeError(f"wg.fuse: {name} of an integer array with a float scalar is not fused (numpy answers it "
+                        "by the scalar's value); compare with an array or an integer")
     key = (name, *[a.dtype for a in args])
     decision = _ew._DECISIONS.get(key)
     if decision is None:
