@@ -35,7 +35,8 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
                                     ("eigh", 100, 8)],
                 "linalg": ([64, 256] if cpu_adapter else [64, 256, 1024], [(1000, 8)]),
                 "fft": ([1 << k for k in (10, 14, 18)], [256], [1 << 20]),
-                "random": [1 << k for k in (16, 18, 20)]}
+                "random": [1 << k for k in (16, 18, 20)],
+                "fusion": [(k, 1 << e) for k in (2, 5, 8) for e in (10, 16, 22)] + [(5, 1000)]}
     return {"add": [1 << k for k in range(16, 27)],
             "sum": [1 << k for k in range(16, 27)],
             "matmul": ([1024, 4096, 8192], [(64, 256)]),
@@ -46,7 +47,8 @@ def sizes(quick: bool, cpu_adapter: bool) -> dict:
             + [("qr", 1, 4096)] + [(op, b, n) for op in ("qr", "svd", "eigh") for b, n in ((10_000, 8), (1000, 32))],
             "linalg": ([64, 256, 1024, 4096], [(10_000, 8), (1_000, 32)]),
             "fft": ([1 << k for k in range(10, 25, 2)], [1024, 4096], [1 << 20]),
-            "random": [1 << k for k in range(20, 27, 2)]}
+            "random": [1 << k for k in range(20, 27, 2)],
+            "fusion": [(k, 1 << e) for k in (2, 3, 5, 8) for e in (10, 14, 18, 22, 24, 26)] + [(5, 1000)]}
 
 
 def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
@@ -66,6 +68,9 @@ def run_bench(name: str, ctx: suite.Context, cfg: dict) -> list[suite.Row]:
         return suite.bench_sort(ctx, *cfg["sort"])
     if name == "linalg_spectral":
         return suite.bench_linalg_spectral(ctx, cfg["linalg_spectral"])
+    if name == "fusion":
+        from . import fusion
+        return fusion.bench_fusion(ctx, cfg["fusion"])
     if name == "linalg":
         from . import linalg
         return linalg.bench_linalg(ctx, *cfg["linalg"])

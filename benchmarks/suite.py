@@ -643,4 +643,7 @@ BENCHES = {
     "random": Bench("random", "z = rng.standard_normal(n, dtype=float32) (wgarray: Philox4x32-10 + Box-Muller on "
                     "the device; numpy: default_rng on the host); rate counts 4*n bytes written (GB/s)",
                     ("numpy", "torch", "cupy"), amortised=True),
+    "fusion": Bench("fusion", "a chain of k float32 elementwise ops on n elements, wg.fuse'd (one dispatch) vs the "
+                    "same ops unfused; rate counts 2*4*n bytes (one read, one write)",
+                    ("unfused", "numpy", "torch", "cupy"), amortised=True),
 }

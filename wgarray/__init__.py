@@ -90,6 +90,9 @@ _sys.modules[__name__ + ".random"] = random
 # -- wgarray's own: user kernels in WGSL (CuPy's ElementwiseKernel, ReductionKernel, RawKernel) ------------------
 from .api.user_kernels import ElementwiseKernel, RawKernel, ReductionKernel  # noqa: E402
 
+# -- wgarray's own: fusion (one kernel for a chain of elementwise ops) -------------------------------------------
+from .api.fusion import fuse, lazy  # noqa: E402
+
 # -- wgarray's own: devices and their counters -------------------------------------------------------------------
 from .api.utility import stats, synchronize  # noqa: E402
 from .device import AdapterInfo, Device, adapter_properties, adapters, default_device, devices, open_device  # noqa: E402,E501

@@ -603,6 +603,45 @@ class MirrorMachine(RuleBasedStateMachine):
         assert out.mirror is not a.mirror and out.device is a.device
         self.add_result(out, want, wk, tol=wt)
 
+    @precondition(lambda self: any(h.arr.dtype.kind in "iuf" and h.arr.size for h in self.handles))
+    @rule(data=st.data())
+    def lazy_chain(self, data):
+        """A few elementwise ops inside ``wg.lazy()``: nothing runs and nothing moves until the read, which computes
+        the chain with one kernel (its inputs read on the device as the eager ops would) and downloads the result
+        once; the values are the eager ones."""
+        h = self.pick(data, where=lambda g: g.arr.dtype.kind in "iuf" and g.arr.size)
+        a, dtype, v = h.arr, h.arr.dtype, h.vals
+        c = data.draw(st.integers(0, 5) if dtype.kind in "iu" else st.sampled_from([1.0, -2.5, 0.0]), label="c")
+        pair = data.draw(st.booleans(), label="pair")
+        o = self.pick(data, "other", lambda g: g.arr.shape == a.shape and g.arr.dtype is dtype
+                      and g.arr.device is a.device) if pair else h
+        bases = list(dict.fromkeys([h.base, o.base]))
+
+        def build():
+            with wg.lazy():
+                t = -a + c
+                return t * o.arr if pair else t
+
+        out, s = self.run(build, Expect())
+        assert s.dispatches == 0 and out.residency == frozenset()
+        with np.errstate(all="ignore"):
+            t = np.negative(v) + np.array(c, dtype.numpy)
+            want = t * o.vals if pair else t
+        wk = h.known & o.known & ~_subnormal(v) & ~_subnormal(t) & ~_subnormal(want) & ~_subnormal(o.vals)
+        e = Expect()
+        for b in bases:
+            e.read_device(b)
+        res = Base(dtype, np.array(want, order="C"), np.array(wk, order="C"), False, True, a.device,
+                   np.full(want.shape, -1.0))
+        e.read_host(res)
+        got, s = self.run(out.numpy, e)
+        m = e.on(a.device)
+        assert s.dispatches <= 1 + m.downloads + m.uploads  # the fused kernel (+ the codec's widening, narrowing)
+        assert_known_equal(got, res.vals, res.known, f"lazy chain of {h}")
+        hnew = Handle(out, res.vals, res.known, res)
+        if len(self.handles) < MAX_HANDLES:
+            self.handles.append(hnew)
+
     # -- in-place ops --------------------------------------------------------------------------------------------------
     @precondition(lambda self: any(h.arr.dtype.kind in "iuf" for h in self.handles))
     @rule(data=st.data())

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 class Mirror:
-    __slots__ = ("dtype", "size", "device", "_host", "_block", "host_valid", "device_valid", "__weakref__")
+    __slots__ = ("dtype", "size", "device", "_host", "_block", "host_valid", "device_valid", "readers",
+                 "__weakref__")
 
     def __init__(self, dtype: DType, size: int, device: "Device") -> None:
         self.dtype = dtype
@@ -31,6 +32,16 @@ class Mirror:
         self._block: DeviceBlock | None = None
         self.host_valid = False
         self.device_valid = False
+        # deferred results that still have to read this base (lazy fusion, ops/fusion.py): computed before it
+        # is written, so that they see the values they were defined on
+        self.readers: list | None = None
+
+    def _before_write(self) -> None:
+        readers, self.readers = self.readers, None
+        for ref in readers or ():
+            r = ref()
+            if r is not None:
+                r.materialise()
 
     # -- observation -------------------------------------------------------------------------------------------
     @property
@@ -75,6 +86,8 @@ class Mirror:
 
     def host_for_write(self, whole: bool = False) -> np.ndarray:
         """Host elements about to be written; ``whole`` means every element will be, so nothing is synced."""
+        if self.readers:
+            self._before_write()
         host = self._host_block() if whole else self.host()
         self.host_valid = True
         self.device_valid = False
@@ -107,6 +120,8 @@ class Mirror:
 
     def buffer_for_write(self, whole: bool = False) -> wgpu.GPUBuffer:
         """The device buffer about to be written by a kernel; ``whole`` skips the sync of unwritten parts."""
+        if self.readers:
+            self._before_write()
         buf = (self._block or self._device_block()).buffer if whole else self.buffer()
         self.device_valid = True
         self.host_valid = False

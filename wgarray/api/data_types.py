@@ -34,7 +34,7 @@ def _table_promotes(a: DType, b: DType) -> DType | None:
 
 def astype(x: Array, dtype, /, *, copy: bool = True, device=None) -> Array:
     """x converted to ``dtype`` (numpy's casting), on ``device`` when one is given."""
-    out = core.astype(core.as_array(x), dtype, copy=copy)
+    out = core.astype(x if isinstance(x, core.Traced) else core.as_array(x), dtype, copy=copy)
     return out if device is None else core.to_device(out, device)
 
 

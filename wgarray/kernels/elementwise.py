@@ -143,7 +143,7 @@ def _plan(device, op: EwOp, operands, outs, cdt: DType, cdts, rdts, mirrors, out
     if cdts is None:
         cdts = [_bool() if op.compute == "bool" else cdt] * len(operands)
     if rdts is None:
-        rdts = [_bool() if op.result == "bool" else cdt.component if op.real else cdt] * len(outs)
+        rdts = [result_dtype(op, cdt)] * len(outs)
     n = math.prod(outs[0].shape)
     shape = tuple(outs[0].shape)
     views = [o for o in operands if not isinstance(o, Scalar)]
@@ -248,42 +248,10 @@ def _build(op: EwOp, operands, sig, outs, out_sigs, mirrors, cdt: DType, cdts, r
     written = {id(o.mirror) for o in outs}
     bindings = tuple(launch.Binding(f"b{k}", f"array<{f'vec4<{m.dtype.wgsl}>' if vec else m.dtype.wgsl}>",
                                     "read_write" if id(m) in written else "read") for k, m in enumerate(mirrors))
-    scalars, index, body = [], [], []
-    strided = [s for s in sig if s[0] == "v" and s[3] == "s"]
+    scalars, body = [], []
     nv = nstrides - len(outs)  # the first output's view index (inputs' views come first)
-    out_strided = [nv + j for j, s in enumerate(out_sigs) if s[2] == "s"]
-
-    def off(v: int) -> str:
-        return f"p.offs[{v // 4}][{v % 4}]"
-
-    def contiguous_index(v: int) -> str:
-        return "i" if v in plain else f"(u32(i32({off(v)}) >> 2u) + i)" if vec else f"({off(v)} + i)"
-
-    # index expressions (in vec mode: of the vec4 holding the lane-0 element, or of the single element)
-    idx_of = {}
-    for s in sig:
-        if s[0] != "v":
-            continue
-        vi = s[4]
-        if s[3] == "c":
-            idx_of[vi] = contiguous_index(vi)
-        elif s[3] == "z":
-            idx_of[vi] = f"{off(vi)} / 4u][{off(vi)} % 4u" if vec else off(vi)
-        else:
-            idx_of[vi] = f"u32(j{vi})"
-    out_idx = [f"u32(j{nv + j})" if s[2] == "s" else contiguous_index(nv + j) for j, s in enumerate(out_sigs)]
-    if strided or out_strided:
-        walkers = [s[4] for s in strided] + out_strided
-        index.append("    var rem = i;")
-        for w in walkers:
-            index.append(f"    var j{w}: i32 = i32({off(w)});")
-        index.append("    for (var d: i32 = i32(p.ndim) - 1; d >= 0; d = d - 1) {")
-        index.append("        let extent = p.shape[d / 4][d % 4];")
-        index.append("        let c = i32(rem % extent);")
-        index.append("        rem = rem / extent;")
-        for w in walkers:
-            index.append(f"        j{w} = j{w} + c * p.st[{w}][d / 4][d % 4];")
-        index.append("    }")
+    idx_of, out_idx, index = addressing([(s[4], s[3]) for s in sig if s[0] == "v"], [s[2] for s in out_sigs], nv,
+                                        vec, plain)
     # operand values
     k = 0
     raws = []
@@ -297,9 +265,6 @@ def _build(op: EwOp, operands, sig, outs, out_sigs, mirrors, cdt: DType, cdts, r
             raws.append((f"v{pos}", True))
         else:
             raws.append((f"b{s[2]}[{idx_of[s[4]]}]", False))
-    kind = "b" if op.compute == "bool" else cdt.kind
-    if "m" in op.exprs and cdts is not None and (cdts[0].kind == "f") != (cdts[1].kind == "f"):
-        kind = "m"  # an integer against a float, each in its own type: the exact comparison
     results: list[list[str]] = [[] for _ in outs]
     for lane in range(lanes):
         sfx = str(lane) if vec else ""
@@ -308,10 +273,7 @@ def _build(op: EwOp, operands, sig, outs, out_sigs, mirrors, cdt: DType, cdts, r
             val = source.convert(o.dtype, cdts[pos], source.load_expr(o.dtype, raw))
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
         lane_i = f"(i * 4u + {lane}u)" if vec else "i"
-        names = {n: n + sfx for n in _NAMES}
-        sides = dict(X=source.ctype(cdts[0]), Y=source.ctype(cdts[-1])) if cdts else {}  # (kind m's operand types)
-        expr = op.exprs[kind].format(**names, **sides, T=source.ctype(cdt), D=cdt.name, R=cdt.component.wgsl,
-                                     i=lane_i)
+        expr = expression(op, cdt, cdts, [n + sfx for n in _NAMES[:len(operands)]], lane_i)
         body.append(f"    let r{sfx} = {expr};")
         for j, (o, rdt) in enumerate(zip(outs, rdts)):
             r = f"r{sfx}.o{j}" if op.results > 1 else f"r{sfx}"
@@ -326,6 +288,61 @@ def _build(op: EwOp, operands, sig, outs, out_sigs, mirrors, cdt: DType, cdts, r
         ENABLES="", HELPERS=source.helpers(dtypes), CODE=op.code, NSTRIDES=nstrides, BASE="p.base + " if split else "",
         SCALARS=scalar_block, INDEX="\n".join(index), BODY="\n".join(body)))
 
+
+def result_dtype(op: EwOp, cdt: DType) -> DType:
+    """The dtype of an op's expression value (before the store converts it to the output dtype)."""
+    return _bool() if op.result == "bool" else cdt.component if op.real else cdt
+
+
+def expression(op: EwOp, cdt: DType, cdts: Sequence[DType] | None, names: Sequence[str], lane_i: str) -> str:
+    """The op's WGSL expression over the operand values ``names`` (``{x}``, ``{y}``, ``{z}``, ``{q3}``, ... in
+    order; compute dtype ``cdt``, per operand ``cdts``), as the one-op kernel evaluates it; the fused kernels
+    (``fused.py``) evaluate each step through it too."""
+    kind = "b" if op.compute == "bool" else cdt.kind
+    if "m" in op.exprs and cdts and (cdts[0].kind == "f") != (cdts[1].kind == "f"):
+        kind = "m"  # an integer against a float, each in its own type: the exact comparison
+    values = dict(zip(_NAMES, list(names) + [""] * (3 - len(names))))
+    cd = cdts if cdts else [cdt]
+    return op.exprs[kind].format(**values, T=source.ctype(cdt), D=cdt.name, R=cdt.component.wgsl, i=lane_i,
+                                 X=source.ctype(cd[0]), Y=source.ctype(cd[-1]))
+
+
+def addressing(views: Sequence[tuple[int, str]], out_variants: Sequence[str], nv: int, vec: bool,
+               plain: tuple[int, ...] = ()) -> tuple[dict[int, str], list[str], list[str]]:
+    """WGSL index expressions of the operands of ``elementwise.wgsl``: for each (view number, variant) in
+    ``views`` and for the outputs (view numbers ``nv``, ``nv + 1``, ... with ``out_variants``), the element index
+    (in vec mode: of the vec4 holding the lane-0 element, or of the single element), plus the lines that walk the
+    strided ones.  Shared by the fused
+    kernels (``fused.py``), which address their inputs exactly as the one-op kernel does."""
+    def off(v: int) -> str:
+        return f"p.offs[{v // 4}][{v % 4}]"
+
+    def contiguous(v: int) -> str:
+        return "i" if v in plain else f"(u32(i32({off(v)}) >> 2u) + i)" if vec else f"({off(v)} + i)"
+
+    idx_of = {}
+    for vi, variant in views:
+        if variant == "c":
+            idx_of[vi] = contiguous(vi)
+        elif variant == "z":
+            idx_of[vi] = f"{off(vi)} / 4u][{off(vi)} % 4u" if vec else off(vi)
+        else:
+            idx_of[vi] = f"u32(j{vi})"
+    out_idx = [f"u32(j{nv + j})" if v == "s" else contiguous(nv + j) for j, v in enumerate(out_variants)]
+    index: list[str] = []
+    walkers = [vi for vi, variant in views if variant == "s"] + [nv + j for j, v in enumerate(out_variants) if v == "s"]
+    if walkers:
+        index.append("    var rem = i;")
+        for w in walkers:
+            index.append(f"    var j{w}: i32 = i32({off(w)});")
+        index.append("    for (var d: i32 = i32(p.ndim) - 1; d >= 0; d = d - 1) {")
+        index.append("        let extent = p.shape[d / 4][d % 4];")
+        index.append("        let c = i32(rem % extent);")
+        index.append("        rem = rem / extent;")
+        for w in walkers:
+            index.append(f"        j{w} = j{w} + c * p.st[{w}][d / 4][d % 4];")
+        index.append("    }")
+    return idx_of, out_idx, index
 
 def _bool() -> DType:
     from .. import dtypes

@@ -53,6 +53,30 @@ def _wins(op: RedOp, acc: DType) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True, eq=False)
+class Map:
+    """The map of a fused map-reduce: the first pass reduces ``wg_map(o, j)`` (row o, element j of the [kept,
+    reduced] view of ``shape``), a WGSL function over several inputs (``kernels/fused.map_function``), instead of
+    one source view.  The reduction sees what the eager chain would have stored, a contiguous array of ``dtype``,
+    and reduces it in the same order; each input is addressed through its own strides (over ``shape``) and offset,
+    packed after the pass's own parameters (then ``scalars``: bytes that vary per call)."""
+
+    key: tuple  # identifies the function (its program and bindings)
+    dtype: DType
+    function: str
+    members: str  # parameter-block members the function reads
+    bindings: tuple  # its input bindings (launch.Binding)
+    buffers: tuple  # their buffers, for this call
+    strides: tuple[tuple[int, ...], ...]  # per input, broadcast to shape
+    offsets: tuple[int, ...]
+    scalars: bytes = b""
+    helpers: tuple = ()  # dtypes whose helper functions the map calls
+
+    @property
+    def mirror(self):  # a Map stands where a view would: ``_window`` asks for a mirror of one binding at most
+        return None
+
+
 @dataclass(frozen=True)
 class _Pass:
     kernel: tuple  # from launch.compile
@@ -89,6 +113,8 @@ def addressable(x: ViewLike, axes: tuple[int, ...]) -> bool:
 
 def _window(x: ViewLike, limits):
     """The (byte offset, byte size) window ``x``'s elements need when its buffer is beyond one binding, else None."""
+    if x.mirror is None:  # the contiguous view a fused map stands for (its inputs fit one binding each)
+        return None
     isz = x.dtype.device_itemsize
     if x.mirror.size * isz <= limits.max_storage_buffer_binding_size:
         return None
@@ -97,20 +123,26 @@ def _window(x: ViewLike, limits):
                          layout.window_align(limits))
 
 
-def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) -> None:
+def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike, mapped: Map | None = None) -> None:
     """Reduce ``x`` over ``axes`` into the fresh contiguous view ``out`` (its shape: the kept dimensions).  ``x``
-    may lie in a buffer beyond one binding when ``fits`` says so: the first pass then binds its window."""
+    may lie in a buffer beyond one binding when ``fits`` says so: the first pass then binds its window.  With
+    ``mapped``, ``x`` is the contiguous view (no mirror) of ``mapped``'s values that the first pass computes."""
     window = _window(x, device.properties.limits)
     offset = x.offset - (window[0] // x.dtype.device_itemsize if window else 0)
     key = ("reduce", op.name, x.dtype, x.shape, x.strides, offset, axes, out.dtype)
+    if mapped is not None:
+        key += (mapped.key, mapped.strides, mapped.offsets)
     passes = device.plans.get(key)
     if passes is None:
         if len(device.plans) >= _MAX_PLANS:  # shapes and offsets vary without end in some loops: stay bounded
             device.plans.clear()
-        passes = device.plans[key] = _plan(device, op, x, offset, axes, out)
+        passes = device.plans[key] = _plan(device, op, x, offset, axes, out, mapped)
     acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
-    src = [x.mirror.buffer()]
-    ranges = [window]
+    if mapped is None:
+        src, ranges = [x.mirror.buffer()], [window]
+    else:
+        src, ranges = list(mapped.buffers), [None] * len(mapped.buffers)
+    first = True
     keep_alive = []  # partials live until the passes that read them are recorded
     for p in passes:
         if p.temp:
@@ -121,17 +153,25 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike) ->
                 dst.append(part.index.buffer_for_write(whole=True))
         else:
             dst = [out.mirror.buffer_for_write(whole=True)]
-        launch.dispatch(device, p.kernel, src + dst, p.params, grid=p.grid, ranges=ranges + [None] * len(dst))
-        src, ranges = dst, [None] * len(dst)
+        params = p.params + mapped.scalars if first and mapped is not None else p.params
+        launch.dispatch(device, p.kernel, src + dst, params, grid=p.grid, ranges=ranges + [None] * len(dst))
+        src, ranges, first = dst, [None] * len(dst), False
 
 
-def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], out: ViewLike) -> list[_Pass]:
+def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], out: ViewLike,
+          mapped: Map | None = None) -> list[_Pass]:
     """The passes of a reduction: pipelines, parameters and grids (everything but the buffers)."""
     keep = [d for d in range(len(x.shape)) if d not in axes]
-    oshape, ostr = layout.collapse([x.shape[d] for d in keep], [[x.strides[d] for d in keep]])
-    ishape, istr = layout.collapse([x.shape[d] for d in axes], [[x.strides[d] for d in axes]])
+    every = [x.strides] + (list(mapped.strides) if mapped is not None else [])
+    oshape, ostr = layout.collapse([x.shape[d] for d in keep], [[st[d] for d in keep] for st in every])
+    ishape, istr = layout.collapse([x.shape[d] for d in axes], [[st[d] for d in axes] for st in every])
     if len(oshape) > MAXD or len(ishape) > MAXD:
         raise ValueError(f"wgarray kernels address at most {MAXD} non-mergeable dimensions")
+    vec_ok = True
+    if mapped is not None:  # the order of the eager reduction of the stored chain: its vec4 loop where it had one
+        _, (vo_st,) = layout.collapse([x.shape[d] for d in keep], [[x.strides[d] for d in keep]])
+        vi_sh, (vi_st,) = layout.collapse([x.shape[d] for d in axes], [[x.strides[d] for d in axes]])
+        vec_ok = len(vi_sh) <= 1 and tuple(vi_st) == (1,) and all(st % 4 == 0 for st in vo_st)
     n_out = math.prod(oshape)
     m = math.prod(ishape)
     count = m  # elements per output (a mean divides by it); m becomes the partial count in later passes
@@ -148,14 +188,26 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
         o_sh, o_st, i_sh, i_st = shape_strides
         inner_lin = len(i_sh) <= 1
         # vec4 loads when rows are contiguous, 4-aligned and a multiple of 4 long
-        vec = (not partial_in and inner_lin and tuple(i_st) == (1,) and src_dtype.device_itemsize == 4
-               and m % 4 == 0 and in_off % 4 == 0 and all(st % 4 == 0 for st in o_st))
+        fmap = mapped if not partial_in else None
+        if fmap is not None:
+            vec = vec_ok and src_dtype.device_itemsize == 4 and m % 4 == 0
+        else:
+            vec = (not partial_in and inner_lin and tuple(i_st) == (1,) and src_dtype.device_itemsize == 4
+                   and m % 4 == 0 and in_off % 4 == 0 and all(st % 4 == 0 for st in o_st))
         key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
-               inner_lin, vec)
+               inner_lin, vec, None if fmap is None else fmap.key)
         kernel = launch.compile(device, key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
-                                                            inner_lin, nsrc, ndst, vec))
+                                                            inner_lin, nsrc, ndst, vec, fmap))
         params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, count)
                   .vec_array(o_sh, False).vec_array(o_st, True).vec_array(i_sh, False).vec_array(i_st, True))
+        if fmap is not None:
+            params.vec_array([o % (1 << 32) for o in fmap.offsets], False, length=16)
+            for k in range(len(fmap.strides)):
+                params.vec_array(ostr[1 + k], True)
+            for k in range(len(fmap.strides)):
+                params.vec_array(istr[1 + k], True)
+            if not fmap.strides:
+                params.vec_array((), True).vec_array((), True)
         wg = launch.grid_for(device, workgroups=n_out * nchunks)
         passes.append(_Pass(kernel, params.bytes(), wg, 0 if final else n_out * nchunks))
         if final:
@@ -167,10 +219,10 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
 
 
 def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, final: bool, inner_lin: bool,
-           nsrc: int, ndst: int, vec: bool) -> launch.Kernel:
+           nsrc: int, ndst: int, vec: bool, fmap: Map | None = None) -> launch.Kernel:
     T = source.ctype(acc)
     elem = f"vec4<{src.wgsl}>" if vec else src.wgsl
-    bind = [launch.read("src", f"array<{elem}>")]
+    bind = list(fmap.bindings) if fmap is not None else [launch.read("src", f"array<{elem}>")]
     if nsrc == 2:
         bind.append(launch.read("src_idx", "array<u32>"))
     bind.append(launch.write("dst", f"array<{res.wgsl if final else acc.wgsl}>"))
@@ -191,6 +243,10 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
     if partial_in:
         load = source.load_expr(acc, "src[idx]")
         vindex = "src_idx[idx]" if nsrc == 2 else "j"
+    elif fmap is not None:
+        load = source.convert(src, acc, source.load_expr(src, "wg_map(o, j)"))
+        vindex = "j"
+        inner = ""
     else:
         load = source.convert(src, acc, source.load_expr(src, "src[idx]"))
         vindex = "j"
@@ -214,44 +270,59 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
         if ndst == 2:
             write += "\n        dst_idx[g] = si[0];"
     if vec:
-        loop = _vec_loop(op, src, acc, comb)
+        loop = _vec_loop(op, src, acc, comb, fmap is not None)
     else:
         loop = "\n".join([
             f"    for (var j = start + lid; j < stop; j = j + {WORKGROUP}u) {{", inner,
             f"        let v: {T} = {load};", f"        let vi: u32 = {vindex};",
             "        if (wins(v, vi, acc, ai)) {", f"            acc = {comb('acc', 'v')};", "            ai = vi;",
             "        }", "    }"])
+    helpers = [src, acc, res] + (list(fmap.helpers) if fmap is not None else [])
     return launch.Kernel("reduce.wgsl", tuple(bind), dict(
-        HELPERS=source.helpers([src, acc, res]), CODE=op.code, ACC=T, ACC_ST=acc.wgsl, WINS=_wins(op, acc),
+        MAP_PARAMS=fmap.members if fmap is not None else "", MAP_FN=fmap.function if fmap is not None else "",
+        HELPERS=source.helpers(helpers), CODE=op.code, ACC=T, ACC_ST=acc.wgsl, WINS=_wins(op, acc),
         IDENTITY=_identity(op, acc), LOOP=loop, STORE_ACC_acc=source.store_expr(acc, "acc"),
         LOAD_ACC_lo=source.load_expr(acc, "sv[lid]"), LOAD_ACC_hi=source.load_expr(acc, "sv[lid + s]"),
         STORE_ACC_comb=source.store_expr(acc, comb("a", "b")), LOAD_ACC_0=source.load_expr(acc, "sv[0]"),
         WRITE=write))
 
 
-def _vec_loop(op: RedOp, src: DType, acc: DType, comb) -> str:
+def _vec_loop(op: RedOp, src: DType, acc: DType, comb, mapped: bool = False) -> str:
     """The accumulation loop over vec4 loads.  Combining ops keep four independent accumulators and issue four
     loads before using any (memory-level parallelism), merging the accumulators at the end; order ops keep the
-    winner and its index."""
+    winner and its index.  ``mapped``: the same order over ``wg_map`` values (a fused map-reduce reduces exactly
+    as the eager reduction of the stored chain would)."""
     T = source.ctype(acc)
     W = WORKGROUP
     head = ["    let vbase = u32(base) / 4u;", "    let vstop = stop / 4u;", "    var j = start / 4u + lid;"]
+
+    def load(k: int, q: str, lane: int) -> str:  # element `lane` of the k-th vec4 of this step
+        if mapped:
+            raw = f"wg_map(o, (j + {k * W}u) * 4u + {lane}u)"
+        else:
+            raw = f"{q}[{lane}]"
+        return source.convert(src, acc, source.load_expr(src, raw))
+
+    def fetch(k: int, name: str) -> list[str]:
+        return [] if mapped else [f"        let {name} = src[vbase + j + {k * W}u];"]
+
     if op.order is None:
-        vals = [source.convert(src, acc, source.load_expr(src, f"q{k}[{lane}]")) for k in range(4) for lane in range(4)]
+        vals = [load(k, f"q{k}", lane) for k in range(4) for lane in range(4)]
         lines = head + [f"    var acc0: {T} = acc;"] + [f"    var acc{k}: {T} = {_identity(op, acc)};" for k in (1, 2, 3)]
         lines.append(f"    for (; j + {3 * W}u < vstop; j = j + {4 * W}u) {{")
-        lines += [f"        let q{k} = src[vbase + j + {k * W}u];" for k in range(4)]
+        for k in range(4):
+            lines += fetch(k, f"q{k}")
         for k in range(4):
             for lane in range(4):
                 lines.append(f"        acc{lane} = {comb(f'acc{lane}', vals[4 * k + lane])};")
         lines.append("    }")
         lines.append(f"    for (; j < vstop; j = j + {W}u) {{")
-        lines.append("        let q0 = src[vbase + j];")
+        lines += fetch(0, "q0")
         lines += [f"        acc{lane} = {comb(f'acc{lane}', vals[lane])};" for lane in range(4)]
         lines += ["    }", f"    acc = {comb(comb('acc0', 'acc1'), comb('acc2', 'acc3'))};", "    ai = 0u;"]
         return "\n".join(lines)
-    vals = [source.convert(src, acc, source.load_expr(src, f"q[{k}]")) for k in range(4)]
-    lines = head + [f"    for (; j < vstop; j = j + {W}u) {{", "        let q = src[vbase + j];"]
+    vals = [load(0, "q", k) for k in range(4)]
+    lines = head + [f"    for (; j < vstop; j = j + {W}u) {{"] + fetch(0, "q")
     for k in range(4):
         lines += [f"        let v{k}: {T} = {vals[k]};",
                   f"        if (wins(v{k}, j * 4u + {k}u, acc, ai)) {{ acc = v{k}; ai = j * 4u + {k}u; }}"]

@@ -21,6 +21,20 @@ from ..kernels.ewtable import OPS as EW_OPS
 SCALARS = (bool, int, float, complex, np.bool_, np.integer, np.floating, np.complexfloating)
 
 
+class Traced:
+    """A value being traced by ``wg.fuse`` (``ops/fusion.py``'s proxy).  The few functions a fused function may
+    call (elementwise ops, ``astype``, reductions) hand such a value to it instead of computing."""
+
+    def _record(self, name: str, args: Sequence[Any], dtype: DType | None) -> Any:
+        raise NotImplementedError
+
+    def _astype(self, dtype: Any) -> Any:
+        raise NotImplementedError
+
+    def _reduce(self, name: str, axis: Any, keepdims: bool, dtype: Any) -> Any:
+        raise NotImplementedError
+
+
 # -- devices and new arrays --------------------------------------------------------------------------------------
 def resolve_device(device) -> _device.Device:
     if device is None:
@@ -151,6 +165,8 @@ def as_array(x) -> Array:
 
 
 def astype(x: Array, dtype, copy: bool = True) -> Array:
+    if isinstance(x, Traced):
+        return x._astype(dtype)
     dt = _dt.as_dtype(dtype)
     if dt is x.dtype and not copy:
         return x

@@ -79,6 +79,12 @@ def _plan(name: str, args: Sequence[Any]):
 
 _PY_SCALARS = (int, float, bool, complex)
 
+# Fusion's hook (``ops/fusion.py`` sets it): records the op into a trace when an operand is a traced value, or
+# into a deferred expression inside ``wg.lazy()`` (then ``LAZY`` is non-zero and the fast path steps aside).
+# It returns NotImplemented for an op it leaves to the eager path.
+DEFER = None
+LAZY = 0
+
 
 def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
     """A new array holding op(args); ``dtype`` overrides the result dtype (clip keeps x's dtype)."""
@@ -90,6 +96,10 @@ def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
         out = elementwise_fast(name, args)
         if out is not None:
             return out
+    if DEFER is not None:
+        out = DEFER(name, args, dtype)
+        if out is not NotImplemented:
+            return out
     op, operands, cdt, cdts, out_dt, shape, dev = _plan(name, args)
     out = new_array(shape, out_dt if dtype is None else dtype, dev)
     _ew.run(dev, op, operands, out, cdt, cdts)
@@ -99,6 +109,8 @@ def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
 def elementwise_fast(name: str, args) -> Array | None:
     """The common case on the hot path: Arrays of one open device and Python scalars, dtype decisions already
     cached.  Returns None to defer to the general path (which also raises the errors)."""
+    if LAZY:
+        return None
     if len(args) == 2 and type(args[0]) is Array and type(args[1]) is Array:  # the commonest: two arrays
         a, b = args
         ma, mb = a.mirror, b.mirror

@@ -12,7 +12,7 @@ from .._array import Array
 from ..kernels import reduce as _red, rtable
 from ..kernels.layout import window_align
 from . import axes as _axes
-from .core import as_array, astype, check_supported, common_device, fill, new_array, ramp
+from .core import Traced, as_array, astype, check_supported, common_device, fill, new_array, ramp
 from .elementwise import elementwise
 from .indexing import assign, getitem
 from .shape import reshape
@@ -20,6 +20,8 @@ from .shape import reshape
 
 def reduce(name: str | rtable.RedOp, x, axis=None, keepdims: bool = False, dtype=None) -> Array:
     """``name``'s row of the reduction table over ``axis``; ``name`` may be a row itself (a user reduction)."""
+    if isinstance(x, Traced):  # inside wg.fuse: the fused function's final reduction
+        return x._reduce(name, axis, keepdims, dtype)
     x = as_array(x)
     dev = common_device([x])
     if dtype is not None and name in ("sum", "prod") and _dt.as_dtype(dtype) is _dt.bool:

@@ -1,7 +1,8 @@
 // One reduction kernel for every op of the reduction table.  The input is seen as [n_out, m]: outer (kept)
 // coordinates pick a base element, inner (reduced) coordinates walk m elements.  Each workgroup reduces one
 // chunk of one output row through a tree in workgroup memory; several chunks per row leave partials that the
-// next pass (the same kernel over a contiguous [n_out, nchunks] input) reduces again.
+// next pass (the same kernel over a contiguous [n_out, nchunks] input) reduces again.  A fused map-reduce's first
+// pass reads ``wg_map(o, j)`` (MAP_FN, over several inputs) instead of one source element.
 ${HELPERS}
 ${CODE}
 
@@ -18,9 +19,12 @@ struct Params {
     ost: array<vec4<i32>, 2>,
     ishape: array<vec4<u32>, 2>,
     ist: array<vec4<i32>, 2>,
+${MAP_PARAMS}
 }
 
 ${BINDINGS}
+
+${MAP_FN}
 
 var<workgroup> sv: array<${ACC_ST}, ${WG}>;
 var<workgroup> si: array<u32, ${WG}>;
