@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import operator
+from typing import Any
 
 import numpy as np
 
@@ -26,28 +27,69 @@ class Array:
 
     def __init__(self, mirror: Mirror, shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
                  offset: int = 0) -> None:
-        self.mirror = mirror
-        self.shape = tuple(int(n) for n in shape)
-        if 0 in self.shape and math.prod(n for n in self.shape if n) * mirror.dtype.itemsize > _MAX_BYTES:
+        shape = tuple(int(n) for n in shape)
+        if 0 in shape and math.prod(n for n in shape if n) * mirror.dtype.itemsize > _MAX_BYTES:
             # numpy, which holds the host side, cannot represent it (even empty): refuse it as numpy does
-            raise ValueError(f"array is too big: shape {self.shape} exceeds numpy's index range")
-        self.strides = tuple(strides) if strides is not None else contiguous_strides(self.shape)
-        self.offset = int(offset)
+            raise ValueError(f"array is too big: shape {shape} exceeds numpy's index range")
+        strides = tuple(int(s) for s in strides) if strides is not None else contiguous_strides(shape)
+        offset = int(offset)
+        if len(strides) != len(shape) or not _inside(mirror.size, shape, strides, offset):
+            raise ValueError(f"a view of shape {shape}, strides {strides} and offset {offset} would address "
+                             f"elements outside its base of {mirror.size}")
+        _SET_MIRROR(self, mirror)
+        _SET_SHAPE(self, shape)
+        _SET_STRIDES(self, strides)
+        _SET_OFFSET(self, offset)
 
     @classmethod
     def _contiguous(cls, mirror: Mirror, shape: tuple[int, ...]) -> "Array":
         """A fresh C-contiguous array over ``mirror`` (hot path: no validation, strides cached per shape)."""
         self = object.__new__(cls)
-        self.mirror = mirror
-        self.shape = shape
+        _SET_MIRROR(self, mirror)
+        _SET_SHAPE(self, shape)
         strides = _STRIDES.get(shape)
         if strides is None:
             if len(_STRIDES) > 4096:
                 _STRIDES.clear()
             strides = _STRIDES[shape] = contiguous_strides(shape)
-        self.strides = strides
-        self.offset = 0
+        _SET_STRIDES(self, strides)
+        _SET_OFFSET(self, 0)
         return self
+
+    # -- memory safety: shape, strides, offset and mirror are set only by the constructors above -----------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        """numpy's rules: ``x.shape = s`` reshapes in place when no copy is needed; nothing else is writable and
+        nothing can be added, so no public attribute lets a kernel or a host copy address memory outside the base."""
+        if name == "shape":
+            self._reshape_in_place(value)
+        elif hasattr(type(self), name):
+            raise AttributeError(f"attribute {name!r} of 'wgarray.Array' objects is not writable")
+        else:
+            raise AttributeError(f"'wgarray.Array' object has no attribute {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        if name == "shape":
+            raise AttributeError("Cannot delete array shape")
+        raise AttributeError(f"attribute {name!r} of 'wgarray.Array' objects cannot be deleted")
+
+    def _reshape_in_place(self, value: Any) -> None:
+        shape = [operator.index(value)] if hasattr(value, "__index__") else [operator.index(n) for n in value]
+        if any(n < -1 for n in shape) or shape.count(-1) > 1:
+            raise ValueError(f"invalid shape {tuple(shape)}")
+        if -1 in shape:
+            known = math.prod(n for n in shape if n != -1)
+            if known == 0 or self.size % known:
+                raise ValueError(f"cannot reshape array of size {self.size} into shape {tuple(shape)}")
+            shape[shape.index(-1)] = self.size // known
+        shape = tuple(shape)
+        if math.prod(shape) != self.size:
+            raise ValueError(f"cannot reshape array of size {self.size} into shape {shape}")
+        strides = contiguous_strides(shape) if self.size == 0 else nocopy_strides(self.shape, self.strides, shape)
+        if strides is None:
+            raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a copy "
+                                 "with the desired shape.")
+        _SET_SHAPE(self, shape)
+        _SET_STRIDES(self, strides)
 
     # -- attributes ----------------------------------------------------------------------------------------------
     @property
@@ -420,6 +462,59 @@ def _np_method(name: str, *args, **kwargs):
 
 _OPERANDS = (Array, bool, int, float, complex, np.ndarray, np.generic, list, tuple)
 _EQ = ("equal", "not_equal")
+
+
+_SET_MIRROR = Array.__dict__["mirror"].__set__  # the slots' own setters, for the constructors only
+_SET_SHAPE = Array.__dict__["shape"].__set__
+_SET_STRIDES = Array.__dict__["strides"].__set__
+_SET_OFFSET = Array.__dict__["offset"].__set__
+
+
+def _inside(base_size: int, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> bool:
+    """Whether every element a view addresses lies in its base (an empty view addresses none)."""
+    lo = hi = offset
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return True
+        if s < 0:
+            lo += (n - 1) * s
+        else:
+            hi += (n - 1) * s
+    return 0 <= lo and hi < base_size
+
+
+def nocopy_strides(old_shape: tuple[int, ...], old_strides: tuple[int, ...],
+                   new_shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Strides that give ``new_shape`` over the same elements without a copy (row-major order), or None where
+    none exist: numpy's ``_attempt_nocopy_reshape``, for a non-empty view."""
+    old = [(n, s) for n, s in zip(old_shape, old_strides) if n != 1]
+    od = [n for n, _ in old]
+    os_ = [s for _, s in old]
+    new = list(new_shape)
+    out = [0] * len(new)
+    ni = oi = 0
+    nj = oj = 1
+    while ni < len(new) and oi < len(od):
+        np_, op = new[ni], od[oi]
+        while np_ != op:
+            if np_ < op:
+                np_ *= new[nj]
+                nj += 1
+            else:
+                op *= od[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):  # the old axes merged here must be contiguous with one another
+            if os_[ok] != od[ok + 1] * os_[ok + 1]:
+                return None
+        out[nj - 1] = os_[oj - 1]
+        for nk in range(nj - 1, ni, -1):
+            out[nk - 1] = out[nk] * new[nk]
+        ni, oi = nj, oj
+        nj, oj = nj + 1, oj + 1
+    last = out[ni - 1] if ni >= 1 else 1
+    for nk in range(ni, len(new)):
+        out[nk] = last
+    return tuple(out)
 
 
 def _binary(name: str, reflected: bool = False):
