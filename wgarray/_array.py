@@ -22,11 +22,11 @@ _MAX_BYTES = int(np.iinfo(np.intp).max)
 class Array:
     """An n-dimensional array whose bytes live on a WebGPU device and/or the host, synced on demand."""
 
-    __slots__ = ("mirror", "shape", "strides", "offset", "__weakref__")
+    __slots__ = ("mirror", "shape", "strides", "offset", "_writeable", "__weakref__")
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, mirror: Mirror, shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
-                 offset: int = 0) -> None:
+                 offset: int = 0, writeable: bool = True) -> None:
         shape = tuple(int(n) for n in shape)
         if 0 in shape and math.prod(n for n in shape if n) * mirror.dtype.itemsize > _MAX_BYTES:
             # numpy, which holds the host side, cannot represent it (even empty): refuse it as numpy does
@@ -40,6 +40,7 @@ class Array:
         _SET_SHAPE(self, shape)
         _SET_STRIDES(self, strides)
         _SET_OFFSET(self, offset)
+        _SET_WRITEABLE(self, bool(writeable))
 
     @classmethod
     def _contiguous(cls, mirror: Mirror, shape: tuple[int, ...]) -> "Array":
@@ -54,6 +55,7 @@ class Array:
             strides = _STRIDES[shape] = contiguous_strides(shape)
         _SET_STRIDES(self, strides)
         _SET_OFFSET(self, 0)
+        _SET_WRITEABLE(self, True)
         return self
 
     # -- memory safety: shape, strides, offset and mirror are set only by the constructors above -----------------
@@ -133,6 +135,16 @@ class Array:
         """Whether the elements lie in row-major order without gaps (strides of size-1 axes do not matter)."""
         return self.size <= 1 or all(s == c for n, s, c in zip(self.shape, self.strides,
                                                                contiguous_strides(self.shape)) if n != 1)
+
+    @property
+    def flags(self) -> "Flags":
+        return Flags(self)
+
+    def _check_writeable(self) -> None:
+        """The one check every write into an existing array passes (``__setitem__``, every in-place operator):
+        writes into read-only views raise before anything is written, as numpy's do."""
+        if not self._writeable:
+            raise ValueError("assignment destination is read-only")
 
     @property
     def T(self) -> "Array":
@@ -268,8 +280,9 @@ class Array:
         return (self[i] for i in range(self.shape[0]))
 
     # -- views -----------------------------------------------------------------------------------------------
-    def _view(self, shape, strides, offset) -> "Array":
-        return Array(self.mirror, tuple(shape), tuple(strides), offset)
+    def _view(self, shape, strides, offset, writeable: bool = True) -> "Array":
+        """A view of this array's base; views of read-only views are read-only."""
+        return Array(self.mirror, tuple(shape), tuple(strides), offset, self._writeable and writeable)
 
     def transpose(self, *axes) -> "Array":
         """A view with permuted axes: ``x.transpose()``, ``x.transpose((1, 0))`` or numpy's ``x.transpose(1, 0)``."""
@@ -291,6 +304,7 @@ class Array:
         return _ops.getitem(self, key)
 
     def __setitem__(self, key, value, /) -> None:
+        self._check_writeable()
         _ops.setitem(self, key, value)
 
     # -- methods that read like numpy's --------------------------------------------------------------------------
@@ -367,7 +381,7 @@ class Array:
         taken from is not kept)."""
         if self.offset == 0 and self.size == self.mirror.size and self.is_contiguous:
             return None
-        return Array(self.mirror, (self.mirror.size,))
+        return self._view((self.mirror.size,), (1,), 0)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return _np_method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
@@ -468,6 +482,35 @@ _SET_MIRROR = Array.__dict__["mirror"].__set__  # the slots' own setters, for th
 _SET_SHAPE = Array.__dict__["shape"].__set__
 _SET_STRIDES = Array.__dict__["strides"].__set__
 _SET_OFFSET = Array.__dict__["offset"].__set__
+_SET_WRITEABLE = Array.__dict__["_writeable"].__set__
+
+
+class Flags:
+    """numpy's ``x.flags``, as far as wgarray has flags: ``writeable`` (False for broadcast views, whose zero
+    strides alias several elements, and every view of them).  It can be cleared, and set again only where it
+    is already set (numpy's rule for views of read-only data)."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: Array) -> None:
+        object.__setattr__(self, "_array", array)
+
+    @property
+    def writeable(self) -> bool:
+        return self._array._writeable
+
+    @writeable.setter
+    def writeable(self, value: bool) -> None:
+        if value and not self._array._writeable:
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        _SET_WRITEABLE(self._array, bool(value))
+
+    @property
+    def c_contiguous(self) -> bool:
+        return self._array.is_contiguous
+
+    def __repr__(self) -> str:
+        return f"  C_CONTIGUOUS : {self.c_contiguous}\n  WRITEABLE : {self.writeable}"
 
 
 def _inside(base_size: int, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> bool:
@@ -530,6 +573,7 @@ def _binary(name: str, reflected: bool = False):
 
 def _inplace(name: str):
     def method(self, other, /):
+        self._check_writeable()
         _ops.inplace(name, self, other)
         return self
     return method
@@ -570,6 +614,7 @@ def _rmatmul(self, other, /):
 
 
 def _imatmul(self, other, /):
+    self._check_writeable()
     res = _ops.matmul(self, other)
     if res.shape != self.shape:
         raise ValueError(f"in-place matmul would change the shape {self.shape} to {res.shape}")

@@ -401,7 +401,7 @@ def _einsum_diagonal(x: Array, term: str) -> tuple[Array, str]:
             raise ValueError(f"einsum: dimensions of repeated subscript {c!r} differ: {sorted(sizes)}")
         shape.append(x.shape[dims[0]])
         strides.append(builtins.sum(x.strides[d] for d in dims))
-    return Array(x.mirror, tuple(shape), tuple(strides), x.offset), letters
+    return x._view(shape, strides, x.offset), letters
 
 
 def _einsum_sum(x: Array, term: str, keep: set[str]) -> tuple[Array, str]:

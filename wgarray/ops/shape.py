@@ -52,7 +52,7 @@ def reshape(x: Array, shape, copy: bool | None = None) -> Array:
     if math.prod(shape) != x.size:
         raise ValueError(f"cannot reshape array of size {x.size} into shape {shape}")
     if x.is_contiguous and not copy:
-        return Array(x.mirror, shape, contiguous_strides(shape), x.offset)
+        return x._view(shape, contiguous_strides(shape), x.offset)
     if copy is False:
         raise ValueError("reshape needs a copy of this non-contiguous array but copy=False was given")
     c = astype(x, x.dtype, copy=True)
@@ -74,4 +74,4 @@ def broadcast_to(x: Array, shape) -> Array:
         strides = broadcast_strides(x.shape, x.strides, shape)
     except ValueError:
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to {shape}") from None
-    return Array(x.mirror, shape, strides, x.offset)
+    return x._view(shape, strides, x.offset, writeable=False)  # zero strides alias elements: read-only
