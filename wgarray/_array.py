@@ -197,6 +197,18 @@ class Array:
         out = self.numpy()
         return out if dtype is None else out.astype(dtype)
 
+    # -- copies and pickles: independent arrays with the logical values, never device handles ----------------------
+    def __copy__(self) -> "Array":
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Array":
+        return self.copy()  # copy.deepcopy records the result in ``memo``, so shared arrays stay shared
+
+    def __reduce__(self):
+        """A pickle holds the dtype's name, the shape and the C-contiguous host bytes of the values (a view pickles
+        as its own elements, not its base); unpickling gives a host-resident array on the default device."""
+        return (_unpickle, (self.dtype.name, self.shape, self.numpy().tobytes()))
+
     def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
         """Exports a host copy (kDLCPU): the bytes live in a device buffer, so copy=False is a BufferError."""
         if copy is False:
@@ -511,6 +523,11 @@ class Flags:
 
     def __repr__(self) -> str:
         return f"  C_CONTIGUOUS : {self.c_contiguous}\n  WRITEABLE : {self.writeable}"
+
+
+def _unpickle(dtype_name: str, shape: tuple[int, ...], data: bytes) -> Array:
+    dt = _dt.as_dtype(dtype_name)
+    return _ops.asarray(np.frombuffer(data, dtype=dt.numpy).reshape(shape), dtype=dt)
 
 
 def _inside(base_size: int, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> bool:
