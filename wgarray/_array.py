@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from .alloc.mirror import Mirror
+from . import dtypes as _dt
+from .alloc.mirror import Mirror, locked
 from .dtypes import DType
 from .kernels.layout import contiguous_strides
 
@@ -140,11 +141,19 @@ class Array:
     def flags(self) -> "Flags":
         return Flags(self)
 
-    def _check_writeable(self) -> None:
-        """The one check every write into an existing array passes (``__setitem__``, every in-place operator):
-        writes into read-only views raise before anything is written, as numpy's do."""
+    def _writing(self, *others: Any) -> locked:
+        """The one gate every write into an existing array passes (``__setitem__``, every in-place operator):
+        writes into read-only views raise before anything is written, as numpy's do; the rest run holding the
+        locks of the bases involved (this one and any array among ``others``), so threads writing disjoint parts
+        of one base get what some serial order gives (lock order: ``alloc/mirror.py``)."""
         if not self._writeable:
             raise ValueError("assignment destination is read-only")
+        mirrors = [self.mirror]
+        for o in others:
+            for a in (o if isinstance(o, tuple) else (o,)):
+                if isinstance(a, Array):
+                    mirrors.append(a.mirror)
+        return locked(mirrors)
 
     @property
     def T(self) -> "Array":
@@ -316,8 +325,8 @@ class Array:
         return _ops.getitem(self, key)
 
     def __setitem__(self, key, value, /) -> None:
-        self._check_writeable()
-        _ops.setitem(self, key, value)
+        with self._writing(key, value):
+            _ops.setitem(self, key, value)
 
     # -- methods that read like numpy's --------------------------------------------------------------------------
     def reshape(self, *shape, order: str = "C", copy: bool | None = None) -> "Array":
@@ -590,8 +599,8 @@ def _binary(name: str, reflected: bool = False):
 
 def _inplace(name: str):
     def method(self, other, /):
-        self._check_writeable()
-        _ops.inplace(name, self, other)
+        with self._writing(other):
+            _ops.inplace(name, self, other)
         return self
     return method
 
@@ -631,13 +640,14 @@ def _rmatmul(self, other, /):
 
 
 def _imatmul(self, other, /):
-    self._check_writeable()
-    res = _ops.matmul(self, other)
-    if res.shape != self.shape:
-        raise ValueError(f"in-place matmul would change the shape {self.shape} to {res.shape}")
-    if not np.can_cast(res.dtype.numpy, self.dtype.numpy, casting="same_kind"):
-        raise TypeError(f"cannot store the {res.dtype.name} result of matmul in a {self.dtype.name} array in place")
-    _ops.assign(self, res)
+    with self._writing(other):
+        res = _ops.matmul(self, other)
+        if res.shape != self.shape:
+            raise ValueError(f"in-place matmul would change the shape {self.shape} to {res.shape}")
+        if not np.can_cast(res.dtype.numpy, self.dtype.numpy, casting="same_kind"):
+            raise TypeError(f"cannot store the {res.dtype.name} result of matmul in a {self.dtype.name} array "
+                            "in place")
+        _ops.assign(self, res)
     return self
 
 
