@@ -76,17 +76,7 @@ class Array:
         raise AttributeError(f"attribute {name!r} of 'wgarray.Array' objects cannot be deleted")
 
     def _reshape_in_place(self, value: Any) -> None:
-        shape = [operator.index(value)] if hasattr(value, "__index__") else [operator.index(n) for n in value]
-        if any(n < -1 for n in shape) or shape.count(-1) > 1:
-            raise ValueError(f"invalid shape {tuple(shape)}")
-        if -1 in shape:
-            known = math.prod(n for n in shape if n != -1)
-            if known == 0 or self.size % known:
-                raise ValueError(f"cannot reshape array of size {self.size} into shape {tuple(shape)}")
-            shape[shape.index(-1)] = self.size // known
-        shape = tuple(shape)
-        if math.prod(shape) != self.size:
-            raise ValueError(f"cannot reshape array of size {self.size} into shape {shape}")
+        shape = resolve_shape(self.size, value)
         strides = contiguous_strides(shape) if self.size == 0 else nocopy_strides(self.shape, self.strides, shape)
         if strides is None:
             raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a copy "
@@ -537,6 +527,23 @@ class Flags:
 def _unpickle(dtype_name: str, shape: tuple[int, ...], data: bytes) -> Array:
     dt = _dt.as_dtype(dtype_name)
     return _ops.asarray(np.frombuffer(data, dtype=dt.numpy).reshape(shape), dtype=dt)
+
+
+def resolve_shape(size: int, shape: Any) -> tuple[int, ...]:
+    """A requested shape (an int or a sequence, at most one -1) for ``size`` elements, as numpy reads it."""
+    dims = [operator.index(shape)] if isinstance(shape, (int, np.integer)) else [operator.index(n) for n in shape]
+    if any(n < -1 for n in dims):
+        raise ValueError(f"invalid shape {tuple(dims)}")
+    if dims.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension (-1)")
+    if -1 in dims:
+        known = math.prod(n for n in dims if n != -1)
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {tuple(dims)}")
+        dims[dims.index(-1)] = size // known
+    if math.prod(dims) != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {tuple(dims)}")
+    return tuple(dims)
 
 
 def _inside(base_size: int, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> bool:
