@@ -99,8 +99,9 @@ class DType:
             return other == self.numpy
         if not isinstance(other, (str, bytes, type)):
             return False
+        spec: Any = other  # numpy's parser takes any name or scalar type; its stubs list only literals
         try:
-            return _builtin_bool(np.dtype(other) == self.numpy)
+            return _builtin_bool(np.dtype(spec) == self.numpy)
         except Exception:  # numpy's parser raises SyntaxError, ValueError, TypeError ... for odd strings
             return False
 
