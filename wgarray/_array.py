@@ -414,7 +414,8 @@ class Array:
 
     def sort(self, axis=-1, kind=None, order=None) -> None:
         """Sorts in place (numpy's method; ``wg.sort(x)`` returns a sorted copy)."""
-        _ops.assign(self, _np_method("sort", self, axis=axis, kind=kind, order=order))
+        with self._writing():
+            _ops.assign(self, _np_method("sort", self, axis=axis, kind=kind, order=order))
 
     def clip(self, min=None, max=None, out=None):
         return _np_method("clip", self, min, max, out=out)
@@ -448,7 +449,8 @@ class Array:
 
     def fill(self, value) -> None:
         """Every element set to ``value``, on the device."""
-        _ops.assign(self, value)
+        with self._writing(value):
+            _ops.assign(self, value)
 
     def view(self, dtype=None) -> "Array":
         """A new view of the same elements; a different dtype (a reinterpretation of the bytes) is not supported:

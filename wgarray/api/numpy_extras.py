@@ -89,7 +89,8 @@ def _out(res: Array, out) -> Array:
         raise ValueError(f"out has shape {out.shape}, but the result has shape {res.shape}")
     if not np.can_cast(res.dtype.numpy, out.dtype.numpy, casting="same_kind"):
         raise TypeError(f"cannot cast the {res.dtype.name} result to the {out.dtype.name} out= array")
-    assign(out, res)
+    with out._writing(res):  # the one write gate: a read-only out= is refused, the bases locked
+        assign(out, res)
     return out
 
 
