@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import math
 import operator
+from typing import Any
 
 import numpy as np
 
-from .alloc.mirror import Mirror
+from . import dtypes as _dt
+from .alloc.mirror import Mirror, locked
 from .dtypes import DType
 from .kernels.layout import contiguous_strides
 
@@ -21,36 +23,69 @@ _MAX_BYTES = int(np.iinfo(np.intp).max)
 class Array:
     """An n-dimensional array whose bytes live on a WebGPU device and/or the host, synced on demand."""
 
-    __slots__ = ("mirror", "shape", "strides", "offset", "__weakref__")
+    __slots__ = ("mirror", "shape", "strides", "offset", "_writeable", "__weakref__")
     __hash__ = None  # type: ignore[assignment]
     # above numpy's 0 and like CuPy's: a library choosing which operand's type to build a result with (Dask's
     # dot and tensordot take the operand of highest priority) picks the device array
     __array_priority__ = 100
 
     def __init__(self, mirror: Mirror, shape: tuple[int, ...], strides: tuple[int, ...] | None = None,
-                 offset: int = 0) -> None:
-        self.mirror = mirror
-        self.shape = tuple(int(n) for n in shape)
-        if 0 in self.shape and math.prod(n for n in self.shape if n) * mirror.dtype.itemsize > _MAX_BYTES:
+                 offset: int = 0, writeable: bool = True) -> None:
+        shape = tuple(int(n) for n in shape)
+        if 0 in shape and math.prod(n for n in shape if n) * mirror.dtype.itemsize > _MAX_BYTES:
             # numpy, which holds the host side, cannot represent it (even empty): refuse it as numpy does
-            raise ValueError(f"array is too big: shape {self.shape} exceeds numpy's index range")
-        self.strides = tuple(strides) if strides is not None else contiguous_strides(self.shape)
-        self.offset = int(offset)
+            raise ValueError(f"array is too big: shape {shape} exceeds numpy's index range")
+        strides = tuple(int(s) for s in strides) if strides is not None else contiguous_strides(shape)
+        offset = int(offset)
+        if len(strides) != len(shape) or not _inside(mirror.size, shape, strides, offset):
+            raise ValueError(f"a view of shape {shape}, strides {strides} and offset {offset} would address "
+                             f"elements outside its base of {mirror.size}")
+        _SET_MIRROR(self, mirror)
+        _SET_SHAPE(self, shape)
+        _SET_STRIDES(self, strides)
+        _SET_OFFSET(self, offset)
+        _SET_WRITEABLE(self, bool(writeable))
 
     @classmethod
     def _contiguous(cls, mirror: Mirror, shape: tuple[int, ...]) -> "Array":
         """A fresh C-contiguous array over ``mirror`` (hot path: no validation, strides cached per shape)."""
         self = object.__new__(cls)
-        self.mirror = mirror
-        self.shape = shape
+        _SET_MIRROR(self, mirror)
+        _SET_SHAPE(self, shape)
         strides = _STRIDES.get(shape)
         if strides is None:
             if len(_STRIDES) > 4096:
                 _STRIDES.clear()
             strides = _STRIDES[shape] = contiguous_strides(shape)
-        self.strides = strides
-        self.offset = 0
+        _SET_STRIDES(self, strides)
+        _SET_OFFSET(self, 0)
+        _SET_WRITEABLE(self, True)
         return self
+
+    # -- memory safety: shape, strides, offset and mirror are set only by the constructors above -----------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        """numpy's rules: ``x.shape = s`` reshapes in place when no copy is needed; nothing else is writable and
+        nothing can be added, so no public attribute lets a kernel or a host copy address memory outside the base."""
+        if name == "shape":
+            self._reshape_in_place(value)
+        elif hasattr(type(self), name):
+            raise AttributeError(f"attribute {name!r} of 'wgarray.Array' objects is not writable")
+        else:
+            raise AttributeError(f"'wgarray.Array' object has no attribute {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        if name == "shape":
+            raise AttributeError("Cannot delete array shape")
+        raise AttributeError(f"attribute {name!r} of 'wgarray.Array' objects cannot be deleted")
+
+    def _reshape_in_place(self, value: Any) -> None:
+        shape = resolve_shape(self.size, value)
+        strides = contiguous_strides(shape) if self.size == 0 else nocopy_strides(self.shape, self.strides, shape)
+        if strides is None:
+            raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a copy "
+                                 "with the desired shape.")
+        _SET_SHAPE(self, shape)
+        _SET_STRIDES(self, strides)
 
     # -- attributes ----------------------------------------------------------------------------------------------
     @property
@@ -94,6 +129,24 @@ class Array:
         """Whether the elements lie in row-major order without gaps (strides of size-1 axes do not matter)."""
         return self.size <= 1 or all(s == c for n, s, c in zip(self.shape, self.strides,
                                                                contiguous_strides(self.shape)) if n != 1)
+
+    @property
+    def flags(self) -> "Flags":
+        return Flags(self)
+
+    def _writing(self, *others: Any) -> locked:
+        """The one gate every write into an existing array passes (``__setitem__``, every in-place operator):
+        writes into read-only views raise before anything is written, as numpy's do; the rest run holding the
+        locks of the bases involved (this one and any array among ``others``), so threads writing disjoint parts
+        of one base get what some serial order gives (lock order: ``alloc/mirror.py``)."""
+        if not self._writeable:
+            raise ValueError("assignment destination is read-only")
+        mirrors = [self.mirror]
+        for o in others:
+            for a in (o if isinstance(o, tuple) else (o,)):
+                if isinstance(a, Array):
+                    mirrors.append(a.mirror)
+        return locked(mirrors)
 
     @property
     def T(self) -> "Array":
@@ -145,6 +198,18 @@ class Array:
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         out = self.numpy()
         return out if dtype is None else out.astype(dtype)
+
+    # -- copies and pickles: independent arrays with the logical values, never device handles ----------------------
+    def __copy__(self) -> "Array":
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict) -> "Array":
+        return self.copy()  # copy.deepcopy records the result in ``memo``, so shared arrays stay shared
+
+    def __reduce__(self):
+        """A pickle holds the dtype's name, the shape and the C-contiguous host bytes of the values (a view pickles
+        as its own elements, not its base); unpickling gives a host-resident array on the default device."""
+        return (_unpickle, (self.dtype.name, self.shape, self.numpy().tobytes()))
 
     def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
         """Exports a host copy (kDLCPU): the bytes live in a device buffer, so copy=False is a BufferError."""
@@ -229,8 +294,9 @@ class Array:
         return (self[i] for i in range(self.shape[0]))
 
     # -- views -----------------------------------------------------------------------------------------------
-    def _view(self, shape, strides, offset) -> "Array":
-        return Array(self.mirror, tuple(shape), tuple(strides), offset)
+    def _view(self, shape, strides, offset, writeable: bool = True) -> "Array":
+        """A view of this array's base; views of read-only views are read-only."""
+        return Array(self.mirror, tuple(shape), tuple(strides), offset, self._writeable and writeable)
 
     def transpose(self, *axes) -> "Array":
         """A view with permuted axes: ``x.transpose()``, ``x.transpose((1, 0))`` or numpy's ``x.transpose(1, 0)``."""
@@ -252,7 +318,8 @@ class Array:
         return _ops.getitem(self, key)
 
     def __setitem__(self, key, value, /) -> None:
-        _ops.setitem(self, key, value)
+        with self._writing(key, value):
+            _ops.setitem(self, key, value)
 
     # -- methods that read like numpy's --------------------------------------------------------------------------
     def reshape(self, *shape, order: str = "C", copy: bool | None = None) -> "Array":
@@ -328,7 +395,7 @@ class Array:
         taken from is not kept)."""
         if self.offset == 0 and self.size == self.mirror.size and self.is_contiguous:
             return None
-        return Array(self.mirror, (self.mirror.size,))
+        return self._view((self.mirror.size,), (1,), 0)
 
     def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         return _np_method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
@@ -350,7 +417,8 @@ class Array:
 
     def sort(self, axis=-1, kind=None, order=None) -> None:
         """Sorts in place (numpy's method; ``wg.sort(x)`` returns a sorted copy)."""
-        _ops.assign(self, _np_method("sort", self, axis=axis, kind=kind, order=order))
+        with self._writing():
+            _ops.assign(self, _np_method("sort", self, axis=axis, kind=kind, order=order))
 
     def clip(self, min=None, max=None, out=None):
         return _np_method("clip", self, min, max, out=out)
@@ -384,7 +452,8 @@ class Array:
 
     def fill(self, value) -> None:
         """Every element set to ``value``, on the device."""
-        _ops.assign(self, value)
+        with self._writing(value):
+            _ops.assign(self, value)
 
     def view(self, dtype=None) -> "Array":
         """A new view of the same elements; a different dtype (a reinterpretation of the bytes) is not supported:
@@ -425,6 +494,110 @@ _OPERANDS = (Array, bool, int, float, complex, np.ndarray, np.generic, list, tup
 _EQ = ("equal", "not_equal")
 
 
+_SET_MIRROR = Array.__dict__["mirror"].__set__  # the slots' own setters, for the constructors only
+_SET_SHAPE = Array.__dict__["shape"].__set__
+_SET_STRIDES = Array.__dict__["strides"].__set__
+_SET_OFFSET = Array.__dict__["offset"].__set__
+_SET_WRITEABLE = Array.__dict__["_writeable"].__set__
+
+
+class Flags:
+    """numpy's ``x.flags``, as far as wgarray has flags: ``writeable`` (False for broadcast views, whose zero
+    strides alias several elements, and every view of them).  It can be cleared, and set again only where it
+    is already set (numpy's rule for views of read-only data)."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: Array) -> None:
+        object.__setattr__(self, "_array", array)
+
+    @property
+    def writeable(self) -> bool:
+        return self._array._writeable
+
+    @writeable.setter
+    def writeable(self, value: bool) -> None:
+        if value and not self._array._writeable:
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        _SET_WRITEABLE(self._array, bool(value))
+
+    @property
+    def c_contiguous(self) -> bool:
+        return self._array.is_contiguous
+
+    def __repr__(self) -> str:
+        return f"  C_CONTIGUOUS : {self.c_contiguous}\n  WRITEABLE : {self.writeable}"
+
+
+def _unpickle(dtype_name: str, shape: tuple[int, ...], data: bytes) -> Array:
+    dt = _dt.as_dtype(dtype_name)
+    return _ops.asarray(np.frombuffer(data, dtype=dt.numpy).reshape(shape), dtype=dt)
+
+
+def resolve_shape(size: int, shape: Any) -> tuple[int, ...]:
+    """A requested shape (an int or a sequence, at most one -1) for ``size`` elements, as numpy reads it."""
+    dims = [operator.index(shape)] if isinstance(shape, (int, np.integer)) else [operator.index(n) for n in shape]
+    if any(n < -1 for n in dims):
+        raise ValueError(f"invalid shape {tuple(dims)}")
+    if dims.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension (-1)")
+    if -1 in dims:
+        known = math.prod(n for n in dims if n != -1)
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {tuple(dims)}")
+        dims[dims.index(-1)] = size // known
+    if math.prod(dims) != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {tuple(dims)}")
+    return tuple(dims)
+
+
+def _inside(base_size: int, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> bool:
+    """Whether every element a view addresses lies in its base (an empty view addresses none)."""
+    lo = hi = offset
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return True
+        if s < 0:
+            lo += (n - 1) * s
+        else:
+            hi += (n - 1) * s
+    return 0 <= lo and hi < base_size
+
+
+def nocopy_strides(old_shape: tuple[int, ...], old_strides: tuple[int, ...],
+                   new_shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Strides that give ``new_shape`` over the same elements without a copy (row-major order), or None where
+    none exist: numpy's ``_attempt_nocopy_reshape``, for a non-empty view."""
+    old = [(n, s) for n, s in zip(old_shape, old_strides) if n != 1]
+    od = [n for n, _ in old]
+    os_ = [s for _, s in old]
+    new = list(new_shape)
+    out = [0] * len(new)
+    ni = oi = 0
+    nj = oj = 1
+    while ni < len(new) and oi < len(od):
+        np_, op = new[ni], od[oi]
+        while np_ != op:
+            if np_ < op:
+                np_ *= new[nj]
+                nj += 1
+            else:
+                op *= od[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):  # the old axes merged here must be contiguous with one another
+            if os_[ok] != od[ok + 1] * os_[ok + 1]:
+                return None
+        out[nj - 1] = os_[oj - 1]
+        for nk in range(nj - 1, ni, -1):
+            out[nk - 1] = out[nk] * new[nk]
+        ni, oi = nj, oj
+        nj, oj = nj + 1, oj + 1
+    last = out[ni - 1] if ni >= 1 else 1
+    for nk in range(ni, len(new)):
+        out[nk] = last
+    return tuple(out)
+
+
 def _binary(name: str, reflected: bool = False):
     def method(self, other, /):
         if type(other) is not Array and not isinstance(other, _OPERANDS) and not (other is None and name in _EQ):
@@ -438,7 +611,8 @@ def _binary(name: str, reflected: bool = False):
 
 def _inplace(name: str):
     def method(self, other, /):
-        _ops.inplace(name, self, other)
+        with self._writing(other):
+            _ops.inplace(name, self, other)
         return self
     return method
 
@@ -478,12 +652,14 @@ def _rmatmul(self, other, /):
 
 
 def _imatmul(self, other, /):
-    res = _ops.matmul(self, other)
-    if res.shape != self.shape:
-        raise ValueError(f"in-place matmul would change the shape {self.shape} to {res.shape}")
-    if not np.can_cast(res.dtype.numpy, self.dtype.numpy, casting="same_kind"):
-        raise TypeError(f"cannot store the {res.dtype.name} result of matmul in a {self.dtype.name} array in place")
-    _ops.assign(self, res)
+    with self._writing(other):
+        res = _ops.matmul(self, other)
+        if res.shape != self.shape:
+            raise ValueError(f"in-place matmul would change the shape {self.shape} to {res.shape}")
+        if not np.can_cast(res.dtype.numpy, self.dtype.numpy, casting="same_kind"):
+            raise TypeError(f"cannot store the {res.dtype.name} result of matmul in a {self.dtype.name} array "
+                            "in place")
+        _ops.assign(self, res)
     return self
 
 

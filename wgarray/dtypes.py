@@ -103,12 +103,23 @@ class DType:
     __str__ = __repr__
 
     def __eq__(self, other: Any) -> _builtin_bool:
+        """Identity between DTypes; equal to a numpy dtype, a dtype name or a scalar type naming the same numpy
+        dtype; False for anything else (None is no dtype here, though numpy reads it as float64).  Never raises:
+        the standard's test suite compares dtypes with arbitrary strings."""
         if isinstance(other, DType):
             return self is other
-        try:
-            return np.dtype(other) == self.numpy and not isinstance(other, (int, float))
-        except TypeError:
+        if isinstance(other, np.dtype):
+            return other == self.numpy
+        if not isinstance(other, (str, bytes, type)):
             return False
+        spec: Any = other  # numpy's parser takes any name or scalar type; its stubs list only literals
+        try:
+            return _builtin_bool(np.dtype(spec) == self.numpy)
+        except Exception:  # numpy's parser raises SyntaxError, ValueError, TypeError ... for odd strings
+            return False
+
+    def __ne__(self, other: Any) -> _builtin_bool:
+        return not self.__eq__(other)
 
     __hash__ = object.__hash__  # singletons: identity hashing is right, and C-speed on hot paths
 

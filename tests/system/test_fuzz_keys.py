@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import Phase, given, settings, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import wgarray as wg
 from api.test_indexing_numpy_layout import check_get_set
@@ -76,9 +76,6 @@ def _program(data, steps, cases):
 
 
 _CASES = [_broadcast_case, _key_case, _key_case]
-# attribute assignment is made safe on branch def1 (read-only attributes, issue 11): until that merges, wgarray
-# accepts e.g. ``x.shape = (-1,)`` on a strided view and ``x.strides = 3``; strict, so the marker must go then
-_ATTRIBUTES_PENDING = pytest.mark.xfail(strict=True, reason="read-only attributes land with branch def1")
 
 
 @settings(max_examples=15, deadline=None)
@@ -87,8 +84,7 @@ def test_fuzz_keys_short(data):
     _program(data, 3, _CASES)
 
 
-@_ATTRIBUTES_PENDING
-@settings(max_examples=15, deadline=None, phases=[Phase.generate])  # no shrinking of the expected failure
+@settings(max_examples=15, deadline=None)
 @given(st.data())
 def test_fuzz_attributes_short(data):
     _program(data, 3, [_attribute_case])

@@ -4,9 +4,18 @@ A mirror owns at most one host block and one device block for an array's base.  
 first use and carries a validity flag.  Reading a side that is stale syncs it from the other side (through the
 dtype's codec: widen on upload, narrow on download); writing a side invalidates the other.  Reading a valid side
 moves no bytes.  Views share their base's mirror.  Only this module moves array bytes between host and device.
+
+Threads.  Each mirror has a lock (an RLock) that makes its state transitions atomic with respect to other threads
+using the same base: a sync (download into the host block, upload into the device block) happens together with
+its flag change, and a write into an existing base (host write plus invalidation, or a kernel recorded plus
+invalidation) happens under the lock for its whole length (``Array``'s write methods take it through
+:func:`locked`).  Lock order, which keeps this free of deadlocks: a thread takes mirror locks in ascending ``id``
+(all it needs at once, through :func:`locked`; a fresh mirror no other thread can see may be locked at any
+time), and the stream's lock only after them; nothing takes a mirror lock while holding the stream's lock.
 """
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class Mirror:
-    __slots__ = ("dtype", "size", "device", "_host", "_block", "host_valid", "device_valid", "readers",
+    __slots__ = ("dtype", "size", "device", "_host", "_block", "host_valid", "device_valid", "readers", "lock",
                  "__weakref__")
 
     def __init__(self, dtype: DType, size: int, device: "Device") -> None:
@@ -35,6 +44,7 @@ class Mirror:
         # deferred results that still have to read this base (lazy fusion, ops/fusion.py): computed before it
         # is written, so that they see the values they were defined on
         self.readers: list | None = None
+        self.lock = threading.RLock()
 
     def _before_write(self) -> None:
         readers, self.readers = self.readers, None
@@ -78,20 +88,26 @@ class Mirror:
 
     def host(self) -> np.ndarray:
         """The host elements (1-D), downloaded first if only the device side is valid."""
-        host = self._host_block()
-        if not self.host_valid and self.device_valid:
-            self._download(host)
-            self.host_valid = True
-        return host
+        host = self._host
+        if self.host_valid and host is not None:  # valid: nothing to sync, no lock needed
+            return host
+        with self.lock:
+            host = self._host_block()
+            if not self.host_valid and self.device_valid:
+                self._download(host)
+                self.host_valid = True
+            return host
 
     def host_for_write(self, whole: bool = False) -> np.ndarray:
-        """Host elements about to be written; ``whole`` means every element will be, so nothing is synced."""
+        """Host elements about to be written; ``whole`` means every element will be, so nothing is synced.
+        A caller writing a base other threads can see holds ``self.lock`` until the write is done."""
         if self.readers:
             self._before_write()
-        host = self._host_block() if whole else self.host()
-        self.host_valid = True
-        self.device_valid = False
-        return host
+        with self.lock:
+            host = self._host_block() if whole else self.host()
+            self.host_valid = True
+            self.device_valid = False
+            return host
 
     # -- the device side -------------------------------------------------------------------------------------
     def _device_block(self) -> "DeviceBlock":
@@ -112,14 +128,19 @@ class Mirror:
 
     def buffer(self) -> wgpu.GPUBuffer:
         """The device buffer for reading, uploaded first if only the host side is valid."""
-        block = self._block or self._device_block()
-        if not self.device_valid and self.host_valid:
-            self._upload(block)
-            self.device_valid = True
-        return block.buffer
+        block = self._block
+        if block is not None and (self.device_valid or not self.host_valid):  # nothing to sync: no lock needed
+            return block.buffer
+        with self.lock:
+            block = self._block or self._device_block()
+            if not self.device_valid and self.host_valid:
+                self._upload(block)
+                self.device_valid = True
+            return block.buffer
 
     def buffer_for_write(self, whole: bool = False) -> wgpu.GPUBuffer:
-        """The device buffer about to be written by a kernel; ``whole`` skips the sync of unwritten parts."""
+        """The device buffer about to be written by a kernel; ``whole`` skips the sync of unwritten parts.
+        A caller writing a base other threads can see holds ``self.lock`` until the kernel is recorded."""
         if self.readers:
             self._before_write()
         buf = (self._block or self._device_block()).buffer if whole else self.buffer()
@@ -132,13 +153,14 @@ class Mirror:
 
     def release_device(self) -> None:
         """Give the device block back (after making sure the host side holds the data)."""
-        if self._block is None:
-            return
-        if self.device_valid and not self.host_valid:
-            self.host()
-        self.device_valid = False
-        block, self._block = self._block, None
-        self.device.allocator.free(block)
+        with self.lock:
+            if self._block is None:
+                return
+            if self.device_valid and not self.host_valid:
+                self.host()
+            self.device_valid = False
+            block, self._block = self._block, None
+            self.device.allocator.free(block)
 
     # -- transfers: the only two places bytes cross --------------------------------------------------------
     # Narrow dtypes (bool, 8/16-bit ints, float16) cross the bus at their host size: the packed host bytes go to a
@@ -219,6 +241,10 @@ class Mirror:
         moves device to device through pipelined staging chunks, in device layout (no narrowing and widening);
         host-resident data is copied on the host and stays lazily uploaded there."""
         assert other.dtype is self.dtype and other.size == self.size
+        with locked((self, other)):
+            self._copy_to(other)
+
+    def _copy_to(self, other: "Mirror") -> None:
         if self.host_valid or not self.device_valid:
             other.host_for_write(whole=True)[...] = self.host()
             return
@@ -233,3 +259,22 @@ class Mirror:
         src.bytes_downloaded += nbytes
         dst.uploads += 1
         dst.bytes_uploaded += nbytes
+
+
+class locked:
+    """Holds the locks of several mirrors (duplicates and non-mirrors skipped), taken in ascending ``id``: the
+    order that keeps threads writing into several shared bases free of deadlocks."""
+
+    __slots__ = ("_locks",)
+
+    def __init__(self, mirrors) -> None:
+        seen = {id(m): m for m in mirrors if isinstance(m, Mirror)}
+        self._locks = [seen[k].lock for k in sorted(seen)]
+
+    def __enter__(self) -> None:
+        for lk in self._locks:
+            lk.acquire()
+
+    def __exit__(self, *exc) -> None:
+        for lk in reversed(self._locks):
+            lk.release()

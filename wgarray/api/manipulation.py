@@ -69,7 +69,7 @@ def expand_dims(x: Array, /, *, axis: int = 0) -> Array:
     a = _axis(axis, n + 1)  # a position in the result
     # the stride a contiguous array would have there, so that contiguity (and view-reshapes) survive
     stride = x.strides[a] * max(x.shape[a], 1) if a < n else 1
-    return Array(x.mirror, x.shape[:a] + (1,) + x.shape[a:], x.strides[:a] + (stride,) + x.strides[a:], x.offset)
+    return x._view(x.shape[:a] + (1,) + x.shape[a:], x.strides[:a] + (stride,) + x.strides[a:], x.offset)
 
 
 def squeeze(x: Array, /, axis) -> Array:
@@ -81,7 +81,7 @@ def squeeze(x: Array, /, axis) -> Array:
             raise ValueError(f"cannot select an axis to squeeze out which has size not equal to one "
                              f"(axis {a} has size {x.shape[a]})")
     keep = [d for d in range(x.ndim) if d not in axes]
-    return Array(x.mirror, tuple(x.shape[d] for d in keep), tuple(x.strides[d] for d in keep), x.offset)
+    return x._view(tuple(x.shape[d] for d in keep), tuple(x.strides[d] for d in keep), x.offset)
 
 
 def flip(x: Array, /, *, axis=None) -> Array:
@@ -93,7 +93,7 @@ def flip(x: Array, /, *, axis=None) -> Array:
         if x.shape[a] > 1:
             offset += (x.shape[a] - 1) * strides[a]
             strides[a] = -strides[a]
-    return Array(x.mirror, x.shape, tuple(strides), offset)
+    return x._view(x.shape, tuple(strides), offset)
 
 
 def permute_dims(x: Array, /, axes) -> Array:

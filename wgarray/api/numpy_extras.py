@@ -89,7 +89,8 @@ def _out(res: Array, out) -> Array:
         raise ValueError(f"out has shape {out.shape}, but the result has shape {res.shape}")
     if not np.can_cast(res.dtype.numpy, out.dtype.numpy, casting="same_kind"):
         raise TypeError(f"cannot cast the {res.dtype.name} result to the {out.dtype.name} out= array")
-    assign(out, res)
+    with out._writing(res):  # the one write gate: a read-only out= is refused, the bases locked
+        assign(out, res)
     return out
 
 
@@ -401,7 +402,7 @@ def _einsum_diagonal(x: Array, term: str) -> tuple[Array, str]:
             raise ValueError(f"einsum: dimensions of repeated subscript {c!r} differ: {sorted(sizes)}")
         shape.append(x.shape[dims[0]])
         strides.append(builtins.sum(x.strides[d] for d in dims))
-    return Array(x.mirror, tuple(shape), tuple(strides), x.offset), letters
+    return x._view(shape, strides, x.offset), letters
 
 
 def _einsum_sum(x: Array, term: str, keep: set[str]) -> tuple[Array, str]:

@@ -12,12 +12,12 @@ namespace (``wgarray/api``) imports it.
 
 The names below are what ``Array``'s methods and operators call.
 """
-from .core import astype, to_device
+from .core import asarray, astype, to_device
 from .elementwise import elementwise, elementwise_fast, inplace
 from .indexing import assign, getitem, setitem
 from .matmul import matmul
 from .reduction import argreduce, reduce
 from .shape import reshape
 
-__all__ = ["argreduce", "assign", "astype", "elementwise", "elementwise_fast", "getitem", "inplace", "matmul",
+__all__ = ["argreduce", "asarray", "assign", "astype", "elementwise", "elementwise_fast", "getitem", "inplace", "matmul",
            "reduce", "reshape", "setitem", "to_device"]

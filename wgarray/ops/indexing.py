@@ -138,7 +138,7 @@ def _view(x: Array, entries: list[_Entry]) -> Array:
             if not -n <= i < n:
                 raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
             offset += (i % n) * x.strides[d]
-    return Array(x.mirror, tuple(shape), tuple(strides), offset)
+    return x._view(shape, strides, offset)
 
 
 # -- data-dependent coordinates ------------------------------------------------------------------------------------

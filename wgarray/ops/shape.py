@@ -1,12 +1,11 @@
 """Shapes: normalising shape arguments, broadcasting shapes, and views that change a shape (reshape, broadcast_to)."""
 from __future__ import annotations
 
-import math
 import operator
 
 import numpy as np
 
-from .._array import Array
+from .._array import Array, resolve_shape
 from ..kernels.layout import broadcast_strides, contiguous_strides
 from .core import astype
 
@@ -40,32 +39,13 @@ def broadcast_shapes(name: str, shapes: list) -> tuple[int, ...]:
 
 
 def reshape(x: Array, shape, copy: bool | None = None) -> Array:
-    shape = list(_shape_or_minus_one(shape))
-    if shape.count(-1) > 1:
-        raise ValueError("can only specify one unknown dimension (-1)")
-    if -1 in shape:
-        known = math.prod(n for n in shape if n != -1)
-        if known == 0 or x.size % known:
-            raise ValueError(f"cannot reshape array of size {x.size} into shape {tuple(shape)}")
-        shape[shape.index(-1)] = x.size // known
-    shape = tuple(shape)
-    if math.prod(shape) != x.size:
-        raise ValueError(f"cannot reshape array of size {x.size} into shape {shape}")
+    shape = resolve_shape(x.size, shape)
     if x.is_contiguous and not copy:
-        return Array(x.mirror, shape, contiguous_strides(shape), x.offset)
+        return x._view(shape, contiguous_strides(shape), x.offset)
     if copy is False:
         raise ValueError("reshape needs a copy of this non-contiguous array but copy=False was given")
     c = astype(x, x.dtype, copy=True)
     return Array(c.mirror, shape, contiguous_strides(shape), 0)
-
-
-def _shape_or_minus_one(shape) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)):
-        shape = (shape,)
-    out = tuple(operator.index(n) for n in shape)
-    if any(n < -1 for n in out):
-        raise ValueError(f"invalid shape {out}")
-    return out
 
 
 def broadcast_to(x: Array, shape) -> Array:
@@ -74,4 +54,4 @@ def broadcast_to(x: Array, shape) -> Array:
         strides = broadcast_strides(x.shape, x.strides, shape)
     except ValueError:
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to {shape}") from None
-    return Array(x.mirror, shape, strides, x.offset)
+    return x._view(shape, strides, x.offset, writeable=False)  # zero strides alias elements: read-only

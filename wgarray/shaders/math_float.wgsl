@@ -291,10 +291,104 @@ fn wg_impl_rem_pio2_step_${T}(xh: ${T}, xl: ${T}) -> vec3<${T}> {
     return vec3<${T}>(r.x, r.y, k);
 }
 
-// x = k pi/2 + (r.x + r.y), |r| <= ~pi/4: vec3(r.x, r.y, k mod 4), for finite x.  Further steps reduce what
-// the first left where k did not fit the mantissa.  Accurate while pi/2's ~4 T-widths suffice: |x| up to ~1e9
-// (f32) and ~1e40 (f64); beyond, the result stays in [-1, 1] but loses accuracy.
+// Bits pos .. pos + 31 of the 288-bit little-endian number p (bits outside it are 0)
+fn wg_impl_bits288_${T}(p: ptr<function, array<u32, 9>>, pos: i32) -> u32 {
+    let w = pos >> 5u;
+    let sh = u32(pos & 31);
+    var lo = 0u;
+    var hi = 0u;
+    if (w >= 0 && w < 9) { lo = (*p)[w]; }
+    if (w >= -1 && w < 8) { hi = (*p)[w + 1]; }
+    if (sh == 0u) { return lo; }
+    return (lo >> sh) | (hi << (32u - sh));
+}
+
+// Payne-Hanek: x = k pi/2 + (r.x + r.y), |r| <= pi/4: vec3(r.x, r.y, k mod 4) for any finite x with |x| >= 2^20,
+// in u32 arithmetic (every device has it, shader-int64 or not).
+// |x| = m 2^e with m an integer of at most 53 bits; x 2/pi mod 4 is the exact product of m (two u32 words) with
+// the 7 words of 2/pi's bits that matter: the words before them contribute multiples of 4 (their lowest bit
+// weighs m 2^(e - 32 j) >= 4), the words after them less than 2^-138, against a fraction that is never below
+// ~2^-62 for float64 (the closest a double comes to a multiple of pi/2) and ~2^-32 for float32.
+fn wg_impl_rem_pio2_ph_${T}(x: ${T}) -> vec3<${T}> {
+    var tbl = array<u32, 40>(
+        0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u,
+        0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u, 0x06492eeau, 0x09d1921cu,
+        0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u, 0xe99c7026u, 0xb45f7e41u,
+        0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu, 0xde05980fu,
+        0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du,
+        0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u, 0x1f8d5d08u,
+        0x56033046u, 0xfc7b6babu, 0xf0cfbc20u, 0x9af4361du);
+    let is64 = wg_impl_is_f64_${T}();
+    let mbits = wg_impl_mant_bits_${T}();
+    let ax = wg_abs_${T}(x);
+    let e = wg_impl_biased_exponent_${T}(x) - select(127, 1023, is64) - i32(mbits);
+    let m = ldexp(ax, -e);  // an integer below 2^53 (2^24 for f32): exact
+    let mh = floor(m * ${T}(0x1p-32));
+    var mw = array<u32, 2>(u32(m - mh * ${T}(0x1p32)), u32(mh));
+    let j = max(0, (e - 2) >> 5u);
+    var p = array<u32, 9>(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+    for (var i = 0; i < 2; i = i + 1) {
+        var carry = 0u;
+        for (var k = 0; k < 7; k = k + 1) {  // p += m_i * (words j .. j+6) << 32 i; p + a b + c < 2^64 per limb
+            let t = wg_exact_impl_mul_u32(mw[i], tbl[j + 6 - k]);  // numerics_exact.wgsl: in every module
+            let s1 = p[i + k] + t.x;
+            let s2 = s1 + carry;
+            carry = t.y + select(0u, 1u, s1 < t.x) + select(0u, 1u, s2 < s1);
+            p[i + k] = s2;
+        }
+        p[i + 7] = carry;
+    }
+    let pt = 224 - (e - 32 * j);  // the binary point of x 2/pi (mod 4) in p
+    var q = wg_impl_bits288_${T}(&p, pt) & 3u;
+    var g = vec4<u32>(wg_impl_bits288_${T}(&p, pt - 32), wg_impl_bits288_${T}(&p, pt - 64),
+                      wg_impl_bits288_${T}(&p, pt - 96), wg_impl_bits288_${T}(&p, pt - 128));
+    let neg = (g.x & 0x80000000u) != 0u;
+    if (neg) {  // fraction >= 1/2: k + 1 and the fraction minus 1, as 1 - fraction (128-bit two's complement)
+        q = (q + 1u) & 3u;
+        g = ~g;
+        g.w = g.w + 1u;
+        if (g.w == 0u) { g.z = g.z + 1u; if (g.z == 0u) { g.y = g.y + 1u; if (g.y == 0u) { g.x = g.x + 1u; } } }
+    }
+    var sc = 0;  // normalise: whole words, then bits (the fraction is above 2^-64 here)
+    for (var w = 0; w < 2 && g.x == 0u; w = w + 1) {
+        g = vec4<u32>(g.y, g.z, g.w, 0u);
+        sc = sc + 32;
+    }
+    let c = countLeadingZeros(g.x);
+    if (c != 0u) {
+        g = vec4<u32>((g.x << c) | (g.y >> (32u - c)), (g.y << c) | (g.z >> (32u - c)), (g.z << c) | (g.w >> (32u - c)), 0u);
+    }
+    sc = sc + i32(c);
+    // the 96 leading bits as a double-length value in [1/2, 1): 16-bit pieces are exact in f32 and f64
+    var hi = ${T}(0.0);
+    var lo = ${T}(0.0);
+    for (var i = 5; i >= 0; i = i - 1) {
+        let word = select(select(g.z, g.y, i < 4), g.x, i < 2);
+        let half = select(word & 0xffffu, word >> 16u, (i & 1) == 0);
+        let t = wg_impl_two_sum_${T}(hi, ${T}(half) * ldexp(${T}(1.0), -16 * (i + 1)));
+        hi = t.x;
+        lo = lo + t.y;
+    }
+    let f = wg_impl_fast_two_sum_${T}(hi, lo);
+    let fh = ldexp(f.x, -sc);
+    let fl = ldexp(f.y, -sc);
+    // r = fraction pi/2, double-length
+    let p1 = select(${T}(1.5707963705062866), ${T}(1.5707963267948966), is64);
+    let p2 = select(${T}(-4.371138828673793e-08), ${T}(6.123233995736766e-17), is64);
+    let a = wg_impl_two_prod_${T}(fh, p1);
+    var r = wg_impl_fast_two_sum_${T}(a.x, a.y + (fh * p2 + fl * p1));
+    if (neg != wg_impl_is_neg_${T}(x)) { r = -r; }
+    if (wg_impl_is_neg_${T}(x)) { q = (4u - q) & 3u; }
+    return vec3<${T}>(r.x, r.y, ${T}(q));
+}
+
+// x = k pi/2 + (r.x + r.y), |r| <= ~pi/4: vec3(r.x, r.y, k mod 4), for finite x.  The fast path (Cody-Waite
+// with pi/2 to ~4 T-widths; further steps reduce what the first left where k did not fit the mantissa) serves
+// |x| below 2^20 (f32) / 2^32 (f64), far inside where it is accurate; Payne-Hanek (exact) serves the rest.
 fn wg_impl_rem_pio2_${T}(x: ${T}) -> vec3<${T}> {
+    if (wg_abs_${T}(x) >= select(${T}(0x1p20), ${T}(0x1p32), wg_impl_is_f64_${T}())) {
+        return wg_impl_rem_pio2_ph_${T}(x);
+    }
     var r = wg_impl_rem_pio2_step_${T}(x, ${T}(0.0));
     var k = r.z - ${T}(4.0) * floor(r.z * ${T}(0.25));
     // each further step shrinks |r| by ~2^mantissa: at most 6 (f32) / 20 (f64) for the largest x

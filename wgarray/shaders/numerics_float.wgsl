@@ -48,6 +48,11 @@ fn wg_impl_nan_${T}() -> ${T} {
 fn wg_impl_abs_bits_${T}(x: ${T}) -> ${U} {
     return bitcast<${U}>(x) & ~wg_impl_sign_mask_${T}();
 }
+// The biased exponent field of x (0 for zeros and subnormals)
+fn wg_impl_biased_exponent_${T}(x: ${T}) -> i32 {
+    return i32(u32(wg_impl_abs_bits_${T}(x) >> wg_impl_mant_bits_${T}()));
+}
+
 fn wg_impl_is_zero_${T}(x: ${T}) -> bool {
     return wg_impl_abs_bits_${T}(x) == ${U}(0);
 }

@@ -85,7 +85,7 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     sr, sc = x.strides[-2:]
     n = max(0, min(rows, cols - k)) if k >= 0 else max(0, min(rows + k, cols))
     start = x.offset + ((k * sc if k >= 0 else -k * sr) if n else 0)
-    return Array(x.mirror, x.shape[:-2] + (n,), x.strides[:-2] + (sr + sc,), start)
+    return x._view(x.shape[:-2] + (n,), x.strides[:-2] + (sr + sc,), start)
 
 
 # -- products ----------------------------------------------------------------------------------------------------
