@@ -39,7 +39,9 @@ except (ImportError, AttributeError):  # another wgpu-py layout: use the public 
     _SET_PIPELINE = None
 # A blocking poll of the device from the calling thread (wgpu-native); without it maps wait for wgpu-py's poller.
 _POLL_WAIT = getattr(getattr(wgpu.backends, "wgpu_native", None), "GPUDevice", None)
+_POLL = getattr(_POLL_WAIT, "_poll", None)  # the same poll without waiting
 _POLL_WAIT = getattr(_POLL_WAIT, "_poll_wait", None)
+_MAP_SPINS = 10_000
 
 
 def _round_up(n: int, to: int) -> int:
@@ -307,12 +309,18 @@ class Stream:
         first submits an empty command buffer (a guard for buffers never written by a submit; ours always are),
         then waits on an event that its per-device poller thread sets: ~200 us a wait on the H200's host and
         ~300 us on lavapipe.  A blocking poll from this thread finishes the submitted work and fires the map
-        callback here."""
+        callback here; where a driver fires it only on a later poll, non-blocking polls follow (bounded) before
+        falling back to the poller's event."""
         if _POLL_WAIT is None:
             buffer.map_sync(mode, 0, size)
             return
         promise = buffer.map_async("READ_NOSYNC" if mode == wgpu.MapMode.READ else mode, 0, size)
         _POLL_WAIT(self._device)
+        if _POLL is not None:
+            for _ in range(_MAP_SPINS):
+                if getattr(promise, "_state", "") != "pending":
+                    break
+                _POLL(self._device)
         promise.sync_wait()
 
     def synchronize(self) -> None:
