@@ -74,6 +74,8 @@ def _pipeline(fname, subs, fn, arg_types, ret_type):
             div, sqrt = "x / y", "sqrt(x)"
         lines.append(Template((SHADER_DIR / "correctly_rounded.wgsl").read_text()).substitute(T=t, DIV=div,
                                                                                              SQRT=sqrt))
+    if fname in ("numerics_sint.wgsl", "numerics_uint.wgsl"):  # their power is the shared squaring loop
+        lines.append(Template((SHADER_DIR / "numerics_int_pow.wgsl").read_text()).substitute(T=dict(subs)["T"]))
     for k, t in enumerate(arg_types):
         lines.append(f"@group(0) @binding({k}) var<storage, read> in{k}: array<{t}>;")
     out_t = "u32" if ret_type == "bool" else ret_type

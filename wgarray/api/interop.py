@@ -331,22 +331,23 @@ def _searchsorted(a, v, side="left", sorter=None):
     return searching.searchsorted(_arr(a), v, side=side, sorter=sorter)
 
 
-@implements(np.sort)
-def _sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    _no("sort", order=order)
+def _sorting(fn, name: str, a, axis, order):
+    """np.sort / np.argsort: ``axis=None`` sorts the flattened array (every sort here is stable)."""
+    _no(name, order=order)
     x = _arr(a)
     if axis is None:
         x, axis = manipulation.reshape(x, (-1,)), 0
-    return sorting.sort(x, axis=axis)
+    return fn(x, axis=axis)
+
+
+@implements(np.sort)
+def _sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    return _sorting(sorting.sort, "sort", a, axis, order)
 
 
 @implements(np.argsort)
 def _argsort(a, axis=-1, kind=None, order=None, *, stable=None):
-    _no("argsort", order=order)
-    x = _arr(a)
-    if axis is None:
-        x, axis = manipulation.reshape(x, (-1,)), 0
-    return sorting.argsort(x, axis=axis)
+    return _sorting(sorting.argsort, "argsort", a, axis, order)
 
 
 @implements(np.unique)

@@ -48,12 +48,12 @@ def _helpers_for(wgsl_type: str) -> str:
                 + render("nextafter_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type], I="i" + wgsl_type[1:],
                          D=_FLOAT_NAME[wgsl_type])
                 + "\n" + load(f"random_{wgsl_type}.wgsl"))  # random distributions (kernels/random.py)
-    if wgsl_type in ("i32", "i64"):
-        return render("numerics_sint.wgsl", T=wgsl_type, BITS=wgsl_type[1:])
-    if wgsl_type == "u32":  # Philox4x32-10 and integer draws (kernels/random.py)
-        return render("numerics_uint.wgsl", T=wgsl_type, BITS=wgsl_type[1:]) + "\n" + load("philox.wgsl")
-    if wgsl_type == "u64":
-        return render("numerics_uint.wgsl", T=wgsl_type, BITS=wgsl_type[1:])
+    if wgsl_type in ("i32", "i64", "u32", "u64"):
+        ints = render("numerics_int_pow.wgsl", T=wgsl_type) + "\n" + render(
+            f"numerics_{'s' if wgsl_type[0] == 'i' else 'u'}int.wgsl", T=wgsl_type, BITS=wgsl_type[1:])
+        if wgsl_type == "u32":  # Philox4x32-10 and integer draws (kernels/random.py)
+            ints += "\n" + load("philox.wgsl")
+        return ints
     return ""
 
 

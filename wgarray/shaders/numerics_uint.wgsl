@@ -25,17 +25,7 @@ fn wg_remainder_${T}(a: ${T}, b: ${T}) -> ${T} {
 
 // np.power: exponentiation by squaring with wrap-around; pow(x, 0) = 1
 fn wg_pow_${T}(a: ${T}, b: ${T}) -> ${T} {
-    var result = ${T}(1);
-    var base = a;
-    var e = b;
-    while (e != ${T}(0)) {
-        if ((e & ${T}(1)) != ${T}(0)) {
-            result = result * base;
-        }
-        base = base * base;
-        e = e >> 1u;
-    }
-    return result;
+    return wg_pow_squaring_${T}(a, b);
 }
 
 // np.left_shift: counts >= BITS give 0
