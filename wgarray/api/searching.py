@@ -71,6 +71,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     core.check_supported(cdt, dev)
     if sorter is not None:
         x1 = take(x1, sorter)
+    core.check_addressable("searchsorted", x1)  # its int32 result could not hold a larger insertion index
     out = core.new_array(x2.shape, _dt.int32, dev)
     if out.size:
         _search.searchsorted(dev, x1, x2, cdt, side == "right", out)

@@ -16,6 +16,7 @@ from ..alloc.mirror import Mirror
 from ..dtypes import DType
 from ..kernels import elementwise as _ew
 from ..kernels.elementwise import Scalar
+from ..kernels.layout import MAX_ELEMENTS
 from ..kernels.ewtable import OPS as EW_OPS
 
 SCALARS = (bool, int, float, complex, np.bool_, np.integer, np.floating, np.complexfloating)
@@ -76,6 +77,16 @@ def new_array(shape: Sequence[int], dtype: DType, device: _device.Device) -> Arr
 
 
 _INT_BOUNDS = {d: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).max)) for d in _dt.ALL_DTYPES if d.kind in "iu"}
+
+
+def check_addressable(name: str, *arrays: Array) -> None:
+    """MemoryError naming the limit when an operand has more elements than a kernel addresses (a broadcast view can
+    be that large without its bytes being): sizes between 2**31 and 2**32 would fit the kernels' u32 parameters but
+    overflow their i32 index arithmetic, so the check comes before the launch rather than from packing them."""
+    for a in arrays:
+        if a.size > MAX_ELEMENTS:
+            raise MemoryError(f"{name}: an operand of shape {a.shape} has {a.size} elements; wgarray's kernels "
+                              f"address at most {MAX_ELEMENTS} (2**31 - 1) elements of an operand")
 
 
 def check_int_fits(value: int, dtype: DType) -> None:
