@@ -193,15 +193,19 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
 def from_dlpack(x, /, *, device=None, copy: bool | None = None) -> Array:
     """An array from any object with ``__dlpack__`` (read on the host through ``np.from_dlpack``).
 
-    wgarray arrays always own their memory (a host block and a device buffer), so data from another library is
-    copied: ``copy=False`` raises BufferError for them.  A wgarray array is returned as ``asarray`` would."""
+    ``copy=False`` shares a host (kDLCPU) producer's memory as the host block, under ``asarray(copy=False)``'s
+    rule (C-contiguous, aligned, writeable, wgarray's host layout), and raises BufferError otherwise; other data is
+    copied.  A wgarray array is returned as ``asarray`` would."""
     if isinstance(x, Array):
         if copy is False and device is not None and core.resolve_device(device) is not x.device:
             raise BufferError("copy=False but the array is on another device")
         return core.asarray(x, device=device, copy=copy)
-    if copy is False:
-        raise BufferError("wgarray cannot share memory with another library's array; pass copy=None or True")
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"{type(x).__name__} does not support the DLPack protocol (no __dlpack__)")
+    if copy is False:
+        try:
+            return core.asarray(np.from_dlpack(x, copy=False), device=device, copy=False)
+        except ValueError as e:
+            raise BufferError(str(e)) from None
     host = np.from_dlpack(x)
     return core.asarray(host, device=device)
