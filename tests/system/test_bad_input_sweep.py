@@ -127,6 +127,7 @@ def good_values(name: str, inp: Inputs) -> dict:
                                                                                                   "axis": 1},
         "meshgrid": {"arrays": (inp.sorted1, inp.idx)}, "broadcast_arrays": {"arrays": (f, inp.col)},
         "broadcast_to": {"shape": (2, 3, 4)}, "reshape": {"shape": (4, 3)}, "cumulative_sum": {"axis": 1},
+        "expand_dims": {"axis": 1},
         "cumulative_prod": {"axis": 1}, "linalg.cross": {"x1": inp.v3, "x2": inp.v3}, "astype": {"dtype": wg.int32},
         "isdtype": {"dtype": wg.int8}, "linalg.outer": {"x1": inp.sorted1, "x2": inp.idx},
         "linalg.eigh": {"x": f[:, :3]}, "linalg.eigvalsh": {"x": f[:, :3]},  # square (the lower triangle is read)

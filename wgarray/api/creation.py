@@ -20,17 +20,17 @@ __all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "fu
            "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like"]
 
 
-def asarray(obj, /, *, dtype=None, device=None, copy: bool | None = None) -> Array:
+def asarray(obj, /, dtype=None, *, device=None, copy: bool | None = None) -> Array:
     """An array from an Array, a numpy array, a DLPack or buffer object, or (nested) Python scalars; numpy's
     copy semantics (``copy=False`` raises when a copy is needed)."""
     return core.asarray(obj, dtype=dtype, device=device, copy=copy)
 
 
-def empty(shape, *, dtype=None, device=None) -> Array:
+def empty(shape, dtype=None, *, device=None) -> Array:
     return core.new_array(as_shape(shape), _dt.as_dtype(dtype), core.resolve_device(device))
 
 
-def full(shape, fill_value, *, dtype=None, device=None) -> Array:
+def full(shape, fill_value, dtype=None, *, device=None) -> Array:
     dev = core.resolve_device(device)
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
@@ -69,7 +69,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     return out
 
 
-def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
+def linspace(start, stop, /, num, endpoint=True, *, dtype=None, device=None) -> Array:
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"linspace: number of samples {num} must be non-negative")
@@ -96,7 +96,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     return out
 
 
-def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
+def eye(n_rows, n_cols=None, /, k=0, dtype=None, *, device=None) -> Array:
     n_rows = operator.index(n_rows)
     n_cols = n_rows if n_cols is None else operator.index(n_cols)
     k = operator.index(k)
@@ -109,28 +109,28 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     return out
 
 
-def zeros(shape, *, dtype=None, device=None) -> Array:
+def zeros(shape, dtype=None, *, device=None) -> Array:
     return full(shape, 0, dtype=_dt.default_float if dtype is None else dtype, device=device)
 
 
-def ones(shape, *, dtype=None, device=None) -> Array:
+def ones(shape, dtype=None, *, device=None) -> Array:
     return full(shape, 1, dtype=_dt.default_float if dtype is None else dtype, device=device)
 
 
-def empty_like(x: Array, /, *, dtype=None, device=None) -> Array:
+def empty_like(x: Array, /, dtype=None, *, device=None) -> Array:
     x = core.as_array(x)
     return empty(x.shape, dtype=x.dtype if dtype is None else dtype, device=x.device if device is None else device)
 
 
-def zeros_like(x: Array, /, *, dtype=None, device=None) -> Array:
+def zeros_like(x: Array, /, dtype=None, *, device=None) -> Array:
     return full_like(x, 0, dtype=dtype, device=device)
 
 
-def ones_like(x: Array, /, *, dtype=None, device=None) -> Array:
+def ones_like(x: Array, /, dtype=None, *, device=None) -> Array:
     return full_like(x, 1, dtype=dtype, device=device)
 
 
-def full_like(x: Array, /, fill_value, *, dtype=None, device=None) -> Array:
+def full_like(x: Array, /, fill_value, dtype=None, *, device=None) -> Array:
     x = core.as_array(x)
     return full(x.shape, fill_value, dtype=x.dtype if dtype is None else dtype,
                      device=x.device if device is None else device)
@@ -180,12 +180,12 @@ def _triangle(x, k, mask_op: str) -> Array:
     return elementwise("where", mask, x, zero)
 
 
-def tril(x: Array, /, *, k: int = 0) -> Array:
+def tril(x: Array, /, k: int = 0) -> Array:
     """The lower triangle of each matrix in x (elements with column - row > k set to zero)."""
     return _triangle(x, k, "tril_mask")
 
 
-def triu(x: Array, /, *, k: int = 0) -> Array:
+def triu(x: Array, /, k: int = 0) -> Array:
     """The upper triangle of each matrix in x (elements with column - row < k set to zero)."""
     return _triangle(x, k, "triu_mask")
 
