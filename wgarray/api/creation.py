@@ -85,7 +85,16 @@ def linspace(start, stop, /, num, endpoint=True, *, dtype=None, device=None) -> 
         div = (num - 1) if endpoint else num
         span = num_t(stop) - num_t(start)
         cd = dt if dt is not _dt.float16 else _dt.float32
-        if div > 0 and abs(span) * num < float(np.finfo(cd.component.numpy).max) / 2:
+        step = span / div if div > 0 else 0.0
+        if (dt.kind == "f" and dev.supports(_dt.float64) and step != 0 and math.isfinite(step)
+                and abs(span) * num < float(np.finfo(np.float64).max) / 2):
+            # numpy's formula and precision: i * step + start in float64 (step = span / div rounded once, on the
+            # host as numpy does), rounded once to the output dtype: bit for bit numpy's, float32 included
+            wide = out if dt is _dt.float64 else core.new_array((num,), _dt.float64, dev)
+            core.ramp(wide, float(start), step, _dt.float64)
+            if wide is not out:
+                out = core.astype(wide, dt)
+        elif div > 0 and abs(span) * num < float(np.finfo(cd.component.numpy).max) / 2:
             # start + (i * span) / div: the rounded step is never multiplied up (matters for tiny spans)
             _ew.run(dev, _EW_OPS["linspace"], [Scalar(num_t(start), cd), Scalar(span, cd), Scalar(num_t(div), cd)],
                     out, cd)

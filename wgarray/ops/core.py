@@ -16,8 +16,8 @@ from ..alloc.mirror import Mirror
 from ..dtypes import DType
 from ..kernels import elementwise as _ew
 from ..kernels.elementwise import Scalar
-from ..kernels.layout import MAX_ELEMENTS
 from ..kernels.ewtable import OPS as EW_OPS
+from ..kernels.layout import MAX_ELEMENTS
 
 SCALARS = (bool, int, float, complex, np.bool_, np.integer, np.floating, np.complexfloating)
 
