@@ -68,9 +68,9 @@ def test_from_dlpack():
     assert np.shares_memory(np.from_dlpack(z, copy=False), z.mirror.host())  # z's download made the host valid
 
 
-def test_creation_signatures_keyword_only():
+def test_creation_signatures_take_numpys_positional_dtype():
+    assert wg.empty((2,), wg.float32).dtype is wg.float32  # numpy's position (tests/api/test_call_forms.py)
+    assert wg.full((2,), 1.0, wg.float16).dtype is wg.float16
     with pytest.raises(TypeError):
-        wg.empty((2,), wg.float32)  # dtype is keyword-only
-    with pytest.raises(TypeError):
-        wg.full((2,), 1.0, wg.float32)
+        wg.empty((2,), wg.float32, wg.default_device())  # device stays keyword-only (numpy's order comes first)
     check(wg.full((2,), 1.5, dtype=wg.float16), np.full(2, 1.5, np.float16), wg.float16)
