@@ -196,6 +196,16 @@ class Array:
         return lo, hi + 1
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """numpy 2's protocol.  ``copy=False`` never copies host memory: it returns a *read-only* view of the host
+        block when the host side is valid (a write through it would bypass the mirror's sync, so numpy refuses it;
+        write through wgarray instead), and raises ValueError when the values are only on the device (a download is
+        a copy) or a dtype conversion is asked for.  ``copy=None`` or ``True``: a fresh numpy array."""
+        if copy is False:
+            if dtype is not None and np.dtype(dtype) != self.dtype.numpy:
+                raise ValueError(f"copy=False but converting {self.dtype.name} to {np.dtype(dtype)} is a copy")
+            view = self._shared_host("__array__(copy=False)", ValueError)
+            view.flags.writeable = False
+            return view
         out = self.numpy()
         return out if dtype is None else out.astype(dtype)
 
@@ -211,14 +221,28 @@ class Array:
         as its own elements, not its base); unpickling gives a host-resident array on the default device."""
         return (_unpickle, (self.dtype.name, self.shape, self.numpy().tobytes()))
 
+    def _shared_host(self, what: str, error: type[Exception]) -> np.ndarray:
+        """This view over the host block itself (no copy), which needs the host side valid."""
+        m = self.mirror
+        if not m.host_valid and m.device_valid:
+            raise error(f"{what}: the values are only on the device, and downloading them is a copy")
+        view = self._host_view(m.host())
+        if not self._writeable:  # a broadcast view: its shared elements must not be written through the export
+            view.flags.writeable = False
+        return view
+
     def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """Exports a host copy (kDLCPU): the bytes live in a device buffer, so copy=False is a BufferError."""
-        if copy is False:
-            raise BufferError("wgarray exports a host copy of the data; copy=False cannot be honoured")
+        """Exports host memory (kDLCPU).  ``copy=False``: the host block itself, which needs the host side valid
+        (else BufferError); ``copy=None``: the host block when the host side is valid, else a downloaded copy;
+        ``copy=True``: always a copy.  A consumer's writes to a shared export land in the host block; the mirror
+        does not learn of them (README, residency): wgarray's host reads see them, device uses only if the host
+        was the only valid side until then."""
         if dl_device is not None and tuple(dl_device) != (1, 0):
             raise BufferError(f"wgarray exports to the host (kDLCPU = (1, 0)) only, not to {dl_device}")
         kwargs = {} if max_version is None else {"max_version": max_version}
-        return self.numpy().__dlpack__(**kwargs)
+        if copy is True or (copy is None and not self.mirror.host_valid and self.mirror.device_valid):
+            return self.numpy().__dlpack__(**kwargs)
+        return self._shared_host("__dlpack__(copy=False)", BufferError).__dlpack__(**kwargs)
 
     def __dlpack_device__(self, /) -> tuple[int, int]:
         return (1, 0)  # exported from the host side (kDLCPU)

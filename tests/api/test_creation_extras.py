@@ -56,20 +56,21 @@ def test_from_dlpack():
     assert y.mirror is not x.mirror
     check(y, np.arange(5, dtype=np.float32))
     with pytest.raises(BufferError):
-        wg.from_dlpack(host, copy=False)
+        wg.from_dlpack(host, copy=False)  # a strided producer cannot be the host block
     with pytest.raises(TypeError):
         wg.from_dlpack([1, 2, 3])
     # round trip through numpy's consumer, from a device-only strided view
     z = (wg.arange(10, dtype=wg.float32) * 2)[::3]
     assert_same(np.from_dlpack(z), np.arange(10, dtype=np.float32)[::3] * 2)
     assert z.__dlpack_device__() == (1, 0)
-    with pytest.raises(BufferError):
-        z.__dlpack__(copy=False)
+    with pytest.raises(BufferError):  # device only: sharing the host block would need a download (a copy)
+        ((wg.arange(10, dtype=wg.float32) * 2)[::3]).__dlpack__(copy=False)
+    assert np.shares_memory(np.from_dlpack(z, copy=False), z.mirror.host())  # z's download made the host valid
 
 
-def test_creation_signatures_keyword_only():
+def test_creation_signatures_take_numpys_positional_dtype():
+    assert wg.empty((2,), wg.float32).dtype is wg.float32  # numpy's position (tests/api/test_call_forms.py)
+    assert wg.full((2,), 1.0, wg.float16).dtype is wg.float16
     with pytest.raises(TypeError):
-        wg.empty((2,), wg.float32)  # dtype is keyword-only
-    with pytest.raises(TypeError):
-        wg.full((2,), 1.0, wg.float32)
+        wg.empty((2,), wg.float32, wg.default_device())  # device stays keyword-only (numpy's order comes first)
     check(wg.full((2,), 1.5, dtype=wg.float16), np.full(2, 1.5, np.float16), wg.float16)

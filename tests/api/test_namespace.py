@@ -66,7 +66,7 @@ MAIN = {
     "broadcast_arrays": "*arrays",
     "broadcast_to": "x, /, shape",
     "concat": "arrays, /, *, axis=0",
-    "expand_dims": "x, /, *, axis=0",
+    "expand_dims": "x, /, axis",  # the 2024.12 stub: axis required, positional-or-keyword
     "flip": "x, /, *, axis=None",
     "moveaxis": "x, source, destination, /",
     "permute_dims": "x, /, axes",
@@ -168,16 +168,33 @@ def _spec(params: str) -> list[inspect.Parameter]:
 
 
 def assert_signature(fn, params: str, method: bool = False) -> None:
+    """``fn`` accepts every call the standard's signature allows, the same way: its positional parameters sit at
+    the standard's positions with the standard's kinds (positional-only stays positional-only, ``*args`` stays);
+    each keyword-only parameter of the standard exists by name, keyword-only or, where numpy takes it positionally,
+    positional-or-keyword (tests/api/test_call_forms.py pins those numpy positions); defaults agree in value and
+    type; extra parameters are optional."""
     want = _spec(params)
     got = list(inspect.signature(fn).parameters.values())
     if method:
         want, got = want[1:], got[1:]  # self
-    assert [p.kind for p in got] == [p.kind for p in want], f"{fn}: {got} != {want}"
-    for g, w in zip(got, want):
-        if w.kind != P.POSITIONAL_ONLY:
-            assert g.name == w.name, f"{fn}: parameter {g.name!r} should be named {w.name!r}"
+    by_name = {g.name: g for g in got}
+    for i, w in enumerate(want):
+        if w.kind == P.KEYWORD_ONLY:
+            g = by_name.get(w.name)
+            assert g is not None and g.kind in (P.KEYWORD_ONLY, P.POSITIONAL_OR_KEYWORD), \
+                f"{fn}: keyword parameter {w.name!r} missing or not usable by keyword ({got} vs {want})"
+        else:
+            assert i < len(got) and got[i].kind == w.kind, f"{fn}: {got} != {want} at position {i}"
+            g = got[i]
+            if w.kind != P.POSITIONAL_ONLY:
+                assert g.name == w.name, f"{fn}: parameter {g.name!r} should be named {w.name!r}"
         assert g.default == w.default and type(g.default) is type(w.default), \
             f"{fn}: default of {w.name!r} is {g.default!r}, the standard says {w.default!r}"
+    names = {w.name for w in want}
+    for g in got[len([w for w in want if w.kind != P.KEYWORD_ONLY]):]:
+        if g.name not in names:
+            assert g.default is not P.empty or g.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD), \
+                f"{fn}: extra parameter {g.name!r} is required"
 
 
 def _lookup(module, name: str, skippable: set, why: str):

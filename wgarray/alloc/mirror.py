@@ -98,6 +98,18 @@ class Mirror:
                 self.host_valid = True
             return host
 
+    def adopt_host(self, host: np.ndarray) -> None:
+        """Take ``host`` (1-D, C-contiguous, aligned, writeable, of this dtype's host layout and this size) as the
+        host block without copying it (``asarray(h, copy=False)``).  The host side becomes the only valid side, so
+        the first device use uploads what ``host`` holds then; after that the mirror does not watch ``host``, and
+        downloads land in it."""
+        assert host.ndim == 1 and host.size == self.size and host.dtype == self.dtype.numpy
+        assert host.flags.c_contiguous and host.flags.aligned and host.flags.writeable
+        with self.lock:
+            self._host = host
+            self.host_valid = True
+            self.device_valid = False
+
     def host_for_write(self, whole: bool = False) -> np.ndarray:
         """Host elements about to be written; ``whole`` means every element will be, so nothing is synced.
         A caller writing a base other threads can see holds ``self.lock`` until the write is done."""

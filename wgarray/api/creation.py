@@ -20,17 +20,17 @@ __all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "fu
            "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like"]
 
 
-def asarray(obj, /, *, dtype=None, device=None, copy: bool | None = None) -> Array:
+def asarray(obj, /, dtype=None, *, device=None, copy: bool | None = None) -> Array:
     """An array from an Array, a numpy array, a DLPack or buffer object, or (nested) Python scalars; numpy's
     copy semantics (``copy=False`` raises when a copy is needed)."""
     return core.asarray(obj, dtype=dtype, device=device, copy=copy)
 
 
-def empty(shape, *, dtype=None, device=None) -> Array:
+def empty(shape, dtype=None, *, device=None) -> Array:
     return core.new_array(as_shape(shape), _dt.as_dtype(dtype), core.resolve_device(device))
 
 
-def full(shape, fill_value, *, dtype=None, device=None) -> Array:
+def full(shape, fill_value, dtype=None, *, device=None) -> Array:
     dev = core.resolve_device(device)
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
@@ -69,7 +69,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     return out
 
 
-def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
+def linspace(start, stop, /, num, endpoint=True, *, dtype=None, device=None) -> Array:
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"linspace: number of samples {num} must be non-negative")
@@ -85,7 +85,16 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
         div = (num - 1) if endpoint else num
         span = num_t(stop) - num_t(start)
         cd = dt if dt is not _dt.float16 else _dt.float32
-        if div > 0 and abs(span) * num < float(np.finfo(cd.component.numpy).max) / 2:
+        step = span / div if div > 0 else 0.0
+        if (dt.kind == "f" and dev.supports(_dt.float64) and step != 0 and math.isfinite(step)
+                and abs(span) * num < float(np.finfo(np.float64).max) / 2):
+            # numpy's formula and precision: i * step + start in float64 (step = span / div rounded once, on the
+            # host as numpy does), rounded once to the output dtype: bit for bit numpy's, float32 included
+            wide = out if dt is _dt.float64 else core.new_array((num,), _dt.float64, dev)
+            core.ramp(wide, float(start), step, _dt.float64)
+            if wide is not out:
+                out = core.astype(wide, dt)
+        elif div > 0 and abs(span) * num < float(np.finfo(cd.component.numpy).max) / 2:
             # start + (i * span) / div: the rounded step is never multiplied up (matters for tiny spans)
             _ew.run(dev, _EW_OPS["linspace"], [Scalar(num_t(start), cd), Scalar(span, cd), Scalar(num_t(div), cd)],
                     out, cd)
@@ -96,7 +105,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     return out
 
 
-def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
+def eye(n_rows, n_cols=None, /, k=0, dtype=None, *, device=None) -> Array:
     n_rows = operator.index(n_rows)
     n_cols = n_rows if n_cols is None else operator.index(n_cols)
     k = operator.index(k)
@@ -109,28 +118,28 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     return out
 
 
-def zeros(shape, *, dtype=None, device=None) -> Array:
+def zeros(shape, dtype=None, *, device=None) -> Array:
     return full(shape, 0, dtype=_dt.default_float if dtype is None else dtype, device=device)
 
 
-def ones(shape, *, dtype=None, device=None) -> Array:
+def ones(shape, dtype=None, *, device=None) -> Array:
     return full(shape, 1, dtype=_dt.default_float if dtype is None else dtype, device=device)
 
 
-def empty_like(x: Array, /, *, dtype=None, device=None) -> Array:
+def empty_like(x: Array, /, dtype=None, *, device=None) -> Array:
     x = core.as_array(x)
     return empty(x.shape, dtype=x.dtype if dtype is None else dtype, device=x.device if device is None else device)
 
 
-def zeros_like(x: Array, /, *, dtype=None, device=None) -> Array:
+def zeros_like(x: Array, /, dtype=None, *, device=None) -> Array:
     return full_like(x, 0, dtype=dtype, device=device)
 
 
-def ones_like(x: Array, /, *, dtype=None, device=None) -> Array:
+def ones_like(x: Array, /, dtype=None, *, device=None) -> Array:
     return full_like(x, 1, dtype=dtype, device=device)
 
 
-def full_like(x: Array, /, fill_value, *, dtype=None, device=None) -> Array:
+def full_like(x: Array, /, fill_value, dtype=None, *, device=None) -> Array:
     x = core.as_array(x)
     return full(x.shape, fill_value, dtype=x.dtype if dtype is None else dtype,
                      device=x.device if device is None else device)
@@ -180,12 +189,12 @@ def _triangle(x, k, mask_op: str) -> Array:
     return elementwise("where", mask, x, zero)
 
 
-def tril(x: Array, /, *, k: int = 0) -> Array:
+def tril(x: Array, /, k: int = 0) -> Array:
     """The lower triangle of each matrix in x (elements with column - row > k set to zero)."""
     return _triangle(x, k, "tril_mask")
 
 
-def triu(x: Array, /, *, k: int = 0) -> Array:
+def triu(x: Array, /, k: int = 0) -> Array:
     """The upper triangle of each matrix in x (elements with column - row < k set to zero)."""
     return _triangle(x, k, "triu_mask")
 
@@ -193,15 +202,19 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
 def from_dlpack(x, /, *, device=None, copy: bool | None = None) -> Array:
     """An array from any object with ``__dlpack__`` (read on the host through ``np.from_dlpack``).
 
-    wgarray arrays always own their memory (a host block and a device buffer), so data from another library is
-    copied: ``copy=False`` raises BufferError for them.  A wgarray array is returned as ``asarray`` would."""
+    ``copy=False`` shares a host (kDLCPU) producer's memory as the host block, under ``asarray(copy=False)``'s
+    rule (C-contiguous, aligned, writeable, wgarray's host layout), and raises BufferError otherwise; other data is
+    copied.  A wgarray array is returned as ``asarray`` would."""
     if isinstance(x, Array):
         if copy is False and device is not None and core.resolve_device(device) is not x.device:
             raise BufferError("copy=False but the array is on another device")
         return core.asarray(x, device=device, copy=copy)
-    if copy is False:
-        raise BufferError("wgarray cannot share memory with another library's array; pass copy=None or True")
     if not hasattr(x, "__dlpack__"):
         raise TypeError(f"{type(x).__name__} does not support the DLPack protocol (no __dlpack__)")
+    if copy is False:
+        try:
+            return core.asarray(np.from_dlpack(x, copy=False), device=device, copy=False)
+        except ValueError as e:
+            raise BufferError(str(e)) from None
     host = np.from_dlpack(x)
     return core.asarray(host, device=device)

@@ -26,7 +26,7 @@ def _int_indices(indices, dev, name: str) -> Array:
     return indices
 
 
-def take(x, indices, /, *, axis=None) -> Array:
+def take(x, indices, /, axis=None) -> Array:
     """Elements of ``x`` at ``indices`` along ``axis`` (x[:, ..., indices, ...]); negative indices count from
     the end, out-of-range ones raise IndexError."""
     x = core.as_array(x)
@@ -40,7 +40,7 @@ def take(x, indices, /, *, axis=None) -> Array:
     return getitem(x, (slice(None),) * axis + (indices,))
 
 
-def take_along_axis(x, indices, /, *, axis=-1) -> Array:
+def take_along_axis(x, indices, /, axis=-1) -> Array:
     """out[..., j, ...] = x[..., indices[..., j, ...], ...] along ``axis``; the other dimensions broadcast."""
     x = core.as_array(x)
     dev = core.common_device([x])

@@ -62,7 +62,7 @@ def broadcast_arrays(*arrays) -> list[Array]:
     return [_shape.broadcast_to(a, shape) for a in arrays]
 
 
-def expand_dims(x: Array, /, *, axis: int = 0) -> Array:
+def expand_dims(x: Array, /, axis: int) -> Array:
     """A view with a new dimension of size one at ``axis`` (in [-ndim-1, ndim]; AxisError otherwise)."""
     x = core.as_array(x)
     n = x.ndim
@@ -84,7 +84,7 @@ def squeeze(x: Array, /, axis) -> Array:
     return x._view(tuple(x.shape[d] for d in keep), tuple(x.strides[d] for d in keep), x.offset)
 
 
-def flip(x: Array, /, *, axis=None) -> Array:
+def flip(x: Array, /, axis=None) -> Array:
     """A view with the order of elements reversed along ``axis`` (all axes when None): negative strides."""
     x = core.as_array(x)
     axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
@@ -128,7 +128,7 @@ def reshape(x: Array, /, shape, *, copy: bool | None = None) -> Array:
 
 
 # -- copies ------------------------------------------------------------------------------------------------------
-def concat(arrays, /, *, axis: int | None = 0) -> Array:
+def concat(arrays, /, axis: int | None = 0) -> Array:
     """Join arrays along an existing axis (flattened first when axis is None), promoting their dtypes."""
     if isinstance(arrays, Array) or not isinstance(arrays, (tuple, list)):
         raise TypeError("concat takes a tuple or list of arrays")
@@ -156,7 +156,7 @@ def concat(arrays, /, *, axis: int | None = 0) -> Array:
     return out
 
 
-def stack(arrays, /, *, axis: int = 0) -> Array:
+def stack(arrays, /, axis: int = 0) -> Array:
     """Join arrays of one shape along a new axis, promoting their dtypes."""
     if isinstance(arrays, Array) or not isinstance(arrays, (tuple, list)):
         raise TypeError("stack takes a tuple or list of arrays")
@@ -173,7 +173,7 @@ def stack(arrays, /, *, axis: int = 0) -> Array:
     return out
 
 
-def roll(x: Array, /, shift, *, axis=None) -> Array:
+def roll(x: Array, /, shift, axis=None) -> Array:
     """Elements shifted along axes (the flattened array when axis is None), wrapping around; a new array."""
     x = core.as_array(x)
     if axis is None:
@@ -237,7 +237,7 @@ def tile(x: Array, repetitions, /) -> Array:
     return out
 
 
-def repeat(x: Array, repeats, /, *, axis: int | None = None) -> Array:
+def repeat(x: Array, repeats, /, axis: int | None = None) -> Array:
     """Each element repeated ``repeats`` times along ``axis`` (the flattened array when None).
 
     ``repeats`` is an int or an integer array (one count per element along the axis, or one count); an array of

@@ -17,12 +17,12 @@ from .indexing import take
 __all__ = ["argmax", "argmin", "nonzero", "count_nonzero", "searchsorted", "where"]
 
 
-def argmax(x, /, *, axis=None, keepdims=False) -> Array:
+def argmax(x, /, axis=None, *, keepdims=False) -> Array:
     """Index of the first maximum (NaN wins, as in numpy) over ``axis`` (the flattened array when None)."""
     return argreduce("argmax", x, axis, keepdims)
 
 
-def argmin(x, /, *, axis=None, keepdims=False) -> Array:
+def argmin(x, /, axis=None, *, keepdims=False) -> Array:
     """Index of the first minimum (NaN wins, as in numpy) over ``axis`` (the flattened array when None)."""
     return argreduce("argmin", x, axis, keepdims)
 
@@ -41,14 +41,14 @@ def where(condition, x1, x2, /) -> Array:
     return elementwise("where", condition, x1, x2)
 
 
-def count_nonzero(x, /, *, axis=None, keepdims=False) -> Array:
+def count_nonzero(x, /, axis=None, *, keepdims=False) -> Array:
     """Number of nonzero elements (NaN counts as nonzero) over ``axis``, as int32."""
     x = core.as_array(x)
     flags = x if x.dtype is _dt.bool else elementwise("not_equal", x, 0)  # complex too: nonzero if either part is
     return reduce("sum", flags, axis, keepdims, _dt.int32)
 
 
-def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
+def searchsorted(x1, x2, /, side="left", sorter=None) -> Array:
     """Indices where the values of ``x2`` would be inserted into the ascending 1-D ``x1`` to keep it sorted
     (``side='left'``: before equal values, ``'right'``: after).  NaNs sort last, as in ``sort``."""
     if side not in ("left", "right"):
@@ -71,6 +71,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
     core.check_supported(cdt, dev)
     if sorter is not None:
         x1 = take(x1, sorter)
+    core.check_addressable("searchsorted", x1)  # its int32 result could not hold a larger insertion index
     out = core.new_array(x2.shape, _dt.int32, dev)
     if out.size:
         _search.searchsorted(dev, x1, x2, cdt, side == "right", out)

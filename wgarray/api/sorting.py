@@ -17,12 +17,12 @@ from ..ops.indexing import assign
 __all__ = ["sort", "argsort"]
 
 
-def sort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
+def sort(x, /, axis=-1, *, descending=False, stable=True) -> Array:
     """A sorted copy of ``x`` along ``axis``."""
     return _sorted(x, axis, descending, "sort")
 
 
-def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
+def argsort(x, /, axis=-1, *, descending=False, stable=True) -> Array:
     """int32 indices that sort ``x`` along ``axis`` (stable)."""
     return _sorted(x, axis, descending, "argsort")
 

@@ -24,23 +24,23 @@ from ..ops.reduction import reduce
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 
-def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
+def sum(x, /, axis=None, dtype=None, *, keepdims=False) -> Array:
     return reduce("sum", x, axis, keepdims, dtype)
 
 
-def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
+def prod(x, /, axis=None, dtype=None, *, keepdims=False) -> Array:
     return reduce("prod", x, axis, keepdims, dtype)
 
 
-def mean(x, /, *, axis=None, keepdims=False) -> Array:
+def mean(x, /, axis=None, *, keepdims=False) -> Array:
     return reduce("mean", x, axis, keepdims)
 
 
-def max(x, /, *, axis=None, keepdims=False) -> Array:
+def max(x, /, axis=None, *, keepdims=False) -> Array:
     return reduce("max", x, axis, keepdims)
 
 
-def min(x, /, *, axis=None, keepdims=False) -> Array:
+def min(x, /, axis=None, *, keepdims=False) -> Array:
     return reduce("min", x, axis, keepdims)
 
 
@@ -96,7 +96,7 @@ def _float_input(x) -> Array:
     return x
 
 
-def var(x, /, *, axis=None, correction: int | float = 0.0, keepdims: bool = False) -> Array:
+def var(x, /, axis=None, *, correction: int | float = 0.0, keepdims: bool = False) -> Array:
     """Variance over ``axis``: sum((x - mean)^2) / max(N - correction, 0) (inf/NaN when that is 0, as numpy)."""
     x = _float_input(x)
     if x.dtype is _dt.float16:  # compute in float32 (the count, too, would round in float16), round at the end
@@ -113,6 +113,6 @@ def var(x, /, *, axis=None, correction: int | float = 0.0, keepdims: bool = Fals
     return elementwise("divide", total, float(builtins.max(n - correction, 0)))
 
 
-def std(x, /, *, axis=None, correction: int | float = 0.0, keepdims: bool = False) -> Array:
+def std(x, /, axis=None, *, correction: int | float = 0.0, keepdims: bool = False) -> Array:
     """Standard deviation over ``axis``: sqrt(var(x, axis, correction))."""
     return elementwise("sqrt", var(x, axis=axis, correction=correction, keepdims=keepdims))

@@ -14,15 +14,15 @@ from .manipulation import concat
 __all__ = ["all", "any", "diff", "stats", "synchronize"]
 
 
-def any(x, /, *, axis=None, keepdims=False) -> Array:
+def any(x, /, axis=None, *, keepdims=False) -> Array:
     return reduce("any", x, axis, keepdims)
 
 
-def all(x, /, *, axis=None, keepdims=False) -> Array:
+def all(x, /, axis=None, *, keepdims=False) -> Array:
     return reduce("all", x, axis, keepdims)
 
 
-def diff(x, /, *, axis: int = -1, n: int = 1, prepend=None, append=None) -> Array:
+def diff(x, /, n: int = 1, axis: int = -1, prepend=None, append=None) -> Array:
     """The n-th discrete difference along ``axis`` (x[1:] - x[:-1], n times; != for bool, as numpy).
 
     ``prepend``/``append`` are joined to x along the axis first (scalars and 0-d arrays are broadcast to one slice)."""

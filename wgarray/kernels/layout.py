@@ -97,14 +97,18 @@ def variant(cshape: Sequence[int], strides: Sequence[int]) -> str:
     return "s"
 
 
+MAX_ELEMENTS = 2**31 - 1  # the most elements one kernel addresses in an operand (32-bit sizes, strides, offsets)
+
+
 def pack(fmt: str, *values: int) -> bytes:
-    """``struct.pack`` for kernel parameters: a value beyond 32 bits (the size, a stride or an offset of more than
-    2**31 elements, as a huge broadcast view has) raises OverflowError rather than struct.error."""
+    """``struct.pack`` for kernel parameters.  A value beyond 32 bits (the size, a stride or an offset of more than
+    2**31 elements, as a huge broadcast view has) is a size the kernels cannot address: the README's error table
+    makes that a MemoryError naming the limit (not struct.error or OverflowError, which mean a bad Python int)."""
     try:
         return struct.pack(fmt, *values)
     except struct.error:
-        raise OverflowError(f"a kernel parameter does not fit in 32 bits (one of {list(values)}): wgarray's kernels "
-                            "address at most 2**31 - 1 elements an operand") from None
+        raise MemoryError(f"a kernel parameter does not fit in 32 bits (one of {list(values)}): wgarray's kernels "
+                          f"address at most {MAX_ELEMENTS} (2**31 - 1) elements of an operand") from None
 
 
 class Params:

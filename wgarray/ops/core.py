@@ -17,6 +17,7 @@ from ..dtypes import DType
 from ..kernels import elementwise as _ew
 from ..kernels.elementwise import Scalar
 from ..kernels.ewtable import OPS as EW_OPS
+from ..kernels.layout import MAX_ELEMENTS
 
 SCALARS = (bool, int, float, complex, np.bool_, np.integer, np.floating, np.complexfloating)
 
@@ -76,6 +77,16 @@ def new_array(shape: Sequence[int], dtype: DType, device: _device.Device) -> Arr
 
 
 _INT_BOUNDS = {d: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).max)) for d in _dt.ALL_DTYPES if d.kind in "iu"}
+
+
+def check_addressable(name: str, *arrays: Array) -> None:
+    """MemoryError naming the limit when an operand has more elements than a kernel addresses (a broadcast view can
+    be that large without its bytes being): sizes between 2**31 and 2**32 would fit the kernels' u32 parameters but
+    overflow their i32 index arithmetic, so the check comes before the launch rather than from packing them."""
+    for a in arrays:
+        if a.size > MAX_ELEMENTS:
+            raise MemoryError(f"{name}: an operand of shape {a.shape} has {a.size} elements; wgarray's kernels "
+                              f"address at most {MAX_ELEMENTS} (2**31 - 1) elements of an operand")
 
 
 def check_int_fits(value: int, dtype: DType) -> None:
@@ -150,12 +161,40 @@ def asarray(obj, /, *, dtype=None, device=None, copy: bool | None = None) -> Arr
             return astype(obj, obj.dtype, copy=True)
         return out
     dev = resolve_device(device)
+    if copy is False:
+        return adopt(obj, dtype, dev)
     host = infer_host(obj, dtype)
-    if copy is False and host is not obj:
-        raise ValueError("copy=False but a copy is needed to build the array")
     dt = _dt.as_dtype(host.dtype)
     out = new_array(host.shape, dt, dev)
     out.mirror.host_for_write(whole=True)[...] = host.reshape(-1)
+    return out
+
+
+def adopt(obj, dtype: DType | None, dev: _device.Device) -> Array:
+    """``asarray(obj, copy=False)`` for host data: an array whose host block *is* ``obj``'s memory.  Only a numpy
+    array that needs no conversion qualifies (C-contiguous, aligned, writeable: downloads land in it, of a dtype
+    whose host layout is wgarray's, native byte order); anything else is a ValueError, as the standard asks."""
+    why = None
+    if not isinstance(obj, np.ndarray):
+        why = f"a {type(obj).__name__} must be converted to an array"
+    elif dtype is not None and obj.dtype != dtype.numpy:
+        why = f"converting {obj.dtype} to {dtype.name} is a copy"
+    elif not obj.dtype.isnative:
+        why = f"{obj.dtype} is not in the host's byte order"
+    elif not obj.flags.c_contiguous:
+        why = "the numpy array is not C-contiguous"
+    elif not obj.flags.aligned:
+        why = "the numpy array is not aligned"
+    elif not obj.flags.writeable:
+        why = "the numpy array is read-only (wgarray downloads device results into its host block)"
+    if why is None:
+        host = infer_host(obj, dtype)  # the dtype checks (unsupported kinds raise TypeError)
+        if host is not obj:
+            why = f"{obj.dtype} is not the host layout of a wgarray dtype"
+    if why is not None:
+        raise ValueError(f"copy=False but a copy is needed to build the array: {why}")
+    out = new_array(obj.shape, _dt.as_dtype(obj.dtype), dev)
+    out.mirror.adopt_host(obj.reshape(-1))
     return out
 
 

@@ -9,7 +9,7 @@ from .. import device as _device, dtypes as _dt
 from .._array import Array
 from ..kernels import matmul as _mm
 from ..kernels.layout import broadcast_strides, collapse
-from .core import asarray, astype, common_device, new_array
+from .core import asarray, astype, check_addressable, common_device, new_array
 from .shape import broadcast_to
 
 
@@ -32,6 +32,7 @@ def matmul(a, b) -> Array:
     except ValueError:
         raise ValueError(f"matmul: batch dimensions of {a.shape} and {b.shape} do not broadcast") from None
     M, K, N = a2.shape[-2], a2.shape[-1], b2.shape[-1]
+    check_addressable("matmul", a2, b2)
     a_bst = broadcast_strides(a2.shape[:-2], a2.strides[:-2], batch)
     b_bst = broadcast_strides(b2.shape[:-2], b2.strides[:-2], batch)
     cb, cstr = collapse(batch, [a_bst, b_bst])

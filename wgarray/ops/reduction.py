@@ -10,7 +10,7 @@ import math
 from .. import dtypes as _dt
 from .._array import Array
 from ..kernels import reduce as _red, rtable
-from ..kernels.layout import window_align
+from ..kernels.layout import MAX_ELEMENTS, window_align
 from . import axes as _axes
 from .core import Traced, as_array, astype, check_supported, common_device, fill, new_array, ramp
 from .elementwise import elementwise
@@ -43,11 +43,44 @@ def reduce(name: str | rtable.RedOp, x, axis=None, keepdims: bool = False, dtype
         if out.size:
             fill(out, op.empty)
     elif out.size:
-        if _red.fits(dev, x, out.size) and _red.addressable(x, axes):
+        if x.size > MAX_ELEMENTS and _reduce_repeats(op, x, axes, out, dtype):
+            pass
+        elif x.size <= MAX_ELEMENTS and _red.fits(dev, x, out.size) and _red.addressable(x, axes):
             _red.run(dev, op, x, axes, out)
         else:
             _reduce_split(name, x, axes, out, dtype)
     return Array(out.mirror, out_shape) if keepdims else out
+
+
+def _reduce_repeats(op: rtable.RedOp, x: Array, axes: tuple[int, ...], out: Array, dtype) -> bool:
+    """A reduction of more than MAX_ELEMENTS elements of a broadcast view, over axes of stride 0, computed on the
+    view with those axes cut to length 1 where the result is then exact: max, min, any, all and mean do not change
+    when every value repeats the same number of times; an integer sum is the cut sum times the repeat count (numpy's
+    wrapping arithmetic: multiplying by the count modulo 2**bits is exact); an arg op whose reduced elements are all
+    repeats of one is 0 (the first).  False when none of these applies (the caller splits or raises)."""
+    if rtable.OPS.get(op.name) is not op:
+        return False  # a user reduction: nothing is known about repeats of its combine
+    cut = tuple(1 if d in axes and x.strides[d] == 0 else n for d, n in enumerate(x.shape))
+    count = math.prod(x.shape) // max(math.prod(cut), 1)
+    if count == 1:
+        return False
+    small = Array(x.mirror, cut, x.strides, x.offset)
+    int_sum = op.name == "sum" and x.dtype.kind in "biu" and out.dtype.kind in "iu"
+    if op.arg:
+        if math.prod(cut[d] for d in axes) != 1:
+            return False
+        fill(out, 0)
+        return True
+    if not (op.order or op.logical or op.mean or int_sum):
+        return False
+    part = reduce(op, small, axis=axes, dtype=dtype)
+    if int_sum:
+        wrapped = count % (1 << out.dtype.bits)
+        if out.dtype.kind == "i" and wrapped >= 1 << (out.dtype.bits - 1):
+            wrapped -= 1 << out.dtype.bits
+        part = elementwise("multiply", part, wrapped)  # a weak scalar: in out's dtype
+    assign(out, part)
+    return True
 
 
 def _reduce_split(name: str | rtable.RedOp, x: Array, axes: tuple[int, ...], out: Array, dtype) -> None:
@@ -65,7 +98,7 @@ def _reduce_split(name: str | rtable.RedOp, x: Array, axes: tuple[int, ...], out
     rows = reshape(Array(x.mirror, tuple(x.shape[d] for d in perm), tuple(x.strides[d] for d in perm), x.offset),
                    (n_out, m))
     flat = Array(out.mirror, (n_out,))
-    step = room // (m * isz)
+    step = min(room // (m * isz), MAX_ELEMENTS // m)  # rows: within one binding and the kernels' 32-bit reach
     while step > 1 and not _red.fits(dev, getitem(rows, slice(0, step)), step):
         step //= 2
     if step and _red.fits(dev, getitem(rows, slice(0, step)), step):
@@ -73,10 +106,13 @@ def _reduce_split(name: str | rtable.RedOp, x: Array, axes: tuple[int, ...], out
             part = getitem(rows, slice(r0, r0 + step))
             assign(getitem(flat, slice(r0, r0 + step)), reduce(name, part, axis=1, dtype=dtype))
         return
-    per = room // isz
+    per = min(room // isz, MAX_ELEMENTS)
     pieces = -(-m // per)
     res = out.dtype
     op = name if isinstance(name, rtable.RedOp) else rtable.OPS[name]
+    if op.arg and m > MAX_ELEMENTS:
+        raise MemoryError(f"{op.name} over {m} elements: its int32 index addresses at most {MAX_ELEMENTS} "
+                          "(2**31 - 1) elements")
     summing = op.combine is not None and not op.logical  # sum, prod, mean
     part_dt = (_dt.float32 if res is _dt.float16 else res) if summing else None
     part_name = "sum" if op.mean else (op.order or name)  # an arg op's pieces keep their extreme (max, min)

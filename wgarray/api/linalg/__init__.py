@@ -112,7 +112,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     return reduce("sum", prod, -1, False, res)
 
 
-def tensordot(x1: Array, x2: Array, /, *, axes=2) -> Array:
+def tensordot(x1: Array, x2: Array, /, axes=2) -> Array:
     """Sum of products over the given axes: the last ``axes`` of x1 with the first of x2 (an int), or the axes
     ``axes[0]`` of x1 with ``axes[1]`` of x2 (two sequences); one matmul of the two reshaped operands."""
     x1, x2 = _pair(x1, x2)
