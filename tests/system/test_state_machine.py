@@ -856,7 +856,7 @@ class MirrorMachine(RuleBasedStateMachine):
 
 
 # ~15-20 s under HYPOTHESIS_PROFILE=ci (derandomized) on lavapipe; the slow variant (`make test-long`) ~3-4 min
-FAST = settings(max_examples=60, stateful_step_count=40, deadline=None,
+FAST = settings(max_examples=40, stateful_step_count=40, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.filter_too_much])
 TestMirrorMachine = MirrorMachine.TestCase
