@@ -21,7 +21,7 @@ $(VENV)/.installed: pyproject.toml
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; fi
 	$(PY) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[test]'
+	$(VENV)/bin/pip install -q -e '.[test,dask,clients]'
 	touch $@
 
 setup: vulkan $(VENV)/.installed
