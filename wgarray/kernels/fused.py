@@ -67,7 +67,12 @@ def emit(program: Program, value: Callable[[int, int], str], scalar: Callable[[i
             names.append(name)
         rdt = result_dtype(st.op, st.cdt)
         expr = expression(st.op, st.cdt, st.cdts, names, lane_index)
-        lines.append(f"    let t{n}{sfx} = {source.store_expr(st.out, source.convert(rdt, st.out, expr))};")
+        stored = source.store_expr(st.out, source.convert(rdt, st.out, expr))
+        if st.out.wgsl in ("f32", "f64"):
+            # the eager op stores this value: rounded there, never part of a contracted a * b + c (GPU drivers
+            # fuse such chains into FMAs within one kernel; wg_impl_opaque keeps the rounding, as complex.wgsl does)
+            stored = f"wg_impl_opaque_{st.out.wgsl}({stored})"
+        lines.append(f"    let t{n}{sfx} = {stored};")
     return lines, [f"t{k}{sfx}" for k in program.outputs]
 
 

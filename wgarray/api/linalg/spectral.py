@@ -17,7 +17,7 @@ from ...ops.reduction import reduce
 from ...ops.shape import broadcast_to, reshape
 from ..creation import eye as _eye, full as _full, tril
 from ..searching import where
-from .factor import LinAlgError
+from .factor import LinAlgError, _compute_dtype
 
 # == the spectral/orthogonal half: qr, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, and matrix_norm's ord = 2,
 # -2 and 'nuc'.  Host-side driving only: every number is computed by the kernels of kernels/linalg_spectral.py;
@@ -41,17 +41,15 @@ MAX_SWEEPS = 40  # quadratic convergence takes 6-12 sweeps; the cap only bounds 
 
 # -- input and output --------------------------------------------------------------------------------------------
 def _input(x, name: str) -> Array:
-    """x as an Array of at least 2 dimensions in a float dtype (integers and bool in the default float, as numpy's
-    linalg converts them to float64); float16 is refused, as numpy refuses it."""
+    """x as an Array of at least 2 dimensions in its compute dtype, by the factorisations' one rule
+    (``factor._compute_dtype``: integers and bool in float64 where the device has it, as numpy; float16 and
+    complex refused)."""
     x = x if isinstance(x, Array) else core.asarray(x)
-    core.common_device([x])  # a closed device says so before any shape complaint
+    dev = core.common_device([x])  # a closed device says so before any shape complaint
     if x.ndim < 2:
         raise LinAlgError(f"{name}: {x.ndim}-dimensional array given; the array must be at least two-dimensional")
-    if x.dtype is _dt.float16:
-        raise TypeError(f"{name}: array type float16 is unsupported in linalg")
-    if x.dtype.kind != "f":
-        x = core.astype(x, _dt.default_float)
-    return x
+    cdt = _compute_dtype(x.dtype, dev)
+    return x if cdt is x.dtype else core.astype(x, cdt)
 
 
 def _eps(dt) -> float:
