@@ -41,7 +41,18 @@ except (ImportError, AttributeError):  # another wgpu-py layout: use the public 
 _POLL_WAIT = getattr(getattr(wgpu.backends, "wgpu_native", None), "GPUDevice", None)
 _POLL = getattr(_POLL_WAIT, "_poll", None)  # the same poll without waiting
 _POLL_WAIT = getattr(_POLL_WAIT, "_poll_wait", None)
-_MAP_SPINS = 10_000
+_MAP_SPINS = 100_000  # non-blocking polls a map may take before the stream gives up on its callback
+try:  # a map through wgpu-native's own entry point, so no poller thread races this one (see Stream._map)
+    from wgpu.backends.wgpu_native._api import ffi as _mffi, lib as _mlib
+    _MAP_ASYNC = _mlib.wgpuBufferMapAsync
+    _MAP_OK = _mlib.WGPUMapAsyncStatus_Success
+    _MAP_EVENTS = _mlib.WGPUCallbackMode_AllowProcessEvents
+    _MAPPED = wgpu.enums.BufferMapState.mapped
+    if not hasattr(wgpu.backends.wgpu_native.GPUBuffer, "_release_memoryviews"):
+        raise AttributeError("another wgpu-py buffer layout")
+except (ImportError, AttributeError):
+    _MAP_ASYNC = None
+_UNFIRED: list = []  # callbacks of maps given up on: kept alive, as wgpu-native may still call them
 
 
 def _round_up(n: int, to: int) -> int:
@@ -305,23 +316,41 @@ class Stream:
             staging.unmap()
 
     def _map(self, buffer: wgpu.GPUBuffer, mode: int, size: int) -> None:
-        """Map ``buffer[:size]`` (its copy already submitted) and wait for it in this thread.  wgpu-py's ``map_sync``
-        first submits an empty command buffer (a guard for buffers never written by a submit; ours always are),
-        then waits on an event that its per-device poller thread sets: ~200 us a wait on the H200's host and
-        ~300 us on lavapipe.  A blocking poll from this thread finishes the submitted work and fires the map
-        callback here; where a driver fires it only on a later poll, non-blocking polls follow (bounded) before
-        falling back to the poller's event."""
-        if _POLL_WAIT is None:
+        """Map ``buffer[:size]`` (its copy already submitted) and wait for it in this thread.
+
+        Measured on the H200 (benchmarks/read_floor.py): a blocking device poll issued while a map is pending took
+        ~10 ms whenever the device was still busy (cholesky of one 64 x 64 matrix: 0.5 ms of work, 10.5 ms with its
+        read), and wgpu-py's ``map_async`` wakes a poller thread that spins blocking polls and fires the callback
+        under the GIL.  So: first wait for the device with no map pending (what ``synchronize()`` does: 5 us when
+        idle), then request the map from wgpu-native directly, with no poll token, and fire its callback from
+        this thread with non-blocking polls (the buffer is idle, so the first one does).  Where wgpu-py's
+        internals differ, its ``map_sync``."""
+        if _POLL_WAIT is None or _POLL is None or _MAP_ASYNC is None:
             buffer.map_sync(mode, 0, size)
             return
-        promise = buffer.map_async("READ_NOSYNC" if mode == wgpu.MapMode.READ else mode, 0, size)
         _POLL_WAIT(self._device)
-        if _POLL is not None:
-            for _ in range(_MAP_SPINS):
-                if getattr(promise, "_state", "") != "pending":
-                    break
-                _POLL(self._device)
-        promise.sync_wait()
+        fired: list[int] = []
+
+        @_mffi.callback("void(WGPUMapAsyncStatus, WGPUStringView, void *, void *)")
+        def on_mapped(status, _message, _user1, _user2):
+            fired.append(status)
+
+        info = _mffi.new("WGPUBufferMapCallbackInfo *")
+        info.mode = _MAP_EVENTS
+        info.callback = on_mapped
+        _MAP_ASYNC(buffer._internal, int(mode), 0, size, info[0])
+        for spin in range(_MAP_SPINS):
+            if fired:
+                break
+            (_POLL if spin < _MAP_SPINS // 2 else _POLL_WAIT)(self._device)
+        if not fired:
+            _UNFIRED.append(on_mapped)
+            raise RuntimeError(f"the device did not map a {size}-byte staging buffer after {_MAP_SPINS} polls")
+        if fired[0] != _MAP_OK:
+            raise RuntimeError(f"could not map a {size}-byte staging buffer (wgpu-native status {fired[0]})")
+        buffer._map_state = _MAPPED  # what wgpu-py's own map callback records, so read_mapped/unmap work
+        buffer._mapped_status = (0, size, int(mode))
+        buffer._mapped_memoryviews = []
 
     def synchronize(self) -> None:
         """Submit and wait until the device has finished everything recorded so far.  With wgpu-native, a blocking
