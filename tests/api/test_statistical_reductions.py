@@ -24,10 +24,12 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import wgarray as wg
+from wgarray.kernels import launch
+from wgarray.kernels.layout import WORKGROUP
 
 from strategies import assert_same, dtypes, shapes, supported, values, view_of
 
@@ -553,3 +555,46 @@ def test_mean_of_multipass_reduction():
     assert wg.mean(x).item() == 1.0
     y = wg.full((2, 300_000), 2.0, dtype=wg.float64)
     assert_same(wg.mean(y, axis=1).numpy(), np.array([2.0, 2.0]))
+
+
+# -- short rows: one invocation a row (kernels/reduce.py _SHORT_ROW) ------------------------------------------------
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "argmax", "argmin", "any", "all", "mean"])
+@settings(max_examples=8)
+@given(data=st.data())
+def test_short_rows_one_invocation_a_row(name, data):
+    """Many short rows (>= 256 outputs, <= 64 elements each, contiguous, transposed or split over two reduced
+    axes) reduce in one dispatch and agree with numpy: exactly for order and logical ops and integer sums, and for
+    float sums/means of small integers (every partial sum exact), NaN and tie rules included."""
+    dtype = data.draw(st.sampled_from([d for d in supported() if d.kind in "biuf"]), label="dtype")
+    rows = data.draw(st.integers(256, 600), label="rows")
+    a, b = data.draw(st.integers(1, 8), label="a"), data.draw(st.integers(1, 8), label="b")
+    layout = data.draw(st.sampled_from(["rows", "columns", "two axes"]), label="layout")
+    if name == "mean" and dtype.kind != "f":
+        return
+    small = {"b": st.booleans(), "u": st.integers(0, 3), "i": st.integers(-3, 3)}.get(dtype.kind)
+    if small is None:
+        small = st.sampled_from([-2.0, -1.0, -0.0, 0.0, 1.0, 3.0] + ([math.nan] if name not in ("sum", "mean") else []))
+    host = data.draw(hnp.arrays(dtype.numpy, (rows, a, b), elements=small), label="host")
+    if layout == "rows":
+        h, axis = host.reshape(rows, a * b), 1
+    elif layout == "columns":
+        h, axis = np.ascontiguousarray(host.reshape(rows, a * b).T), 0
+    else:
+        h, axis = host, (1, 2)
+    if name in ("argmax", "argmin") and layout == "two axes":
+        h, axis = host.reshape(rows, a * b), 1
+    x = wg.asarray(h)
+    x.mirror.buffer()
+    grids = []
+
+    def spy(device, kernel, buffers, params, **kw):
+        grids.append(kw.get("grid"))
+        return dispatch(device, kernel, buffers, params, **kw)
+
+    dispatch = launch.dispatch
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(launch, "dispatch", spy)
+        got = getattr(wg, name)(x, axis=axis)
+    assert len(grids) == 1 and math.prod(grids[0]) == math.ceil(rows / WORKGROUP)  # a workgroup a row: rows
+    want = getattr(np, name)(h, axis=axis)
+    assert_same(no_signed_zero(got.numpy()), no_signed_zero(want.astype(result_dtype(name, dtype))))

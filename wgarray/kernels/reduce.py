@@ -16,6 +16,8 @@ from .rtable import RedOp, accumulator
 _PER_GROUP = WORKGROUP * 8  # a workgroup reduces at least this many elements before splitting a row
 _TARGET_GROUPS = 2048  # enough workgroups to fill a large GPU
 _MAX_PLANS = 4096  # launch plans a device keeps (as in elementwise.py)
+_SHORT_ROW = 64  # rows this short, WORKGROUP or more of them: one invocation a row (a workgroup a row idles its
+# lanes and pays a barrier tree per row: 21 s for sum(axis=1) of 200,000 x 10 on lavapipe, 1,170x an add)
 
 
 class _Partial:
@@ -179,8 +181,9 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
     src_dtype, nsrc, in_off, partial_in = x.dtype, 1, offset, False
     shape_strides = (oshape, ostr[0], ishape, istr[0])
     passes = []
+    rows = m <= _SHORT_ROW and n_out >= WORKGROUP
     while True:
-        nchunks = _chunks(m, n_out)
+        nchunks = 1 if rows else _chunks(m, n_out)
         chunk = math.ceil(math.ceil(m / nchunks) / WORKGROUP) * WORKGROUP
         nchunks = math.ceil(m / chunk)
         final = nchunks == 1
@@ -194,10 +197,11 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
         else:
             vec = (not partial_in and inner_lin and tuple(i_st) == (1,) and src_dtype.device_itemsize == 4
                    and m % 4 == 0 and in_off % 4 == 0 and all(st % 4 == 0 for st in o_st))
+        vec = vec and not rows
         key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
-               inner_lin, vec, None if fmap is None else fmap.key)
+               inner_lin, vec, None if fmap is None else fmap.key, rows)
         kernel = launch.compile(device, key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
-                                                            inner_lin, nsrc, ndst, vec, fmap))
+                                                            inner_lin, nsrc, ndst, vec, fmap, rows))
         params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, count)
                   .vec_array(o_sh, False).vec_array(o_st, True).vec_array(i_sh, False).vec_array(i_st, True))
         if fmap is not None:
@@ -208,7 +212,7 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
                 params.vec_array(istr[1 + k], True)
             if not fmap.strides:
                 params.vec_array((), True).vec_array((), True)
-        wg = launch.grid_for(device, workgroups=n_out * nchunks)
+        wg = launch.grid_for(device, threads=n_out) if rows else launch.grid_for(device, workgroups=n_out * nchunks)
         passes.append(_Pass(kernel, params.bytes(), wg, 0 if final else n_out * nchunks))
         if final:
             return passes
@@ -219,7 +223,7 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
 
 
 def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, final: bool, inner_lin: bool,
-           nsrc: int, ndst: int, vec: bool, fmap: Map | None = None) -> launch.Kernel:
+           nsrc: int, ndst: int, vec: bool, fmap: Map | None = None, rows: bool = False) -> launch.Kernel:
     T = source.ctype(acc)
     elem = f"vec4<{src.wgsl}>" if vec else src.wgsl
     bind = list(fmap.bindings) if fmap is not None else [launch.read("src", f"array<{elem}>")]
@@ -257,7 +261,7 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
 
     if final:
         if op.arg:
-            write = "        dst[g] = i32(si[0]);"
+            write = "        dst[g] = i32(wi);"
         else:
             r = "r"
             if op.mean:  # a complex mean divides each part by the count
@@ -268,23 +272,69 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
     else:
         write = f"        dst[g] = {source.store_expr(acc, 'r')};"
         if ndst == 2:
-            write += "\n        dst_idx[g] = si[0];"
+            write += "\n        dst_idx[g] = wi;"
     if vec:
         loop = _vec_loop(op, src, acc, comb, fmap is not None)
     else:
+        first, step = ("start", "1u") if rows else ("start + lid", f"{WORKGROUP}u")
         loop = "\n".join([
-            f"    for (var j = start + lid; j < stop; j = j + {WORKGROUP}u) {{", inner,
+            f"    for (var j = {first}; j < stop; j = j + {step}) {{", inner,
             f"        let v: {T} = {load};", f"        let vi: u32 = {vindex};",
             "        if (wins(v, vi, acc, ai)) {", f"            acc = {comb('acc', 'v')};", "            ai = vi;",
             "        }", "    }"])
+    if rows:
+        shared, row = "", _ROWS_ROW
+        finish = f"    let r: {T} = acc;\n    let wi = ai;\n{write}"
+    else:
+        shared, row = _TREE_SHARED.format(acc=acc.wgsl, wg=WORKGROUP), _TREE_ROW
+        finish = _TREE_FINISH.format(lo=source.load_expr(acc, "sv[lid]"), hi=source.load_expr(acc, "sv[lid + s]"),
+                                     comb=source.store_expr(acc, comb("a", "b")), acc=T,
+                                     store=source.store_expr(acc, "acc"), first=source.load_expr(acc, "sv[0]"),
+                                     write=write, wg=WORKGROUP)
     helpers = [src, acc, res] + (list(fmap.helpers) if fmap is not None else [])
     return launch.Kernel("reduce.wgsl", tuple(bind), dict(
         MAP_PARAMS=fmap.members if fmap is not None else "", MAP_FN=fmap.function if fmap is not None else "",
-        HELPERS=source.helpers(helpers), CODE=op.code, ACC=T, ACC_ST=acc.wgsl, WINS=_wins(op, acc),
-        IDENTITY=_identity(op, acc), LOOP=loop, STORE_ACC_acc=source.store_expr(acc, "acc"),
-        LOAD_ACC_lo=source.load_expr(acc, "sv[lid]"), LOAD_ACC_hi=source.load_expr(acc, "sv[lid + s]"),
-        STORE_ACC_comb=source.store_expr(acc, comb("a", "b")), LOAD_ACC_0=source.load_expr(acc, "sv[0]"),
-        WRITE=write))
+        HELPERS=source.helpers(helpers), CODE=op.code, ACC=T, WINS=_wins(op, acc), IDENTITY=_identity(op, acc),
+        LOOP=loop, SHARED=shared, ROW=row, FINISH=finish))
+
+
+# The two forms of the reduction kernel (shaders/reduce.wgsl's ROW, SHARED and FINISH): a workgroup reduces a chunk
+# of a row through a tree in workgroup memory, or ("rows") one invocation reduces a whole short row in order.
+_TREE_SHARED = "var<workgroup> sv: array<{acc}, {wg}>;\nvar<workgroup> si: array<u32, {wg}>;"
+_TREE_ROW = """    let g = group_index;
+    if (g >= p.n_out * p.nchunks) {
+        return;
+    }
+    let o = g / p.nchunks;
+    let c = g % p.nchunks;
+    let start = c * p.chunk;
+    let stop = min(p.m, start + p.chunk);"""
+_ROWS_ROW = """    let g = thread_index;
+    if (g >= p.n_out) {
+        return;
+    }
+    let o = g;
+    let start = 0u;
+    let stop = p.m;"""
+_TREE_FINISH = """    sv[lid] = {store};
+    si[lid] = ai;
+    workgroupBarrier();
+    for (var s = {wg}u / 2u; s > 0u; s = s >> 1u) {{
+        if (lid < s) {{
+            let a: {acc} = {lo};
+            let b: {acc} = {hi};
+            if (wins(b, si[lid + s], a, si[lid])) {{
+                sv[lid] = {comb};
+                si[lid] = si[lid + s];
+            }}
+        }}
+        workgroupBarrier();
+    }}
+    if (lid == 0u) {{
+        let r: {acc} = {first};
+        let wi = si[0];
+{write}
+    }}"""
 
 
 def _vec_loop(op: RedOp, src: DType, acc: DType, comb, mapped: bool = False) -> str:

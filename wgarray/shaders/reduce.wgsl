@@ -2,7 +2,8 @@
 // coordinates pick a base element, inner (reduced) coordinates walk m elements.  Each workgroup reduces one
 // chunk of one output row through a tree in workgroup memory; several chunks per row leave partials that the
 // next pass (the same kernel over a contiguous [n_out, nchunks] input) reduces again.  A fused map-reduce's first
-// pass reads ``wg_map(o, j)`` (MAP_FN, over several inputs) instead of one source element.
+// pass reads ``wg_map(o, j)`` (MAP_FN, over several inputs) instead of one source element.  Short rows (ROW and
+// FINISH of the "rows" form): one invocation reduces one whole row in order, with no workgroup memory.
 ${HELPERS}
 ${CODE}
 
@@ -26,8 +27,7 @@ ${BINDINGS}
 
 ${MAP_FN}
 
-var<workgroup> sv: array<${ACC_ST}, ${WG}>;
-var<workgroup> si: array<u32, ${WG}>;
+${SHARED}
 
 // Does candidate (v, vi) win over the current (b, bi)?  Encodes the op's order and first-index tie-break.
 fn wins(v: ${ACC}, vi: u32, b: ${ACC}, bi: u32) -> bool {
@@ -35,12 +35,7 @@ ${WINS}
 }
 
 ${ENTRY}
-    let g = group_index;
-    if (g >= p.n_out * p.nchunks) {
-        return;
-    }
-    let o = g / p.nchunks;
-    let c = g % p.nchunks;
+${ROW}
     var base: i32 = i32(p.in_off);
     var rem = o;
     for (var d: i32 = i32(p.ondim) - 1; d >= 0; d = d - 1) {
@@ -50,25 +45,6 @@ ${ENTRY}
     }
     var acc: ${ACC} = ${IDENTITY};
     var ai: u32 = 0xffffffffu;
-    let start = c * p.chunk;
-    let stop = min(p.m, start + p.chunk);
 ${LOOP}
-    sv[lid] = ${STORE_ACC_acc};
-    si[lid] = ai;
-    workgroupBarrier();
-    for (var s = ${WG}u / 2u; s > 0u; s = s >> 1u) {
-        if (lid < s) {
-            let a: ${ACC} = ${LOAD_ACC_lo};
-            let b: ${ACC} = ${LOAD_ACC_hi};
-            if (wins(b, si[lid + s], a, si[lid])) {
-                sv[lid] = ${STORE_ACC_comb};
-                si[lid] = si[lid + s];
-            }
-        }
-        workgroupBarrier();
-    }
-    if (lid == 0u) {
-        let r: ${ACC} = ${LOAD_ACC_0};
-${WRITE}
-    }
+${FINISH}
 }
