@@ -376,3 +376,19 @@ def test_matmul_variant_choice():
     for bad in ["128x128", "128x128_8x8_k9", "100x64_8x4_k8", "64x64_2x2_k8", "64x64_4x4_k8_s0"]:
         with pytest.raises(ValueError):
             _mm.Variant.parse(bad)
+
+
+@pytest.mark.parametrize("M,N,K", [(32, 32, 5000), (3, 17, 3000), (5000, 4, 32), (4, 700, 96), (1, 1, 2049)])
+def test_narrow_products_take_narrow_tiles(M, N, K):
+    """A side of at most matmul.NARROW takes a tile no wider than it (split-K for a small output with a long K),
+    and the product is exact on small integers (every partial sum exact in float32, whatever the slice order)."""
+    from wgarray.kernels import matmul as mm
+    v = mm.choose(M, N, K, 1)
+    assert (v.bm <= mm.NARROW if M <= mm.NARROW else True) and (v.bn <= mm.NARROW if N <= mm.NARROW else True)
+    if M <= mm.NARROW and N <= mm.NARROW and K >= 2 * mm.NARROW_SLICE:
+        assert v.split > 1
+    rng = np.random.default_rng(M + N + K)
+    a = rng.integers(-3, 4, (M, K)).astype(np.float32)
+    b = rng.integers(-3, 4, (K, N)).astype(np.float32)
+    np.testing.assert_array_equal((wg.asarray(a) @ wg.asarray(b)).numpy(), a @ b)
+    np.testing.assert_array_equal((wg.asarray(a.T.copy()).T @ wg.asarray(b.T.copy()).T).numpy(), a @ b)  # views

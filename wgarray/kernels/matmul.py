@@ -97,6 +97,10 @@ SPLIT_BASE = Variant(128, 128, 8, 8, 16, True)
 SPLIT_TARGET_GROUPS = 128
 SPLIT_MAX = 8
 
+NARROW = 32  # an output side this small takes a tile no wider (``_narrow``)
+NARROW_SLICE = 1024
+NARROW_SPLIT_MAX = 32
+
 # Measured choices: (M, N, K, batch) -> variant (name or Variant), set from benchmarks/matmul_tune.py on a GPU.
 TABLE: dict[tuple[int, int, int, int], VariantLike] = {
     (512, 512, 512, 1): "64x64_4x4_k16_db",
@@ -118,6 +122,8 @@ def as_variant(v: VariantLike) -> Variant:
 
 def heuristic(M: int, N: int, K: int, batch: int) -> Variant:
     """The choice for shapes outside TABLE (the lead's measured defaults live in the constants above)."""
+    if min(M, N) <= NARROW:
+        return _narrow(M, N, K, batch)
     if BIG.groups(M, N, batch) >= BIG_MIN_GROUPS:
         return BIG
     if SPLIT_MAX_GROUPS and K >= SPLIT_MIN_K and SMALL.groups(M, N, batch) < SPLIT_MAX_GROUPS:
@@ -127,6 +133,21 @@ def heuristic(M: int, N: int, K: int, batch: int) -> Variant:
             s *= 2
         return SPLIT_BASE.replace(split=s)
     return SMALL
+
+
+def _narrow(M: int, N: int, K: int, batch: int) -> Variant:
+    """Products with a side of at most NARROW (Gram matrices XᵀX of tall data, X @ centresᵀ, one-hot @ X): a tile
+    no wider than that side (a 128-wide tile over 4 columns computes 32x the work), and for a small output with a
+    long K, split-K into slices of >= NARROW_SLICE so that more than a few workgroups share the K loop.  Measured on
+    lavapipe (2 cores, /tmp timings in the session note of 2026-12-02): 32 x 25,000 @ 25,000 x 32 646 -> 77 ms,
+    25,000 x 32 @ 32 x 4 270 -> 111 ms."""
+    if M <= NARROW and N <= NARROW:
+        v = Variant(32, 32, 4, 4, 16)
+        s = 1
+        while s < NARROW_SPLIT_MAX and K // (2 * s) >= NARROW_SLICE and v.groups(M, N, batch) * s < SPLIT_TARGET_GROUPS:
+            s *= 2
+        return v.replace(split=s)
+    return Variant(128, 32, 8, 4, 16) if N <= NARROW else Variant(32, 128, 4, 8, 16)
 
 
 def choose(M: int, N: int, K: int, batch: int) -> Variant:
