@@ -164,13 +164,25 @@ def test_matrix_norm_singular(ord, dt):
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf])
 def test_non_finite_gives_nan(bad):
+    """qr and eigh give NaN for the matrix holding NaN/inf (numpy does too); the SVD family does under
+    errors("nan") (CuPy's behaviour), and raises numpy's LinAlgError under the default errors("raise")."""
     a = np.eye(3)[None].repeat(2, 0)
     a[1, 2, 0] = bad
     x = wg.asarray(a)
-    for res in (wg.linalg.qr(x), wg.linalg.eigh(x), wg.linalg.svd(x)):
+    with wg.linalg.errors("nan"):
+        results = (wg.linalg.qr(x), wg.linalg.eigh(x), wg.linalg.svd(x), (wg.linalg.svdvals(x),))
+    for res in results + (wg.linalg.qr(x), wg.linalg.eigh(x)):
         for part in res:
             h = part.numpy()
             assert np.all(np.isnan(h[1])) and np.all(np.isfinite(h[0]))
+    for f in (wg.linalg.svd, wg.linalg.svdvals, wg.linalg.pinv, wg.linalg.matrix_rank,
+              lambda v: wg.linalg.matrix_norm(v, ord=2), lambda v: wg.linalg.matrix_norm(v, ord="nuc")):
+        with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+            f(x)
+        with pytest.raises(np.linalg.LinAlgError):  # numpy agrees
+            np.linalg.svd(a)
+    np.testing.assert_array_equal(x.numpy(), a)  # the input is untouched
+    np.testing.assert_allclose(wg.linalg.svdvals(x[:1]).numpy(), np.ones((1, 3)))  # the device is usable
 
 
 def test_bad_input():

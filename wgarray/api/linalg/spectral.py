@@ -17,6 +17,7 @@ from ...ops.reduction import reduce
 from ...ops.shape import broadcast_to, reshape
 from ..creation import eye as _eye, full as _full, tril
 from ..searching import where
+from . import factor as _factor
 from .factor import LinAlgError, _compute_dtype
 
 # == the spectral/orthogonal half: qr, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, and matrix_norm's ord = 2,
@@ -30,8 +31,11 @@ from .factor import LinAlgError, _compute_dtype
 # * svd: one-sided (Hestenes) Jacobi on A itself (on A^T when A is wide), never on the Gram matrix; U from the
 #   Householder QR of the sorted, mutually orthogonal columns A V, which also completes U to an orthonormal basis
 #   (rank-deficient inputs, full_matrices=True) with no extra algorithm.
-# * Non-finite input: a matrix holding NaN or inf gives all-NaN results (no host check, as CuPy and cuSOLVER do;
-#   numpy raises LinAlgError instead for eigh/svd).  A non-square matrix for eigh raises LinAlgError.
+# * Non-finite input: a matrix holding NaN or inf gives all-NaN results for qr and eigh (as numpy's do).  The SVD
+#   family (svd, svdvals, pinv, matrix_rank, matrix_norm 2/-2/nuc) follows ``errors()``: "raise" (the default)
+#   checks the input first (one all-finite reduction and a 4-byte read) and raises numpy's LinAlgError("SVD did not
+#   converge"); "nan" skips the check and gives all-NaN results for that matrix, as CuPy and cuSOLVER do.  A
+#   non-square matrix for eigh raises LinAlgError.
 QRResult = namedtuple("QRResult", ["Q", "R"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
@@ -175,6 +179,8 @@ def _svd(x: Array, vectors: bool, full: bool):
             return None, s, None
         return (_eye_stack(dev, lead, m, m if full else cols, dt), s,
                 _eye_stack(dev, lead, n if full else cols, n, dt))
+    if _factor.errors() == "raise" and not bool(reduce("all", elementwise("isfinite", x))):
+        raise LinAlgError("SVD did not converge")  # numpy's message for a non-finite input
     g = _column_major(x, tall)
     v = _new(dev, (batch * cols * cols,), dt)
     dummy = _new(dev, (1,), dt)
