@@ -1,47 +1,39 @@
-"""Where the time of a small read-back goes (issue 17): a 4-byte read after a tiny op, the stream's map split into
-its steps, the same under a short GIL switch interval, and the calls that read a status word (linalg, sort) with
-and without that read (`python -m benchmarks.read_floor`)."""
-import cProfile
-import io
-import pstats
-import sys
+"""Where the time of a small read-back goes (issue 17; `python -m benchmarks.read_floor [--old]`).
+
+Prints: a 4-byte read after a tiny op; the stream's map split into its steps (the current ``Stream._map``); calls
+that read a status word (linalg ``errors("raise")``) against the same calls with ``errors("nan")`` and a
+synchronize; sort (a 16-byte statistics read); and, with ``--old``, the same rows under the map this session
+replaced (wgpu-py ``map_async`` + a blocking poll while the map is pending), which on the H200 of 2026-12-02 cost
+~10 ms whenever the device was still busy (cholesky of one 64 x 64 matrix + read: 9.8 ms old, 0.72 ms new).
+"""
+from __future__ import annotations
+
+import argparse
 import time
 
 import numpy as np
+import wgpu
 
 import wgarray as wg
 from wgarray.runtime import stream as st
 
-dev = wg.default_device()
-print(dev)
-steps: dict[str, list[float]] = {}
-_orig = st.Stream._map
 
-
-def _timed_map(self, buffer, mode, size):
-    """The stream's map with a clock between its steps (the same logic as Stream._map)."""
-    t0 = time.perf_counter()
-    promise = buffer.map_async("READ_NOSYNC" if mode == st.wgpu.MapMode.READ else mode, 0, size)
-    t1 = time.perf_counter()
+def _old_map(self, buffer, mode, size):
+    """The map before 2026-12-02: wgpu-py's map_async (a poll token wakes its poller thread), then a blocking poll
+    issued while the map is pending, then bounded non-blocking polls, then the poller's event."""
+    promise = buffer.map_async("READ_NOSYNC" if mode == wgpu.MapMode.READ else mode, 0, size)
     st._POLL_WAIT(self._device)
-    t2 = time.perf_counter()
-    spins = 0
-    for _ in range(st._MAP_SPINS):
+    for _ in range(10_000):
         if getattr(promise, "_state", "") != "pending":
             break
-        spins += 1
         st._POLL(self._device)
-    t3 = time.perf_counter()
     promise.sync_wait()
-    t4 = time.perf_counter()
-    for k, v in (("map_async", t1 - t0), ("poll_wait", t2 - t1), ("spin", t3 - t2), ("sync_wait", t4 - t3),
-                 ("spins", spins)):
-        steps.setdefault(k, []).append(v)
 
 
-def best(f, n=50, reps=3):
+def best(f, n: int = 20, reps: int = 3) -> float:
+    """Best mean seconds a call of ``f`` over ``reps`` runs of ``n`` calls, after one warm-up call."""
     f()
-    b = 1e9
+    b = float("inf")
     for _ in range(reps):
         t0 = time.perf_counter()
         for _ in range(n):
@@ -50,63 +42,76 @@ def best(f, n=50, reps=3):
     return b
 
 
-a = wg.asarray(np.ones(1, np.float32))
-b = wg.asarray(np.ones(1, np.float32))
+def rows(dev) -> dict[str, float]:
+    """Milliseconds of each small-read case."""
+    rng = np.random.default_rng(0)
+    a, b = wg.asarray(np.ones(1, np.float32)), wg.asarray(np.ones(1, np.float32))
+    out = {"tiny add + 4-byte read": best(lambda: (a + b).numpy(), 200),
+           "tiny add + sync + 4-byte read": best(lambda: ((c := a + b), dev.synchronize(), c.numpy()), 200)}
+
+    def spd(batch, n):
+        m = rng.standard_normal((batch, n, n)).astype(np.float32)
+        x = wg.asarray(m @ m.transpose(0, 2, 1) + n * np.eye(n, dtype=np.float32))
+        x.mirror.buffer()
+        return x
+
+    for name, x in (("1 x 8^2", spd(1, 8)), ("1 x 64^2", spd(1, 64)), ("10000 x 8^2", spd(10000, 8)),
+                    ("1000 x 32^2", spd(1000, 32))):
+        out[f"cholesky {name}, errors('raise') + sync"] = best(lambda: (wg.linalg.cholesky(x), dev.synchronize()))
+        with wg.linalg.errors("nan"):
+            out[f"cholesky {name}, errors('nan') + sync"] = best(lambda: (wg.linalg.cholesky(x), dev.synchronize()))
+            out[f"cholesky {name}, errors('nan') + read"] = best(lambda: wg.linalg.cholesky(x).numpy())
+    for e in (14, 20):
+        y = wg.asarray(rng.standard_normal(1 << e).astype(np.float32))
+        out[f"sort 2^{e} + sync"] = best(lambda: (wg.sort(y), dev.synchronize()), 5)
+    return {k: v * 1e3 for k, v in out.items()}
 
 
-def tiny_read():
-    (a + b).numpy()
+def map_steps(dev) -> None:
+    """The current map's steps for a 4-byte read after a tiny op (median / max microseconds)."""
+    steps: dict[str, list[float]] = {}
+    clock = time.perf_counter
+    saved_wait, saved_async = st._POLL_WAIT, st._MAP_ASYNC
+
+    def timed(name, fn):
+        def call(*args):
+            t0 = clock()
+            r = fn(*args)
+            steps.setdefault(name, []).append(clock() - t0)
+            return r
+        return call
+
+    st._POLL_WAIT, st._MAP_ASYNC = timed("blocking poll", saved_wait), timed("map request", saved_async)
+    try:
+        a = wg.asarray(np.ones(1, np.float32))
+        for _ in range(100):
+            (a + a).numpy()
+    finally:
+        st._POLL_WAIT, st._MAP_ASYNC = saved_wait, saved_async
+    for k, v in steps.items():
+        print(f"  map step {k}: median {np.median(v) * 1e6:.1f} us, max {max(v) * 1e6:.1f} us ({len(v)} calls)")
 
 
-def sync_then_read():
-    c = a + b
-    dev.synchronize()
-    c.numpy()
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--old", action="store_true", help="also time the map this session replaced")
+    args = ap.parse_args()
+    dev = wg.default_device()
+    print(dev)
+    new = rows(dev)
+    if st._MAP_ASYNC is not None:
+        map_steps(dev)
+    old = None
+    if args.old and st._POLL is not None:
+        saved = st.Stream._map
+        st.Stream._map = _old_map
+        try:
+            old = rows(dev)
+        finally:
+            st.Stream._map = saved
+    for k, v in new.items():
+        print(f"{k}: {v:.3f} ms" + (f" (old map: {old[k]:.3f} ms, {old[k] / v:.1f}x)" if old else ""))
 
 
-for label in ("default", "switch 1e-6"):
-    if label != "default":
-        sys.setswitchinterval(1e-6)
-    print(f"[{label}] tiny add + 4-byte read: {best(tiny_read, 200)*1e6:.1f} us; add + sync + read: "
-          f"{best(sync_then_read, 200)*1e6:.1f} us")
-sys.setswitchinterval(0.005)
-st.Stream._map = _timed_map
-steps.clear()
-best(tiny_read, 100, 1)
-for k, v in steps.items():
-    v = np.array(v)
-    print(f"  map step {k}: median {np.median(v)*(1 if k == 'spins' else 1e6):.1f}{'' if k == 'spins' else ' us'}, "
-          f"max {v.max()*(1 if k == 'spins' else 1e6):.1f}")
-st.Stream._map = _orig
-
-rng = np.random.default_rng(0)
-
-
-def spd(batch, n):
-    m = rng.standard_normal((batch, n, n)).astype(np.float32)
-    return wg.asarray(m @ m.transpose(0, 2, 1) + n * np.eye(n, dtype=np.float32))
-
-
-cases = [("cholesky 1 x 8^2", spd(1, 8)), ("cholesky 1 x 64^2", spd(1, 64)), ("cholesky 10000 x 8^2", spd(10000, 8)),
-         ("cholesky 1000 x 32^2", spd(1000, 32)), ("cholesky 1 x 1024^2", spd(1, 1024))]
-for mode in ("raise", "nan"):
-    with wg.linalg.errors(mode):
-        for name, x in cases:
-            x.mirror.buffer()
-            dev.synchronize()
-            t = best(lambda: (wg.linalg.cholesky(x), dev.synchronize()), 10)
-            print(f"[{mode}] {name}: {t*1e3:.2f} ms")
-for e in (14, 20, 24):
-    x = wg.asarray(rng.standard_normal(1 << e).astype(np.float32))
-    x.mirror.buffer()
-    print(f"sort 2^{e}: {best(lambda: (wg.sort(x), dev.synchronize()), 5)*1e3:.2f} ms")
-for title, f in (("cholesky 1 x 64^2 raise", lambda: (wg.linalg.cholesky(cases[1][1]), dev.synchronize())),
-                 ("sort 2^20", lambda: (wg.sort(x[: 1 << 20]), dev.synchronize()))):
-    pr = cProfile.Profile()
-    pr.enable()
-    for _ in range(20):
-        f()
-    pr.disable()
-    s = io.StringIO()
-    pstats.Stats(pr, stream=s).sort_stats("tottime").print_stats(10)
-    print(f"--- profile of 20 x {title}\n" + s.getvalue()[:2500])
+if __name__ == "__main__":
+    main()
