@@ -23,18 +23,24 @@ from .layout import ViewLike
 # key and counter words: the first six operands of every row
 _KC = "{x}, {y}, {z}, {q3}, {q4}, {q5}"
 
+# one thread a Philox block in vec4 mode (``block``: the block's four float32 / uint32 elements as a vec4, one
+# Philox call and, for normals, two logarithms and two sin/cos pairs per four outputs); the one-element forms
+# (float64, unaligned outputs) index the same functions.  lo + span * v rounds the product on its own
+# (wg_impl_opaque), so no driver contracts it into an FMA: the same bits everywhere.
+_AFF = "({{q6}} + wg_impl_opaque_{{T}}({{q7}} * {f}))"
 OPS: dict[str, EwOp] = {op.name: op for op in [
     # 32 raw bits an element (permutation sort keys)
-    EwOp("random_bits", 6, "same", {"u": f"wg_rand_bits({_KC}, {{i}})"}),
+    EwOp("random_bits", 6, "same", {"u": f"wg_rand_bits({_KC}, {{i}})"},
+         block={"u": f"wg_philox_block({_KC}, {{i}}, 0u)"}),
     # low {q6} + span {q7} * u, u uniform on [0, 1) (random(), uniform())
-    EwOp("random_uniform", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_uniform_{{T}}({_KC}, {{i}}))"}),
+    EwOp("random_uniform", 8, "same", {"f": _AFF.format(f=f"wg_rand_uniform_{{T}}({_KC}, {{i}})")},
+         block={"f": f"wg_rand_affine4_f32({{q6}}, {{q7}}, wg_rand_uniform4_f32({_KC}, {{i}}))"}),
     # loc {q6} + scale {q7} * z, z standard normal (Box-Muller)
-    # (one element a thread: four lanes of software log and cos compile 4x slower on lavapipe and ran no faster)
-    EwOp("random_normal", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_normal_{{T}}({_KC}, {{i}}))"},
-         vectorize=False),
+    EwOp("random_normal", 8, "same", {"f": _AFF.format(f=f"wg_rand_normal_{{T}}({_KC}, {{i}})")},
+         block={"f": f"wg_rand_affine4_f32({{q6}}, {{q7}}, wg_rand_normal4_f32({_KC}, {{i}}))"}),
     # scale {q6} * standard exponential
     EwOp("random_exponential", 7, "same", {"f": f"({{q6}} * wg_rand_exponential_{{T}}({_KC}, {{i}}))"},
-         vectorize=False),
+         block={"f": f"({{q6}} * wg_rand_exponential4_f32({_KC}, {{i}}))"}),
     # low + [0, r) for dtypes of at most 32 bits: {q6} low word, {q7} {q8} r, {q9} {q10} threshold
     EwOp("random_int32", 11, "same", {k: f"bitcast<{{T}}>(wg_rand_int32({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, "
                                          f"{{q9}}, {{q10}}))" for k in "iu"}),
