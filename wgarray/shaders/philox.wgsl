@@ -1,13 +1,10 @@
 // Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC11) in plain u32 arithmetic,
 // plus the integer draws built on it.  A block is a pure function of (key, counter), so element e of a call
 // draws from block (counter base + e / per_block): the same bits on every device, for any launch shape.
-// WGSL has no mulhi; the 32x32 -> 64 product is assembled from 16-bit halves (numerics_exact.wgsl).
+// WGSL has no mulhi: wg_philox_mulhi is the native 64-bit product's high word in kernels that have u64
+// (philox_mulhi64.wgsl: one wide multiply on a GPU), else assembled from 16-bit halves (philox_mulhi32.wgsl);
+// both are exact, so the bits do not depend on which one a kernel got (kernels/source.py's helpers() picks).
 // Helper-file rules apply: only functions, each starting at column 0 with `fn wg_`.
-
-// High word of the exact 32 x 32 -> 64 product (numerics_exact.wgsl's helper, always among the helpers).
-fn wg_philox_mulhi(a: u32, b: u32) -> u32 {
-    return wg_exact_impl_mul_u32(a, b).y;
-}
 
 fn wg_philox_round(c: vec4<u32>, k: vec2<u32>) -> vec4<u32> {
     let m0 = 0xD2511F53u;
