@@ -539,3 +539,37 @@ def test_float32_normal_exponential_bits(dev):
         view = buf[1:]
         kr.draw(dev, name, key, (0, 0, 0, 0), [kr.Scalar(p, wg.float32) for p in params], view)
         np.testing.assert_array_equal(view.numpy().view(np.uint32), want.view(np.uint32))
+
+
+def test_float64_transforms_accuracy(dev):
+    """random_f64.wgsl's ln(x) within 1 ulp and cos(2 pi m / 2^53) within 2 ulp (0.79 and 1.06 seen) of a long
+    double reference, on 2^16 random arguments plus the quadrant boundaries, t = +-1/8 and the ends of (0, 1]."""
+    if not dev.supports(wg.float64):
+        pytest.skip("needs float64")
+    k = wg.ElementwiseKernel("float64 x, uint32 mh, uint32 ml, uint32 nc", "float64 l, float64 c",
+                             "l = wg_rand_ln_f64(x, nc); c = wg_rand_cos2pi_f64(mh, ml, nc);", "rand_transforms64")
+    rng = np.random.default_rng(4)
+    n = 1 << 16
+    x = (rng.integers(0, 1 << 53, n, dtype=np.int64)).astype(np.float64) * 2.0 ** -53 + 2.0 ** -54
+    x = np.concatenate([x, [1.0, 2.0 ** -65, np.nextafter(1.0, 0)], np.sqrt(0.5) * (1 + np.arange(-50, 50) * 2.0 ** -52)])
+    m = rng.integers(0, 1 << 53, len(x), dtype=np.int64)
+    j = np.arange(200)
+    m[:200] = (j % 5) * (1 << 51) + (j // 5 - 20)
+    m[200:400] = (j % 5) * (1 << 51) + (1 << 50) + (j // 5 - 20)
+    m = np.clip(m, 0, (1 << 53) - 1)
+    mh, ml = (m >> 32).astype(np.uint32), (m & 0xFFFFFFFF).astype(np.uint32)
+    l, c = (a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(mh, device=dev), wg.asarray(ml, device=dev),
+                                 wg.zeros(len(x), dtype=wg.uint32, device=dev)))
+    L = np.longdouble
+    if np.finfo(L).nmant < 63:
+        pytest.skip("needs an 80-bit long double for the reference")
+
+    def ulps(got, ref):
+        ulp = np.exp2(np.floor(np.log2(np.maximum(np.abs(ref.astype(np.float64)), 2.0 ** -1000))) - 52)
+        return np.where((ref == 0) & (got == 0), 0.0, np.abs(got.astype(L) - ref).astype(np.float64) / ulp)
+    assert ulps(l, np.log(x.astype(L))).max() <= 1.0
+    q4 = (m + (1 << 50)) >> 51
+    t = L("6.283185307179586476925286766559005768") * (m - (q4 << 51)).astype(L) / L(2.0 ** 53)
+    q = q4 & 3
+    ref = np.where(q == 0, np.cos(t), np.where(q == 1, -np.sin(t), np.where(q == 2, -np.cos(t), np.sin(t))))
+    assert ulps(c, ref).max() <= 2.0
