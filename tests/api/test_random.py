@@ -573,3 +573,19 @@ def test_float64_transforms_accuracy(dev):
     q = q4 & 3
     ref = np.where(q == 0, np.cos(t), np.where(q == 1, -np.sin(t), np.where(q == 2, -np.cos(t), np.sin(t))))
     assert ulps(c, ref).max() <= 2.0
+
+
+def test_int32_block_path_retries_as_element_path(dev):
+    """integers' vec4 path (four elements, two Philox blocks a thread) equals the one-element path, also when tries
+    are rejected: with a forged threshold t = 2^63 most first tries reject and both paths retry from plane 0."""
+    from wgarray.kernels import random as kr
+    n, key = 1001, (7, 9)
+    for t in (0, 1 << 63):
+        params = [kr.Scalar(w, wg.uint32) for w in (5, *kr.words(1000, 2), *kr.words(t, 2))]
+        whole = wg.zeros(n, dtype=wg.int32, device=dev)
+        kr.draw(dev, "random_int32", key, (0, 0, 0, 0), params, whole)
+        buf = wg.zeros(n + 1, dtype=wg.int32, device=dev)
+        kr.draw(dev, "random_int32", key, (0, 0, 0, 0), params, buf[1:])
+        a, b = whole.numpy(), buf[1:].numpy()
+        np.testing.assert_array_equal(a, b)
+        assert a.min() >= 5 and a.max() < 1005

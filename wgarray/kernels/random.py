@@ -46,7 +46,9 @@ OPS: dict[str, EwOp] = {op.name: op for op in [
          block={"f": f"({{q6}} * wg_rand_exponential4_f32({_KC}, {{i}}, {{q7}}))"}),
     # low + [0, r) for dtypes of at most 32 bits: {q6} low word, {q7} {q8} r, {q9} {q10} threshold
     EwOp("random_int32", 11, "same", {k: f"bitcast<{{T}}>(wg_rand_int32({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, "
-                                         f"{{q9}}, {{q10}}))" for k in "iu"}),
+                                         f"{{q9}}, {{q10}}))" for k in "iu"},
+         block={k: f"bitcast<vec4<{{T}}>>(wg_rand_int32x4({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, {{q9}}, {{q10}}))"
+                for k in "iu"}),
     # the same for 64-bit dtypes: {q6} {q7} low, {q8} {q9} r, {q10} {q11} threshold
     EwOp("random_int64", 12, "same", {k: f"bitcast<{{T}}>(wg_rand_int64({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, "
                                          f"{{q9}}, {{q10}}, {{q11}}))" for k in "iu"}),
