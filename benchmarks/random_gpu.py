@@ -16,7 +16,9 @@ import wgarray as wg
 
 def best(f, sync, reps: int = 20, samples: int = 5) -> float:
     """Seconds per call: the best of ``samples`` samples of ``reps`` calls and one sync, after two warm-up calls."""
-    f(); sync(); f(); sync()
+    for _ in range(2):
+        f()
+        sync()
     out = float("inf")
     for _ in range(samples):
         t0 = time.perf_counter()

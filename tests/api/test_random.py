@@ -483,9 +483,9 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
     w, m, v = _transform_inputs(3, 1 << 17)
     x = _open(w)
     nc = wg.asarray(np.zeros(len(x), np.uint32), device=dev)
-    l, c, s, r = (a.numpy() for a in transforms(wg.asarray(x, device=dev), wg.asarray(m, device=dev),
+    ln, c, s, r = (a.numpy() for a in transforms(wg.asarray(x, device=dev), wg.asarray(m, device=dev),
                                                  wg.asarray(v, device=dev), nc))
-    assert _ulps(l, np.log(x.astype(np.float64))).max() <= 1.0
+    assert _ulps(ln, np.log(x.astype(np.float64))).max() <= 1.0
     t = (m.astype(np.int64) - (((m.astype(np.int64) + (1 << 21)) >> 22) << 22)) / 2.0 ** 24  # exact reduction
     q = ((m.astype(np.int64) + (1 << 21)) >> 22) & 3
     c64, s64 = np.cos(2 * np.pi * t), np.sin(2 * np.pi * t)
@@ -494,7 +494,7 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
     assert _ulps(c, rc).max() <= 2.0 and _ulps(s, rs).max() <= 2.0
     assert _ulps(r, np.sqrt(v.astype(np.float64))).max() <= 1.0
     ce, se = _cossin_emul(m)
-    for got, want in ((l, _ln_emul(x)), (c, ce), (s, se), (r, _sqrt_emul(v))):
+    for got, want in ((ln, _ln_emul(x)), (c, ce), (s, se), (r, _sqrt_emul(v))):
         np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
@@ -558,7 +558,7 @@ def test_float64_transforms_accuracy(dev):
     m[200:400] = (j % 5) * (1 << 51) + (1 << 50) + (j // 5 - 20)
     m = np.clip(m, 0, (1 << 53) - 1)
     mh, ml = (m >> 32).astype(np.uint32), (m & 0xFFFFFFFF).astype(np.uint32)
-    l, c = (a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(mh, device=dev), wg.asarray(ml, device=dev),
+    ln, c = (a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(mh, device=dev), wg.asarray(ml, device=dev),
                                  wg.zeros(len(x), dtype=wg.uint32, device=dev)))
     L = np.longdouble
     if np.finfo(L).nmant < 63:
@@ -567,7 +567,7 @@ def test_float64_transforms_accuracy(dev):
     def ulps(got, ref):
         ulp = np.exp2(np.floor(np.log2(np.maximum(np.abs(ref.astype(np.float64)), 2.0 ** -1000))) - 52)
         return np.where((ref == 0) & (got == 0), 0.0, np.abs(got.astype(L) - ref).astype(np.float64) / ulp)
-    assert ulps(l, np.log(x.astype(L))).max() <= 1.0
+    assert ulps(ln, np.log(x.astype(L))).max() <= 1.0
     q4 = (m + (1 << 50)) >> 51
     t = L("6.283185307179586476925286766559005768") * (m - (q4 << 51)).astype(L) / L(2.0 ** 53)
     q = q4 & 3
