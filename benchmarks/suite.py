@@ -577,43 +577,55 @@ class Bench:
     amortised: bool = False  # a sample is `inner` back-to-back calls and one sync; times are per call
 
 
-# -- random: standard_normal float32 -------------------------------------------------------------------------------
+# -- random: standard_normal and random() float32 -------------------------------------------------------------------
 def bench_random(ctx: Context, sizes: list[int]) -> list[Row]:
-    """standard_normal float32 of n elements (Philox4x32-10 + Box-Muller on the device) against numpy's
-    default_rng (PCG64 + ziggurat on the host), torch.randn and cupy's default generator; bytes written per
-    second.  The answers differ by design (other generators): checked only for mean 0 and variance 1."""
+    """standard_normal and random() (uniform) float32 of n elements (Philox4x32-10, Box-Muller on the device)
+    against wgarray's own a + b on n float32 elements (the same-run baseline: the draw writes 4n bytes, a + b moves
+    12n), numpy's default_rng (PCG64 on the host), torch.randn / torch.rand and cupy's default generator; rate
+    counts 4n bytes written.  The answers differ by design (other generators): checked for mean and variance."""
     rows = []
     dev = ctx.dev
+    rng = np.random.default_rng(9)
     for n in sizes:
-        row = Row("random", f"{_pow2_label(n)} ({_mib(4 * n)})", n, 4 * n, "GB/s")
-        rows.append(row)
+        x = rng.random(n, dtype=np.float32)
+        for op in ("standard_normal", "random"):
+            row = Row("random", f"{op} {_pow2_label(n)} ({_mib(4 * n)})", n, 4 * n, "GB/s")
+            rows.append(row)
+            mean, var = (0.0, 1.0) if op == "standard_normal" else (0.5, 1 / 12)
 
-        def moments(name: str, z) -> None:
-            z = np.asarray(z, dtype=np.float64)
-            if abs(z.mean()) > 5 / math.sqrt(n) or abs(z.var() - 1) > 10 / math.sqrt(n):
-                row.notes.append(f"MISMATCH {name}: mean {z.mean():.3g}, variance {z.var():.4g}")
+            def moments(name: str, z, row=row, mean=mean, var=var) -> None:
+                z = np.asarray(z, dtype=np.float64)
+                if abs(z.mean() - mean) > 5 * math.sqrt(var / n) or abs(z.var() / var - 1) > 10 / math.sqrt(n):
+                    row.notes.append(f"MISMATCH {name}: mean {z.mean():.3g}, variance {z.var():.4g}")
 
-        def wgarray_():
-            g = wg.random.default_rng(0)
-            moments("wgarray", g.standard_normal(n, dtype=wg.float32, device=dev).numpy())
-            return Case("", lambda _: g.standard_normal(n, dtype=wg.float32, device=dev), dev.synchronize,
-                        counters=dev)
+            def wgarray_(op=op, moments=moments):
+                g = wg.random.default_rng(0)
+                f = getattr(g, op)
+                moments("wgarray", f(n, dtype=wg.float32, device=dev).numpy())
+                return Case("", lambda _: f(n, dtype=wg.float32, device=dev), dev.synchronize, counters=dev)
 
-        def numpy_():
-            g = np.random.default_rng(0)
-            moments("numpy", g.standard_normal(n, dtype=np.float32))
-            return Case("", lambda _: g.standard_normal(n, dtype=np.float32))
+            def add_():
+                a, b = _wg_resident(dev, x, x)
+                return Case("", lambda _: a + b, dev.synchronize)
 
-        def device_peer(peer: Peer):
-            if peer.name == "torch":
-                fn = lambda _: peer.module.randn(n, dtype=peer.module.float32, device="cuda")  # noqa: E731
-            else:
-                g = peer.module.random.default_rng(0)
-                fn = lambda _: g.standard_normal(n, dtype=peer.module.float32)  # noqa: E731
-            moments(peer.name, _from_peer(peer, fn(None)))
-            return Case("", fn, peer.sync)
+            def numpy_(op=op, moments=moments):
+                f = getattr(np.random.default_rng(0), op)
+                moments("numpy", f(n, dtype=np.float32))
+                return Case("", lambda _: f(n, dtype=np.float32))
 
-        _measure_row(ctx, row, [("wgarray", wgarray_), ("numpy", numpy_)] + _device_peers(ctx, row, device_peer))
+            def device_peer(peer: Peer, op=op, moments=moments):
+                if peer.name == "torch":
+                    t = peer.module
+                    tf = t.randn if op == "standard_normal" else t.rand
+                    fn = lambda _: tf(n, dtype=t.float32, device="cuda")  # noqa: E731
+                else:
+                    gf = getattr(peer.module.random.default_rng(0), op)
+                    fn = lambda _: gf(n, dtype=peer.module.float32)  # noqa: E731
+                moments(peer.name, _from_peer(peer, fn(None)))
+                return Case("", fn, peer.sync)
+
+            _measure_row(ctx, row, [("wgarray", wgarray_), ("a+b", add_), ("numpy", numpy_)]
+                         + _device_peers(ctx, row, device_peer))
     return rows
 
 
@@ -640,9 +652,10 @@ BENCHES = {
                     "(GFLOP/s)", ("numpy", "torch", "cupy")),
     "fft": Bench("fft", "wg.fft.fft (1-D complex64), wg.fft.fftn (2-D complex64), wg.fft.rfft (float32); rate "
                  "counts 5 n log2 n flops (2.5 n log2 n for rfft), GFLOP/s", ("numpy", "torch", "cupy")),
-    "random": Bench("random", "z = rng.standard_normal(n, dtype=float32) (wgarray: Philox4x32-10 + Box-Muller on "
-                    "the device; numpy: default_rng on the host); rate counts 4*n bytes written (GB/s)",
-                    ("numpy", "torch", "cupy"), amortised=True),
+    "random": Bench("random", "z = rng.standard_normal(n, dtype=float32) and rng.random(n, dtype=float32) "
+                    "(wgarray: Philox4x32-10 + Box-Muller on the device; numpy: default_rng on the host; torch: "
+                    "randn / rand); 'a+b' is wgarray's a + b on n float32 elements (wg/a+b: the same-run baseline); "
+                    "rate counts 4*n bytes written (GB/s)", ("a+b", "numpy", "torch", "cupy"), amortised=True),
     "fusion": Bench("fusion", "a chain of k float32 elementwise ops on n elements, wg.fuse'd (one dispatch) vs the "
                     "same ops unfused; rate counts 2*4*n bytes (one read, one write)",
                     ("unfused", "numpy", "torch", "cupy"), amortised=True),

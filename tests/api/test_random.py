@@ -395,3 +395,197 @@ def test_device_without_float64_int64():
         np.testing.assert_array_equal(wr.default_rng(0).random(9, dtype=wg.float32, device=d).numpy(), base)
     finally:
         d.close()
+
+
+# -- the float32 transforms (random_f32.wgsl): accuracy against float64, bit-exact against a host emulation --------
+# The same operations in numpy float32 (each one correctly rounded, no FMA): what every IEEE device must give.
+_LN_P = [0.0674506276845932, -0.1179129108786583, 0.11955855786800385, -0.12389484792947769, 0.14206945896148682,
+         -0.16668537259101868, 0.20002862811088562, -0.25000008940696716, 0.33333298563957214]
+_SIN_P = [-75.40225219726562, 81.59255981445312, -41.3416633605957, 6.2831854820251465]
+_COS_P = [59.245967864990234, -85.44374084472656, 64.93932342529297, -19.739208221435547]
+F32 = np.float32
+
+
+def _horner(cs, x):
+    r = np.full_like(x, F32(cs[0]))
+    for c in cs[1:]:
+        r = r * x + F32(c)
+    return r
+
+
+def _ln_emul(x):
+    ix = x.view(np.int32).astype(np.int64) - 0x3F3504F3
+    k = (ix >> 23).astype(F32)
+    f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(F32) - F32(1)
+    z = f * f
+    y = ((f * z) * _horner(_LN_P, f)) - F32(0.5) * z
+    return ((y + k * F32(1.428606765330187e-06)) + f) + k * F32(0.693145751953125)
+
+
+def _cossin_emul(m):
+    q4 = (m.astype(np.int64) + (1 << 21)) >> 22
+    t = (m.astype(np.int64) - (q4 << 22)).astype(F32) * F32(2.0 ** -24)
+    z = t * t
+    s = t * _horner(_SIN_P, z)
+    c = F32(1) + z * _horner(_COS_P, z)
+    q = q4 & 3
+    cs = np.where(q == 0, c, np.where(q == 1, -s, np.where(q == 2, -c, s)))
+    sn = np.where(q == 0, s, np.where(q == 1, c, np.where(q == 2, -s, -c)))
+    return cs, sn
+
+
+def _sqrt_emul(x):
+    y = (np.uint32(0x5F3759DF) - (x.view(np.uint32) >> np.uint32(1))).view(F32)
+    hx = F32(0.5) * x
+    for _ in range(2):
+        y = y * (F32(1.5) - (hx * y) * y)
+    s = x * y
+    return np.where(x == 0, F32(0), s + (F32(0.5) * y) * (x - s * s))
+
+
+def _open(w):
+    return w.astype(F32) * F32(2.0 ** -32) + F32(2.0 ** -33)
+
+
+def _ulps(got, ref):
+    """|got - ref| in float32 ulps of the float64 reference (0 where both are 0)."""
+    ref = np.asarray(ref, np.float64)
+    ulp = np.exp2(np.floor(np.log2(np.maximum(np.abs(ref), 2.0 ** -126))) - 23)
+    return np.where((ref == 0) & (got == 0), 0.0, np.abs(got.astype(np.float64) - ref) / ulp)
+
+
+@pytest.fixture(scope="module")
+def transforms():
+    """The WGSL ln, cos/sin(2 pi m / 2^24) and sqrt on the device, through a user kernel (nc: a zero array)."""
+    return wg.ElementwiseKernel(
+        "float32 x, uint32 m, float32 v, uint32 nc", "float32 l, float32 c, float32 s, float32 r",
+        "l = wg_rand_ln_f32(x, nc); let cs = wg_rand_cossin_f32(m, nc); c = cs.x; s = cs.y; "
+        "r = wg_rand_sqrt_f32(v, nc);", "rand_transforms")
+
+
+def _transform_inputs(seed, n):
+    rng = np.random.default_rng(seed)
+    w = np.concatenate([rng.integers(0, 1 << 32, n, dtype=np.uint64), np.arange(64), (1 << 32) - 1 - np.arange(64),
+                        (1 << 31) + np.arange(-64, 64), 0xB504F333 + np.arange(-64, 64)]).astype(np.uint32)
+    q = np.arange(5, dtype=np.int64)[:, None] << 22  # quadrant boundaries, t = +-1/8, and their neighbours
+    edges = (np.concatenate([q, q + (1 << 21), q - (1 << 21)]) + np.arange(-8, 9)).ravel()
+    m = np.concatenate([rng.integers(0, 1 << 24, n), edges[(edges >= 0) & (edges < 1 << 24)]])
+    k = min(len(w), len(m))
+    w, m = w[:k], m[:k].astype(np.uint32)
+    v = np.concatenate([[0.0], np.exp(rng.uniform(np.log(1e-7), np.log(46.0), k - 1))]).astype(F32)
+    return w, m, v
+
+
+def test_float32_transforms_accuracy_and_bits(dev, transforms):
+    """ln(x) for x = (w + 0.5) / 2^32 within 1 ulp of float64, cos/sin(2 pi m / 2^24) within 2 ulp (exact 0 where
+    the value is 0), sqrt within 1 ulp (0.87, 1.72 and 0.85 ulp are the maxima seen over every m and 2^22 w);
+    and the device's bits equal the host emulation's (every device rounding as IEEE does gives these bits)."""
+    w, m, v = _transform_inputs(3, 1 << 17)
+    x = _open(w)
+    nc = wg.asarray(np.zeros(len(x), np.uint32), device=dev)
+    ln, c, s, r = (a.numpy() for a in transforms(wg.asarray(x, device=dev), wg.asarray(m, device=dev),
+                                                 wg.asarray(v, device=dev), nc))
+    assert _ulps(ln, np.log(x.astype(np.float64))).max() <= 1.0
+    t = (m.astype(np.int64) - (((m.astype(np.int64) + (1 << 21)) >> 22) << 22)) / 2.0 ** 24  # exact reduction
+    q = ((m.astype(np.int64) + (1 << 21)) >> 22) & 3
+    c64, s64 = np.cos(2 * np.pi * t), np.sin(2 * np.pi * t)
+    rc = np.where(q == 0, c64, np.where(q == 1, -s64, np.where(q == 2, -c64, s64)))
+    rs = np.where(q == 0, s64, np.where(q == 1, c64, np.where(q == 2, -s64, -c64)))
+    assert _ulps(c, rc).max() <= 2.0 and _ulps(s, rs).max() <= 2.0
+    assert _ulps(r, np.sqrt(v.astype(np.float64))).max() <= 1.0
+    ce, se = _cossin_emul(m)
+    for got, want in ((ln, _ln_emul(x)), (c, ce), (s, se), (r, _sqrt_emul(v))):
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.slow
+def test_float32_cossin_every_m(dev, transforms):
+    """cos/sin(2 pi m / 2^24) for every one of the 2^24 values of m: the emulation's bits, within 2 ulp."""
+    m = np.arange(1 << 24, dtype=np.uint32)
+    z = wg.zeros(len(m), dtype=wg.float32, device=dev)
+    _, c, s, _ = (a.numpy() for a in transforms(z, wg.asarray(m, device=dev), z,
+                                                 wg.zeros(len(m), dtype=wg.uint32, device=dev)))
+    ce, se = _cossin_emul(m)
+    np.testing.assert_array_equal(c.view(np.uint32), ce.view(np.uint32))
+    np.testing.assert_array_equal(s.view(np.uint32), se.view(np.uint32))
+    q4 = (m.astype(np.int64) + (1 << 21)) >> 22
+    t = 2 * np.pi * ((m.astype(np.int64) - (q4 << 22)) / 2.0 ** 24)
+    q = q4 & 3
+    rc = np.where(q == 0, np.cos(t), np.where(q == 1, -np.sin(t), np.where(q == 2, -np.cos(t), np.sin(t))))
+    assert _ulps(c, rc).max() <= 2.0
+
+
+def test_float32_normal_exponential_bits(dev):
+    """standard_normal and exponential float32 equal the host emulation of Philox + the transforms bit for bit
+    (the cross-device guarantee), through the vec4 path (one thread a block) and the one-element path (an output
+    view at an odd offset)."""
+    from wgarray.kernels import random as kr
+    key, n = (0x12345678, 0x9ABCDEF0), 1001
+    w = np.array([_philox_ref((b, 0, 0, 0), key) for b in range(-(-n // 4))], dtype=np.uint32)
+    r01 = _sqrt_emul(F32(-2) * _ln_emul(_open(w[:, 0])))
+    r23 = _sqrt_emul(F32(-2) * _ln_emul(_open(w[:, 2])))
+    c01, s01 = _cossin_emul(w[:, 1] >> 8)
+    c23, s23 = _cossin_emul(w[:, 3] >> 8)
+    z = np.stack([r01 * c01, r01 * s01, r23 * c23, r23 * s23], 1).ravel()[:n]
+    e = -_ln_emul(_open(w.ravel()))[:n]
+    g = wr.Generator(wr.Philox(key=key))
+    np.testing.assert_array_equal(g.standard_normal(n, dtype=wg.float32, device=dev).numpy().view(np.uint32),
+                                  z.view(np.uint32))
+    g = wr.Generator(wr.Philox(key=key))
+    np.testing.assert_array_equal(g.exponential(1.0, n, dtype=wg.float32, device=dev).numpy().view(np.uint32),
+                                  e.view(np.uint32))
+    for name, want, params in (("random_normal", z, [0.0, 1.0]), ("random_exponential", e, [1.0])):
+        buf = wg.zeros(n + 1, dtype=wg.float32, device=dev)
+        view = buf[1:]
+        kr.draw(dev, name, key, (0, 0, 0, 0), [kr.Scalar(p, wg.float32) for p in params], view)
+        np.testing.assert_array_equal(view.numpy().view(np.uint32), want.view(np.uint32))
+
+
+def test_float64_transforms_accuracy(dev):
+    """random_f64.wgsl's ln(x) within 1 ulp and cos(2 pi m / 2^53) within 2 ulp (0.79 and 1.06 seen) of a long
+    double reference, on 2^16 random arguments plus the quadrant boundaries, t = +-1/8 and the ends of (0, 1]."""
+    if not dev.supports(wg.float64):
+        pytest.skip("needs float64")
+    k = wg.ElementwiseKernel("float64 x, uint32 mh, uint32 ml, uint32 nc", "float64 l, float64 c",
+                             "l = wg_rand_ln_f64(x, nc); c = wg_rand_cos2pi_f64(mh, ml, nc);", "rand_transforms64")
+    rng = np.random.default_rng(4)
+    n = 1 << 16
+    x = (rng.integers(0, 1 << 53, n, dtype=np.int64)).astype(np.float64) * 2.0 ** -53 + 2.0 ** -54
+    x = np.concatenate([x, [1.0, 2.0 ** -65, np.nextafter(1.0, 0)], np.sqrt(0.5) * (1 + np.arange(-50, 50) * 2.0 ** -52)])
+    m = rng.integers(0, 1 << 53, len(x), dtype=np.int64)
+    j = np.arange(200)
+    m[:200] = (j % 5) * (1 << 51) + (j // 5 - 20)
+    m[200:400] = (j % 5) * (1 << 51) + (1 << 50) + (j // 5 - 20)
+    m = np.clip(m, 0, (1 << 53) - 1)
+    mh, ml = (m >> 32).astype(np.uint32), (m & 0xFFFFFFFF).astype(np.uint32)
+    ln, c = (a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(mh, device=dev), wg.asarray(ml, device=dev),
+                                 wg.zeros(len(x), dtype=wg.uint32, device=dev)))
+    L = np.longdouble
+    if np.finfo(L).nmant < 63:
+        pytest.skip("needs an 80-bit long double for the reference")
+
+    def ulps(got, ref):
+        ulp = np.exp2(np.floor(np.log2(np.maximum(np.abs(ref.astype(np.float64)), 2.0 ** -1000))) - 52)
+        return np.where((ref == 0) & (got == 0), 0.0, np.abs(got.astype(L) - ref).astype(np.float64) / ulp)
+    assert ulps(ln, np.log(x.astype(L))).max() <= 1.0
+    q4 = (m + (1 << 50)) >> 51
+    t = L("6.283185307179586476925286766559005768") * (m - (q4 << 51)).astype(L) / L(2.0 ** 53)
+    q = q4 & 3
+    ref = np.where(q == 0, np.cos(t), np.where(q == 1, -np.sin(t), np.where(q == 2, -np.cos(t), np.sin(t))))
+    assert ulps(c, ref).max() <= 2.0
+
+
+def test_int32_block_path_retries_as_element_path(dev):
+    """integers' vec4 path (four elements, two Philox blocks a thread) equals the one-element path, also when tries
+    are rejected: with a forged threshold t = 2^63 most first tries reject and both paths retry from plane 0."""
+    from wgarray.kernels import random as kr
+    n, key = 1001, (7, 9)
+    for t in (0, 1 << 63):
+        params = [kr.Scalar(w, wg.uint32) for w in (5, *kr.words(1000, 2), *kr.words(t, 2))]
+        whole = wg.zeros(n, dtype=wg.int32, device=dev)
+        kr.draw(dev, "random_int32", key, (0, 0, 0, 0), params, whole)
+        buf = wg.zeros(n + 1, dtype=wg.int32, device=dev)
+        kr.draw(dev, "random_int32", key, (0, 0, 0, 0), params, buf[1:])
+        a, b = whole.numpy(), buf[1:].numpy()
+        np.testing.assert_array_equal(a, b)
+        assert a.min() >= 5 and a.max() < 1005

@@ -266,20 +266,24 @@ def _build(op: EwOp, operands, sig, outs, out_sigs, mirrors, cdt: DType, cdts, r
         else:
             raws.append((f"b{s[2]}[{idx_of[s[4]]}]", False))
     results: list[list[str]] = [[] for _ in outs]
-    for lane in range(lanes):
+    # a block expression gives the thread's four elements at once (no array operands, stored as computed)
+    kind = "b" if op.compute == "bool" else cdt.kind
+    block = (vec and op.block is not None and kind in op.block and len(outs) == 1 and not any(s[0] == "v" for s in sig)
+             and source.store_expr(outs[0].dtype, "v") == "v" and source.convert(rdts[0], outs[0].dtype, "v") == "v")
+    for lane in range(1 if block else lanes):
         sfx = str(lane) if vec else ""
         for pos, (o, (raw, is_vec)) in enumerate(zip(operands, raws)):
             raw = f"{raw}[{lane}]" if is_vec else raw
             val = source.convert(o.dtype, cdts[pos], source.load_expr(o.dtype, raw))
             body.append(f"    let {_NAMES[pos]}{sfx} = {val};")
-        lane_i = f"(i * 4u + {lane}u)" if vec else "i"
-        expr = expression(op, cdt, cdts, [n + sfx for n in _NAMES[:len(operands)]], lane_i)
+        lane_i = "i" if block or not vec else f"(i * 4u + {lane}u)"
+        expr = expression(op, cdt, cdts, [n + sfx for n in _NAMES[:len(operands)]], lane_i, block)
         body.append(f"    let r{sfx} = {expr};")
         for j, (o, rdt) in enumerate(zip(outs, rdts)):
             r = f"r{sfx}.o{j}" if op.results > 1 else f"r{sfx}"
             results[j].append(source.store_expr(o.dtype, source.convert(rdt, o.dtype, r)))
     for o, s, idx, res in zip(outs, out_sigs, out_idx, results):
-        value = f"vec4<{o.dtype.wgsl}>({', '.join(res)})" if vec else res[0]
+        value = f"vec4<{o.dtype.wgsl}>({', '.join(res)})" if vec and not block else res[0]
         body.append(f"    b{s[1]}[{idx}] = {value};")
     # parameter-block order: widest first (16-byte vec2<f64>, then 8 bytes: every member naturally aligned), else
     # operand order, as ``_plan`` packs them (by position: equal-valued Scalars compare equal, so no lookup by value)
@@ -294,16 +298,19 @@ def result_dtype(op: EwOp, cdt: DType) -> DType:
     return _bool() if op.result == "bool" else cdt.component if op.real else cdt
 
 
-def expression(op: EwOp, cdt: DType, cdts: Sequence[DType] | None, names: Sequence[str], lane_i: str) -> str:
+def expression(op: EwOp, cdt: DType, cdts: Sequence[DType] | None, names: Sequence[str], lane_i: str,
+               block: bool = False) -> str:
     """The op's WGSL expression over the operand values ``names`` (``{x}``, ``{y}``, ``{z}``, ``{q3}``, ... in
     order; compute dtype ``cdt``, per operand ``cdts``), as the one-op kernel evaluates it; the fused kernels
-    (``fused.py``) evaluate each step through it too."""
+    (``fused.py``) evaluate each step through it too.  ``block``: the op's vec4 expression (``EwOp.block``), with
+    ``lane_i`` the vec4 index."""
     kind = "b" if op.compute == "bool" else cdt.kind
     if "m" in op.exprs and cdts and (cdts[0].kind == "f") != (cdts[1].kind == "f"):
         kind = "m"  # an integer against a float, each in its own type: the exact comparison
     values = dict(zip(_NAMES, list(names) + [""] * (3 - len(names))))
     cd = cdts if cdts else [cdt]
-    return op.exprs[kind].format(**values, T=source.ctype(cdt), D=cdt.name, R=cdt.component.wgsl, i=lane_i,
+    table = op.block if block and op.block is not None else op.exprs
+    return table[kind].format(**values, T=source.ctype(cdt), D=cdt.name, R=cdt.component.wgsl, i=lane_i,
                                  X=source.ctype(cd[0]), Y=source.ctype(cd[-1]))
 
 

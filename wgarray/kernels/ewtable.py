@@ -33,6 +33,10 @@ class EwOp:
     real: bool = False  # for complex input the result is the real dtype of its parts (abs, real, imag)
     # False for expressions too heavy to repeat for 4 lanes a thread (compile time grows 4x, nothing is shared)
     vectorize: bool = True
+    # kind -> an expression of the four consecutive elements 4{i} .. 4{i} + 3 as one vec4, {i} the thread's vec4
+    # index: used in vec4 mode instead of four lane expressions (random draws: one Philox block gives 4 values).
+    # Only for ops without array operands whose value is stored as computed (elementwise.py checks both).
+    block: dict[str, str] | None = field(default=None, hash=False)
     # user kernels (api/user_kernels.py): results > 1 gives a struct with members o0, o1, ... (one per output);
     # ``code`` is WGSL placed whole in the shader (the function a user kernel's expression calls, its aliases)
     results: int = 1

@@ -20,28 +20,41 @@ from .elementwise import Scalar
 from .ewtable import EwOp
 from .layout import ViewLike
 
-# key and counter words: the first six operands of every row
-_KC = "{x}, {y}, {z}, {q3}, {q4}, {q5}"
+# key and counter words: the first six operands of every row ({x} is a uint64 scalar on devices with shader-int64;
+# see ``draw``)
+_KC = "u32({x}), {y}, {z}, {q3}, {q4}, {q5}"
 
+# one thread a Philox block in vec4 mode (``block``: the block's four float32 / uint32 elements as a vec4, one
+# Philox call and, for normals, two logarithms, square roots and sin/cos pairs per four outputs); the one-element
+# forms (float64, unaligned outputs) index the same functions.  The float rows' last operand is ``nc``, a zero
+# read from the parameter block (``draw`` appends it): OR-ed into every product that feeds a sum, it keeps a
+# driver from contracting the two into an FMA (random_f32.wgsl), so the bits are the same everywhere.
 OPS: dict[str, EwOp] = {op.name: op for op in [
     # 32 raw bits an element (permutation sort keys)
-    EwOp("random_bits", 6, "same", {"u": f"wg_rand_bits({_KC}, {{i}})"}),
+    EwOp("random_bits", 6, "same", {"u": f"wg_rand_bits({_KC}, {{i}})"},
+         block={"u": f"wg_philox_block({_KC}, {{i}}, 0u)"}),
     # low {q6} + span {q7} * u, u uniform on [0, 1) (random(), uniform())
-    EwOp("random_uniform", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_uniform_{{T}}({_KC}, {{i}}))"}),
+    EwOp("random_uniform", 9, "same",
+         {"f": f"({{q6}} + wg_impl_opaque_{{T}}({{q7}} * wg_rand_uniform_{{T}}({_KC}, {{i}}, {{q8}})))"},
+         block={"f": f"wg_rand_affine4_f32({{q6}}, {{q7}}, wg_rand_uniform4_f32({_KC}, {{i}}, {{q8}}), {{q8}})"}),
     # loc {q6} + scale {q7} * z, z standard normal (Box-Muller)
-    # (one element a thread: four lanes of software log and cos compile 4x slower on lavapipe and ran no faster)
-    EwOp("random_normal", 8, "same", {"f": f"({{q6}} + {{q7}} * wg_rand_normal_{{T}}({_KC}, {{i}}))"},
-         vectorize=False),
+    EwOp("random_normal", 9, "same",
+         {"f": f"({{q6}} + wg_impl_opaque_{{T}}({{q7}} * wg_rand_normal_{{T}}({_KC}, {{i}}, {{q8}})))"},
+         block={"f": f"wg_rand_affine4_f32({{q6}}, {{q7}}, wg_rand_normal4_f32({_KC}, {{i}}, {{q8}}), {{q8}})"}),
     # scale {q6} * standard exponential
-    EwOp("random_exponential", 7, "same", {"f": f"({{q6}} * wg_rand_exponential_{{T}}({_KC}, {{i}}))"},
-         vectorize=False),
+    EwOp("random_exponential", 8, "same", {"f": f"({{q6}} * wg_rand_exponential_{{T}}({_KC}, {{i}}, {{q7}}))"},
+         block={"f": f"({{q6}} * wg_rand_exponential4_f32({_KC}, {{i}}, {{q7}}))"}),
     # low + [0, r) for dtypes of at most 32 bits: {q6} low word, {q7} {q8} r, {q9} {q10} threshold
     EwOp("random_int32", 11, "same", {k: f"bitcast<{{T}}>(wg_rand_int32({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, "
-                                         f"{{q9}}, {{q10}}))" for k in "iu"}),
+                                         f"{{q9}}, {{q10}}))" for k in "iu"},
+         block={k: f"bitcast<vec4<{{T}}>>(wg_rand_int32x4({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, {{q9}}, {{q10}}))"
+                for k in "iu"}),
     # the same for 64-bit dtypes: {q6} {q7} low, {q8} {q9} r, {q10} {q11} threshold
     EwOp("random_int64", 12, "same", {k: f"bitcast<{{T}}>(wg_rand_int64({_KC}, {{i}}, {{q6}}, {{q7}}, {{q8}}, "
                                          f"{{q9}}, {{q10}}, {{q11}}))" for k in "iu"}),
 ]}
+
+_FLOAT_ROWS = ("random_uniform", "random_normal", "random_exponential")
 
 # elements a Philox block feeds, by row and output width
 PER_BLOCK = {("random_bits", 4): 4, ("random_uniform", 4): 4, ("random_uniform", 8): 2,
@@ -64,7 +77,14 @@ def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: 
          out: ViewLike) -> None:
     """out[e] = row ``name`` at element e, for Philox key (2 words) and counter (4 words, least significant
     first); ``params`` are the row's further scalars.  Computed in the output dtype."""
-    u32 = [Scalar(int(w), dt.uint32) for w in (*key, *counter)]
-    operands = u32 + list(params)
+    words = [Scalar(int(w), dt.uint32) for w in (*key, *counter)]
+    if device.supports(dt.uint64):
+        # the same value as a u64 scalar puts 64-bit integers among the kernel's dtypes, so its helpers compute
+        # Philox's mulhi as one native wide multiply (source.helpers, philox_mulhi64.wgsl): the same bits, faster
+        words[0] = Scalar(int(key[0]), dt.uint64)
+    operands = words + list(params)
+    if name in _FLOAT_ROWS:
+        operands.append(Scalar(0, dt.uint32))  # nc: the run-time zero of the float rows
+
     cdt = out.dtype
-    _ew.run(device, OPS[name], operands, out, cdt, [dt.uint32] * 6 + [p.dtype for p in params])
+    _ew.run(device, OPS[name], operands, out, cdt, [o.dtype for o in operands])

@@ -119,6 +119,8 @@ def helpers(dtypes: Iterable[DType], uses: str | None = None) -> str:
         parts.append(load("narrow_f64.wgsl"))
     if types & {"i64", "u64"}:
         parts.append(load("random_i64.wgsl"))  # 64-bit integer draws (kernels/random.py)
+    # Philox's 32 x 32 -> 64 high word: one native wide multiply where the kernel has 64-bit integers
+    parts.append(load("philox_mulhi64.wgsl" if types & {"i64", "u64"} else "philox_mulhi32.wgsl"))
     parts.append(load("nextafter_f16.wgsl"))
     return "\n".join(parts)
 
