@@ -33,7 +33,10 @@ class Variant:
     A workgroup of (bm / tm) x (bn / tn) invocations computes a bm x bn tile of C, each invocation tm x tn
     outputs (tm, tn in {4, 8}); the K loop stages bk-deep slices of A and B in workgroup memory.  ``db``: double
     buffered staging (one barrier a slice; the next slice's global loads are in flight during the products).
-    ``split``: K split into that many slices, summed by a second kernel."""
+    ``split``: K split into that many slices, summed by a second kernel.  ``rows``: an operand contiguous along k
+    (A of a C-ordered product, B of ``x @ y.T``) is staged with consecutive invocations on consecutive rows, so
+    that its transposed scalar stores into workgroup memory hit consecutive banks (the default mapping puts
+    consecutive invocations along k: wider global reads of one row, but 4-way bank conflicts on the stores)."""
 
     bm: int = 128
     bn: int = 128
@@ -42,9 +45,10 @@ class Variant:
     bk: int = 8
     db: bool = False
     split: int = 1
+    rows: bool = False
 
     def __post_init__(self) -> None:
-        ok = (self.tm in (4, 8) and self.tn in (4, 8) and self.bm % (4 * self.tm) == 0 and self.bn % (4 * self.tn) == 0
+        ok = (self.tm in (4, 8, 16) and self.tn in (4, 8, 16) and self.bm % (4 * self.tm) == 0 and self.bn % (4 * self.tn) == 0
               and self.bk in (4, 8, 16, 32) and 1 <= self.split <= 64 and 32 <= self.threads <= 1024)
         if not ok:
             raise ValueError(f"matmul variant {self.name}: unsupported configuration")
@@ -59,7 +63,8 @@ class Variant:
 
     @property
     def name(self) -> str:
-        return (f"{self.bm}x{self.bn}_{self.tm}x{self.tn}_k{self.bk}" + ("_db" if self.db else "")
+        return (f"{self.bm}x{self.bn}_{self.tm}x{self.tn}_k{self.bk}" + ("_r" if self.rows else "")
+                + ("_db" if self.db else "")
                 + (f"_s{self.split}" if self.split > 1 else ""))
 
     def __str__(self) -> str:
@@ -67,12 +72,12 @@ class Variant:
 
     @classmethod
     def parse(cls, name: str) -> "Variant":
-        """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``."""
-        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_db)?(?:_s(\d+))?", name)
+        """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``, ``128x256_8x16_k8_r_db``."""
+        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_db)?(?:_s(\d+))?", name)
         if not m:
-            raise ValueError(f"not a matmul variant name: {name!r} (like '128x128_8x8_k8_db_s4')")
+            raise ValueError(f"not a matmul variant name: {name!r} (like '128x128_8x8_k8_r_db_s4')")
         bm, bn, tm, tn, bk = (int(g) for g in m.groups()[:5])
-        return cls(bm, bn, tm, tn, bk, bool(m.group(6)), int(m.group(7) or 1))
+        return cls(bm, bn, tm, tn, bk, bool(m.group(7)), int(m.group(8) or 1), bool(m.group(6)))
 
     def replace(self, **kw) -> "Variant":
         return Variant(**{**self.__dict__, **kw})
@@ -170,14 +175,32 @@ def forced(v: VariantLike | Callable[[int, int, int, int], VariantLike | None] |
         override = saved
 
 
-def candidates() -> list[Variant]:
-    """The tile configurations the tuner times (each also double buffered; split-K is added per shape)."""
-    out = []
-    for bm, bn, tm, tn, bk in [(128, 128, 8, 8, 8), (128, 128, 8, 8, 16), (128, 64, 8, 4, 8), (128, 64, 8, 4, 16),
-                               (64, 128, 4, 8, 16), (64, 64, 4, 4, 16), (128, 64, 8, 8, 16), (64, 64, 8, 8, 8)]:
-        for db in (False, True):
-            out.append(Variant(bm, bn, tm, tn, bk, db))
-    return out
+# Tile configurations the tuner times.  ``_BASE``: the original set (each plain and double buffered).  ``_LARGE`` /
+# ``_SMALL``: the plausible ones for products that fill the device with 128x128 tiles, and for those that do not
+# (``candidates(shape)``), including the wider register tiles (8x16 / 16x8 outputs a thread over 128x256 /
+# 256x128 tiles) and the row-mapped staging (``_r``); BK 32 and 128x256 at BK 16 double buffered need 48-64 KiB
+# of workgroup memory and are left to ``fits`` (lavapipe offers 32 KiB, an H200 48).
+_BASE = [(128, 128, 8, 8, 8), (128, 128, 8, 8, 16), (128, 64, 8, 4, 8), (128, 64, 8, 4, 16), (64, 128, 4, 8, 16),
+         (64, 64, 4, 4, 16), (128, 64, 8, 8, 16), (64, 64, 8, 8, 8)]
+_LARGE = ("128x128_8x8_k16_db 128x128_8x8_k16 128x128_8x8_k8_db 128x128_8x8_k8_r_db 128x128_8x8_k16_r_db "
+          "128x128_8x8_k16_r 128x128_8x8_k32 128x128_8x8_k32_r 128x256_8x16_k8_db 128x256_8x16_k8_r_db "
+          "128x256_8x16_k16_r 128x256_8x16_k16_db 128x256_8x16_k16_r_db 256x128_16x8_k8_r_db 256x128_16x8_k16_r "
+          "128x128_8x16_k16_r_db 128x128_16x8_k16_r_db").split()
+_SMALL = ("64x64_4x4_k16_db 64x64_4x4_k16_r_db 64x64_4x4_k8_r_db 64x64_4x4_k32_r 128x64_8x4_k16_r_db "
+          "64x128_4x8_k16_r_db 64x64_8x8_k16_r_db 128x64_8x8_k16_r_db 128x128_8x8_k16_db 128x128_8x8_k16_r_db "
+          "128x128_8x8_k16 128x128_8x8_k8_r_db 128x128_8x16_k16_r_db").split()
+
+
+def candidates(shape: tuple[int, int, int, int] | None = None) -> list[Variant]:
+    """The tile configurations the tuner times (split-K is added per shape by the tuner).  Without ``shape``,
+    all of them: the original set plain and double buffered, and every new configuration.  With an (M, N, K,
+    batch) ``shape``, the plausible ones for it (large: >= BIG_MIN_GROUPS tiles of BIG)."""
+    extra = [as_variant(n) for n in dict.fromkeys(_LARGE + _SMALL)]
+    if shape is not None:
+        M, N, K, batch = shape
+        return [as_variant(n) for n in (_LARGE if BIG.groups(M, N, batch) >= BIG_MIN_GROUPS else _SMALL)]
+    out = [Variant(bm, bn, tm, tn, bk, db) for bm, bn, tm, tn, bk in _BASE for db in (False, True)]
+    return out + [v for v in extra if v not in out]
 
 
 def fits(v: Variant, device, M: int, N: int, K: int, batch: int) -> bool:
@@ -299,11 +322,13 @@ def _load(d: DType, cdt: DType, raw: str) -> str:
     return source.convert(d, cdt, source.load_expr(d, raw))
 
 
-def _staging(op: str, mode: str, rows: int, bk: int, threads: int, T: str):
+def _staging(op: str, mode: str, rows: int, bk: int, threads: int, T: str, by_rows: bool = False):
     """How the invocations stage one bk-deep slice of an operand (``op`` 'a': A, ``rows`` = BM, its rows; 'b': B,
     ``rows`` = BN, its columns) into workgroup memory, in two halves: ``fetch(k)`` loads the slice at depth k into
     registers ``{op}f{e}`` (zero outside the matrix and beyond ``kend``); ``store(off)`` writes them to the
-    staging array at vec4 offset ``off``.  Returns (declarations, fetch, store)."""
+    staging array at vec4 offset ``off``.  ``by_rows`` (mode k4 only): consecutive invocations take consecutive
+    rows (conflict-free transposed stores) rather than consecutive vec4 along k.  Returns (declarations, fetch,
+    store)."""
     S = "As" if op == "a" else "Bs"
     R4 = rows // 4
     lim, base, rs, ks = (("p.M", "row0", "p.a_rs", "p.a_ks") if op == "a" else ("p.N", "col0", "p.b_cs", "p.b_ks"))
@@ -320,7 +345,10 @@ def _staging(op: str, mode: str, rows: int, bk: int, threads: int, T: str):
         decl.append(f"    var {reg}: vec4<{T}> = vec4<{T}>({T}(0));" if vec else f"    var {reg}: {T} = {T}(0);")
         if mode == "k4":  # contiguous along k: vec4 along k, stored transposed (k-major)
             per = bk // 4
-            decl.append(f"    let {op}r{e} = {q} / {per}u; let {op}k{e} = ({q} % {per}u) * 4u;")
+            if by_rows:
+                decl.append(f"    let {op}r{e} = {q} % {rows}u; let {op}k{e} = ({q} / {rows}u) * 4u;")
+            else:
+                decl.append(f"    let {op}r{e} = {q} / {per}u; let {op}k{e} = ({q} % {per}u) * 4u;")
             decl.append(f"    let {op}p{e} = u32({start} + i32({base} + {op}r{e}) * {rs}) + {op}k{e};")
             cond = f"{base} + {op}r{e} < {lim} && {{k}} + {op}k{e} < kend"
             addr = f"({op}p{e} + {{k}}) / 4u"
@@ -361,8 +389,8 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
     threads = v.threads
     # accumulators acc{r}_{h}: row r of the invocation's block, h-th vec4 of its columns
     declare = [f"    var acc{r}_{h}: vec4<{T}> = vec4<{T}>({T}(0));" for r in range(TM) for h in range(HN)]
-    adecl, afetch, astore = _staging("a", amode, BM, BK, threads, T)
-    bdecl, bfetch, bstore = _staging("b", bmode, BN, BK, threads, T)
+    adecl, afetch, astore = _staging("a", amode, BM, BK, threads, T, v.rows)
+    bdecl, bfetch, bstore = _staging("b", bmode, BN, BK, threads, T, v.rows)
     declare += adecl + bdecl
 
     def fetch(k: str) -> list[str]:
