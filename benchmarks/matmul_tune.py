@@ -11,9 +11,14 @@ synchronisation, ``inner`` chosen per variant so that a sample takes >= ``--targ
 are interleaved round by round; the rate is from the best of ``--repeat`` (5) samples.  Each variant's answer is
 checked once (untimed, on the device) against the reference; a mismatch is flagged in the table.
 
-Variants per shape: every tile configuration of ``matmul.candidates()`` (plain and double buffered) the device can
-run, plus split-K (2, 4, 8 slices) of those whose launch has fewer than 2 workgroups an SM (``--sms``, 132 for an
-H200) while each slice keeps >= 128 of K.  ``--quick``: small shapes and a few variants, for lavapipe.
+Variants per shape: the plausible tile configurations for it (``matmul.candidates(shape)``: 128x128 / 128x256 /
+256x128 tiles where the product fills the device, 64x64 .. 128x128 where it does not) the device can run, plus
+split-K (2, 4 slices) of those whose launch has fewer workgroups than SMs (``--sms``, 132 for an H200) while each
+slice keeps >= 128 of K.  ``--all``: every configuration of ``matmul.candidates()``, split-K (2, 4, 8) below 2
+workgroups an SM.  ``--quick``: small shapes and a few variants, for lavapipe.  Progress goes to stderr.
+
+The run ends with the whole ``TABLE`` for ``wgarray/kernels/matmul.py`` (today's entries with the measured
+shapes' best variants put in): paste it over the module's ``TABLE``.
 """
 from __future__ import annotations
 
@@ -59,16 +64,17 @@ def label(shape: tuple[int, int, int, int]) -> str:
     return core if B == 1 else f"{B}x{core}"
 
 
-def variants_for(dev, shape, sms: int, names: list[str] | None, split: bool) -> list[mm.Variant]:
+def variants_for(dev, shape, sms: int, names: list[str] | None, split: bool, every: bool = False) -> list[mm.Variant]:
     M, N, K, B = shape
     if names:
         out = [mm.as_variant(n) for n in names]
     else:
         out = []
-        for v in mm.candidates():
+        below, slices = (2 * sms, (2, 4, 8)) if every else (sms, (2, 4))
+        for v in (mm.candidates() if every else mm.candidates(shape)):
             out.append(v)
-            if split and v.groups(M, N, B) < 2 * sms:
-                out += [v.replace(split=s) for s in (2, 4, 8) if K // s >= 128]
+            if split and v.groups(M, N, B) < below:
+                out += [v.replace(split=s) for s in slices if K // s >= 128]
     seen, res = set(), []
     for v in out:
         if v not in seen and mm.fits(v, dev, M, N, K, B):
@@ -106,6 +112,7 @@ def tune_shape(dev, torch, shape, variants, args) -> list[dict]:
         return "" if err <= tol else f"MISMATCH err {err:.3g} > {tol:.3g}"
 
     auto = mm.choose(M, N, K, B)
+    print(f"  {label(shape)}: compiling and checking {len(variants) + 1} variants", file=sys.stderr, flush=True)
     for v in [None] + variants:
         name = "auto" if v is None else v.name
         mm.override = v
@@ -132,6 +139,7 @@ def tune_shape(dev, torch, shape, variants, args) -> list[dict]:
     def failed(case, e):
         info[case.name]["note"] = f"FAILED {type(e).__name__}"
 
+    print(f"  {label(shape)}: timing {len(cases)} cases", file=sys.stderr, flush=True)
     try:
         times = measure_all(cases, repeat=args.repeat, budget_s=args.budget, target_s=args.target_ms / 1e3,
                             max_inner=args.max_inner, on_error=failed)
@@ -181,9 +189,14 @@ def summary(all_rows: list[dict]) -> None:
         if auto:
             line += f"; auto {auto['variant']} {auto['tflops']:.4g}"
         print(line)
-        snippet.append(f"    ({best['M']}, {best['N']}, {best['K']}, {best['batch']}): \"{best['name']}\",")
-    print("\nTABLE entries for wgarray/kernels/matmul.py:")
-    print("TABLE = {\n" + "\n".join(snippet) + "\n}")
+        snippet.append(((best['M'], best['N'], best['K'], best['batch']), best['name']))
+    table = {k: mm.as_variant(v).name for k, v in mm.TABLE.items()}
+    table.update(snippet)
+    print("\nTABLE for wgarray/kernels/matmul.py (today's entries, the measured shapes replaced; paste over TABLE):")
+    print("TABLE: dict[tuple[int, int, int, int], VariantLike] = {")
+    for k, v in table.items():
+        print(f"    {k}: \"{v}\",")
+    print("}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="small shapes and a few variants (lavapipe smoke test)")
     ap.add_argument("--shapes", default=None, help=f"comma-separated: n, bxn, MxNxK, BxMxNxK (default {FULL_SHAPES})")
     ap.add_argument("--variants", default=None, help="comma-separated variant names (default: all applicable)")
+    ap.add_argument("--all", action="store_true", help="every configuration of matmul.candidates() for every shape")
     ap.add_argument("--no-split", action="store_true", help="leave out split-K variants")
     ap.add_argument("--sms", type=int, default=132, help="SMs/CUs of the GPU: split-K applies below 2 groups an SM")
     ap.add_argument("--target-ms", type=float, default=None, help="sample length (default 50; quick 5)")
@@ -214,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
           f"torch: {torch.device_name + ' ' + torch.version if torch.available else '- (' + torch.reason + ')'}")
     print(f"float32; a sample is `inner` back-to-back matmuls + 1 sync, >= {args.target_ms:g} ms; rate from the best "
           f"of {args.repeat} samples (median also shown)\n", flush=True)
-    plan = [(s, variants_for(dev, s, args.sms, names, not args.no_split)) for s in shapes]
+    plan = [(s, variants_for(dev, s, args.sms, names, not args.no_split, args.all)) for s in shapes]
     if args.list:
         for s, vs in plan:
             print(f"{label(s)} ({len(vs)}): {' '.join(v.name for v in vs)}")

@@ -198,7 +198,7 @@ def candidates(shape: tuple[int, int, int, int] | None = None) -> list[Variant]:
     extra = [as_variant(n) for n in dict.fromkeys(_LARGE + _SMALL)]
     if shape is not None:
         M, N, K, batch = shape
-        return [as_variant(n) for n in (_LARGE if BIG.groups(M, N, batch) >= BIG_MIN_GROUPS else _SMALL)]
+        return [as_variant(n) for n in (_LARGE if BIG.groups(M, N, batch) >= 2 * BIG_MIN_GROUPS else _SMALL)]
     out = [Variant(bm, bn, tm, tn, bk, db) for bm, bn, tm, tn, bk in _BASE for db in (False, True)]
     return out + [v for v in extra if v not in out]
 
