@@ -14,7 +14,13 @@ from .layout import MAXD, WORKGROUP, ViewLike
 from .rtable import RedOp, accumulator
 
 _PER_GROUP = WORKGROUP * 8  # a workgroup reduces at least this many elements before splitting a row
-_TARGET_GROUPS = 2048  # enough workgroups to fill a large GPU
+# Tunables of the first pass (benchmarks/sum_tune.py times them against torch.sum on a GPU; plans key on both):
+# TARGET_GROUPS: workgroups a reduction aims at over all its rows (enough to fill a large GPU: an H200 keeps 8
+# workgroups of 256 on each of its 132 SMs, 1056 at once); UNROLL: vec4 loads each invocation issues before using
+# any (memory-level parallelism; the summation order does not depend on it: each of the 4 lane accumulators still
+# adds its elements in index order).
+TARGET_GROUPS = 2048
+UNROLL = 4
 _MAX_PLANS = 4096  # launch plans a device keeps (as in elementwise.py)
 _SHORT_ROW = 64  # rows this short, WORKGROUP or more of them: one invocation a row (a workgroup a row idles its
 # lanes and pays a barrier tree per row: 21 s for sum(axis=1) of 200,000 x 10 on lavapipe, 1,170x an add)
@@ -89,7 +95,7 @@ class _Pass:
 
 def _chunks(m: int, n_out: int) -> int:
     """Workgroups a pass gives each of ``n_out`` rows of ``m`` elements (each writes one partial)."""
-    return max(1, min(math.ceil(m / _PER_GROUP), math.ceil(_TARGET_GROUPS / max(n_out, 1))))
+    return max(1, min(math.ceil(m / _PER_GROUP), math.ceil(TARGET_GROUPS / max(n_out, 1))))
 
 
 def fits(device, x: ViewLike, n_out: int) -> bool:
@@ -131,7 +137,7 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike, ma
     ``mapped``, ``x`` is the contiguous view (no mirror) of ``mapped``'s values that the first pass computes."""
     window = _window(x, device.properties.limits)
     offset = x.offset - (window[0] // x.dtype.device_itemsize if window else 0)
-    key = ("reduce", op.name, x.dtype, x.shape, x.strides, offset, axes, out.dtype)
+    key = ("reduce", op.name, x.dtype, x.shape, x.strides, offset, axes, out.dtype, TARGET_GROUPS, UNROLL)
     if mapped is not None:
         key += (mapped.key, mapped.strides, mapped.offsets)
     passes = device.plans.get(key)
@@ -199,7 +205,7 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
                    and m % 4 == 0 and in_off % 4 == 0 and all(st % 4 == 0 for st in o_st))
         vec = vec and not rows
         key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
-               inner_lin, vec, None if fmap is None else fmap.key, rows)
+               inner_lin, vec, None if fmap is None else fmap.key, rows, UNROLL if vec else None)
         kernel = launch.compile(device, key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
                                                             inner_lin, nsrc, ndst, vec, fmap, rows))
         params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, count)
@@ -274,7 +280,7 @@ def _build(op: RedOp, src: DType, acc: DType, res: DType, partial_in: bool, fina
         if ndst == 2:
             write += "\n        dst_idx[g] = wi;"
     if vec:
-        loop = _vec_loop(op, src, acc, comb, fmap is not None)
+        loop = _vec_loop(op, src, acc, comb, fmap is not None, UNROLL)
     else:
         first, step = ("start", "1u") if rows else ("start + lid", f"{WORKGROUP}u")
         loop = "\n".join([
@@ -337,9 +343,9 @@ _TREE_FINISH = """    sv[lid] = {store};
     }}"""
 
 
-def _vec_loop(op: RedOp, src: DType, acc: DType, comb, mapped: bool = False) -> str:
-    """The accumulation loop over vec4 loads.  Combining ops keep four independent accumulators and issue four
-    loads before using any (memory-level parallelism), merging the accumulators at the end; order ops keep the
+def _vec_loop(op: RedOp, src: DType, acc: DType, comb, mapped: bool = False, unroll: int = 4) -> str:
+    """The accumulation loop over vec4 loads.  Combining ops keep four independent accumulators and issue
+    ``unroll`` loads before using any (memory-level parallelism), merging the accumulators at the end; order ops keep the
     winner and its index.  ``mapped``: the same order over ``wg_map`` values (a fused map-reduce reduces exactly
     as the eager reduction of the stored chain would)."""
     T = source.ctype(acc)
@@ -357,12 +363,13 @@ def _vec_loop(op: RedOp, src: DType, acc: DType, comb, mapped: bool = False) -> 
         return [] if mapped else [f"        let {name} = src[vbase + j + {k * W}u];"]
 
     if op.order is None:
-        vals = [load(k, f"q{k}", lane) for k in range(4) for lane in range(4)]
+        U = unroll
+        vals = [load(k, f"q{k}", lane) for k in range(U) for lane in range(4)]
         lines = head + [f"    var acc0: {T} = acc;"] + [f"    var acc{k}: {T} = {_identity(op, acc)};" for k in (1, 2, 3)]
-        lines.append(f"    for (; j + {3 * W}u < vstop; j = j + {4 * W}u) {{")
-        for k in range(4):
+        lines.append(f"    for (; j + {(U - 1) * W}u < vstop; j = j + {U * W}u) {{")
+        for k in range(U):
             lines += fetch(k, f"q{k}")
-        for k in range(4):
+        for k in range(U):
             for lane in range(4):
                 lines.append(f"        acc{lane} = {comb(f'acc{lane}', vals[4 * k + lane])};")
         lines.append("    }")
