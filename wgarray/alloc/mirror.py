@@ -130,7 +130,10 @@ class Mirror:
     def __del__(self) -> None:
         # the device block goes back to its device's pool when the last array (or view) of this base goes;
         # __del__ rather than weakref.finalize: one fewer object per array on the hot path
-        block = getattr(self, "_block", None)
+        try:
+            block = self._block
+        except AttributeError:  # __init__ did not get that far
+            return
         if block is not None:
             self._block = None
             try:

@@ -119,7 +119,9 @@ def elementwise_fast(name: str, args) -> Array | None:
             return None
         same_shape = b.shape == shape
         key = (name, ma.dtype, mb.dtype)
+        arrays = True  # no scalar operands to convert
     else:
+        arrays = False
         key, dev, shape, same_shape = _fast_key(name, args)
         if key is None or name in COMPARISONS:  # comparisons with scalars: by value (_compare_special)
             return None
@@ -129,8 +131,8 @@ def elementwise_fast(name: str, args) -> Array | None:
     op, scalar_dts, cdt, cdts, out_dt, needs = decision
     if needs and any(d.feature not in dev.features for d in needs):
         return None
-    operands = [a if sd is None else scalar_for(a, sd) for a, sd in zip(args, scalar_dts)] if any(scalar_dts) \
-        else args
+    operands = args if arrays or not any(scalar_dts) else [
+        a if sd is None else scalar_for(a, sd) for a, sd in zip(args, scalar_dts)]
     if not same_shape:
         shape = broadcast_shapes(name, [a.shape for a in args if type(a) is Array])
     size = math.prod(shape)
