@@ -287,9 +287,11 @@ from wgarray.kernels import matmul as _mm  # noqa: E402
 # the default run covers the original set, a few of the wide-tile and row-mapped ones and split-K; the rest of
 # candidates() (all passing on lavapipe) run under -m slow
 _FAST_NEW = {"128x256_8x16_k8_r_db", "256x128_16x8_k16_r", "64x64_4x4_k16_r_db", "128x128_8x8_k32_r"}
-VARIANTS = [v.name if v in _mm.candidates()[:16] or v.name in _FAST_NEW else pytest.param(v.name, marks=pytest.mark.slow)
+_ORIGINAL = _mm.candidates()[:16]  # the original 8 tile shapes, plain and double buffered
+VARIANTS = [v.name if v in _ORIGINAL or v.name in _FAST_NEW else pytest.param(v.name, marks=pytest.mark.slow)
             for v in _mm.candidates()] + [
-    "128x128_8x8_k16_r_db_s3", "64x128_4x8_k8_r_s2", "64x64_4x4_k16_s2", "128x128_8x8_k8_db_s3", "128x64_8x4_k16_s4", "64x64_8x8_k8_db_s8", "64x128_4x8_k16_db_s5"]
+    "128x128_8x8_k16_r_db_s3", "64x128_4x8_k8_r_s2", "64x64_4x4_k16_s2", "128x128_8x8_k8_db_s3", "128x64_8x4_k16_s4",
+    "64x64_8x8_k8_db_s8", "64x128_4x8_k16_db_s5"]
 
 
 def _ints(rng, shape, dtype=np.float32):
