@@ -50,17 +50,19 @@ def tiny(count: int = 10_000, n: int = 1000, repeat: int = 5) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.gpu_tune", description=__doc__.split("\n\n")[0])
     ap.add_argument("--skip", default="", help="comma-separated parts to leave out: matmul, sum, tiny")
+    ap.add_argument("--quick", action="store_true", help="small sizes, few settings (a lavapipe smoke test)")
     args = ap.parse_args(argv)
     skip = set(args.skip.split(","))
     t0 = time.perf_counter()
     if "tiny" not in skip:  # first: the cheapest, and before the sweeps fill the pools
-        tiny()
+        tiny(count=500, repeat=2) if args.quick else tiny()
     if "sum" not in skip:
         print("\n== sum ==", flush=True)
-        sum_tune.main(["--sizes", "26"])
+        sum_tune.main(["--sizes", "18", "--groups", "64,256", "--unroll", "4,8", "--target-ms", "5", "--repeat", "2"]
+                      if args.quick else ["--sizes", "26"])
     if "matmul" not in skip:
         print("\n== matmul ==", flush=True)
-        matmul_tune.main(["--shapes", "1024,4096,8192,64x256", "--top", "8"])
+        matmul_tune.main(["--quick", "--repeat", "2"] if args.quick else ["--shapes", "1024,4096,8192,64x256", "--top", "8"])
     print(f"\ngpu_tune total {time.perf_counter() - t0:.1f} s")
     return 0
 

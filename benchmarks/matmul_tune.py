@@ -43,6 +43,9 @@ QUICK_VARIANTS = ("128x128_8x8_k8,128x128_8x8_k8_db,64x64_4x4_k16,64x64_4x4_k16_
                   "64x64_4x4_k16_s2,128x128_8x8_k8_db_s2")
 
 
+KEEP_MARGIN = 1.02  # the printed TABLE changes a shape's variant only when the best beats today's by this factor
+
+
 def parse_shape(spec: str) -> tuple[int, int, int, int]:
     """'1024' -> (M, N, K, batch) = (1024, 1024, 1024, 1); '64x256' -> 64 matrices of 256^2; 'MxNxK' or
     'BxMxNxK' for non-square products."""
@@ -188,8 +191,11 @@ def summary(all_rows: list[dict]) -> None:
             line += f" ({best['x_torch']:.2f}x torch {tr['tflops']:.4g})"
         if auto:
             line += f"; auto {auto['variant']} {auto['tflops']:.4g}"
+        keep = auto is not None and not auto["note"] and best["tflops"] < KEEP_MARGIN * auto["tflops"]
+        if keep:
+            line += f" -> kept {auto['variant']} (best within {KEEP_MARGIN - 1:.0%} of it)"
         print(line)
-        snippet.append(((best['M'], best['N'], best['K'], best['batch']), best['name']))
+        snippet.append(((best['M'], best['N'], best['K'], best['batch']), auto["variant"] if keep else best['name']))
     table = {k: mm.as_variant(v).name for k, v in mm.TABLE.items()}
     table.update(snippet)
     print("\nTABLE for wgarray/kernels/matmul.py (today's entries, the measured shapes replaced; paste over TABLE):")
