@@ -1,0 +1,75 @@
+// One pass of the tiled FFT: each workgroup transforms ${C} neighbouring columns of length ${R} entirely in
+// workgroup memory (radices ${PLAN}).  The pass is a Stockham step of radix ${R} over a transform of length
+// N = ${R} m' / inner in global memory, batched (``batches`` blocks of R m' elements):
+//   element (r, col) of the tile is read from  base + r m' + col        (col = col0 + c, c < ${C}: contiguous)
+//   multiplied by w_N^(k r tstride), k = (col mod ns) / inner  (the four-step twiddle; tstride 0: none)
+//   transformed over r (the ${R}-point DFT, in workgroup memory)
+//   and written to                             base + (col - col mod ns) ${R} + col mod ns + r ns.
+// With inner = 1 and one pass this is the in-workgroup transform of contiguous rows; with inner = M > 1 it is the
+// transform along a strided axis (element i of column c at i M + c), read and written in tiles of ${C} contiguous
+// columns; chained passes with ns = inner, L1 inner, L1 L2 inner, ... are the four-/six-step decomposition of a
+// length too long for one workgroup, the transposes folded into the store addresses.
+// Workgroup memory holds one copy of the tile (element (r, c) at r ${C} + (c xor (r mod ${C})): the swizzle keeps
+// both the column-wise and the row-wise accesses free of bank conflicts); each sub-pass reads its values into
+// registers, waits at a barrier, and writes them back in place.  The sub-pass twiddles come from the table of
+// length ${R}; the four-step twiddles from the two-level table w_N^e = lo[e mod tb] hi[e / tb].
+struct Params {
+    groups: u32,
+    batches: u32,
+    mcols: u32,
+    ns: u32,
+    inner: u32,
+    tstride: u32,
+    tb: u32,
+    pad0: u32,
+    scale: ${T},
+}
+
+${BINDINGS}
+
+var<workgroup> buf: array<vec2<${T}>, ${SIZE}>;
+
+${COMMON}
+
+${TABLE}
+
+fn at(r: u32, c: u32) -> u32 {
+    return ${AT};
+}
+
+fn twn(e: u32) -> vec2<${T}> {
+    let w = cmul(tlo[e % p.tb], thi[e / p.tb]);
+    return vec2<${T}>(w.x, ${SIGN}w.y);
+}
+
+${ENTRY}
+    let batch = group_index / p.groups;
+    if (batch >= p.batches) {
+        return;
+    }
+    let col0 = (group_index - batch * p.groups) * ${C}u;
+    let base = batch * ${R}u * p.mcols;
+    for (var t = lid; t < ${SIZE}u; t = t + ${WG}u) {
+        let r = t / ${C}u;
+        let c = t % ${C}u;
+        let col = col0 + c;
+        var v = vec2<${T}>(${T}(0.0), ${T}(0.0));
+        if (col < p.mcols) {
+            v = src[base + r * p.mcols + col];
+            if (p.tstride != 0u) {
+                v = cmul(v, twn(((col % p.ns) / p.inner) * r * p.tstride));
+            }
+        }
+        buf[at(r, c)] = v;
+    }
+    workgroupBarrier();
+${PASSES}
+    for (var t = lid; t < ${SIZE}u; t = t + ${WG}u) {
+${STORE_INDEX}
+        let col = col0 + c;
+        if (col < p.mcols) {
+            let k = col % p.ns;
+            dst[base + (col - k) * ${R}u + k + r * p.ns] = buf[at(r, c)] * p.scale;
+        }
+    }
+}
