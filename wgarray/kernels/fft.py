@@ -1,9 +1,14 @@
-"""FFT kernels: batched 1-D complex transforms over contiguous rows of GPU buffers, in WGSL.
+"""FFT kernels: batched 1-D complex transforms over contiguous rows, or along a strided axis, of GPU buffers, in WGSL.
 
-* Lengths whose prime factors are 2, 3, 5 and 7 run as Stockham autosort passes (radix 8, 4, 2, 7, 5, 3; no
-  bit-reversal step).  A row that fits twice into workgroup memory (ping-pong) is transformed by one workgroup in
-  one dispatch (``fft_local.wgsl``: load once, all passes, store once); longer rows take one global-memory pass a
-  radix (``fft_pass.wgsl``), ping-ponging between buffers.
+* Lengths whose prime factors are 2, 3, 5 and 7 run as tiled passes (``fft_tile.wgsl``, ``pass_plan``).  A pass
+  gives each workgroup a tile of C neighbouring columns of one sub-length R and transforms them over R entirely in
+  workgroup memory (Stockham sub-passes of radix 8, 4, 2, 7, 5, 3, generated unrolled; no bit reversal).  A row
+  that fits one workgroup's memory is one pass (C = 1: load once, all sub-passes, store once); a strided axis
+  whose length fits with tiles of at least 32 contiguous bytes is one pass too, read and written in place.  Longer
+  transforms are the four-/six-step decomposition n = L_1 L_2 ... L_p: pass q is a Stockham step of radix L_q,
+  its twiddles w_n^(k r) multiplied in as the tile is loaded (a two-level table of ~2 sqrt(n) entries), its
+  transpose folded into the store addresses, so every global load and store moves runs of C contiguous elements
+  (32-128 bytes).  2^24 complex64 is three such passes with 32-48 KiB of workgroup memory.
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
@@ -12,8 +17,8 @@
 * Twiddle tables (``fft_twiddle.wgsl``) are computed on the device from exact integer angles with the project's
   software sin/cos and cached per (device, length, dtype).
 
-Buffers here are raw GPU buffers of ``vec2<f32|f64>`` rows; the caller (``ops/fft.py``) owns layout, dtypes and
-norms.  ``transform`` may overwrite its source buffer (it is always the caller's scratch copy).
+Buffers here are raw GPU buffers of ``vec2<f32|f64>`` elements; the caller (``ops/fft.py``) owns layout, dtypes
+and norms.  ``transform`` only reads its source buffer (the caller may pass a user's array).
 """
 from __future__ import annotations
 
@@ -278,22 +283,24 @@ def _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale) -> None:
         mcols = n // R * inner
         C = max(1, min(C, _pow2_floor(mcols)))
         nsp = ns * inner
-        store = "col" if nsp % C == 0 else "row"
+        store = "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
+        twiddle = ns > 1
         sub = factors(R) or []
         wg = _workgroup(device, R * C, sub)
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, inverse, wg),
-                                lambda R=R, C=C, store=store, sub=sub, wg=wg:
-                                _build_tile(cdtype, R, C, sub, store, inverse, wg))
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, inverse, wg),
+                                lambda R=R, C=C, store=store, twiddle=twiddle, sub=sub, wg=wg:
+                                _build_tile(cdtype, R, C, sub, store, twiddle, inverse, wg))
         table = twiddles(device, cdtype, R).buffer()
         groups = -(-mcols // C)
-        params = layout.Params().u32(groups, rows, mcols, nsp, inner, n // (ns * R) if ns > 1 else 0, tb, 0)
+        params = layout.Params().u32(groups, rows, mcols, nsp, inner, n // (ns * R) if ns > 1 else 0, tb,
+                                       tb.bit_length() - 1)
         s = scale if i == len(plan) - 1 else 1.0
         binds = [cur, targets[i], table, lo if lo is not None else table, hi if hi is not None else table]
         launch.dispatch(device, kernel, binds, _scaled(params, t, s), workgroups=groups * rows)
         cur, ns = targets[i], ns * R
 
 
-def _build_tile(cdtype, R, C, plan, store, inverse, wg) -> launch.Kernel:
+def _build_tile(cdtype, R, C, plan, store, twiddle, inverse, wg) -> launch.Kernel:
     """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
     unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
     barrier that ends its reads and the writes."""
@@ -323,14 +330,24 @@ def _build_tile(cdtype, R, C, plan, store, inverse, wg) -> launch.Kernel:
         passes.append("    {\n" + _indent("\n".join(block).split("\n"), 2) + "\n    }")
         ns *= R_s
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + c"
-    index = (["let r = t / {C}u;".format(C=C), "let c = t % {C}u;".format(C=C)] if store == "col" else
-             ["let c = t / {R}u;".format(R=R), "let r = t % {R}u;".format(R=R)])
+    if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
+        lines = ["let k = col % p.ns;", "if (live) {",
+                 f"    for (var r = lid / {C}u; r < {R}u; r = r + {wg // C}u) {{",
+                 f"        dst[base + (col - k) * {R}u + k + r * p.ns] = buf[at(r, c)] * p.scale;", "    }", "}"]
+    else:  # the first pass (ns = 1, rows of R contiguous outputs) or ns not a multiple of C
+        addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
+        lines = [f"for (var t = lid; t < {size}u; t = t + {wg}u) {{", f"    let cc = t / {R}u;", f"    let r = t % {R}u;",
+                 "    let cs = col0 + cc;", "    if (cs < p.mcols) {",
+                 f"        dst[base + {addr}] = buf[at(r, cc)] * p.scale;", "    }", "}"]
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
     return launch.Kernel("fft_tile.wgsl", bind, dict(
         T=t, R=R, C=C, SIZE=size, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), AT=at,
-        STORE_INDEX=_indent(index, 2), SIGN="-" if inverse else "", **_common(t, inverse)), workgroup=wg)
+        STORE=_indent(lines, 1), WG_ROWS=wg // C, SIGN="-" if inverse else "",
+        TW_BASE="    let kq = (col % p.ns) / p.inner;" if twiddle else "",
+        TW_APPLY="            v = cmul(v, twn(kq * r * p.tstride));" if twiddle else "",
+        **_common(t, inverse)), workgroup=wg)
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------

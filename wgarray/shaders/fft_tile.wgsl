@@ -12,7 +12,9 @@
 // Workgroup memory holds one copy of the tile (element (r, c) at r ${C} + (c xor (r mod ${C})): the swizzle keeps
 // both the column-wise and the row-wise accesses free of bank conflicts); each sub-pass reads its values into
 // registers, waits at a barrier, and writes them back in place.  The sub-pass twiddles come from the table of
-// length ${R}; the four-step twiddles from the two-level table w_N^e = lo[e mod tb] hi[e / tb].
+// length ${R}; the four-step twiddles from the two-level table w_N^e = lo[e mod tb] hi[e / tb] (tb = 2^tbits).
+// Runtime divisions are kept out of the per-element work: the column of an invocation is fixed, the store of a
+// first pass (ns = 1) is plain row order.
 struct Params {
     groups: u32,
     batches: u32,
@@ -21,7 +23,7 @@ struct Params {
     inner: u32,
     tstride: u32,
     tb: u32,
-    pad0: u32,
+    tbits: u32,
     scale: ${T},
 }
 
@@ -38,7 +40,7 @@ fn at(r: u32, c: u32) -> u32 {
 }
 
 fn twn(e: u32) -> vec2<${T}> {
-    let w = cmul(tlo[e % p.tb], thi[e / p.tb]);
+    let w = cmul(tlo[e & (p.tb - 1u)], thi[e >> p.tbits]);
     return vec2<${T}>(w.x, ${SIGN}w.y);
 }
 
@@ -49,27 +51,21 @@ ${ENTRY}
     }
     let col0 = (group_index - batch * p.groups) * ${C}u;
     let base = batch * ${R}u * p.mcols;
-    for (var t = lid; t < ${SIZE}u; t = t + ${WG}u) {
-        let r = t / ${C}u;
-        let c = t % ${C}u;
-        let col = col0 + c;
+    // the loads: invocation lid always holds column lid mod ${C} (${WG} is a multiple of ${C}), so its column
+    // and its four-step twiddle base are computed once
+    let c = lid % ${C}u;
+    let col = col0 + c;
+    let live = col < p.mcols;
+${TW_BASE}
+    for (var r = lid / ${C}u; r < ${R}u; r = r + ${WG_ROWS}u) {
         var v = vec2<${T}>(${T}(0.0), ${T}(0.0));
-        if (col < p.mcols) {
+        if (live) {
             v = src[base + r * p.mcols + col];
-            if (p.tstride != 0u) {
-                v = cmul(v, twn(((col % p.ns) / p.inner) * r * p.tstride));
-            }
+${TW_APPLY}
         }
         buf[at(r, c)] = v;
     }
     workgroupBarrier();
 ${PASSES}
-    for (var t = lid; t < ${SIZE}u; t = t + ${WG}u) {
-${STORE_INDEX}
-        let col = col0 + c;
-        if (col < p.mcols) {
-            let k = col % p.ns;
-            dst[base + (col - k) * ${R}u + k + r * p.ns] = buf[at(r, c)] * p.scale;
-        }
-    }
+${STORE}
 }
