@@ -287,9 +287,10 @@ def _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale) -> None:
         twiddle = ns > 1
         sub = factors(R) or []
         wg = _workgroup(device, R * C, sub)
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, inverse, wg),
-                                lambda R=R, C=C, store=store, twiddle=twiddle, sub=sub, wg=wg:
-                                _build_tile(cdtype, R, C, sub, store, twiddle, inverse, wg))
+        pad = C == 1 and R >= 32 and R + R // 16 <= cap
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg),
+                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg:
+                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
         table = twiddles(device, cdtype, R).buffer()
         groups = -(-mcols // C)
         params = layout.Params().u32(groups, rows, mcols, nsp, inner, n // (ns * R) if ns > 1 else 0, tb,
@@ -300,7 +301,7 @@ def _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale) -> None:
         cur, ns = targets[i], ns * R
 
 
-def _build_tile(cdtype, R, C, plan, store, twiddle, inverse, wg) -> launch.Kernel:
+def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
     """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
     unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
     barrier that ends its reads and the writes."""
@@ -329,7 +330,9 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, inverse, wg) -> launch.Kerne
         block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"]
         passes.append("    {\n" + _indent("\n".join(block).split("\n"), 2) + "\n    }")
         ns *= R_s
-    at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + c"
+    # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
+    # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
+    at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
     if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
         lines = ["let k = col % p.ns;", "if (live) {",
                  f"    for (var r = lid / {C}u; r < {R}u; r = r + {wg // C}u) {{",
@@ -343,7 +346,7 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, inverse, wg) -> launch.Kerne
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
     return launch.Kernel("fft_tile.wgsl", bind, dict(
-        T=t, R=R, C=C, SIZE=size, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), AT=at,
+        T=t, R=R, C=C, SIZE=size, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), AT=at,
         STORE=_indent(lines, 1), WG_ROWS=wg // C, SIGN="-" if inverse else "",
         TW_BASE="    let kq = (col % p.ns) / p.inner;" if twiddle else "",
         TW_APPLY="            v = cmul(v, twn(kq * r * p.tstride));" if twiddle else "",

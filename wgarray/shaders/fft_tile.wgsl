@@ -10,7 +10,8 @@
 // columns; chained passes with ns = inner, L1 inner, L1 L2 inner, ... are the four-/six-step decomposition of a
 // length too long for one workgroup, the transposes folded into the store addresses.
 // Workgroup memory holds one copy of the tile (element (r, c) at r ${C} + (c xor (r mod ${C})): the swizzle keeps
-// both the column-wise and the row-wise accesses free of bank conflicts); each sub-pass reads its values into
+// both the column-wise and the row-wise accesses free of bank conflicts; a single row (C = 1) is padded by one
+// element every 16 where it fits, against the conflicts of the first sub-passes' strided writes); each sub-pass reads its values into
 // registers, waits at a barrier, and writes them back in place.  The sub-pass twiddles come from the table of
 // length ${R}; the four-step twiddles from the two-level table w_N^e = lo[e mod tb] hi[e / tb] (tb = 2^tbits).
 // Runtime divisions are kept out of the per-element work: the column of an invocation is fixed, the store of a
@@ -29,7 +30,7 @@ struct Params {
 
 ${BINDINGS}
 
-var<workgroup> buf: array<vec2<${T}>, ${SIZE}>;
+var<workgroup> buf: array<vec2<${T}>, ${BUF}>;
 
 ${COMMON}
 
