@@ -21,7 +21,6 @@ import numpy as np
 
 import wgarray as wg
 
-
 _clock = time.perf_counter
 
 

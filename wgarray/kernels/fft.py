@@ -346,7 +346,8 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
     return launch.Kernel("fft_tile.wgsl", bind, dict(
-        T=t, R=R, C=C, SIZE=size, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), AT=at,
+        T=t, R=R, C=C, SIZE=size, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
+        PASSES="\n".join(passes), AT=at,
         STORE=_indent(lines, 1), WG_ROWS=wg // C, SIGN="-" if inverse else "",
         TW_BASE="    let kq = (col % p.ns) / p.inner;" if twiddle else "",
         TW_APPLY="            v = cmul(v, twn(kq * r * p.tstride));" if twiddle else "",
