@@ -321,12 +321,12 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
                 body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s))}u));" for r in range(1, R_s)]
             body += butterfly(R_s, t, inverse, f"{R}u")
             body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
-            guard = f"lid + {it * wg}u"
-            reads.append(f"{{\n    let u = {guard};\n    if (u < {items}u) {{\n" + _indent(body, 2) + "\n    }\n}")
+            cond = f"u < {items}u" if (it + 1) * wg > items else "true"  # the guard only where it can fail
             wbody = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;",
                      f"let q = (jj - k) * {R_s}u + k;"]
             wbody += [f"buf[at(q + {r * ns}u, c)] = y{it}_{r};" for r in range(R_s)]
-            writes.append(f"{{\n    let u = {guard};\n    if (u < {items}u) {{\n" + _indent(wbody, 2) + "\n    }\n}")
+            for out, lines in ((reads, body), (writes, wbody)):
+                out.append(f"{{\n    let u = lid + {it * wg}u;\n    if ({cond}) {{\n" + _indent(lines, 2) + "\n    }\n}")
         block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"]
         passes.append("    {\n" + _indent("\n".join(block).split("\n"), 2) + "\n    }")
         ns *= R_s
