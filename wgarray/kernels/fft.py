@@ -1,9 +1,14 @@
-"""FFT kernels: batched 1-D complex transforms over contiguous rows of GPU buffers, in WGSL.
+"""FFT kernels: batched 1-D complex transforms over contiguous rows, or along a strided axis, of GPU buffers, in WGSL.
 
-* Lengths whose prime factors are 2, 3, 5 and 7 run as Stockham autosort passes (radix 8, 4, 2, 7, 5, 3; no
-  bit-reversal step).  A row that fits twice into workgroup memory (ping-pong) is transformed by one workgroup in
-  one dispatch (``fft_local.wgsl``: load once, all passes, store once); longer rows take one global-memory pass a
-  radix (``fft_pass.wgsl``), ping-ponging between buffers.
+* Lengths whose prime factors are 2, 3, 5 and 7 run as tiled passes (``fft_tile.wgsl``, ``pass_plan``).  A pass
+  gives each workgroup a tile of C neighbouring columns of one sub-length R and transforms them over R entirely in
+  workgroup memory (Stockham sub-passes of radix 8, 4, 2, 7, 5, 3, generated unrolled; no bit reversal).  A row
+  that fits one workgroup's memory is one pass (C = 1: load once, all sub-passes, store once); a strided axis
+  whose length fits with tiles of at least 32 contiguous bytes is one pass too, read and written in place.  Longer
+  transforms are the four-/six-step decomposition n = L_1 L_2 ... L_p: pass q is a Stockham step of radix L_q,
+  its twiddles w_n^(k r) multiplied in as the tile is loaded (a two-level table of ~2 sqrt(n) entries), its
+  transpose folded into the store addresses, so every global load and store moves runs of C contiguous elements
+  (32-128 bytes).  2^24 complex64 is three such passes with 32-48 KiB of workgroup memory.
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
@@ -12,11 +17,12 @@
 * Twiddle tables (``fft_twiddle.wgsl``) are computed on the device from exact integer angles with the project's
   software sin/cos and cached per (device, length, dtype).
 
-Buffers here are raw GPU buffers of ``vec2<f32|f64>`` rows; the caller (``ops/fft.py``) owns layout, dtypes and
-norms.  ``transform`` may overwrite its source buffer (it is always the caller's scratch copy).
+Buffers here are raw GPU buffers of ``vec2<f32|f64>`` elements; the caller (``ops/fft.py``) owns layout, dtypes
+and norms.  ``transform`` only reads its source buffer (the caller may pass a user's array).
 """
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections import OrderedDict
 from struct import pack
@@ -50,17 +56,82 @@ def bluestein_length(n: int) -> int:
 
 
 def local_capacity(device, itemsize: int) -> int:
-    """The longest row one workgroup transforms in workgroup memory (two ping-pong copies of the row)."""
-    return device.properties.limits.max_compute_workgroup_storage_size // (2 * itemsize)
+    """The most elements one workgroup transforms in workgroup memory (one copy of its tile: each sub-pass stages
+    its values in registers across a barrier, so no ping-pong copy is needed).  ``capacity_limit`` lowers it (the
+    tests run the multi-pass decomposition at small lengths that way)."""
+    own = device.properties.limits.max_compute_workgroup_storage_size // itemsize
+    return min(own, _cap_override) if _cap_override else own
 
 
-def _local_workgroup(device, n: int, plan: list[int]) -> int:
+_cap_override = 0
+
+
+@contextlib.contextmanager
+def capacity_limit(elements: int):
+    """Within the block, transforms plan as if workgroup memory held only ``elements`` elements (for tests)."""
+    global _cap_override
+    old, _cap_override = _cap_override, int(elements)
+    try:
+        yield
+    finally:
+        _cap_override = old
+
+
+def _workgroup(device, size: int, plan: list[int]) -> int:
+    """Invocations for a tile of ``size`` elements: enough that the smallest radix's sub-pass gives every
+    invocation one butterfly, a power of two from 32 to 256 (or the device's limit)."""
     most = min(256, device.properties.limits.max_compute_invocations_per_workgroup)
-    want = n // min(plan) if plan else 1
+    want = size // min(plan) if plan else 1
     wg = 32
     while wg < want and wg < most:
         wg *= 2
     return min(wg, most)
+
+
+def _pow2_floor(x: int) -> int:
+    return 1 << (x.bit_length() - 1) if x >= 1 else 0
+
+
+def _primes(n: int) -> list[int]:
+    out = []
+    for q in (7, 5, 3, 2):
+        while n % q == 0:
+            out.append(q)
+            n //= q
+    return out
+
+
+def _split(n: int, parts: int, limit: int) -> list[int] | None:
+    """n as ``parts`` factors, each at most ``limit``, as balanced as a greedy assignment of its prime factors
+    (largest first, each to the currently smallest factor) makes them; None when one exceeds the limit."""
+    bins = [1] * parts
+    for q in _primes(n):
+        i = min(range(parts), key=lambda b: bins[b])
+        bins[i] *= q
+    bins.sort(reverse=True)
+    return bins if bins[0] <= limit else None
+
+
+def pass_plan(n: int, inner: int, cap: int, itemsize: int) -> list[tuple[int, int]]:
+    """The global passes of a transform of length n whose elements lie ``inner`` apart (a power-of-two-and-7-smooth
+    n): a list of (sub-length, tile columns).  One pass when one tile of the whole length fits (rows: one column;
+    strided axes: tiles of at least 32 contiguous bytes a row); otherwise the fewest passes whose sub-lengths fit
+    with tiles of 32 bytes or more, preferring wider tiles (up to 128 bytes a row, the coalescing width)."""
+    cmin, cmax = max(1, 32 // itemsize), max(1, 128 // itemsize)
+    if inner == 1 and n <= cap:
+        return [(n, 1)]
+    if inner > 1:
+        c = min(cmax, _pow2_floor(cap // n) if n <= cap else 0, _pow2_floor(inner))
+        if c >= min(cmin, _pow2_floor(inner)) and c >= 1:
+            return [(n, c)]
+    for parts in range(2, 64):
+        c = cmax
+        while c >= cmin:
+            split = _split(n, parts, cap // c)
+            if split is not None:
+                return [(L, min(cmax, _pow2_floor(cap // L))) for L in split]
+            c //= 2
+    raise MemoryError(f"FFT length {n} cannot be planned in {cap} elements of workgroup memory")
 
 
 # -- device caches (twiddle tables, Bluestein spectra) -------------------------------------------------------------
@@ -98,7 +169,7 @@ def twiddles(device, cdtype: DType, n: int) -> Mirror:
     return _cached(device, ("twiddle", cdtype.name, n), lambda: _table(device, cdtype, n, n, 0))
 
 
-def _table(device, cdtype: DType, count: int, L: int, mode: int) -> Mirror:
+def _table(device, cdtype: DType, count: int, L: int, mode: int, mul: int = 1) -> Mirror:
     if L >= 1 << 30:
         raise MemoryError(f"FFT length {L} is beyond the twiddle kernel's exact angle range (2^30)")
     t = cdtype.component.wgsl
@@ -106,7 +177,7 @@ def _table(device, cdtype: DType, count: int, L: int, mode: int) -> Mirror:
     kernel = launch.compile(device, ("fft_twiddle", t), lambda: launch.Kernel(
         "fft_twiddle.wgsl", (launch.write("out", f"array<vec2<{t}>>"),),
         dict(HELPERS=source.helpers([cdtype.component]), T=t, PIO2_HI=_PIO2[t][0], PIO2_LO=_PIO2[t][1])))
-    params = layout.Params().u32(count, L, mode, 1)
+    params = layout.Params().u32(count, L, mode, mul)
     launch.dispatch(device, kernel, [out.buffer_for_write(whole=True)], params.bytes(), threads=count)
     return out
 
@@ -170,81 +241,117 @@ def _indent(lines: list[str], depth: int) -> str:
 
 
 # -- the complex transform ----------------------------------------------------------------------------------------
-def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool, scale: float) -> None:
-    """dst[row] = scale * DFT_n(src[row]) (the inverse DFT, unnormalised, when ``inverse``) for ``rows``
-    contiguous rows of ``vec2`` elements; ``src`` may be overwritten."""
-    if rows == 0:
+def strided_ok(n: int) -> bool:
+    """Whether ``transform`` takes ``inner`` > 1 for length n (Stockham lengths; Bluestein needs rows)."""
+    return factors(n) is not None
+
+
+def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool, scale: float,
+              inner: int = 1) -> None:
+    """dst = scale * DFT_n(src) (the inverse DFT, unnormalised, when ``inverse``) along the middle axis of the
+    contiguous (rows, n, inner) block of ``vec2`` elements (inner 1: contiguous rows; inner > 1 only for the
+    lengths ``strided_ok`` accepts).  ``src`` is only read."""
+    if rows == 0 or inner == 0:
         return
     plan = factors(n)
     if plan is None:
+        if inner != 1:
+            raise ValueError(f"Bluestein's length {n} needs contiguous rows")
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
-    elif n <= local_capacity(device, cdtype.device_itemsize):
-        _local(device, cdtype, src, dst, rows, n, plan, inverse, scale)
-    else:
-        _global(device, cdtype, src, dst, rows, n, plan, inverse, scale)
+        return
+    _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale)
 
 
-def _local(device, cdtype, src, dst, rows, n, plan, inverse, scale) -> None:
+def _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale) -> None:
+    """The tiled passes of ``pass_plan``: pass q is the Stockham step of radix L_q (done in workgroup memory) with
+    ns = L_1 ... L_(q-1), its twiddles fused into the loads and its transpose into the store addresses."""
     t = cdtype.component.wgsl
-    wg = _local_workgroup(device, n, plan)
-    kernel = launch.compile(device, ("fft_local", t, n, inverse, wg),
-                            lambda: _build_local(cdtype, n, plan, inverse, wg))
-    table = twiddles(device, cdtype, n).buffer()
-    params = layout.Params().u32(rows, n, 0, 0)
-    launch.dispatch(device, kernel, [src, dst, table], _scaled(params, t, scale), workgroups=rows)
-
-
-def _build_local(cdtype, n, plan, inverse, wg) -> launch.Kernel:
-    t = cdtype.component.wgsl
-    passes, ns, bufs = [], 1, ("bufA", "bufB")
-    for i, R in enumerate(plan):
-        src, dst = bufs[i % 2], bufs[(i + 1) % 2]
-        m = n // R
-        body = [f"var v{r} = {src}[j + {r * m}u];" for r in range(R)]
-        if ns > 1:
-            body += [f"v{r} = cmul(v{r}, tw(k * {r * (n // (ns * R))}u));" for r in range(1, R)]
-        body += butterfly(R, t, inverse, f"{n}u")
-        body += [f"{dst}[o + {r * ns}u] = u{r};" for r in range(R)]
-        passes.append(f"    for (var j = lid; j < {m}u; j = j + {wg}u) {{\n"
-                      f"        let k = j % {ns}u;\n        let o = (j - k) * {R}u + k;\n"
-                      + _indent(body, 2) + "\n    }\n    workgroupBarrier();")
-        ns *= R
-    last = bufs[len(plan) % 2]
-    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
-            launch.read("table", f"array<vec2<{t}>>"))
-    return launch.Kernel("fft_local.wgsl", bind, dict(
-        T=t, N=n, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), LAST=last,
-        **_common(t, inverse)), workgroup=wg)
-
-
-def _global(device, cdtype, src, dst, rows, n, plan, inverse, scale) -> None:
-    t = cdtype.component.wgsl
-    table = twiddles(device, cdtype, n).buffer()
-    scratch = _scratch(device, cdtype, rows * n) if len(plan) > 1 else None
+    cap = local_capacity(device, cdtype.device_itemsize)
+    plan = pass_plan(n, inner, cap, cdtype.device_itemsize)
+    scratch = _scratch(device, cdtype, rows * n * inner) if len(plan) > 1 else None
     tmp = scratch.buffer if scratch is not None else None
-    # write targets, from the last pass back: dst, tmp, dst, ... (a pass never reads the buffer it writes)
+    # write targets, from the last pass back: dst, tmp, dst, ... (no pass writes the buffer it reads, nor src)
     targets = [dst if (len(plan) - 1 - i) % 2 == 0 else tmp for i in range(len(plan))]
+    tb = 1 << ((n.bit_length() + 1) // 2)  # the two-level twiddle table's split
+    lo = hi = None
+    if len(plan) > 1:
+        lo = _cached(device, ("twiddle2", cdtype.name, n, 0), lambda: _table(device, cdtype, tb, n, 0)).buffer()
+        hi = _cached(device, ("twiddle2", cdtype.name, n, 1),
+                     lambda: _table(device, cdtype, -(-n // tb), n, 0, tb)).buffer()
     cur, ns = src, 1
-    for i, R in enumerate(plan):
-        kernel = launch.compile(device, ("fft_pass", t, R, inverse), lambda R=R: _build_pass(cdtype, R, inverse))
-        params = layout.Params().u32(rows, n, ns, n // (ns * R))
+    for i, (R, C) in enumerate(plan):
+        mcols = n // R * inner
+        C = max(1, min(C, _pow2_floor(mcols)))
+        nsp = ns * inner
+        store = "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
+        twiddle = ns > 1
+        sub = factors(R) or []
+        wg = _workgroup(device, R * C, sub)
+        pad = C == 1 and R >= 32 and R + R // 16 <= cap
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg),
+                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg:
+                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
+        table = twiddles(device, cdtype, R).buffer()
+        groups = -(-mcols // C)
+        params = layout.Params().u32(groups, rows, mcols, nsp, inner, n // (ns * R) if ns > 1 else 0, tb,
+                                       tb.bit_length() - 1)
         s = scale if i == len(plan) - 1 else 1.0
-        launch.dispatch(device, kernel, [cur, targets[i], table], _scaled(params, t, s), threads=rows * (n // R))
+        binds = [cur, targets[i], table, lo if lo is not None else table, hi if hi is not None else table]
+        launch.dispatch(device, kernel, binds, _scaled(params, t, s), workgroups=groups * rows)
         cur, ns = targets[i], ns * R
 
 
-def _build_pass(cdtype, R, inverse) -> launch.Kernel:
+def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
+    """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
+    unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
+    barrier that ends its reads and the writes."""
     t = cdtype.component.wgsl
-    loads = [f"var v{r} = src[base + j + {r}u * m];" for r in range(R)]
-    tws = [f"v{r} = cmul(v{r}, tw(k * {r}u * p.tstride));" for r in range(1, R)]
-    stores = [f"dst[o + {r}u * p.ns] = u{r} * p.scale;" for r in range(R)]
+    size = R * C
+    passes, ns = [], 1
+    for R_s in plan:
+        m = R // R_s
+        items = m * C
+        per = -(-items // wg)
+        decl = [f"var y{it}_{r}: vec2<{t}>;" for it in range(per) for r in range(R_s)]
+        reads, writes = [], []
+        for it in range(per):
+            body = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;"]
+            body += [f"var v{r} = buf[at(jj + {r * m}u, c)];" for r in range(R_s)]
+            if ns > 1:
+                body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s))}u));" for r in range(1, R_s)]
+            body += butterfly(R_s, t, inverse, f"{R}u")
+            body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
+            cond = f"u < {items}u" if (it + 1) * wg > items else "true"  # the guard only where it can fail
+            wbody = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;",
+                     f"let q = (jj - k) * {R_s}u + k;"]
+            wbody += [f"buf[at(q + {r * ns}u, c)] = y{it}_{r};" for r in range(R_s)]
+            for out, lines in ((reads, body), (writes, wbody)):
+                out.append(f"{{\n    let u = lid + {it * wg}u;\n    if ({cond}) {{\n" + _indent(lines, 2) + "\n    }\n}")
+        block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"]
+        passes.append("    {\n" + _indent("\n".join(block).split("\n"), 2) + "\n    }")
+        ns *= R_s
+    # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
+    # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
+    at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
+    if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
+        lines = ["let k = col % p.ns;", "if (live) {",
+                 f"    for (var r = lid / {C}u; r < {R}u; r = r + {wg // C}u) {{",
+                 f"        dst[base + (col - k) * {R}u + k + r * p.ns] = buf[at(r, c)] * p.scale;", "    }", "}"]
+    else:  # the first pass (ns = 1, rows of R contiguous outputs) or ns not a multiple of C
+        addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
+        lines = [f"for (var t = lid; t < {size}u; t = t + {wg}u) {{", f"    let cc = t / {R}u;", f"    let r = t % {R}u;",
+                 "    let cs = col0 + cc;", "    if (cs < p.mcols) {",
+                 f"        dst[base + {addr}] = buf[at(r, cc)] * p.scale;", "    }", "}"]
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
-            launch.read("table", f"array<vec2<{t}>>"))
-    kind = "split formulas" if R in (2, 4, 8) else "direct sum over the table's roots"
-    return launch.Kernel("fft_pass.wgsl", bind, dict(
-        T=t, R=R, BUTTERFLY_KIND=kind, **_common(t, inverse), LOADS=_indent(loads, 1),
-        TWIDDLES=_indent(tws, 2), BUTTERFLY=_indent(butterfly(R, t, inverse, "p.n"), 1),
-        STORES=_indent(stores, 1)))
+            launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
+            launch.read("thi", f"array<vec2<{t}>>"))
+    return launch.Kernel("fft_tile.wgsl", bind, dict(
+        T=t, R=R, C=C, SIZE=size, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
+        PASSES="\n".join(passes), AT=at,
+        STORE=_indent(lines, 1), WG_ROWS=wg // C, SIGN="-" if inverse else "",
+        TW_BASE="    let kq = (col % p.ns) / p.inner;" if twiddle else "",
+        TW_APPLY="            v = cmul(v, twn(kq * r * p.tstride));" if twiddle else "",
+        **_common(t, inverse)), workgroup=wg)
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------

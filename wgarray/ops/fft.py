@@ -4,6 +4,9 @@ A 1-D transform along ``axis`` runs on contiguous rows: the input is copied once
 which also converts the dtype) into a new array with ``axis`` moved last and resized to ``n`` (zero-padded or
 truncated), so strided axes, transposed views and any batch layout reach the kernels as plain rows; the result
 is returned as a view with the axis moved back.  The kernels (``kernels/fft.py``) then work on whole buffers.
+A complex input that already is a whole C-contiguous buffer of the compute dtype, transformed at its own length,
+is read where it lies: along the last axis as rows, along another axis (Stockham lengths) by the kernels' tiled
+strided passes, so ``fftn`` of a contiguous complex array copies nothing.
 
 Dtypes: complex input keeps its dtype; real floating input transforms in the complex dtype of its precision
 (float32 -> complex64, float64 -> complex128); integer and bool input, which the standard does not ask for and
@@ -117,6 +120,13 @@ def c2c(x: Array, n, axis, norm, inverse: bool) -> Array:
     n = check_length(n, x.shape[ax])
     norm = check_norm(norm)
     cd = complex_for(x.dtype)
+    if _in_place_layout(x, ax, n, cd):  # no copy: the kernels read x where it lies, along its own axis
+        out = core.new_array(x.shape, cd, x.device)
+        if out.size:
+            rows, inner = math.prod(x.shape[:ax]), math.prod(x.shape[ax + 1:])
+            _k.transform(x.device, cd, x.mirror.buffer(), out.mirror.buffer_for_write(whole=True), rows, n,
+                         inverse, factor(norm, n, inverse), inner)
+        return out
     src = _rows(x, ax, n, cd)
     out = _new_like_rows(src, n, cd)
     rows = src.size // n
@@ -124,6 +134,13 @@ def c2c(x: Array, n, axis, norm, inverse: bool) -> Array:
         _k.transform(x.device, cd, src.mirror.buffer(), out.mirror.buffer_for_write(whole=True), rows, n, inverse,
                      factor(norm, n, inverse))
     return _back(out, ax)
+
+
+def _in_place_layout(x: Array, ax: int, n: int, cd: DType) -> bool:
+    """Whether the transform can read x's own buffer: the whole, C-contiguous buffer of the compute dtype, the
+    length unchanged, and the axis either last (rows) or of a Stockham length (the tiled strided passes)."""
+    return (x.dtype.name == cd.name and x.shape[ax] == n and x.offset == 0 and x.size == x.mirror.size
+            and x.is_contiguous and (ax == x.ndim - 1 or _k.strided_ok(n)))
 
 
 def r2c(x: Array, n, axis, norm) -> Array:
