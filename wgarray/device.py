@@ -128,6 +128,8 @@ class Device:
                              lim.max_storage_buffer_binding_size)
         self.allocator = GPUAllocator(self)
         self._pipelines: dict[tuple, tuple] = {}
+        # compiled pipelines by what was compiled: kernels with different cache keys can generate the same WGSL
+        self._compiled: dict[tuple, tuple] = {}
         self._flushes: bool | None = None
         self._codec = None
         self.plans: dict[tuple, object] = {}  # kernels' launch plans (layout-dependent, value-independent)
@@ -202,6 +204,7 @@ class Device:
         self.stream.close()
         self.allocator.trim()
         self._pipelines.clear()
+        self._compiled.clear()
         self.plans.clear()
         _forget(self)
 
@@ -218,15 +221,19 @@ class Device:
             if hit is not None:
                 return hit
             source, readonly, *facts = build()
-            with self.stream.guard():
-                layout = self._layout(tuple(readonly))
-                module = self.wgpu_device.create_shader_module(code=source)
-                playout = self.wgpu_device.create_pipeline_layout(
-                    bind_group_layouts=[layout, self.stream.params_layout])
-                pipe = self.wgpu_device.create_compute_pipeline(layout=playout,
-                                                                compute={"module": module, "entry_point": entry_point})
-            self.counters.pipelines_compiled += 1
-            self._pipelines[key] = hit = (pipe, layout, *facts)
+            what = (source, tuple(readonly), entry_point)
+            compiled = self._compiled.get(what)
+            if compiled is None:  # (a compile costs ~0.1-0.5 s on lavapipe: the same shader is compiled once)
+                with self.stream.guard():
+                    layout = self._layout(tuple(readonly))
+                    module = self.wgpu_device.create_shader_module(code=source)
+                    playout = self.wgpu_device.create_pipeline_layout(
+                        bind_group_layouts=[layout, self.stream.params_layout])
+                    pipe = self.wgpu_device.create_compute_pipeline(
+                        layout=playout, compute={"module": module, "entry_point": entry_point})
+                self.counters.pipelines_compiled += 1
+                self._compiled[what] = compiled = (pipe, layout)
+            self._pipelines[key] = hit = (*compiled, *facts)
             return hit
 
     def _layout(self, readonly: tuple[bool, ...]) -> wgpu.GPUBindGroupLayout:
