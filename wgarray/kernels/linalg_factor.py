@@ -106,10 +106,18 @@ def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, 
 def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int, lu: bool) -> None:
     """Factor in place, in global memory, the panel of columns [k0, k0 + nb) over rows [k0, m_end) of every
     matrix of the contiguous stack ``a``: LU with partial pivoting (swaps within the panel's columns only) or
-    Cholesky (then m_end = k0 + nb: the diagonal block; the rows below are a trsm)."""
+    Cholesky (then m_end = k0 + nb: the diagonal block, staged in workgroup memory where it fits; the rows below
+    are a trsm)."""
     d = a.dtype
-    kernel = _factor_kernel(d, lu, False, False, False, False, 1)
     params = layout.Params().u32(n, k0, nb, m_end, batch, 0, 0, 0)
+    if not lu and _shared_bytes(nb, d) <= device.properties.limits.max_compute_workgroup_storage_size:
+        # a Cholesky diagonal block that fits workgroup memory: staged there (the column loop's barriers and
+        # rank-1 updates stay on chip), stored back at the end
+        bucket = _bucket(nb)
+        kernel = _factor_kernel(d, False, True, True, False, False, bucket)
+        _run(device, ("linalg_panel_shared", d.name, bucket), kernel, [a, piv, info], params, batch)
+        return
+    kernel = _factor_kernel(d, lu, False, False, False, False, 1)
     _run(device, ("linalg_panel", d.name, lu), kernel, [a, piv, info], params, batch)
 
 

@@ -1,8 +1,10 @@
 // Unblocked LU with partial pivoting (LU = true) or Cholesky, lower (LU = false), of the panel of columns
 // [k0, k0 + nb) over rows [k0, m_end) of each matrix of a stack; one workgroup a matrix.
-// SHARED: the whole matrix (k0 = 0, nb = m_end = n) is staged in workgroup memory and stored back at the end
-// (STORE), optionally followed by the solve of A X = B for the columns of X (SOLVE, X in place; GEN_ID: B is the
-// identity, for inv).  Otherwise the panel is factored in place in global memory (the blocked path).
+// SHARED: the square block of rows and columns [k0, k0 + nb) (m_end = k0 + nb) is staged in workgroup memory
+// (row stride nb) and stored back at the end (STORE): the whole matrix on the small path (k0 = 0, nb = n),
+// optionally followed by the solve of A X = B for the columns of X (SOLVE, X in place; GEN_ID: B is the identity,
+// for inv), or the blocked Cholesky's diagonal-block leaves.  Otherwise the panel is factored in place in global
+// memory (the blocked LU's panel leaves: all rows below, too many for workgroup memory).
 // LU: pivots (the row swapped with row j, LAPACK's ipiv less one) go to piv[b * n + j]; a zero pivot is skipped
 // (no division, as LAPACK's getrf) and recorded in info[b] (first zero pivot + 1).  Cholesky: a pivot that is not
 // > 0 (negative, zero or NaN) is recorded the same way; the upper triangle of the panel's columns is zeroed.
@@ -38,14 +40,14 @@ var<private> abase: u32;
 
 fn aget(i: u32, c: u32) -> ${T} {
     if (SHARED) {
-        return sh[i * p.n + c];
+        return sh[(i - p.k0) * p.nb + c - p.k0];
     }
     return a[abase + i * p.n + c];
 }
 
 fn aput(i: u32, c: u32, v: ${T}) {
     if (SHARED) {
-        sh[i * p.n + c] = v;
+        sh[(i - p.k0) * p.nb + c - p.k0] = v;
     } else {
         a[abase + i * p.n + c] = v;
     }
@@ -95,9 +97,11 @@ ${ENTRY}
     if (tid == 0u) {
         bad = 0u;
     }
+    let nb = p.nb;
+    let blk = abase + p.k0 * n + p.k0;  // the staged block's first element
     if (SHARED) {
-        for (var e = tid; e < n * n; e = e + WG) {
-            sh[e] = a[abase + e];
+        for (var e = tid; e < nb * nb; e = e + WG) {
+            sh[e] = a[blk + (e / nb) * n + e % nb];
         }
     }
     fence();
@@ -172,17 +176,21 @@ ${ENTRY}
         }
         update(j, ce, m_end, tid);
     }
-    if (!LU) {  // zero the upper triangle of the panel's columns
+    if (!LU) {  // zero the upper triangle of the panel's columns (from row 0: the rows above k0 too)
         for (var c = p.k0; c < ce; c = c + 1u) {
             for (var i = tid; i < c; i = i + WG) {
-                aput(i, c, ${T}(0.0));
+                if (i >= p.k0) {
+                    aput(i, c, ${T}(0.0));
+                } else {
+                    a[abase + i * n + c] = ${T}(0.0);
+                }
             }
         }
         fence();
     }
     if (SHARED && STORE) {
-        for (var e = tid; e < n * n; e = e + WG) {
-            a[abase + e] = sh[e];
+        for (var e = tid; e < nb * nb; e = e + WG) {
+            a[blk + (e / nb) * n + e % nb] = sh[e];
         }
     }
 ${SOLVE_CODE}
