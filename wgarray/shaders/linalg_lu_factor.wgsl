@@ -8,7 +8,9 @@
 // LU: pivots (the row swapped with row j, LAPACK's ipiv less one) go to piv[b * n + j]; a zero pivot is skipped
 // (no division, as LAPACK's getrf) and recorded in info[b] (first zero pivot + 1).  Cholesky: a pivot that is not
 // > 0 (negative, zero or NaN) is recorded the same way; the upper triangle of the panel's columns is zeroed.
-// info must be zero on entry (the first failure wins).
+// info must be zero on entry (the first failure wins), except for a SHARED factorisation of the whole matrix
+// (k0 = 0, nb = n): its workgroup owns the matrix's word and writes it at the end, zero or not, and a failed
+// Cholesky stores NaN factors there (the small path needs no zero fill and no NaN pass).
 ${HELPERS}
 
 struct Params {
@@ -37,6 +39,7 @@ var<workgroup> red_i: array<u32, ${WG}>;
 var<workgroup> pv: array<u32, ${PV_LEN}>;
 var<workgroup> bad: u32;
 var<private> abase: u32;
+var<private> whole: bool;
 
 fn aget(i: u32, c: u32) -> ${T} {
     if (SHARED) {
@@ -80,7 +83,7 @@ fn update(j: u32, ce: u32, m_end: u32, tid: u32) {
 fn flag(j: u32, b: u32) {
     if (bad == 0u) {
         bad = j + 1u;
-        if (info[b] == 0u) {
+        if (!whole && info[b] == 0u) {
             info[b] = j + 1u;
         }
     }
@@ -94,6 +97,7 @@ ${ENTRY}
     }
     let n = p.n;
     abase = b * n * n;
+    whole = SHARED && p.k0 == 0u && p.nb == n;
     if (tid == 0u) {
         bad = 0u;
     }
@@ -188,9 +192,13 @@ ${ENTRY}
         }
         fence();
     }
+    if (whole && tid == 0u) {
+        info[b] = bad;
+    }
     if (SHARED && STORE) {
+        let nan_out = !LU && whole && bad != 0u;  // a failed Cholesky: NaN, as nanfill would write
         for (var e = tid; e < nb * nb; e = e + WG) {
-            a[blk + (e / nb) * n + e % nb] = sh[e];
+            a[blk + (e / nb) * n + e % nb] = select(sh[e], ${NAN}, nan_out);
         }
     }
 ${SOLVE_CODE}

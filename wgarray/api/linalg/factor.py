@@ -114,10 +114,18 @@ def _block(w: Array, r: int, c: int, h: int, wd: int) -> Array:
     return Array(w.mirror, (b, h, wd), (m * n, n, 1), r * n + c)
 
 
-def _status(batch: int, n: int, dev) -> tuple[Array, Array]:
-    """The info words (zeroed) and the pivots (batch x n) of a stack's factorisation."""
-    return (_full((batch,), 0, dtype=_dt.uint32, device=dev),
-            core.new_array((batch, max(n, 1)), _dt.uint32, dev))
+def _small(n: int, dev, d: _dt.DType) -> bool:
+    """Whether n x n matrices take the small path (one workgroup a matrix in workgroup memory)."""
+    return n <= _k.small_limit(dev, d)
+
+
+def _status(batch: int, n: int, dev, d: _dt.DType) -> tuple[Array, Array]:
+    """The info words and the pivots (batch x n) of a stack's factorisation: the info words zeroed for the
+    blocked path (its kernels record the first failure), left to the small path's kernel, which writes each
+    matrix's word itself (one dispatch fewer)."""
+    info = (core.new_array((batch,), _dt.uint32, dev) if _small(n, dev, d) else
+            _full((batch,), 0, dtype=_dt.uint32, device=dev))
+    return info, core.new_array((batch, max(n, 1)), _dt.uint32, dev)
 
 
 def _check(info: Array, message: str) -> None:
@@ -131,7 +139,7 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
-    if n <= _k.small_limit(dev, w.dtype):
+    if _small(n, dev, w.dtype):
         _k.factor_small(dev, w, piv, info, n, batch, lu)
         return
     for k0 in range(0, n, BLOCK):
@@ -239,8 +247,8 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
     'raise' mode."""
     dev = w.device
     batch, n, _ = w.shape
-    info, piv = _status(batch, n, dev)
-    if n <= _k.small_limit(dev, w.dtype):
+    info, piv = _status(batch, n, dev, w.dtype)
+    if _small(n, dev, w.dtype):
         _k.factor_small(dev, w, piv, info, n, batch, True, x=x, k=x.shape[-1], gen_id=gen_id, store=False)
     else:
         if gen_id:
@@ -264,9 +272,10 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     w = _stack(src, cdt)
     batch, n, _ = w.shape
     if batch * n:
-        info, piv = _status(batch, n, dev)
+        info, piv = _status(batch, n, dev, cdt)
         _factor(w, info, piv, False)
-        _k.nanfill(dev, info, w, n * n, batch)
+        if not _small(n, dev, cdt):  # the small path's kernel stores NaN factors itself
+            _k.nanfill(dev, info, w, n * n, batch)
         _check(info, "Matrix is not positive definite")
     out = Array(w.mirror, x.shape)
     return core.astype(out.mT, cdt) if upper else out
@@ -324,7 +333,7 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
         out = core.astype(broadcast_to(row, (batch, 3)), cdt)
         return out, bshape
     w = _stack(x, cdt)
-    info, piv = _status(batch, n, dev)
+    info, piv = _status(batch, n, dev, cdt)
     out = core.new_array((batch, 3), cdt, dev)
     if batch:
         _factor(w, info, piv, True)
