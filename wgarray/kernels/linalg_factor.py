@@ -73,7 +73,7 @@ def _run(device, key: tuple, kernel: launch.Kernel, arrays: list, params: layout
 
 # -- factorisations -----------------------------------------------------------------------------------------------
 def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
-                   bucket: int) -> launch.Kernel:
+                   bucket: int, pw: int = 1) -> launch.Kernel:
     T = d.wgsl
     bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
     if solve:
@@ -83,7 +83,7 @@ def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, g
     return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
         HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
         GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
-        SOLVE_CODE=solve_code, NAN=_nan(T)), workgroup=SMALL_WG if shared else PANEL_WG)
+        SOLVE_CODE=solve_code, NAN=_nan(T), PW=pw), workgroup=SMALL_WG if shared else PANEL_WG)
 
 
 def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, k: int = 0, gen_id: bool = False,
@@ -117,8 +117,9 @@ def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int
         kernel = _factor_kernel(d, False, True, True, False, False, bucket)
         _run(device, ("linalg_panel_shared", d.name, bucket), kernel, [a, piv, info], params, batch)
         return
-    kernel = _factor_kernel(d, lu, False, False, False, False, 1)
-    _run(device, ("linalg_panel", d.name, lu), kernel, [a, piv, info], params, batch)
+    pw = max(8, -(-nb // 8) * 8) if lu else 1  # the LU leaf's width rounded up (its unrolled row loop)
+    kernel = _factor_kernel(d, lu, False, False, False, False, 1, pw)
+    _run(device, ("linalg_panel", d.name, lu, pw), kernel, [a, piv, info], params, batch)
 
 
 # -- triangular solves, row swaps -----------------------------------------------------------------------------------

@@ -38,6 +38,8 @@ var<workgroup> red_v: array<${T}, ${WG}>;
 var<workgroup> red_i: array<u32, ${WG}>;
 var<workgroup> pv: array<u32, ${PV_LEN}>;
 var<workgroup> bad: u32;
+var<workgroup> urow: array<${T}, ${PW}>;  // the pivot row of a global-memory LU panel leaf
+const PW: u32 = ${PW}u;
 var<private> abase: u32;
 var<private> whole: bool;
 
@@ -143,6 +145,42 @@ ${ENTRY}
                 if (SOLVE) {
                     pv[j] = pr;
                 }
+            }
+            if (!SHARED) {
+                // the blocked path's panel leaf (global memory, all rows below): swap rows j and pr within the
+                // leaf's columns and keep the pivot row in workgroup memory; then each invocation scales its rows'
+                // multiplier and updates the rest of those rows in one pass (one global load and store an
+                // element; the PW-column loop is unrolled, so a row's loads are independent)
+                for (var c = p.k0 + tid; c < ce; c = c + WG) {
+                    let t = aget(j, c);
+                    let v = aget(pr, c);
+                    if (pr != j) {
+                        aput(j, c, v);
+                        aput(pr, c, t);
+                    }
+                    urow[c - p.k0] = v;
+                }
+                fence();
+                let d = urow[j - p.k0];
+                if (d == ${T}(0.0)) {  // the column below is zero too (its largest |value| is): nothing to update
+                    if (tid == 0u) {
+                        flag(j, b);
+                    }
+                } else {
+                    for (var i = j + 1u + tid; i < m_end; i = i + WG) {
+                        let row = abase + i * n;
+                        let l = a[row + j] / d;
+                        a[row + j] = l;
+                        for (var q = 0u; q < PW; q = q + 1u) {
+                            let c = p.k0 + q;
+                            if (c > j && c < ce) {
+                                a[row + c] = a[row + c] - l * urow[q];
+                            }
+                        }
+                    }
+                }
+                fence();
+                continue;
             }
             if (pr != j) {  // swap rows j and pr within the panel's columns
                 for (var c = p.k0 + tid; c < ce; c = c + WG) {

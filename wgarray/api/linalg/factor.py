@@ -39,8 +39,8 @@ from ..creation import eye as _eye, full as _full
 # ``LinAlgError`` (numpy's class) as numpy does; ``errors("nan")`` skips that read (CuPy's default: no sync).
 # det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
 LinAlgError = np.linalg.LinAlgError  # the same class: ``except numpy.linalg.LinAlgError`` catches ours
-BLOCK = 256  # panel width of the blocked path's outer loop (tests lower these to reach the blocked path with small n)
-PANEL_LEAF = 16  # LU panel columns a one-workgroup kernel factors (the recursion splits wider panels)
+BLOCK = 128  # panel width of the blocked path's outer loop (tests lower these to reach the blocked path with small n)
+PANEL_LEAF = 32  # LU panel columns a one-workgroup kernel factors (the recursion splits wider panels)
 CHOL_LEAF = 64  # Cholesky diagonal-block columns a one-workgroup kernel factors
 TRSM_LEAF = 64  # triangle rows the column-serial trsm kernel takes (larger triangles split, the rest is matmul)
 _MODES = ("raise", "nan")
