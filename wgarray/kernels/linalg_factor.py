@@ -6,9 +6,11 @@ Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
 - ``factor_small``: one workgroup a matrix, the whole matrix in workgroup memory (``small_limit`` says up to which
   n the device's workgroup memory holds it): LU with partial pivoting or Cholesky, then optionally the solve of
   A X = B (or A X = I for inv) from the same workgroup: one dispatch for a whole stack, no host round trip.
-- the blocked path's pieces: ``panel`` (the unblocked factorisation of a column panel in global memory, one
-  workgroup a matrix), ``swap`` (row swaps of the panel's pivots applied to other columns), ``trsm`` (triangular
-  solves of a block row, one invocation a column); the trailing updates are the tiled matmul's (the driver's).
+- the blocked path's leaves (the driver splits everything wider recursively): ``panel`` (the unblocked
+  factorisation of a narrow column panel, one workgroup a matrix: an LU leaf over all rows below in global memory,
+  a Cholesky diagonal block staged in workgroup memory), ``swap`` (row swaps of the panel's pivots applied to other
+  columns), ``trsm`` (a small triangle's solve, one invocation a right-hand-side column); every other flop is the
+  tiled matmul's (the driver's).
 
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
 (Cholesky) plus one.  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the

@@ -28,10 +28,11 @@ from ..creation import eye as _eye, full as _full
 #
 # - n <= ``kernels.linalg_factor.small_limit`` (64 float32 / 48 float64 on lavapipe): one workgroup a matrix with the
 #   matrix in workgroup memory; solve and inv factor and solve in the same dispatch.
-# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one
-#   workgroup, the block row by a column-parallel triangular solve, and the trailing update (almost all the flops) by
-#   the tiled matmul; solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
-#   matmul for the rest).
+# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns, each piece split recursively
+#   by halves: the LU panel (``_lu_panel``) and the Cholesky diagonal block (``_chol_block``) down to leaves that
+#   one workgroup factors, triangular solves (``_trsm``) down to column-parallel leaves; every remaining flop
+#   (trailing updates, the halves' Schur complements, the off-diagonal parts of trsm) goes to the tiled matmul.
+#   solve and inv then run the forward and back substitution as two such trsm over all n rows.
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded in one status word a matrix on
 # the device.  Results of failed matrices are NaN (never a wrong finite answer); in the default error mode
