@@ -106,13 +106,14 @@ NARROW = 32  # an output side this small takes a tile no wider (``_narrow``)
 NARROW_SLICE = 1024
 NARROW_SPLIT_MAX = 32
 
-# Measured choices: (M, N, K, batch) -> variant (name or Variant), set from benchmarks/matmul_tune.py on a GPU.
+# Measured choices: (M, N, K, batch) -> variant (name or Variant), set from benchmarks/matmul_tune.py on a GPU (the H200
+# sweep of 2026-12-02, `python -m benchmarks.gpu_tune`: 1024^2 27.1, 4096^2 37.6, 8192^2 38.0 TFLOP/s, 0.71-0.75x torch).
 TABLE: dict[tuple[int, int, int, int], VariantLike] = {
     (512, 512, 512, 1): "64x64_4x4_k16_db",
-    (1024, 1024, 1024, 1): "128x128_8x8_k16_db_s2",
+    (1024, 1024, 1024, 1): "128x128_8x8_k16_s4",
     (2048, 2048, 2048, 1): "128x128_8x8_k16_db",
-    (4096, 4096, 4096, 1): "128x128_8x8_k16_db",
-    (8192, 8192, 8192, 1): "128x128_8x8_k16",
+    (4096, 4096, 4096, 1): "128x256_8x16_k8_r_db",
+    (8192, 8192, 8192, 1): "128x256_8x16_k8_r_db",
     (256, 256, 256, 64): "128x128_8x8_k16",
 }
 
