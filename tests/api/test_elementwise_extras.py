@@ -84,6 +84,8 @@ def test_nextafter_exact(data):
     xb, b = data.draw(view_of(b, dt))
     with np.errstate(all="ignore"):
         want = np.nextafter(a, b)
+    if dt is wg.float16:  # two zeros: numpy 2.4 returns x, older releases y; wgarray pins x (see below)
+        want = np.where((a == b) & (a == 0), a, want)
     check(wg.nextafter(xa, xb), want, dt)
     with np.errstate(all="ignore"):
         check(wg.nextafter(xa, math.inf), np.nextafter(a, dt.numpy.type(math.inf)), dt)
