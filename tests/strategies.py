@@ -69,6 +69,17 @@ def subnormal(x) -> np.ndarray:
     return (ftz(x) == 0) & (x != 0)
 
 
+def nextafter(a, b):
+    """``np.nextafter`` with wgarray's float16 choice for two zeros: y, as numpy 2.5, C and numpy's float32/64 (numpy
+    2.4 and older return x for float16), so the reference does not depend on the installed numpy."""
+    with np.errstate(all="ignore"):
+        out = np.nextafter(a, b)
+    if np.asarray(out).dtype == np.float16:
+        a, b = np.asarray(a), np.asarray(b)
+        out = np.where((a == b) & (a == 0), b, out).astype(np.float16)
+    return out
+
+
 def values(dtype, shape, finite=False, small=False):
     """numpy arrays of ``dtype``'s numpy type: extremes, NaN/inf/-0.0 and subnormals for floats (subnormals only
     on devices that keep them)."""

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import wgarray as wg
+
 from strategies import ftz, subnormal
 
 COMPLEX = [d for d in (wg.complex64, wg.complex128) if wg.default_device().supports(d)]
