@@ -50,17 +50,34 @@ def flushes_subnormals() -> bool:
 
 def ftz(x):
     """``x`` as a device that flushes subnormals reads or writes it: float32 values with 0 < |x| < tiny become a
-    zero of their sign.  The identity elsewhere (other dtypes: float16 is held in f32, where its subnormals are
-    normal; only f32 arithmetic flushes) and on devices that keep subnormals."""
+    zero of their sign, in each part of a complex64.  The identity elsewhere (other dtypes: float16 is held in
+    f32, where its subnormals are normal; only f32 arithmetic flushes) and on devices that keep subnormals."""
+    if isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.complex64 and flushes_subnormals():
+        out = np.empty(np.shape(x), np.complex64)
+        out.real, out.imag = ftz(np.real(x)), ftz(np.imag(x))
+        return out if isinstance(x, np.ndarray) else out[()]
     if not (isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.float32 and flushes_subnormals()):
         return x
     return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.zeros_like(x), x), x)
 
 
 def subnormal(x) -> np.ndarray:
-    """Where ``ftz`` changes ``x`` (all False unless the device flushes)."""
+    """Where ``ftz`` changes ``x`` (all False unless the device flushes; for complex64, in either part)."""
     x = np.asarray(x)
+    if x.dtype == np.complex64:
+        return subnormal(x.real) | subnormal(x.imag)
     return (ftz(x) == 0) & (x != 0)
+
+
+def nextafter(a, b):
+    """``np.nextafter`` with wgarray's float16 choice for two zeros: y, as numpy 2.5, C and numpy's float32/64 (numpy
+    2.4 and older return x for float16), so the reference does not depend on the installed numpy."""
+    with np.errstate(all="ignore"):
+        out = np.nextafter(a, b)
+    if np.asarray(out).dtype == np.float16:
+        a, b = np.asarray(a), np.asarray(b)
+        out = np.where((a == b) & (a == 0), b, out).astype(np.float16)
+    return out
 
 
 def values(dtype, shape, finite=False, small=False):

@@ -163,8 +163,12 @@ _SPECIAL: list[EwOp] = [
     EwOp("copy", 1, "same", _ANY),
     # where(cond, x, y): cond is converted to bool by the launcher, x and y to the promoted dtype
     EwOp("where", 3, "same", {k: "select({z}, {y}, {x})" for k in "biufc"}, condition=True),
-    # arange: start {x} + i * step {y}, computed in the output dtype
-    EwOp("arange", 2, "same", {**_iuf("({x} + {T}({i}) * {y})"), "c": "({x} + {R}({i}) * {y})"}),
+    # arange: start {x} + i * step {y}, computed in the output dtype, each operation rounded as numpy's
+    # arange(num) * step + start (linspace's float64 path): wg_impl_opaque keeps a GPU driver from contracting the
+    # multiply-add into an fma (the H200's did: linspace(1, 0, 9, endpoint=False) came out 2 ulp from numpy's)
+    EwOp("arange", 2, "same", {**_iuf("({x} + {T}({i}) * {y})", f="({x} + wg_impl_opaque_{T}({T}({i}) * {y}))"),
+                               "c": "({x} + vec2<{R}>(wg_impl_opaque_{R}({R}({i}) * {y}.x), "
+                                    "wg_impl_opaque_{R}({R}({i}) * {y}.y)))"}),
     # complex linspace: start {x} + (i * span {y}) / divisions {z} per part (the span and divisions are real
     # per part: numpy's complex linspace is the real one on each part)
     # linspace: start {x} + (i * span {y}) / divisions {z}; one correctly rounded division keeps subnormal steps exact

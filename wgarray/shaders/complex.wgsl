@@ -8,6 +8,11 @@
 // recovery in multiply), Smith's scaled division and numpy's reciprocal.  The functions follow the accurate
 // formulations (Kahan's "Branch cuts for complex elementary functions" for the inverse functions, log near
 // |z| = 1 in double length), with explicit branches for non-finite input.
+//
+// Zero signs: wherever the standard's special cases (or numpy) fix the sign of a zero part, it is made with the
+// sign-bit helpers of numerics_float.wgsl (wg_impl_neg, wg_impl_mul_sign, wg_impl_xor_sign,
+// wg_impl_signed_zero), never by float arithmetic on zeros or a select between 0.0 and -0.0 (NVIDIA's driver
+// folded that to -0.0).  Nonzero results are bit for bit those of the plain float formulas.
 
 // x * y.  Every product is rounded on its own (wg_impl_opaque): a driver may otherwise contract a * b - c * d
 // into an fma (lavapipe does), which is not numpy's result
@@ -20,25 +25,51 @@ fn wg_impl_mul_${T}(a: ${T}, b: ${T}) -> ${T} {
     return wg_impl_opaque_${T}(a * b);
 }
 
-// x / y: Smith's algorithm as numpy computes it (scaled by the larger part of y, so no intermediate overflows)
+// The power of two k that x / y divides out of y before Smith's algorithm: 0 (no scaling, numpy's arithmetic to
+// the bit) unless m = max(|y.x|, |y.y|) lies beyond 2^+-60 (f32) / 2^+-500 (f64), where numpy's intermediates
+// can overflow (y.x + y.y (y.y / y.x) near the largest float) or underflow (the scale 1 / that sum falls below
+// the smallest normal: subnormal, and flushed to 0 by a device without subnormals, which made every quotient 0).
+// There k is m's exponent clamped to +-(bias - 1), so 2^-k is normal and the scaled parts are near 1.
+fn wg_impl_cdiv_shift_${T}(m: ${T}) -> i32 {
+    let is64 = wg_impl_is_f64_${T}();
+    let bias = select(127, 1023, is64);
+    let e = wg_impl_biased_exponent_${T}(m) - bias;  // -bias for zeros and subnormals
+    let lim = select(60, 500, is64);
+    if (e > lim || e < -lim) { return clamp(e, 1 - bias, bias - 1); }
+    return 0;
+}
+
+// x / y: Smith's algorithm as numpy computes it (scaled by the larger part of y, so no intermediate overflows),
+// on y scaled by an exact 2^-k (wg_impl_cdiv_shift: k = 0 in the range where numpy's intermediates are normal,
+// so the result is numpy's to the bit there); the quotient of the scaled y is scaled back by 2^-k in the last
+// multiply, so nothing but the result itself is ever subnormal.  Bit for bit numpy's wherever numpy's
+// intermediates are normal; beyond, as accurate as Smith's algorithm without its overflow and underflow.
+// (y.y / y.x itself can underflow when the parts of y differ by more than 2^126: its product with x then
+// matters only for a quotient part that is tiny next to the other part.)
 fn wg_cdiv_${T}(a: vec2<${T}>, b: vec2<${T}>) -> vec2<${T}> {
     let br = wg_abs_${T}(b.x);
     let bi = wg_abs_${T}(b.y);
+    let k = wg_impl_cdiv_shift_${T}(max(br, bi));
+    let down = wg_impl_pow2_${T}(-k);
+    let bx = b.x * down;  // exact: a power of two into the normal range
+    let by = b.y * down;
     if (br >= bi) {
         if (br == ${T}(0.0) && bi == ${T}(0.0)) {
             return vec2<${T}>(wg_divide_${T}(a.x, br), wg_divide_${T}(a.y, br));
         }
-        let rat = wg_divide_${T}(b.y, b.x);
-        let scl = wg_divide_${T}(${T}(1.0), b.x + wg_impl_mul_${T}(b.y, rat));
-        return vec2<${T}>((a.x + wg_impl_mul_${T}(a.y, rat)) * scl, (a.y - wg_impl_mul_${T}(a.x, rat)) * scl);
+        let rat = wg_divide_${T}(by, bx);
+        let scl = wg_divide_${T}(${T}(1.0), bx + wg_impl_mul_${T}(by, rat));
+        return vec2<${T}>(wg_impl_opaque_${T}((a.x + wg_impl_mul_${T}(a.y, rat)) * scl) * down,
+                          wg_impl_opaque_${T}((a.y - wg_impl_mul_${T}(a.x, rat)) * scl) * down);
     }
     if (!(br >= bi) && !(br < bi)) {  // a NaN part in y
         let n = wg_impl_nan_${T}();
         return vec2<${T}>(n, n);
     }
-    let rat = wg_divide_${T}(b.x, b.y);
-    let scl = wg_divide_${T}(${T}(1.0), b.y + wg_impl_mul_${T}(b.x, rat));
-    return vec2<${T}>((wg_impl_mul_${T}(a.x, rat) + a.y) * scl, (wg_impl_mul_${T}(a.y, rat) - a.x) * scl);
+    let rat = wg_divide_${T}(bx, by);
+    let scl = wg_divide_${T}(${T}(1.0), by + wg_impl_mul_${T}(bx, rat));
+    return vec2<${T}>(wg_impl_opaque_${T}((wg_impl_mul_${T}(a.x, rat) + a.y) * scl) * down,
+                      wg_impl_opaque_${T}((wg_impl_mul_${T}(a.y, rat) - a.x) * scl) * down);
 }
 
 // 1 / z as numpy computes it
@@ -46,7 +77,7 @@ fn wg_creciprocal_${T}(z: vec2<${T}>) -> vec2<${T}> {
     if (wg_abs_${T}(z.y) <= wg_abs_${T}(z.x)) {
         let r = wg_divide_${T}(z.y, z.x);
         let d = z.x + wg_impl_mul_${T}(z.y, r);
-        return vec2<${T}>(wg_divide_${T}(${T}(1.0), d), wg_divide_${T}(-r, d));
+        return vec2<${T}>(wg_divide_${T}(${T}(1.0), d), wg_divide_${T}(wg_impl_neg_${T}(r), d));
     }
     let r = wg_divide_${T}(z.x, z.y);
     let d = wg_impl_mul_${T}(z.x, r) + z.y;
@@ -75,12 +106,12 @@ fn wg_impl_cnan_${T}() -> vec2<${T}> {
 
 // -i w (turns f(i z) back into the function of z: sin z = -i sinh(i z), ...)
 fn wg_impl_cmuli_neg_${T}(w: vec2<${T}>) -> vec2<${T}> {
-    return vec2<${T}>(w.y, -w.x);
+    return vec2<${T}>(w.y, wg_impl_neg_${T}(w.x));
 }
 
 // i z
 fn wg_impl_cmuli_${T}(z: vec2<${T}>) -> vec2<${T}> {
-    return vec2<${T}>(-z.y, z.x);
+    return vec2<${T}>(wg_impl_neg_${T}(z.y), z.x);
 }
 
 // |z| as hypot (no overflow, inf beats NaN)
@@ -150,8 +181,8 @@ fn wg_impl_cexp_finite_${T}(x: ${T}, y: ${T}) -> vec2<${T}> {
         let h = wg_exp_${T}(x * ${T}(0.5));
         return vec2<${T}>((h * c) * h, (h * s) * h);
     }
-    let e = wg_exp_${T}(x);
-    return vec2<${T}>(e * c, e * s);
+    let e = wg_exp_${T}(x);  // may underflow to 0: the parts are zeros with the signs of cos y and sin y
+    return vec2<${T}>(wg_impl_mul_sign_${T}(e, c), wg_impl_mul_sign_${T}(e, s));
 }
 
 fn wg_cexp_${T}(z: vec2<${T}>) -> vec2<${T}> {
@@ -181,7 +212,7 @@ fn wg_cexpm1_${T}(z: vec2<${T}>) -> vec2<${T}> {
     }
     if (!wg_isfinite_${T}(z.x) || !wg_isfinite_${T}(z.y)) { return wg_impl_cnan_${T}(); }
     let a = wg_sin_${T}(z.y * ${T}(0.5));
-    return vec2<${T}>(wg_expm1_${T}(z.x) * wg_cos_${T}(z.y) - ${T}(2.0) * a * a, wg_exp_${T}(z.x) * wg_sin_${T}(z.y));
+    return vec2<${T}>(wg_expm1_${T}(z.x) * wg_cos_${T}(z.y) - ${T}(2.0) * a * a, wg_impl_mul_sign_${T}(wg_exp_${T}(z.x), wg_sin_${T}(z.y)));
 }
 
 // log((h.x + h.y)^2 + y^2) / 2 for a real part given as a double-length pair h: accurate near |z| = 1, where
@@ -280,14 +311,14 @@ fn wg_csinh_${T}(z: vec2<${T}>) -> vec2<${T}> {
         return vec2<${T}>(wg_copysign_${T}(${T}(1.0), x) * ((h * (${T}(0.5) * c)) * h),
                           (h * (${T}(0.5) * s)) * h);
     }
-    return vec2<${T}>(wg_sinh_${T}(x) * c, wg_cosh_${T}(x) * s);
+    return vec2<${T}>(wg_impl_mul_sign_${T}(wg_sinh_${T}(x), c), wg_impl_mul_sign_${T}(wg_cosh_${T}(x), s));
 }
 
 fn wg_ccosh_${T}(z: vec2<${T}>) -> vec2<${T}> {
     let x = z.x;
     let y = z.y;
     if (y == ${T}(0.0)) {
-        return vec2<${T}>(wg_cosh_${T}(x), select(${T}(0.0), -${T}(0.0), wg_signbit_${T}(x) != wg_signbit_${T}(y)));
+        return vec2<${T}>(wg_cosh_${T}(x), wg_impl_signed_zero_${T}(wg_signbit_${T}(x) != wg_signbit_${T}(y)));
     }
     if (!wg_isfinite_${T}(y)) {
         if (x == ${T}(0.0)) { return vec2<${T}>(wg_impl_nan_${T}(), ${T}(0.0)); }
@@ -302,7 +333,7 @@ fn wg_ccosh_${T}(z: vec2<${T}>) -> vec2<${T}> {
         let h = wg_exp_${T}(ax * ${T}(0.5));
         return vec2<${T}>((h * (${T}(0.5) * c)) * h, wg_copysign_${T}(${T}(1.0), x) * ((h * (${T}(0.5) * s)) * h));
     }
-    return vec2<${T}>(wg_cosh_${T}(x) * c, wg_sinh_${T}(x) * s);
+    return vec2<${T}>(wg_impl_mul_sign_${T}(wg_cosh_${T}(x), c), wg_impl_mul_sign_${T}(wg_sinh_${T}(x), s));
 }
 
 // tanh(x + iy) = (sinh x cosh x, sin y cos y) / (sinh^2 x + cos^2 y); 1 + i 4 sin y cos y e^(-2|x|) for large |x|
@@ -313,7 +344,7 @@ fn wg_ctanh_${T}(z: vec2<${T}>) -> vec2<${T}> {
     if (wg_isinf_${T}(x)) {
         let one = wg_copysign_${T}(${T}(1.0), x);
         if (!wg_isfinite_${T}(y)) { return vec2<${T}>(one, wg_copysign_${T}(${T}(0.0), y)); }
-        return vec2<${T}>(one, wg_copysign_${T}(${T}(0.0), wg_sin_${T}(y) * wg_cos_${T}(y)));
+        return vec2<${T}>(one, wg_impl_signed_zero_${T}(wg_signbit_${T}(wg_sin_${T}(y)) != wg_signbit_${T}(wg_cos_${T}(y))));
     }
     if (x == ${T}(0.0) && !wg_isfinite_${T}(y)) { return vec2<${T}>(x, wg_impl_nan_${T}()); }  // C11 / standard
     if (!wg_isfinite_${T}(x) || !wg_isfinite_${T}(y)) { return wg_impl_cnan_${T}(); }
@@ -322,12 +353,15 @@ fn wg_ctanh_${T}(z: vec2<${T}>) -> vec2<${T}> {
     let ax = wg_abs_${T}(x);
     if (ax > select(${T}(12.0), ${T}(22.0), wg_impl_is_f64_${T}())) {
         let e = wg_exp_${T}(${T}(-2.0) * ax);
-        return vec2<${T}>(wg_copysign_${T}(${T}(1.0), x), ${T}(4.0) * s * c * e);
+        return vec2<${T}>(wg_copysign_${T}(${T}(1.0), x),
+                          wg_impl_mul_sign_${T}(wg_impl_mul_sign_${T}(${T}(4.0) * s, c), e));
     }
     let sh = wg_sinh_${T}(x);
     let ch = wg_cosh_${T}(x);
     let d = sh * sh + c * c;
-    return vec2<${T}>(wg_divide_${T}(sh * ch, d), wg_divide_${T}(s * c, d));
+    // the real part is a zero of x's sign for x = +-0 (ch, d > 0)
+    return vec2<${T}>(wg_copysign_${T}(wg_divide_${T}(wg_abs_${T}(sh) * ch, d), sh),
+                      wg_divide_${T}(wg_impl_mul_sign_${T}(s, c), d));
 }
 
 fn wg_csin_${T}(z: vec2<${T}>) -> vec2<${T}> {
@@ -398,18 +432,20 @@ fn wg_impl_cacos_upper_${T}(x: ${T}, y: ${T}) -> vec2<${T}> {
     }
     let xi = wg_csqrt_${T}(vec2<${T}>(${T}(1.0) - x, -y));
     let eta = wg_csqrt_${T}(vec2<${T}>(${T}(1.0) + x, y));
-    return vec2<${T}>(${T}(2.0) * wg_atan2_${T}(xi.x, eta.x), wg_asinh_${T}(eta.x * xi.y - eta.y * xi.x));
+    // y = 0: Im = -0 (xi.y = -0, eta.y = +0), the sign the standard fixes for acos(x + 0i)
+    return vec2<${T}>(${T}(2.0) * wg_atan2_${T}(xi.x, eta.x),
+                      wg_asinh_${T}(wg_impl_mul_sign_${T}(eta.x, xi.y) - wg_impl_mul_sign_${T}(eta.y, xi.x)));
 }
 
 fn wg_cacos_${T}(z: vec2<${T}>) -> vec2<${T}> {
     let r = wg_impl_cacos_upper_${T}(z.x, wg_abs_${T}(z.y));
-    return vec2<${T}>(r.x, select(r.y, -r.y, wg_signbit_${T}(z.y)));
+    return vec2<${T}>(r.x, wg_impl_xor_sign_${T}(r.y, z.y));
 }
 
 // acosh z = i acos z for imag >= 0, conjugate-symmetric
 fn wg_cacosh_${T}(z: vec2<${T}>) -> vec2<${T}> {
     let r = wg_impl_cacos_upper_${T}(z.x, wg_abs_${T}(z.y));
-    return vec2<${T}>(-r.y, wg_copysign_${T}(r.x, z.y));
+    return vec2<${T}>(wg_impl_neg_${T}(r.y), wg_copysign_${T}(r.x, z.y));
 }
 
 // atanh on x, y >= 0: (log1p(4x / ((1 - x)^2 + y^2)) / 4, atan2(2y, (1 - x)(1 + x) - y^2) / 2)

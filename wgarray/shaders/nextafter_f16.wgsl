@@ -1,7 +1,8 @@
 // wgarray: np.nextafter for float16 held in f32 (no template variables; needs the f32 instance of
 // numerics_float.wgsl). Steps in the float16 bit pattern, as numpy's npy_half_nextafter does: NaN if either
-// operand is NaN, x if x == y (so nextafter(0.0, -0.0) = 0.0 for float16, unlike float32/64), the smallest
-// float16 subnormal with y's sign if x is zero, +-inf past 65504. Exact; integer work only.
+// operand is NaN, y if x == y (so nextafter(0.0, -0.0) = -0.0, as for float32/64, C's nextafter and numpy 2.5;
+// numpy 2.4 and older returned x there), the smallest float16 subnormal with y's sign if x is zero, +-inf past
+// 65504. Exact; integer work only.
 
 // float16 bit pattern (in the low 16 bits) of an f32 that holds a float16 value
 fn wg_impl_f16_bits(x: f32) -> u32 {
@@ -46,7 +47,7 @@ fn wg_nextafter_float16(x: f32, y: f32) -> f32 {
     let ax = hx & 0x7fffu;
     let ay = hy & 0x7fffu;
     if (hx == hy || (ax == 0u && ay == 0u)) {
-        return x;
+        return y;
     }
     if (ax == 0u) {
         return wg_impl_f16_value((hy & 0x8000u) | 1u);

@@ -53,6 +53,13 @@ fn wg_impl_biased_exponent_${T}(x: ${T}) -> i32 {
     return i32(u32(wg_impl_abs_bits_${T}(x) >> wg_impl_mant_bits_${T}()));
 }
 
+// 2^e for e in [-(bias - 1), bias - 1] (-126..126 for f32): a normal power of two, built from its bits (exact
+// where ldexp's result for an exponent near the ends of the range is implementation-defined)
+fn wg_impl_pow2_${T}(e: i32) -> ${T} {
+    let bias = select(127, 1023, wg_impl_is_f64_${T}());
+    return bitcast<${T}>(${U}(u32(e + bias)) << wg_impl_mant_bits_${T}());
+}
+
 fn wg_impl_is_zero_${T}(x: ${T}) -> bool {
     return wg_impl_abs_bits_${T}(x) == ${U}(0);
 }
@@ -96,6 +103,33 @@ fn wg_abs_${T}(x: ${T}) -> ${T} {
 fn wg_copysign_${T}(a: ${T}, b: ${T}) -> ${T} {
     let s = wg_impl_sign_mask_${T}();
     return bitcast<${T}>((bitcast<${U}>(a) & ~s) | (bitcast<${U}>(b) & s));
+}
+
+// Signs of zeros by construction.  A GPU compiler does not promise signed-zero-exact float arithmetic (NVIDIA's
+// Vulkan driver folded select(0.0, -0.0, c) to -0.0; others may turn 0.0 - v into -v or x * -1.0 into -x), so
+// where a special case of the standard fixes a zero's sign the sign bit is computed with integer operations.
+// -x as a sign-bit flip (also for zeros and NaNs)
+fn wg_impl_neg_${T}(x: ${T}) -> ${T} {
+    return bitcast<${T}>(bitcast<${U}>(x) ^ wg_impl_sign_mask_${T}());
+}
+
+// a zero with the sign bit set when neg
+fn wg_impl_signed_zero_${T}(neg: bool) -> ${T} {
+    return bitcast<${T}>(select(${U}(0), wg_impl_sign_mask_${T}(), neg));
+}
+
+// a with its sign bit flipped where b's is set: a * sign(b) for every a, b (zeros and NaNs too)
+fn wg_impl_xor_sign_${T}(a: ${T}, b: ${T}) -> ${T} {
+    return bitcast<${T}>(bitcast<${U}>(a) ^ (bitcast<${U}>(b) & wg_impl_sign_mask_${T}()));
+}
+
+// a * b with the sign bit sign(a) xor sign(b) whatever the magnitude (0 * -c = -0 even under a compiler that
+// drops zero signs); the magnitude |a| * |b| is the rounded product's, so nonzero results are those of a * b.
+// The bit operations also keep the product from being contracted into a neighbouring fma
+fn wg_impl_mul_sign_${T}(a: ${T}, b: ${T}) -> ${T} {
+    let s = wg_impl_sign_mask_${T}();
+    let m = bitcast<${U}>(wg_abs_${T}(a) * wg_abs_${T}(b)) & ~s;
+    return bitcast<${T}>(m | ((bitcast<${U}>(a) ^ bitcast<${U}>(b)) & s));
 }
 
 // np.sign: NaN -> the NaN itself, +-0 -> +0.0, otherwise +-1
