@@ -13,7 +13,7 @@ var<workgroup> run: array<u32, 256>;
 
 ${ENTRY}
     let b = group_index;
-    if (b >= p.nb) {
+    if (b >= p.nb || !rx_begin()) {
         return;
     }
     if (lid == 0u) {
@@ -50,7 +50,7 @@ ${ENTRY}
         let dest = cnt[d * ${WG}u + lid];
         cnt[d * ${WG}u + lid] = dest + 1u;
         idx_out[dest] = idx_in[e];
-        if (p.write_keys != 0u) {
+        if (rx_write_keys) {
             keys_out[dest] = keys_in[e];
         }
     }
