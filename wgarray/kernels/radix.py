@@ -113,9 +113,11 @@ def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
     return read("keys_in", f"array<{kdt.wgsl}>"), read("idx_in", "array<u32>"), read("plan", "array<u32>")
 
 
-def _build_hist(kdt: DType, wide: int) -> launch.Kernel:
-    return launch.Kernel("radix_hist.wgsl", _pass_inputs(kdt) + (write("counts", "array<u32>"),),
-                         dict(DIGIT=_digit(kdt)), wide)
+def _build_hist(kdt: DType, shp: Shape) -> launch.Kernel:
+    bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"),)
+    if shp.chunked:
+        return launch.Kernel("radix_hist_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt), CNT=256 * shp.wg), shp.wg)
+    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt)), shp.wide)
 
 
 def _build_dscan(wide: int) -> launch.Kernel:
@@ -186,7 +188,10 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
 
 
 def _shape(device) -> Shape:
-    return CPU if device.properties.adapter_type == "CPU" else GPU
+    """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 256 digits x chunks), else
+    GPU (a device opened with a tiny ``binding_limit``)."""
+    cpu = 1024 * CPU.max_blocks * CPU.wg <= device.properties.limits.max_storage_buffer_binding_size
+    return CPU if cpu and device.properties.adapter_type == "CPU" else GPU
 
 
 def device_plan(device, x: ViewLike, axis: int, descending: bool) -> tuple[int, list[int]]:
@@ -217,8 +222,9 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     passes = [(0, s) for s in range(key_slots(x.dtype))] if length > 1 else []  # (mode, key slot | row shift)
     if passes and n_rows > 1:
         passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), 8)]
-    per = 0 if nb <= SERIAL_DSCAN else 1  # digits a dscan workgroup scans (0: one an invocation, serially)
-    counts = Mirror(dt.uint32, 256 * nb, device)
+    per = 0 if shp.chunked or nb <= SERIAL_DSCAN else 1  # digits a dscan workgroup scans (0: serially)
+    segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
+    counts = Mirror(dt.uint32, 256 * segs, device)
     totals = Mirror(dt.uint32, 256, device)
     cur = 0
     for mode, arg in passes:
@@ -227,11 +233,11 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
         params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
                                      0).bytes()
         cbuf = counts.buffer_for_write(whole=True)
-        kernel = launch.compile(device, ("radix_hist", kdt.name, shp.wide), lambda: _build_hist(kdt, shp.wide))
+        kernel = launch.compile(device, ("radix_hist", kdt.name, shp), lambda: _build_hist(kdt, shp))
         launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
         kernel = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
         launch.dispatch(device, kernel, [plan, cbuf, totals.buffer_for_write(whole=True)],
-                        layout.Params().u32(nb, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
+                        layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
         kernel = launch.compile(device, ("radix_scatter", kdt.name, shp.wg, shp.chunked),
                                 lambda: _build_scatter(kdt, shp.wg, shp.chunked))
         launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], plan, cbuf, totals.buffer(), kbuf[1 - cur],
