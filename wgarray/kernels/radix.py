@@ -33,6 +33,7 @@ from .launch import read, write
 from .layout import ViewLike
 
 TILE = 1024  # elements the scatter ranks at once in workgroup memory (2 tiles + counters: < 16 KiB)
+CARRIED = ("f32", "i32", "u32")  # storage types whose values ride as the payload of a values-only sort
 SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts serially
 
 
@@ -85,14 +86,15 @@ def _reduce4(k: str, wide: int) -> str:
     return source.render("radix_reduce4.wgsl", K=k, WG=wide)
 
 
-def _build_init(xdt: DType, descending: bool, wide: int) -> launch.Kernel:
+def _build_init(xdt: DType, descending: bool, wide: int, carry: bool) -> launch.Kernel:
     keyfns = sort.key_functions([xdt]) + ("\n" + source.load("radix_key16.wgsl") if xdt is dt.float16 else "")
     c = _kconst(_kdt(xdt))
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
                          dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
-                              KEY=_key(xdt, descending), K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"],
+                              KEY=_key(xdt, descending), K=c["K"],
+                              PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"], KZERO=c["KZERO"],
                               REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
@@ -164,8 +166,10 @@ class _Work:
     held: list  # the mirrors of kbuf and ibuf: alive until the sort is recorded (a freed block is reused at once)
 
 
-def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, rws, shp: Shape) -> _Work:
-    """Record the keys/payload init and the statistics that plan the key passes on the device."""
+def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, rws, shp: Shape,
+                   carry: bool = False) -> _Work:
+    """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
+    statistics that plan the key passes on the device."""
     kdt = _kdt(x.dtype)
     ntiles = math.ceil(n / TILE)
     block = math.ceil(ntiles / shp.max_blocks) * TILE
@@ -175,8 +179,8 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     work = _Work(n, nb, block, [m.buffer_for_write(whole=True) for m in keys],
                  [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 12, device), keys + idxs)
     part = Mirror(kdt, 4 * nb, device)
-    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide),
-                            lambda: _build_init(x.dtype, descending, shp.wide))
+    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry),
+                            lambda: _build_init(x.dtype, descending, shp.wide, carry))
     params = layout.Params().u32(n, length, block, 0)
     rws[0].pack(params)
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
@@ -217,7 +221,10 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
         raise MemoryError(f"sorting {n} elements is too large for one device buffer")
     kdt = _kdt(x.dtype)
     shp = _shape(device)
-    work = _keys_and_plan(device, x, descending, n, length, rws, shp)
+    # a values-only sort of one row carries the values' bits, not their index: no random gather at the end (row
+    # passes need the index: the row is index / L)
+    carry = index_out is None and n_rows == 1 and x.dtype.wgsl in CARRIED
+    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry)
     nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
     passes = [(0, s) for s in range(key_slots(x.dtype))] if length > 1 else []  # (mode, key slot | row shift)
     if passes and n_rows > 1:
@@ -246,4 +253,4 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     if passes and passes[-1][0] == 0:
         cur = 0
     sort.gather(device, x, x.mirror.buffer(), ibuf[cur], rws, values_out is not None, index_out is not None,
-                n_rows, length, length, length, [o.mirror for o in outs])
+                n_rows, length, length, length, [o.mirror for o in outs], carried=carry)
