@@ -40,9 +40,11 @@ SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts se
 @dataclass(frozen=True)
 class Shape:
     """Launch shapes.  GPUs: the tiled scatter (64 invocations rank 16 elements each), 256 invocations in the
-    other kernels, up to 1024 blocks.  CPU adapters (lavapipe), where a workgroup barrier costs tens of
-    microseconds and workgroup memory is plentiful: the chunked scatter (``radix_scatter_cpu.wgsl``, 8
-    invocations, 256 counters each, two barriers a block), up to 32 blocks (a few a core)."""
+    other kernels, up to 4096 blocks (1024 blocks of 64 invocations fill a quarter of an H200's 132 x 2048
+    invocation slots; ``python -m benchmarks.sort_shapes`` times the alternatives).  CPU adapters (lavapipe),
+    where a workgroup barrier costs tens of microseconds and workgroup memory is plentiful: the chunked hist and
+    scatter (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, 256 counters each, one
+    barrier a block), up to 32 blocks (a few a core)."""
 
     wg: int  # scatter invocations (a power of two, 8..256)
     wide: int  # invocations of init, stats, hist, dscan
@@ -54,7 +56,7 @@ class Shape:
         return TILE // self.wg
 
 
-GPU = Shape(wg=64, wide=256, max_blocks=1024)
+GPU = Shape(wg=64, wide=256, max_blocks=4096)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True)
 
 
