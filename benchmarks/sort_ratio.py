@@ -13,7 +13,10 @@ import numpy as np
 import wgarray as wg
 
 
-def _best(f, sync, reps: int) -> float:
+def best(f, sync, reps: int) -> float:
+    """Seconds a call of ``f``: the best of three synchronised loops of ``reps`` calls, after two warm-ups."""
+    f()
+    sync()
     f()
     sync()
     best = 1e9
@@ -77,14 +80,14 @@ def main() -> None:
         assert np.array_equal(wg.sort(a).numpy(), np.sort(x))
         assert np.array_equal(wg.argsort(a).numpy(), np.argsort(x, kind="stable"))
         reps = max(2, min(50, (1 << 22) // n))
-        ta = _best(lambda: a + b, dev.synchronize, 4 * reps)
-        ts = _best(lambda: wg.sort(a), dev.synchronize, reps)
-        tg = _best(lambda: wg.argsort(a), dev.synchronize, reps)
+        ta = best(lambda: a + b, dev.synchronize, 4 * reps)
+        ts = best(lambda: wg.sort(a), dev.synchronize, reps)
+        tg = best(lambda: wg.argsort(a), dev.synchronize, reps)
         nd, nr = _count(dev, lambda: wg.sort(a))
         line = (f"2^{e:<4} {ta*1e3:8.3f} {ts*1e3:8.3f} {tg*1e3:8.3f} {ts/ta:9.1f} {tg/ta:8.1f} {nd:5d} {nr:5d}")
         if tdev:
             t = torch.from_numpy(x).cuda()
-            tt = _best(lambda: torch.sort(t), torch.cuda.synchronize, 20)
+            tt = best(lambda: torch.sort(t), torch.cuda.synchronize, 20)
             line += f"  {tt*1e3:8.3f}  {tt/ts:9.3f}"
         print(line, flush=True)
 

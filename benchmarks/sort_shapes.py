@@ -8,27 +8,13 @@ Prints one line a case; the ``speed`` column is torch time / wgarray time (>= 0.
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 
 import wgarray as wg
 from wgarray.kernels import radix
 
-
-def _best(f, sync, reps: int) -> float:
-    f()
-    sync()
-    f()
-    sync()
-    best = 1e9
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            f()
-        sync()
-        best = min(best, (time.perf_counter() - t0) / reps)
-    return best
+from benchmarks.sort_ratio import best as _best
 
 
 def main() -> None:
