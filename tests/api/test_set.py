@@ -120,7 +120,7 @@ def test_unique_downloads_only_the_count():
     before = dev.stats()
     r = wg.unique_all(x)
     delta = dev.stats() - before
-    # the count, and the radix sort's key statistics (min, max, or, and of 32-bit keys)
-    assert delta.downloads == 2 and delta.bytes_downloaded == 4 + 16 and delta.uploads == 0, delta
+    # the count only (the radix sort plans its passes on the device)
+    assert delta.downloads == 1 and delta.bytes_downloaded == 4 and delta.uploads == 0, delta
     assert r.values.residency == {"device"}
     np.testing.assert_array_equal(r.counts.numpy(), np.unique_counts(h).counts)

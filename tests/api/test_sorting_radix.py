@@ -62,6 +62,9 @@ def test_radix_matches_numpy_stable(data):
     want = ref_argsort(host, 0, descending)
     np.testing.assert_array_equal(got_i, want)
     assert_same(got_v, host[want])
+    out = _ops.new_array(x.shape, x.dtype, x.device)  # values only: 32-bit values ride as the payload
+    radix.run(x.device, x, 0, descending, out, None)
+    assert_same(out.numpy(), host[want])
 
 
 @settings(max_examples=15, deadline=None)
@@ -121,20 +124,53 @@ def test_nan_signed_zero_placement_and_stability():
     assert np.array_equal(eq, np.arange(3000))
 
 
-def _passes(dev, x) -> int:
-    before = dev.stats().dispatches
-    run_radix(x, 0, False)
-    return (dev.stats().dispatches - before - 3) // 3  # init, stats, gather; three dispatches a pass
+def _plan(dev, x) -> tuple[int, list[int]]:
+    return radix.device_plan(dev, x, 0, False)
 
 
 @pytest.mark.parametrize("dtype,lo,hi,passes", [("bool", 0, 2, 1), ("int8", -128, 128, 1), ("uint8", 0, 256, 1),
                                                 ("int16", -32768, 32768, 2), ("int32", -100, 100, 1),
-                                                ("int32", 0, 2**20, 3), ("float16", -10, 10, 2)])
-def test_pass_count_adapts_to_key_width(dtype, lo, hi, passes):
+                                                ("int32", 0, 2**20, 3), ("float16", -10, 10, 2),
+                                                ("int64", -5, 5, 1), ("int64", 0, 2**40, 6)])
+def test_device_plan_adapts_to_key_width(dtype, lo, hi, passes):
+    """The device's plan (radix_stats.wgsl) runs the passes plan_passes would, plus one over a constant digit when
+    their count is odd; all keys equal: none.  The host records the same dispatches whatever the plan."""
     dev = wg.default_device()
     a = np.random.default_rng(0).integers(lo, hi, 2000).astype(dtype)
-    assert _passes(dev, wg.asarray(a)) == passes
-    assert _passes(dev, wg.asarray(np.full(2000, 3, dtype=dtype))) == 0  # all keys equal: no pass
+    kmin, shifts = _plan(dev, wg.asarray(a))
+    assert len(shifts) == passes + passes % 2 and len(set(shifts)) == len(shifts)
+    assert len(shifts) <= radix.key_slots(getattr(wg, dtype))
+    assert _plan(dev, wg.asarray(np.full(2000, 3, dtype=dtype)))[1] == []
+    x = wg.asarray(a)
+    idx = _ops.new_array(x.shape, wg.int32, dev)
+    x.mirror.buffer(), idx.mirror.buffer()
+    before = dev.stats().dispatches, dev.stats().downloads
+    radix.run(dev, x, 0, False, None, idx)
+    after = dev.stats().dispatches, dev.stats().downloads
+    assert after[0] - before[0] == 3 + 3 * radix.key_slots(getattr(wg, dtype)) and after[1] == before[1]  # no read
+    np.testing.assert_array_equal(idx.numpy(), ref_argsort(a, 0, False))
+
+
+def test_device_plan_matches_host_model():
+    """The WGSL planner against plan_passes, on keys whose statistics are known: uint32 keys are the values."""
+    dev = wg.default_device()
+    for a in ([0x100, 0x7F00, 0x300], [5, 0xFFFFFFFF, 0], [0x12345678, 0x12345679], [7, 7, 0x7000007]):
+        v = np.array(a * 700, dtype=np.uint32)
+        o, n = np.bitwise_or.reduce(v), np.bitwise_and.reduce(v)
+        kmin, shifts = radix.plan_passes(4, int(v.min()), int(v.max()), int(o), int(n))
+        got = _plan(dev, wg.asarray(v))
+        assert got[0] == kmin and got[1][:len(shifts)] == shifts and len(got[1]) == len(shifts) + len(shifts) % 2
+
+
+def test_inactive_key_passes_then_rows_across_tiles():
+    """Few passes of the recorded slots active (small int32 range), then two row digits, rows longer than a tile
+    so they straddle tile and block boundaries."""
+    a = np.random.default_rng(3).integers(-3, 3, (260, 1030)).astype(np.int32)
+    x = wg.asarray(a)
+    got_v, got_i = run_radix(x, 1, False)
+    want = ref_argsort(a, 1, False)
+    np.testing.assert_array_equal(got_i, want)
+    np.testing.assert_array_equal(got_v, np.take_along_axis(a, want.astype(np.intp), axis=1))
 
 
 def test_plan_passes():

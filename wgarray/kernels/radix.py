@@ -6,11 +6,15 @@ elements in their original order) and the payload e.  A pass sorts stably by one
 histograms (``radix_hist.wgsl``), a scan of the (digit, block) counts (``radix_dscan.wgsl``) and a scatter that
 ranks each tile's elements among equal digits with a counting sort in workgroup memory (``radix_scatter.wgsl``).
 
-The passes adapt to the keys present: one reduction (``radix_init.wgsl`` + ``radix_stats.wgsl``) gives the keys'
-(min, max, or, and), the host reads those 16 or 32 bytes and runs a pass only for the digits of the raw keys that
-differ somewhere (or ^ and), or for the digits of key - min up to max - min, whichever needs fewer passes: a bool
-or an int8 sorts in one pass, an int16 or float16 in at most two.  Rows (segmented sorts) come last, as the most
-significant digits: the row id is the payload divided by L, so no row keys are stored.
+The passes adapt to the keys present, planned on the device: one reduction (``radix_init.wgsl`` +
+``radix_stats.wgsl``) gives the keys' (min, max, or, and) and writes the plan, a pass for each digit of the raw
+keys that differs somewhere (or ^ and), or for the digits of key - min up to max - min, whichever needs fewer
+(``plan_passes`` is the host model of that rule): a bool or an int8 needs one pass, an int16 or float16 at most
+two.  The host records every pass the dtype could need (``key_slots``) and reads nothing back (a read is a queue
+round trip, ~0.3 ms on a GPU); a pass past the plan's count returns at once in all three kernels, and an odd count
+gets one stable copy pass over a constant digit so the data always end in the first buffer of the ping-pong
+pair.  Rows (segmented sorts) come last, as the most significant digits: the row id is the payload divided by L,
+so no row keys are stored.
 
 A single-pass "decoupled look-back" scan is not used: it spins on flags set by other workgroups, and WGSL gives no
 forward-progress guarantee between workgroups (lavapipe runs them in an order where such a spin can deadlock)
@@ -29,15 +33,18 @@ from .launch import read, write
 from .layout import ViewLike
 
 TILE = 1024  # elements the scatter ranks at once in workgroup memory (2 tiles + counters: < 16 KiB)
+CARRIED = ("f32", "i32", "u32")  # storage types whose values ride as the payload of a values-only sort
 SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts serially
 
 
 @dataclass(frozen=True)
 class Shape:
     """Launch shapes.  GPUs: the tiled scatter (64 invocations rank 16 elements each), 256 invocations in the
-    other kernels, up to 1024 blocks.  CPU adapters (lavapipe), where a workgroup barrier costs tens of
-    microseconds and workgroup memory is plentiful: the chunked scatter (``radix_scatter_cpu.wgsl``, 8
-    invocations, 256 counters each, two barriers a block), up to 32 blocks (a few a core)."""
+    other kernels, up to 4096 blocks (1024 blocks of 64 invocations fill a quarter of an H200's 132 x 2048
+    invocation slots; ``python -m benchmarks.sort_shapes`` times the alternatives).  CPU adapters (lavapipe),
+    where a workgroup barrier costs tens of microseconds and workgroup memory is plentiful: the chunked hist and
+    scatter (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, 256 counters each, one
+    barrier a block), up to 32 blocks (a few a core)."""
 
     wg: int  # scatter invocations (a power of two, 8..256)
     wide: int  # invocations of init, stats, hist, dscan
@@ -49,7 +56,7 @@ class Shape:
         return TILE // self.wg
 
 
-GPU = Shape(wg=64, wide=256, max_blocks=1024)
+GPU = Shape(wg=64, wide=256, max_blocks=4096)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True)
 
 
@@ -64,9 +71,9 @@ def _kdt(d: DType) -> DType:
 
 def _kconst(kdt: DType) -> dict[str, str]:
     if kdt is dt.uint64:
-        return dict(K="u64", KMAX="(~u64(0u))", KZERO="u64(0u)",
-                    KMIN="((u64(p.kmin_hi) << 32u) | u64(p.kmin_lo))")
-    return dict(K="u32", KMAX="0xffffffffu", KZERO="0u", KMIN="p.kmin_lo")
+        return dict(K="u64", KMAX="(~u64(0u))", KZERO="u64(0u)", KMIN="((u64(plan[2]) << 32u) | u64(plan[1]))",
+                    KHI="u32(kmin >> 32u)", KBYTES="8")
+    return dict(K="u32", KMAX="0xffffffffu", KZERO="0u", KMIN="plan[1]", KHI="0u", KBYTES="4")
 
 
 def _key(xdt: DType, descending: bool) -> str:
@@ -81,22 +88,24 @@ def _reduce4(k: str, wide: int) -> str:
     return source.render("radix_reduce4.wgsl", K=k, WG=wide)
 
 
-def _build_init(xdt: DType, descending: bool, wide: int) -> launch.Kernel:
+def _build_init(xdt: DType, descending: bool, wide: int, carry: bool) -> launch.Kernel:
     keyfns = sort.key_functions([xdt]) + ("\n" + source.load("radix_key16.wgsl") if xdt is dt.float16 else "")
     c = _kconst(_kdt(xdt))
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
                          dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
-                              KEY=_key(xdt, descending), K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"],
+                              KEY=_key(xdt, descending), K=c["K"],
+                              PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"], KZERO=c["KZERO"],
                               REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
 def _build_stats(kdt: DType, wide: int) -> launch.Kernel:
     c = _kconst(kdt)
     k = f"array<{c['K']}>"
-    return launch.Kernel("radix_stats.wgsl", (read("part", k), write("stats", k)),
-                         dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], REDUCE4=_reduce4(c["K"], wide)), wide)
+    return launch.Kernel("radix_stats.wgsl", (read("part", k), write("plan", "array<u32>")),
+                         dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], KBYTES=c["KBYTES"],
+                              REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
 def _digit(kdt: DType) -> str:
@@ -105,16 +114,19 @@ def _digit(kdt: DType) -> str:
 
 
 def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
-    return read("keys_in", f"array<{kdt.wgsl}>"), read("idx_in", "array<u32>")
+    return read("keys_in", f"array<{kdt.wgsl}>"), read("idx_in", "array<u32>"), read("plan", "array<u32>")
 
 
-def _build_hist(kdt: DType, wide: int) -> launch.Kernel:
-    return launch.Kernel("radix_hist.wgsl", _pass_inputs(kdt) + (write("counts", "array<u32>"),),
-                         dict(DIGIT=_digit(kdt)), wide)
+def _build_hist(kdt: DType, shp: Shape) -> launch.Kernel:
+    bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"),)
+    if shp.chunked:
+        return launch.Kernel("radix_hist_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt), CNT=256 * shp.wg), shp.wg)
+    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt)), shp.wide)
 
 
 def _build_dscan(wide: int) -> launch.Kernel:
-    return launch.Kernel("radix_dscan.wgsl", (write("counts", "array<u32>"), write("totals", "array<u32>")),
+    return launch.Kernel("radix_dscan.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>"),
+                                              write("totals", "array<u32>")),
                          dict(WGSCAN=_scan_text(wide)), wide)
 
 
@@ -137,10 +149,70 @@ def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int) -> tuple
     return (kmin, rel) if len(rel) < len(raw) else (0, raw)
 
 
+def key_slots(xdt: DType) -> int:
+    """The key passes recorded for ``xdt``: the most its plan can ask for (a pass per byte of the values, an even
+    number, at most the key's bytes), since the plan lives on the device."""
+    return min(_kdt(xdt).device_itemsize, 2 * math.ceil(xdt.itemsize / 2))
+
+
+@dataclass
+class _Work:
+    """The buffers of one sort: keys and payload (two of each, ping-pong), the device plan, the block shape."""
+
+    n: int
+    nb: int
+    block: int
+    kbuf: list
+    ibuf: list
+    plan: Mirror
+    held: list  # the mirrors of kbuf and ibuf: alive until the sort is recorded (a freed block is reused at once)
+
+
+def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, rws, shp: Shape,
+                   carry: bool = False) -> _Work:
+    """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
+    statistics that plan the key passes on the device."""
+    kdt = _kdt(x.dtype)
+    ntiles = math.ceil(n / TILE)
+    block = math.ceil(ntiles / shp.max_blocks) * TILE
+    nb = math.ceil(n / block)
+    keys = [Mirror(kdt, n, device), Mirror(kdt, n, device)]
+    idxs = [Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
+    work = _Work(n, nb, block, [m.buffer_for_write(whole=True) for m in keys],
+                 [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 12, device), keys + idxs)
+    part = Mirror(kdt, 4 * nb, device)
+    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry),
+                            lambda: _build_init(x.dtype, descending, shp.wide, carry))
+    params = layout.Params().u32(n, length, block, 0)
+    rws[0].pack(params)
+    bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
+    launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
+    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide), lambda: _build_stats(kdt, shp.wide))
+    bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
+    launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
+    return work
+
+
+def _shape(device) -> Shape:
+    """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 256 digits x chunks), else
+    GPU (a device opened with a tiny ``binding_limit``)."""
+    cpu = 1024 * CPU.max_blocks * CPU.wg <= device.properties.limits.max_storage_buffer_binding_size
+    return CPU if cpu and device.properties.adapter_type == "CPU" else GPU
+
+
+def device_plan(device, x: ViewLike, axis: int, descending: bool) -> tuple[int, list[int]]:
+    """(minimum, shifts) that the device plans for sorting ``x`` along ``axis``, read back: for tests of the
+    planner against ``plan_passes``; sorting itself never reads it."""
+    n_rows, length, rws = rows.split(x.shape, [axis], [(x.offset, x.strides)])
+    work = _keys_and_plan(device, x, descending, n_rows * length, length, rws, _shape(device))
+    plan = [int(v) for v in work.plan.host()]
+    return plan[1] | (plan[2] << 32), plan[4:4 + plan[0]]
+
+
 def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike | None,
         index_out: ViewLike | None) -> None:
     """Sort ``x`` along ``axis`` into ``values_out`` (same dtype) and/or ``index_out`` (int32), like
-    ``sort.run``."""
+    ``sort.run``.  Records a fixed sequence of dispatches and reads nothing back."""
     outs = [o for o in (values_out, index_out) if o is not None]
     n_rows, length, rws = rows.split(x.shape, [axis], [(x.offset, x.strides)] + [(o.offset, o.strides)
                                                                                  for o in outs])
@@ -150,51 +222,37 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     if n >= 1 << 31:
         raise MemoryError(f"sorting {n} elements is too large for one device buffer")
     kdt = _kdt(x.dtype)
-    ntiles = math.ceil(n / TILE)
-    shp = CPU if device.properties.adapter_type == "CPU" else GPU
-    block = math.ceil(ntiles / shp.max_blocks) * TILE
-    nb = math.ceil(n / block)
-    keys = [Mirror(kdt, n, device), Mirror(kdt, n, device)]
-    idxs = [Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
-    kbuf = [m.buffer_for_write(whole=True) for m in keys]
-    ibuf = [m.buffer_for_write(whole=True) for m in idxs]
-    part = Mirror(kdt, 4 * nb, device)
-    stats = Mirror(kdt, 4, device)
-    src = x.mirror.buffer()
-
-    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide),
-                            lambda: _build_init(x.dtype, descending, shp.wide))
-    params = layout.Params().u32(n, length, block, 0)
-    rws[0].pack(params)
-    bufs = [src, kbuf[0], ibuf[0], part.buffer_for_write(whole=True)]
-    launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
-    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide), lambda: _build_stats(kdt, shp.wide))
-    bufs = [part.buffer(), stats.buffer_for_write(whole=True)]
-    launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
-    kmin, kmax, kor, kand = (int(v) for v in stats.host())  # the one host read: 16 or 32 bytes
-
-    kmin, shifts = plan_passes(kdt.device_itemsize, kmin, kmax, kor, kand)
-    passes = [(0, s) for s in shifts] if length > 1 else []
+    shp = _shape(device)
+    # a values-only sort of one row carries the values' bits, not their index: no random gather at the end (row
+    # passes need the index: the row is index / L)
+    carry = index_out is None and n_rows == 1 and x.dtype.wgsl in CARRIED
+    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry)
+    nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
+    passes = [(0, s) for s in range(key_slots(x.dtype))] if length > 1 else []  # (mode, key slot | row shift)
     if passes and n_rows > 1:
         passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), 8)]
-    per = 0 if nb <= SERIAL_DSCAN else 1  # digits a dscan workgroup scans (0: one an invocation, serially)
-    counts = Mirror(dt.uint32, 256 * nb, device)
+    per = 0 if shp.chunked or nb <= SERIAL_DSCAN else 1  # digits a dscan workgroup scans (0: serially)
+    segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
+    counts = Mirror(dt.uint32, 256 * segs, device)
     totals = Mirror(dt.uint32, 256, device)
     cur = 0
-    for i, (mode, shift) in enumerate(passes):
-        write_keys = any(m == 0 for m, _ in passes[i + 1:])
-        params = layout.Params().u32(n, length, nb, block, mode, shift, kmin & 0xFFFFFFFF, kmin >> 32,
-                                     int(write_keys), 0, 0, 0).bytes()
+    for mode, arg in passes:
+        if mode == 1 and arg == 0:
+            cur = 0  # the plan runs an even number of key passes: the keys' order is in the first buffers
+        params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
+                                     0).bytes()
         cbuf = counts.buffer_for_write(whole=True)
-        kernel = launch.compile(device, ("radix_hist", kdt.name, shp.wide), lambda: _build_hist(kdt, shp.wide))
-        launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], cbuf], params, workgroups=nb)
+        kernel = launch.compile(device, ("radix_hist", kdt.name, shp), lambda: _build_hist(kdt, shp))
+        launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
         kernel = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
-        launch.dispatch(device, kernel, [cbuf, totals.buffer_for_write(whole=True)],
-                        layout.Params().u32(nb, per, 0, 0).bytes(), workgroups=256 // per if per else 1)
+        launch.dispatch(device, kernel, [plan, cbuf, totals.buffer_for_write(whole=True)],
+                        layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
         kernel = launch.compile(device, ("radix_scatter", kdt.name, shp.wg, shp.chunked),
                                 lambda: _build_scatter(kdt, shp.wg, shp.chunked))
-        launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]],
-                        params, workgroups=nb)
+        launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], plan, cbuf, totals.buffer(), kbuf[1 - cur],
+                                         ibuf[1 - cur]], params, workgroups=nb)
         cur = 1 - cur
-    sort.gather(device, x, src, ibuf[cur], rws, values_out is not None, index_out is not None, n_rows, length,
-                length, length, [o.mirror for o in outs])
+    if passes and passes[-1][0] == 0:
+        cur = 0
+    sort.gather(device, x, x.mirror.buffer(), ibuf[cur], rws, values_out is not None, index_out is not None,
+                n_rows, length, length, length, [o.mirror for o in outs], carried=carry)

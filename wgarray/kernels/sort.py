@@ -115,11 +115,13 @@ def bitonic(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLi
            [o.mirror for o in outs])
 
 
-def gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, length, stride, base, out_mirrors):
+def gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, length, stride, base, out_mirrors,
+           carried: bool = False):
     """Write the sorted values and/or indices of each row from the sorted payload ``ibuf`` (row r's position j
-    at ``r * stride + j``, holding ``r * base`` + the element's index in its row)."""
-    key = ("sort_gather", x.dtype.name, values, indices)
-    kernel = launch.compile(device, key, lambda: _build_gather(x.dtype, values, indices))
+    at ``r * stride + j``, holding ``r * base`` + the element's index in its row; ``carried``: holding the value's
+    own 32 bits, copied out)."""
+    key = ("sort_gather", x.dtype.name, values, indices, carried)
+    kernel = launch.compile(device, key, lambda: _build_gather(x.dtype, values, indices, carried))
     params = layout.Params().u32(n_rows, length, stride, base)
     rws[0].pack(params)
     k = 1
@@ -129,7 +131,7 @@ def gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, lengt
             k += 1
         else:
             rows.Rows(0, (), (), (), ()).pack(params)
-    buffers = ([src] if values else []) + [ibuf] + [m.buffer_for_write(whole=True) for m in out_mirrors]
+    buffers = ([src] if values and not carried else []) + [ibuf] + [m.buffer_for_write(whole=True) for m in out_mirrors]
     launch.dispatch(device, kernel, buffers, params.bytes(), threads=n_rows * length)
 
 
@@ -158,14 +160,15 @@ def _build_global(kdt: DType) -> launch.Kernel:
                                               launch.write("idxs", "array<u32>")), dict(K=kdt.wgsl))
 
 
-def _build_gather(xdt: DType, values: bool, indices: bool) -> launch.Kernel:
+def _build_gather(xdt: DType, values: bool, indices: bool, carried: bool = False) -> launch.Kernel:
     bind, write = [], []
-    if values:
+    if values and not carried:
         bind.append(launch.read("src", f"array<{xdt.wgsl}>"))
     bind.append(launch.read("idxs", "array<u32>"))
     if values:
         bind.append(launch.write("vout", f"array<{xdt.wgsl}>"))
-        write.append("    vout[vout_at(row, pos)] = src[src_at(row, id)];")
+        write.append(f"    vout[vout_at(row, pos)] = bitcast<{xdt.wgsl}>(id);" if carried else
+                     "    vout[vout_at(row, pos)] = src[src_at(row, id)];")
     if indices:
         bind.append(launch.write("iout", "array<i32>"))
         write.append("    iout[iout_at(row, pos)] = i32(id);")

@@ -1,8 +1,9 @@
 // Radix sort (kernels/radix.py): the digit of element ``e`` in the current pass.
 //
-// A pass sorts by 8 bits of either the element's key (mode 0: (key - kmin) >> shift; kmin is 0 unless the
-// host chose to sort keys relative to their minimum) or its row (mode 1: the row id (idx / L) >> shift, which
-// the payload index carries, so segmented sorts need no stored row keys).
+// A pass sorts by 8 bits of either the element's key (mode 0: (key - kmin) >> shift, with kmin and the shift of
+// key pass ``slot`` from the device's plan, radix_stats.wgsl) or its row (mode 1: the row id (idx / L) >> shift,
+// which the payload index carries, so segmented sorts need no stored row keys).  Every key pass the plan may need
+// is recorded; one past the plan's count is inactive and its kernels return at once.
 
 // The parameters of a pass's kernels (radix_hist, radix_scatter, radix_scatter_cpu).
 struct Params {
@@ -11,22 +12,34 @@ struct Params {
     nb: u32,
     block: u32,
     mode: u32,
-    shift: u32,
-    kmin_lo: u32,
-    kmin_hi: u32,
-    write_keys: u32,
+    shift: u32,  // mode 1
+    slot: u32,  // mode 0: the key pass
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
 
-fn rx_kmin() -> ${K} {
-    return ${KMIN};
+var<private> rx_shift: u32;
+var<private> rx_kmin: ${K};
+var<private> rx_write_keys: bool;
+
+// Reads the plan for this pass; false when the pass is inactive (the caller returns).
+fn rx_begin() -> bool {
+    if (p.mode == 1u) {
+        rx_shift = p.shift;
+        rx_write_keys = false;
+        return true;
+    }
+    if (p.slot >= plan[0]) {
+        return false;
+    }
+    rx_shift = plan[4u + p.slot];
+    rx_kmin = ${KMIN};
+    rx_write_keys = p.slot + 1u < plan[0];
+    return true;
 }
 
 fn rx_digit(e: u32) -> u32 {
     if (p.mode == 0u) {
-        return u32((keys_in[e] - rx_kmin()) >> p.shift) & 0xffu;
+        return u32((keys_in[e] - rx_kmin) >> rx_shift) & 0xffu;
     }
-    return ((idx_in[e] / p.L) >> p.shift) & 0xffu;
+    return ((idx_in[e] / p.L) >> rx_shift) & 0xffu;
 }

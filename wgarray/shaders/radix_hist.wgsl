@@ -8,7 +8,7 @@ var<workgroup> h: array<atomic<u32>, 256>;
 
 ${ENTRY}
     let b = group_index;
-    if (b >= p.nb) {
+    if (b >= p.nb || !rx_begin()) {
         return;
     }
     for (var d = lid; d < 256u; d = d + ${WG}u) {

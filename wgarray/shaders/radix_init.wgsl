@@ -1,7 +1,7 @@
 // Radix sort, first kernel: element e = row * L + pos of the input view gets its sort key (shaders/sortkey*.wgsl,
-// complemented for descending order) in keys[e] and its payload idx[e] = e; each workgroup also reduces the
-// keys of its block to (min, max, or, and), which radix_stats.wgsl folds into the four numbers the host reads
-// to choose the digit positions that need a pass.
+// complemented for descending order) in keys[e] and its payload in idx[e]: e, or the value's own 32 bits for a
+// values-only sort of one row (kernels/radix.py: nothing to gather through at the end); each workgroup also
+// reduces the keys of its block to (min, max, or, and), which radix_stats.wgsl folds into the pass plan.
 ${KEYFNS}
 ${ROWS_STRUCT}
 
@@ -35,7 +35,7 @@ ${ENTRY}
         let pos = e - row * p.L;
         let k = ${KEY};
         keys[e] = k;
-        idx[e] = e;
+        idx[e] = ${PAYLOAD};
         lo = min(lo, k);
         hi = max(hi, k);
         o = o | k;

@@ -52,7 +52,7 @@ fn rx_split(lid: u32, src: u32, dst: u32, sh: u32) {
 
 ${ENTRY}
     let b = group_index;
-    if (b >= p.nb) {
+    if (b >= p.nb || !rx_begin()) {
         return;
     }
     var s = 0u;
@@ -99,7 +99,7 @@ ${ENTRY}
                 let at = t0 + (v & 0xffffu);
                 let dest = run[d] + i - tstart[d];
                 idx_out[dest] = idx_in[at];
-                if (p.write_keys != 0u) {
+                if (rx_write_keys) {
                     keys_out[dest] = keys_in[at];
                 }
             }
