@@ -48,23 +48,11 @@ def fro(x, axes=(-2, -1)):
     return np.sqrt(np.sum(np.abs(x.astype(np.float64)) ** 2, axis=axes))
 
 
-BLOCKED = [(8, 2, 3, 2), (12, 5, 4, 3)]  # (BLOCK, PANEL_LEAF, CHOL_LEAF, TRSM_LEAF)
-
-
-def force_blocked(monkeypatch, block, panel_leaf, chol_leaf, trsm_leaf):
-    """Every n >= 1 through the blocked path: outer panels of BLOCK columns (several from n = 9 / 13 on), LU
-    panels, Cholesky diagonal blocks and triangular solves split recursively down to tiny leaves (odd widths: the
-    uneven halves)."""
+@pytest.fixture
+def blocked(monkeypatch):
+    """Every n >= 1 through the blocked path, with 8-column panels (several panels from n = 9 on)."""
     monkeypatch.setattr(K, "SMALL_MAX", 0)
-    monkeypatch.setattr(F, "BLOCK", block)
-    monkeypatch.setattr(F, "PANEL_LEAF", panel_leaf)
-    monkeypatch.setattr(F, "CHOL_LEAF", chol_leaf)
-    monkeypatch.setattr(F, "TRSM_LEAF", trsm_leaf)
-
-
-@pytest.fixture(params=BLOCKED, ids=["block8-leaf2", "block12-leaf5"])
-def blocked(monkeypatch, request):
-    force_blocked(monkeypatch, *request.param)
+    monkeypatch.setattr(F, "BLOCK", 8)
 
 
 def check_all(rng, batch, n, dt):
@@ -197,9 +185,9 @@ def test_empty_matrices():
 
 @pytest.mark.parametrize("path", ["small", "blocked"])
 @pytest.mark.parametrize("dt", FLOATS)
-def test_singular_and_not_pd(monkeypatch, path, dt):
+def test_singular_and_not_pd(request, path, dt):
     if path == "blocked":
-        force_blocked(monkeypatch, *BLOCKED[0])
+        request.getfixturevalue("blocked")
     sing = np.array([[[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], np.eye(3) * 2]).astype(dt)
     zero = np.zeros((3, 3), dt)
     for m in (sing, zero):

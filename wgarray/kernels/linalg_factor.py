@@ -6,11 +6,9 @@ Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
 - ``factor_small``: one workgroup a matrix, the whole matrix in workgroup memory (``small_limit`` says up to which
   n the device's workgroup memory holds it): LU with partial pivoting or Cholesky, then optionally the solve of
   A X = B (or A X = I for inv) from the same workgroup: one dispatch for a whole stack, no host round trip.
-- the blocked path's leaves (the driver splits everything wider recursively): ``panel`` (the unblocked
-  factorisation of a narrow column panel, one workgroup a matrix: an LU leaf over all rows below in global memory,
-  a Cholesky diagonal block staged in workgroup memory), ``swap`` (row swaps of the panel's pivots applied to other
-  columns), ``trsm`` (a small triangle's solve, one invocation a right-hand-side column); every other flop is the
-  tiled matmul's (the driver's).
+- the blocked path's pieces: ``panel`` (the unblocked factorisation of a column panel in global memory, one
+  workgroup a matrix), ``swap`` (row swaps of the panel's pivots applied to other columns), ``trsm`` (triangular
+  solves of a block row, one invocation a column); the trailing updates are the tiled matmul's (the driver's).
 
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
 (Cholesky) plus one.  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
@@ -75,7 +73,7 @@ def _run(device, key: tuple, kernel: launch.Kernel, arrays: list, params: layout
 
 # -- factorisations -----------------------------------------------------------------------------------------------
 def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
-                   bucket: int, pw: int = 1) -> launch.Kernel:
+                   bucket: int) -> launch.Kernel:
     T = d.wgsl
     bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
     if solve:
@@ -85,7 +83,7 @@ def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, g
     return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
         HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
         GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
-        SOLVE_CODE=solve_code, NAN=_nan(T), PW=pw), workgroup=SMALL_WG if shared else PANEL_WG)
+        SOLVE_CODE=solve_code), workgroup=SMALL_WG if shared else PANEL_WG)
 
 
 def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, k: int = 0, gen_id: bool = False,
@@ -108,20 +106,11 @@ def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, 
 def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int, lu: bool) -> None:
     """Factor in place, in global memory, the panel of columns [k0, k0 + nb) over rows [k0, m_end) of every
     matrix of the contiguous stack ``a``: LU with partial pivoting (swaps within the panel's columns only) or
-    Cholesky (then m_end = k0 + nb: the diagonal block, staged in workgroup memory where it fits; the rows below
-    are a trsm)."""
+    Cholesky (then m_end = k0 + nb: the diagonal block; the rows below are a trsm)."""
     d = a.dtype
+    kernel = _factor_kernel(d, lu, False, False, False, False, 1)
     params = layout.Params().u32(n, k0, nb, m_end, batch, 0, 0, 0)
-    if not lu and _shared_bytes(nb, d) <= device.properties.limits.max_compute_workgroup_storage_size:
-        # a Cholesky diagonal block that fits workgroup memory: staged there (the column loop's barriers and
-        # rank-1 updates stay on chip), stored back at the end
-        bucket = _bucket(nb)
-        kernel = _factor_kernel(d, False, True, True, False, False, bucket)
-        _run(device, ("linalg_panel_shared", d.name, bucket), kernel, [a, piv, info], params, batch)
-        return
-    pw = max(8, -(-nb // 8) * 8) if lu else 1  # the LU leaf's width rounded up (its unrolled row loop)
-    kernel = _factor_kernel(d, lu, False, False, False, False, 1, pw)
-    _run(device, ("linalg_panel", d.name, lu, pw), kernel, [a, piv, info], params, batch)
+    _run(device, ("linalg_panel", d.name, lu), kernel, [a, piv, info], params, batch)
 
 
 # -- triangular solves, row swaps -----------------------------------------------------------------------------------

@@ -1,16 +1,12 @@
 // Unblocked LU with partial pivoting (LU = true) or Cholesky, lower (LU = false), of the panel of columns
 // [k0, k0 + nb) over rows [k0, m_end) of each matrix of a stack; one workgroup a matrix.
-// SHARED: the square block of rows and columns [k0, k0 + nb) (m_end = k0 + nb) is staged in workgroup memory
-// (row stride nb) and stored back at the end (STORE): the whole matrix on the small path (k0 = 0, nb = n),
-// optionally followed by the solve of A X = B for the columns of X (SOLVE, X in place; GEN_ID: B is the identity,
-// for inv), or the blocked Cholesky's diagonal-block leaves.  Otherwise the panel is factored in place in global
-// memory (the blocked LU's panel leaves: all rows below, too many for workgroup memory).
+// SHARED: the whole matrix (k0 = 0, nb = m_end = n) is staged in workgroup memory and stored back at the end
+// (STORE), optionally followed by the solve of A X = B for the columns of X (SOLVE, X in place; GEN_ID: B is the
+// identity, for inv).  Otherwise the panel is factored in place in global memory (the blocked path).
 // LU: pivots (the row swapped with row j, LAPACK's ipiv less one) go to piv[b * n + j]; a zero pivot is skipped
 // (no division, as LAPACK's getrf) and recorded in info[b] (first zero pivot + 1).  Cholesky: a pivot that is not
 // > 0 (negative, zero or NaN) is recorded the same way; the upper triangle of the panel's columns is zeroed.
-// info must be zero on entry (the first failure wins), except for a SHARED factorisation of the whole matrix
-// (k0 = 0, nb = n): its workgroup owns the matrix's word and writes it at the end, zero or not, and a failed
-// Cholesky stores NaN factors there (the small path needs no zero fill and no NaN pass).
+// info must be zero on entry (the first failure wins).
 ${HELPERS}
 
 struct Params {
@@ -38,21 +34,18 @@ var<workgroup> red_v: array<${T}, ${WG}>;
 var<workgroup> red_i: array<u32, ${WG}>;
 var<workgroup> pv: array<u32, ${PV_LEN}>;
 var<workgroup> bad: u32;
-var<workgroup> urow: array<${T}, ${PW}>;  // the pivot row of a global-memory LU panel leaf
-const PW: u32 = ${PW}u;
 var<private> abase: u32;
-var<private> whole: bool;
 
 fn aget(i: u32, c: u32) -> ${T} {
     if (SHARED) {
-        return sh[(i - p.k0) * p.nb + c - p.k0];
+        return sh[i * p.n + c];
     }
     return a[abase + i * p.n + c];
 }
 
 fn aput(i: u32, c: u32, v: ${T}) {
     if (SHARED) {
-        sh[(i - p.k0) * p.nb + c - p.k0] = v;
+        sh[i * p.n + c] = v;
     } else {
         a[abase + i * p.n + c] = v;
     }
@@ -85,7 +78,7 @@ fn update(j: u32, ce: u32, m_end: u32, tid: u32) {
 fn flag(j: u32, b: u32) {
     if (bad == 0u) {
         bad = j + 1u;
-        if (!whole && info[b] == 0u) {
+        if (info[b] == 0u) {
             info[b] = j + 1u;
         }
     }
@@ -99,15 +92,12 @@ ${ENTRY}
     }
     let n = p.n;
     abase = b * n * n;
-    whole = SHARED && p.k0 == 0u && p.nb == n;
     if (tid == 0u) {
         bad = 0u;
     }
-    let nb = p.nb;
-    let blk = abase + p.k0 * n + p.k0;  // the staged block's first element
     if (SHARED) {
-        for (var e = tid; e < nb * nb; e = e + WG) {
-            sh[e] = a[blk + (e / nb) * n + e % nb];
+        for (var e = tid; e < n * n; e = e + WG) {
+            sh[e] = a[abase + e];
         }
     }
     fence();
@@ -146,42 +136,6 @@ ${ENTRY}
                     pv[j] = pr;
                 }
             }
-            if (!SHARED) {
-                // the blocked path's panel leaf (global memory, all rows below): swap rows j and pr within the
-                // leaf's columns and keep the pivot row in workgroup memory; then each invocation scales its rows'
-                // multiplier and updates the rest of those rows in one pass (one global load and store an
-                // element; the PW-column loop is unrolled, so a row's loads are independent)
-                for (var c = p.k0 + tid; c < ce; c = c + WG) {
-                    let t = aget(j, c);
-                    let v = aget(pr, c);
-                    if (pr != j) {
-                        aput(j, c, v);
-                        aput(pr, c, t);
-                    }
-                    urow[c - p.k0] = v;
-                }
-                fence();
-                let d = urow[j - p.k0];
-                if (d == ${T}(0.0)) {  // the column below is zero too (its largest |value| is): nothing to update
-                    if (tid == 0u) {
-                        flag(j, b);
-                    }
-                } else {
-                    for (var i = j + 1u + tid; i < m_end; i = i + WG) {
-                        let row = abase + i * n;
-                        let l = a[row + j] / d;
-                        a[row + j] = l;
-                        for (var q = 0u; q < PW; q = q + 1u) {
-                            let c = p.k0 + q;
-                            if (c > j && c < ce) {
-                                a[row + c] = a[row + c] - l * urow[q];
-                            }
-                        }
-                    }
-                }
-                fence();
-                continue;
-            }
             if (pr != j) {  // swap rows j and pr within the panel's columns
                 for (var c = p.k0 + tid; c < ce; c = c + WG) {
                     let t = aget(j, c);
@@ -218,25 +172,17 @@ ${ENTRY}
         }
         update(j, ce, m_end, tid);
     }
-    if (!LU) {  // zero the upper triangle of the panel's columns (from row 0: the rows above k0 too)
+    if (!LU) {  // zero the upper triangle of the panel's columns
         for (var c = p.k0; c < ce; c = c + 1u) {
             for (var i = tid; i < c; i = i + WG) {
-                if (i >= p.k0) {
-                    aput(i, c, ${T}(0.0));
-                } else {
-                    a[abase + i * n + c] = ${T}(0.0);
-                }
+                aput(i, c, ${T}(0.0));
             }
         }
         fence();
     }
-    if (whole && tid == 0u) {
-        info[b] = bad;
-    }
     if (SHARED && STORE) {
-        let nan_out = !LU && whole && bad != 0u;  // a failed Cholesky: NaN, as nanfill would write
-        for (var e = tid; e < nb * nb; e = e + WG) {
-            a[blk + (e / nb) * n + e % nb] = select(sh[e], ${NAN}, nan_out);
+        for (var e = tid; e < n * n; e = e + WG) {
+            a[abase + e] = sh[e];
         }
     }
 ${SOLVE_CODE}

@@ -28,11 +28,10 @@ from ..creation import eye as _eye, full as _full
 #
 # - n <= ``kernels.linalg_factor.small_limit`` (64 float32 / 48 float64 on lavapipe): one workgroup a matrix with the
 #   matrix in workgroup memory; solve and inv factor and solve in the same dispatch.
-# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns, each piece split recursively
-#   by halves: the LU panel (``_lu_panel``) and the Cholesky diagonal block (``_chol_block``) down to leaves that
-#   one workgroup factors, triangular solves (``_trsm``) down to column-parallel leaves; every remaining flop
-#   (trailing updates, the halves' Schur complements, the off-diagonal parts of trsm) goes to the tiled matmul.
-#   solve and inv then run the forward and back substitution as two such trsm over all n rows.
+# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one
+#   workgroup, the block row by a column-parallel triangular solve, and the trailing update (almost all the flops) by
+#   the tiled matmul; solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
+#   matmul for the rest).
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded in one status word a matrix on
 # the device.  Results of failed matrices are NaN (never a wrong finite answer); in the default error mode
@@ -40,10 +39,7 @@ from ..creation import eye as _eye, full as _full
 # ``LinAlgError`` (numpy's class) as numpy does; ``errors("nan")`` skips that read (CuPy's default: no sync).
 # det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
 LinAlgError = np.linalg.LinAlgError  # the same class: ``except numpy.linalg.LinAlgError`` catches ours
-BLOCK = 128  # panel width of the blocked path's outer loop (tests lower these to reach the blocked path with small n)
-PANEL_LEAF = 32  # LU panel columns a one-workgroup kernel factors (the recursion splits wider panels)
-CHOL_LEAF = 64  # Cholesky diagonal-block columns a one-workgroup kernel factors
-TRSM_LEAF = 64  # triangle rows the column-serial trsm kernel takes (larger triangles split, the rest is matmul)
+BLOCK = 64  # panel width of the blocked path (tests lower it to reach the blocked path with small matrices)
 _MODES = ("raise", "nan")
 _mode = "raise"
 
@@ -115,18 +111,10 @@ def _block(w: Array, r: int, c: int, h: int, wd: int) -> Array:
     return Array(w.mirror, (b, h, wd), (m * n, n, 1), r * n + c)
 
 
-def _small(n: int, dev, d: _dt.DType) -> bool:
-    """Whether n x n matrices take the small path (one workgroup a matrix in workgroup memory)."""
-    return n <= _k.small_limit(dev, d)
-
-
-def _status(batch: int, n: int, dev, d: _dt.DType) -> tuple[Array, Array]:
-    """The info words and the pivots (batch x n) of a stack's factorisation: the info words zeroed for the
-    blocked path (its kernels record the first failure), left to the small path's kernel, which writes each
-    matrix's word itself (one dispatch fewer)."""
-    info = (core.new_array((batch,), _dt.uint32, dev) if _small(n, dev, d) else
-            _full((batch,), 0, dtype=_dt.uint32, device=dev))
-    return info, core.new_array((batch, max(n, 1)), _dt.uint32, dev)
+def _status(batch: int, n: int, dev) -> tuple[Array, Array]:
+    """The info words (zeroed) and the pivots (batch x n) of a stack's factorisation."""
+    return (_full((batch,), 0, dtype=_dt.uint32, device=dev),
+            core.new_array((batch, max(n, 1)), _dt.uint32, dev))
 
 
 def _check(info: Array, message: str) -> None:
@@ -140,107 +128,50 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
-    if _small(n, dev, w.dtype):
+    if n <= _k.small_limit(dev, w.dtype):
         _k.factor_small(dev, w, piv, info, n, batch, lu)
         return
     for k0 in range(0, n, BLOCK):
         nb = min(BLOCK, n - k0)
         k1 = k0 + nb
-        if lu:  # the panel over all rows below (recursive, pivots applied to the rest of the rows after)
-            _lu_panel(w, info, piv, k0, nb)
+        # LU: the panel over all rows below (pivot search); Cholesky: the diagonal block only
+        _k.panel(dev, w, piv, info, n, batch, k0, nb, n if lu else k1, lu)
+        if lu:
             _k.swap(dev, piv, w, n, k0, nb, skip=(k0, k1))
-        else:  # the diagonal block (recursive); the rows below are a trsm
-            _chol_block(w, info, piv, k0, nb)
         if k1 == n:
             break
         lower = _block(w, k1, k0, n - k1, nb)  # L21
         if lu:  # U12 = L11^-1 A12
             upper = _block(w, k0, k1, nb, n - k1)
-            _trsm(_block(w, k0, k0, nb, nb), upper, lower=True, unit=True)
+            _k.trsm(dev, _block(w, k0, k0, nb, nb), upper, lower=True, unit=True)
         else:  # L21 = A21 L11^-T: the left solve L11 X = A21^T on the transposed view
-            _trsm(_block(w, k0, k0, nb, nb), lower.mT, lower=True, unit=False)
+            _k.trsm(dev, _block(w, k0, k0, nb, nb), lower.mT, lower=True, unit=False)
             upper = lower.mT
-        _update(_block(w, k1, k1, n - k1, n - k1), lower, upper)
-
-
-def _update(c: Array, a: Array, b: Array) -> None:
-    """C -= A B (views of stacks): the tiled matmul, where the flops of every blocked step go."""
-    inplace("subtract", c, _matmul(a, b))
-
-
-def _lu_panel(w: Array, info: Array, piv: Array, k0: int, wd: int) -> None:
-    """LU with partial pivoting of the panel of columns [k0, k0 + wd) over rows [k0, n), recursively (LAPACK's
-    getrf2 split by columns): the left half, its swaps applied to the right half, U12 by a triangular solve, the
-    right half's Schur complement by matmul, the right half, its swaps applied to the left half.  Only leaves of
-    ``PANEL_LEAF`` columns go through the one-workgroup kernel, so the serial per-column work a panel is
-    n x PANEL_LEAF instead of n x wd and most of the panel's flops go to the matmul."""
-    dev = w.device
-    batch, n, _ = w.shape
-    if wd <= PANEL_LEAF:
-        _k.panel(dev, w, piv, info, n, batch, k0, wd, n, True)
-        return
-    h = wd // 2
-    km = k0 + h
-    _lu_panel(w, info, piv, k0, h)
-    _k.swap(dev, piv, _block(w, 0, km, n, wd - h), n, k0, h)
-    _trsm(_block(w, k0, k0, h, h), _block(w, k0, km, h, wd - h), lower=True, unit=True)
-    _update(_block(w, km, km, n - km, wd - h), _block(w, km, k0, n - km, h), _block(w, k0, km, h, wd - h))
-    _lu_panel(w, info, piv, km, wd - h)
-    _k.swap(dev, piv, _block(w, 0, k0, n, h), n, km, wd - h)
-
-
-def _chol_block(w: Array, info: Array, piv: Array, k0: int, wd: int) -> None:
-    """Cholesky of the diagonal block [k0, k0 + wd)^2 in place, recursively: the top-left half, the rows below
-    it by a triangular solve, the bottom-right half's update by matmul, the bottom-right half.  Leaves of
-    ``CHOL_LEAF`` columns go through the one-workgroup kernel."""
-    dev = w.device
-    batch, n, _ = w.shape
-    if wd <= CHOL_LEAF:
-        _k.panel(dev, w, piv, info, n, batch, k0, wd, k0 + wd, False)
-        return
-    h = wd // 2
-    km, ke = k0 + h, k0 + wd
-    _chol_block(w, info, piv, k0, h)
-    lower = _block(w, km, k0, ke - km, h)
-    _trsm(_block(w, k0, k0, h, h), lower.mT, lower=True, unit=False)
-    _update(_block(w, km, km, ke - km, ke - km), lower, lower.mT)
-    _chol_block(w, info, piv, km, ke - km)  # its leaves zero their columns above the diagonal, from row 0
-
-
-def _trsm(t: Array, b: Array, lower: bool, unit: bool) -> None:
-    """Solve T X = B in place (views of stacks, ``t`` nb x nb triangular): blocked by halves, so only triangles of
-    ``TRSM_LEAF`` rows go through the column-serial kernel (its triangle staged in workgroup memory) and the rest
-    is matmul: lower X1 = T11^-1 B1, B2 -= T21 X1, X2 = T22^-1 B2 (upper: the mirror image)."""
-    nb = t.shape[-1]
-    if nb <= TRSM_LEAF:
-        _k.trsm(t.device, t, b, lower=lower, unit=unit)
-        return
-    h = nb // 2
-
-    def tri(r: int, c: int, hh: int, ww: int) -> Array:
-        return Array(t.mirror, (t.shape[0], hh, ww), t.strides, t.offset + r * t.strides[1] + c * t.strides[2])
-
-    def rows(r: int, hh: int) -> Array:
-        return Array(b.mirror, (b.shape[0], hh, b.shape[2]), b.strides, b.offset + r * b.strides[1])
-
-    if lower:
-        _trsm(tri(0, 0, h, h), rows(0, h), True, unit)
-        _update(rows(h, nb - h), tri(h, 0, nb - h, h), rows(0, h))
-        _trsm(tri(h, h, nb - h, nb - h), rows(h, nb - h), True, unit)
-    else:
-        _trsm(tri(h, h, nb - h, nb - h), rows(h, nb - h), False, unit)
-        _update(rows(0, h), tri(0, h, h, nb - h), rows(h, nb - h))
-        _trsm(tri(0, 0, h, h), rows(0, h), False, unit)
+        inplace("subtract", _block(w, k1, k1, n - k1, n - k1), _matmul(lower, upper))
 
 
 def _lu_solve(w: Array, piv: Array, x: Array) -> None:
     """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path)."""
     dev = w.device
     batch, n, _ = w.shape
-    x = Array(x.mirror, x.shape, x.strides, x.offset)
+    k = x.shape[-1]
+
+    def rows(r: int, h: int) -> Array:
+        return Array(x.mirror, (batch, h, k), (n * k, k, 1), r * k)
+
     _k.swap(dev, piv, x, n, 0, n)
-    _trsm(_block(w, 0, 0, n, n), x, lower=True, unit=True)
-    _trsm(_block(w, 0, 0, n, n), x, lower=False, unit=False)
+    starts = list(range(0, n, BLOCK))
+    for k0 in starts:
+        nb = min(BLOCK, n - k0)
+        k1 = k0 + nb
+        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=True, unit=True)
+        if k1 < n:
+            inplace("subtract", rows(k1, n - k1), _matmul(_block(w, k1, k0, n - k1, nb), rows(k0, nb)))
+    for k0 in reversed(starts):
+        nb = min(BLOCK, n - k0)
+        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=False, unit=False)
+        if k0 > 0:
+            inplace("subtract", rows(0, k0), _matmul(_block(w, 0, k0, k0, nb), rows(k0, nb)))
 
 
 def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
@@ -248,8 +179,8 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
     'raise' mode."""
     dev = w.device
     batch, n, _ = w.shape
-    info, piv = _status(batch, n, dev, w.dtype)
-    if _small(n, dev, w.dtype):
+    info, piv = _status(batch, n, dev)
+    if n <= _k.small_limit(dev, w.dtype):
         _k.factor_small(dev, w, piv, info, n, batch, True, x=x, k=x.shape[-1], gen_id=gen_id, store=False)
     else:
         if gen_id:
@@ -273,10 +204,9 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     w = _stack(src, cdt)
     batch, n, _ = w.shape
     if batch * n:
-        info, piv = _status(batch, n, dev, cdt)
+        info, piv = _status(batch, n, dev)
         _factor(w, info, piv, False)
-        if not _small(n, dev, cdt):  # the small path's kernel stores NaN factors itself
-            _k.nanfill(dev, info, w, n * n, batch)
+        _k.nanfill(dev, info, w, n * n, batch)
         _check(info, "Matrix is not positive definite")
     out = Array(w.mirror, x.shape)
     return core.astype(out.mT, cdt) if upper else out
@@ -334,7 +264,7 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
         out = core.astype(broadcast_to(row, (batch, 3)), cdt)
         return out, bshape
     w = _stack(x, cdt)
-    info, piv = _status(batch, n, dev, cdt)
+    info, piv = _status(batch, n, dev)
     out = core.new_array((batch, 3), cdt, dev)
     if batch:
         _factor(w, info, piv, True)
