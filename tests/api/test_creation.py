@@ -73,6 +73,16 @@ def test_asarray_wide_ints_with_dtype():
         wg.asarray([-1], dtype=wg.uint32)
 
 
+@pytest.mark.parametrize("obj", [[2 ** 63 + 1, 0], [[1], [2 ** 64 - 3]], [True, 2 ** 63 + 7, 5]])
+def test_asarray_uint64_beyond_int64_mixed_with_small_ints_is_exact(obj):
+    """numpy infers float64 for such lists (2**63 + 1 would round to 2**63); found by the Array API suite's
+    test_can_cast (hypothesis builds uint64 arrays from Python lists)."""
+    got = wg.asarray(obj, dtype=wg.uint64).numpy()
+    assert got.dtype == np.uint64 and got.tolist() == np.array(obj, dtype=object).astype(np.uint64).tolist()
+    with pytest.raises(OverflowError):
+        wg.asarray([2 ** 64, 0], dtype=wg.uint64)
+
+
 @given(data=st.data())
 def test_asarray_from_numpy_keeps_dtype(data):
     d = data.draw(st.sampled_from(SUPPORTED), label="dtype")

@@ -10,13 +10,14 @@ from .layout import ViewLike
 
 
 def flags(device, s: ViewLike, out: Mirror) -> None:
-    """out[i] (uint32) = 1 where the contiguous sorted ``s`` starts a new group."""
+    """out[i] (uint32) = 1 where the contiguous sorted ``s`` starts a new group (complex: where either part
+    differs from its predecessor's)."""
     n = s.shape[0]
     d = s.dtype
     kernel = launch.compile(device, ("unique_flags", d.name), lambda: launch.Kernel(
         "unique_flags.wgsl", (launch.read("s", f"array<{d.wgsl}>"), launch.write("flags", "array<u32>")),
         dict(HELPERS=source.helpers([d]), LOAD_A=source.load_expr(d, "s[i]"),
-             LOAD_B=source.load_expr(d, "s[i - 1u]"))))
+             LOAD_B=source.load_expr(d, "s[i - 1u]"), SAME="all(a == b)" if d.kind == "c" else "a == b")))
     launch.dispatch(device, kernel, [s.mirror.buffer(), out.buffer_for_write(whole=True)],
                     layout.Params().u32(n, 0, 0, 0).bytes(), threads=n)
 

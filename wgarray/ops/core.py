@@ -117,6 +117,15 @@ def infer_host(obj: Any, dtype: DType | None) -> np.ndarray:
         raise ValueError(f"cannot build an array from {type(obj).__name__}: {e}") from None
     if arr.dtype.kind == "O" and arr.size and all(type(v) is int for v in arr.flat):
         raise OverflowError("Python integers out of bounds for every wgarray integer dtype")
+    if dtype is not None and dtype.kind in "iu" and arr.dtype.kind in "fO" and arr.size:
+        # numpy infers float64 for Python ints mixing values above int64's range with others ([2**63 + 1, 0]),
+        # which would round them: build integer data from the exact Python ints instead
+        exact = np.asarray(obj, dtype=object)
+        if all(type(v) in (int, bool) for v in exact.flat):
+            info = np.iinfo(dtype.numpy)
+            if min(exact.flat) < info.min or max(exact.flat) > info.max:
+                raise OverflowError(f"Python integers out of bounds for {dtype.name}")
+            return exact.astype(dtype.numpy)
     if arr.dtype.kind in "OSUV":
         raise TypeError(f"cannot build a numeric array from {type(obj).__name__} holding {arr.dtype} data")
     if dtype is None:

@@ -1,5 +1,5 @@
 // Group boundaries of a sorted 1-D array: flags[i] = 1 where element i differs from element i - 1 (and at 0).
-// Values compare with ==, so every NaN starts its own group and -0.0 joins 0.0.
+// Values compare with == (complex: both parts equal), so every NaN starts its own group and -0.0 joins 0.0.
 ${HELPERS}
 
 struct Params {
@@ -20,7 +20,7 @@ ${ENTRY}
     if (i > 0u) {
         let a = ${LOAD_A};
         let b = ${LOAD_B};
-        if (a == b) {
+        if (${SAME}) {
             f = 0u;
         }
     }
