@@ -18,10 +18,12 @@ _PER_GROUP = WORKGROUP * 8  # a workgroup reduces at least this many elements be
 # TARGET_GROUPS: workgroups a reduction aims at over all its rows (enough to fill a large GPU: an H200 keeps 8
 # workgroups of 256 on each of its 132 SMs, 1056 at once); UNROLL: vec4 loads each invocation issues before using
 # any (memory-level parallelism; the summation order does not depend on it: each of the 4 lane accumulators still
-# adds its elements in index order).  Set from the H200 sweep of 2026-12-02 (`python -m benchmarks.gpu_tune`): 264
-# groups (2 an SM) x 8 loads gave 3286 GB/s on a 2^26 float32 sum (0.84x torch) where 2048 x 4 gave 2245.
-TARGET_GROUPS = 264
-UNROLL = 8
+# adds its elements in index order).  From the H200 sweeps of 2026-12-02 (`python -m benchmarks.gpu_tune`, two runs): on
+# a 2^26 float32 sum 264 x 4, 528 x 2, 1056 x 4 and 264 x 8 are within noise of each other (3490-3565 GB/s, 0.89-0.91x
+# torch; 2048 x 4 gave 2245-3490); 1056 (8 an SM) keeps 4x the threads of 264 for reductions whose elements cost
+# more than a load (strided, broadcast, arg ops), which are latency-bound on a GPU.
+TARGET_GROUPS = 1056
+UNROLL = 4
 _MAX_PLANS = 4096  # launch plans a device keeps (as in elementwise.py)
 _SHORT_ROW = 64  # rows this short, WORKGROUP or more of them: one invocation a row (a workgroup a row idles its
 # lanes and pays a barrier tree per row: 21 s for sum(axis=1) of 200,000 x 10 on lavapipe, 1,170x an add)
