@@ -15,6 +15,7 @@ import numpy as np
 import wgpu
 
 import wgarray as wg
+from wgarray.__main__ import _time
 from wgarray.runtime import stream as st
 
 
@@ -31,15 +32,8 @@ def _old_map(self, buffer, mode, size):
 
 
 def best(f, n: int = 20, reps: int = 3) -> float:
-    """Best mean seconds a call of ``f`` over ``reps`` runs of ``n`` calls, after one warm-up call."""
-    f()
-    b = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            f()
-        b = min(b, (time.perf_counter() - t0) / n)
-    return b
+    """Best mean seconds a call of ``f`` (which synchronises itself) over ``reps`` runs of ``n`` calls."""
+    return _time(f, lambda: None, repeat=reps, inner=n)
 
 
 def rows(dev) -> dict[str, float]:
