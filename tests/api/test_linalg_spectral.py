@@ -178,9 +178,7 @@ def test_non_finite_gives_nan(bad):
     for f in (wg.linalg.svd, wg.linalg.svdvals, wg.linalg.pinv, wg.linalg.matrix_rank,
               lambda v: wg.linalg.matrix_norm(v, ord=2), lambda v: wg.linalg.matrix_norm(v, ord="nuc")):
         with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
-            f(x)
-        with pytest.raises(np.linalg.LinAlgError):  # numpy agrees
-            np.linalg.svd(a)
+            f(x)  # numpy 2.5 raises the same for NaN (its LAPACK may not return at all for inf)
     np.testing.assert_array_equal(x.numpy(), a)  # the input is untouched
     np.testing.assert_allclose(wg.linalg.svdvals(x[:1]).numpy(), np.ones((1, 3)))  # the device is usable
 
