@@ -6,27 +6,16 @@ back to the host.  Runs on any adapter (lavapipe here); torch.sort is timed too 
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 
 import wgarray as wg
+from wgarray.__main__ import _time
 
 
 def best(f, sync, reps: int) -> float:
-    """Seconds a call of ``f``: the best of three synchronised loops of ``reps`` calls, after two warm-ups."""
-    f()
-    sync()
-    f()
-    sync()
-    best = 1e9
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            f()
-        sync()
-        best = min(best, (time.perf_counter() - t0) / reps)
-    return best
+    """Seconds a call of ``f``: the best of three synchronised loops of ``reps`` calls, after a warm-up."""
+    return _time(f, sync, repeat=3, inner=reps)
 
 
 def _count(dev, f) -> tuple[int, int]:

@@ -58,9 +58,6 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike | Sequence[
     ``cdts`` gives a compute dtype per operand where they differ (``where``'s condition is bool).  ``out`` is a
     sequence of views (all of one shape) for ops of several results (``op.results``, user kernels), ``rdts`` the
     dtype each result is computed in (default: the op's result rule)."""
-    if len(operands) == 2 and rdts is None and not isinstance(out, (tuple, list)) and _run_pair(
-            device, op, operands, out, cdt, cdts):
-        return
     outs = (out,) if not isinstance(out, (tuple, list)) else tuple(out)
     n = math.prod(outs[0].shape)
     if n == 0:
@@ -120,32 +117,6 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike | Sequence[
         return
     for prefix, grid, ranges, work in plan.chunks:
         launch.dispatch(device, plan.kernel, buffers, prefix + tail, grid=grid, ranges=ranges, work=work)
-
-
-def _run_pair(device, op: EwOp, operands: Sequence[Operand], out: ViewLike, cdt: DType,
-              cdts: Sequence[DType] | None) -> bool:
-    """``run``'s hot path (``c = a + b`` in a loop costs its Python per op): two array operands into one output
-    in a buffer of its own, whose plan is cached and needs one launch.  Builds the same plan key as ``run``
-    without its general bookkeeping; False sends the call to the general path (which also makes the plan)."""
-    x, y = operands
-    if type(x) is Scalar or type(y) is Scalar:
-        return False
-    mx, my, mo = x.mirror, y.mirror, out.mirror
-    if mo is mx or mo is my:
-        return False
-    ky = 0 if my is mx else 1
-    key = (op.name, cdt, cdts if cdts is None else tuple(cdts), None, (mx.dtype, mx.size, x.shape, x.strides,
-           x.offset, 0), (my.dtype, my.size, y.shape, y.strides, y.offset, ky),
-           (out.dtype, out.shape, out.strides, out.offset, mo.size, ky + 1))
-    plan = device.plans.get(key)
-    if plan is None or plan.chunks or plan.scalar_order:
-        return False
-    if ky:
-        buffers = [mx.buffer(), my.buffer(), mo.buffer_for_write(whole=plan.out_whole[0])]
-    else:
-        buffers = [mx.buffer(), mo.buffer_for_write(whole=plan.out_whole[0])]
-    launch.dispatch(device, plan.kernel, buffers, plan.prefix, grid=plan.grid, work=plan.work)
-    return True
 
 
 def _run_by_first_dim(device, op: EwOp, operands, outs, cdt: DType, cdts, rdts) -> None:
