@@ -1,7 +1,7 @@
 // Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC11) in plain u32 arithmetic,
 // plus the integer draws built on it.  A block is a pure function of (key, counter), so element e of a call
 // draws from block (counter base + e / per_block): the same bits on every device, for any launch shape.
-// WGSL has no mulhi: wg_philox_mulhi is the native 64-bit product's high word in kernels that have u64
+// WGSL has no mulhi: wg_philox_mulwide / wg_philox_mulhi use the native 64-bit product in kernels that have u64
 // (philox_mulhi64.wgsl: one wide multiply on a GPU), else assembled from 16-bit halves (philox_mulhi32.wgsl);
 // both are exact, so the bits do not depend on which one a kernel got (kernels/source.py's helpers() picks).
 // Helper-file rules apply: only functions, each starting at column 0 with `fn wg_`.
@@ -9,9 +9,9 @@
 fn wg_philox_round(c: vec4<u32>, k: vec2<u32>) -> vec4<u32> {
     let m0 = 0xD2511F53u;
     let m1 = 0xCD9E8D57u;
-    let hi0 = wg_philox_mulhi(m0, c.x);
-    let hi1 = wg_philox_mulhi(m1, c.z);
-    return vec4<u32>(hi1 ^ c.y ^ k.x, m1 * c.z, hi0 ^ c.w ^ k.y, m0 * c.x);
+    let p0 = wg_philox_mulwide(m0, c.x);  // (low, high): one wide multiply gives both words
+    let p1 = wg_philox_mulwide(m1, c.z);
+    return vec4<u32>(p1.y ^ c.y ^ k.x, p1.x, p0.y ^ c.w ^ k.y, p0.x);
 }
 
 // Philox4x32 with 10 rounds; the key is bumped by the Weyl constants between rounds.
