@@ -1,9 +1,13 @@
-"""The FFT's tiled passes (``kernels/fft.py``: ``pass_plan`` and ``fft_tile.wgsl``) at lengths lavapipe does
-quickly: the multi-pass (four-/six-step) decomposition is forced at 2^10-2^16 by lowering the planning capacity
-(``capacity_limit``), and checked against numpy.fft within the suite's C log2(n) eps bound, for powers of two,
-composite lengths of the odd radices (whose later passes store through the general, non-tiled address path),
-batches of rows, and transforms along strided axes read in place (no transposing copy).  The plans themselves are
-checked for their invariants and the dispatch count of a transform is the plan's pass count."""
+"""The FFT's plans (``kernels/fft.py``: ``plan``, ``pass_plan``, ``fft_tile.wgsl``, ``fft_transpose.wgsl``) at
+lengths lavapipe does quickly: the multi-pass plans (tiled Stockham passes with 256-512-byte runs, and the
+four-step plan: column passes, a row pass with the twiddles fused into its loads, a tiled transpose) are forced
+at 2^10-2^16 by lowering the planning capacity (``capacity_limit``) and choosing the style (``plan_style``), and
+checked against numpy.fft within the suite's C log2(n) eps bound: powers of two, composite lengths of the odd
+radices (whose later passes store through the general address path; whose four-step matrices are not multiples
+of the transpose's tile), batches of rows, transforms along strided axes read in place, real, Bluestein and n-D
+transforms through the plans.  The plans are checked for their invariants (runs of >= 256 bytes wherever they
+fit, the four-step plan only where it costs no pass) and the dispatch count of a transform is the plan's pass
+count."""
 from __future__ import annotations
 
 import math
@@ -73,25 +77,86 @@ def test_multipass_property(n, inner, cap, dtype, inverse, seed):
     close(_run(f, cap, wg.asarray(host), axis=0), ref(host, axis=0), dtype, n)
 
 
+def _primes(n):
+    return [q for q in (2, 3, 5, 7) if n % q == 0]
+
+
 @given(st.sampled_from(SMOOTH + [1, 2, 3, 7, 1 << 20, 1 << 24, 3 ** 12]), st.sampled_from([1, 2, 5, 16, 4096]),
        st.sampled_from([64, 1024, 2048, 4096, 6144]), st.sampled_from([8, 16]))
 def test_plan_invariants(n, inner, cap, itemsize):
-    plan = K.pass_plan(n, inner, cap, itemsize)
-    assert math.prod(L for L, _ in plan) == n
-    for L, C in plan:
-        assert L * C <= cap and C >= 1 and C & (C - 1) == 0 and C * itemsize <= 128
-        if len(plan) > 1:  # the strided passes' rows are at least one 32-byte sector
-            assert C * itemsize >= 32
+    tiles = K.pass_plan(n, inner, cap, itemsize)
+    assert math.prod(L for L, _ in tiles) == n
+    wide = 256 // itemsize
+    for L, C in tiles:
+        assert L * C <= cap and C >= 1 and C & (C - 1) == 0 and C * itemsize <= 512
+        if len(tiles) > 1 and max(_primes(n) or [1]) <= cap // wide:  # runs of >= 256 bytes wherever they fit
+            assert C * itemsize >= 256
     if inner == 1 and n <= cap:
-        assert plan == [(n, 1)]
+        assert tiles == [(n, 1)]
+    p = K.plan(n, inner, cap, itemsize)
+    assert p.passes <= len(tiles)  # the four-step plan only where it costs no pass
+    if p.n2:
+        assert inner == 1 and n > cap and n % p.n2 == 0 and p.n2 <= cap
+        assert math.prod(L for L, _ in p.tiles) * p.n2 == n
+        assert p.n2 == max(d for d in range(1, cap + 1) if n % d == 0)  # the longest row that fits
+    else:
+        assert list(p.tiles) == tiles
 
 
-def test_issue_sizes_plan_in_three_passes():
-    # 2^24 complex64 with lavapipe's 32 KiB or a 48 KiB GPU: three tiled passes (8 per-radix passes before)
+def test_issue_sizes_plan_with_wide_runs():
+    # 2^24 complex64 with lavapipe's 32 KiB or a 48 KiB GPU: the four-step 4096 x 4096 plan, every pass moving
+    # runs of >= 256 bytes (the column passes 512: tiles of 64 x 64), as the column axis of 4096^2 does
     for cap in (4096, 6144):
-        assert [L for L, _ in K.pass_plan(1 << 24, 1, cap, 8)] == [256, 256, 256]
-        assert len(K.pass_plan(4096, 4096, cap, 8)) == 2  # the column axis of 4096^2
+        p = K.plan(1 << 24, 1, cap, 8)
+        assert (p.n2, p.tiles, p.passes) == (4096, ((64, 64), (64, 64)), 4)
+        assert p.traffic(1 << 24, 8) == 4 * 2 * (128 << 20)
+        assert K.plan(4096, 4096, cap, 8).tiles == ((64, 64), (64, 64))
+        assert K.plan(1 << 22, 1, cap, 8).passes == 4 and K.plan(1 << 20, 1, cap, 8).passes == 3
+        with K.plan_style("legacy"):  # the plan before: three passes of 128-byte runs
+            assert K.plan(1 << 24, 1, cap, 8).tiles == ((256, 16),) * 3
     assert K.pass_plan(4096, 1, 6144, 8) == [(4096, 1)]  # the row axis: one pass
+    with pytest.raises(ValueError, match="plan style"):
+        with K.plan_style("fast"):
+            pass
+
+
+@pytest.mark.parametrize("n,cap,dtype,rows,style", [
+    (1 << 12, 256, np.complex64, 1, "auto"), (1 << 14, 1024, np.complex64, 3, "fourstep"),
+    (1 << 12, 256, np.complex128, 2, "fourstep"), (6720, 256, np.complex64, 2, "fourstep"),
+    (2187, 64, np.complex128, 1, "fourstep"), (1 << 16, 4096, np.complex64, 1, "auto"),
+    (1 << 12, 256, np.complex64, 2, "tiles")])
+def test_fourstep_and_wide_tiles(n, cap, dtype, rows, style):
+    # the four-step plan (columns, rows times the twiddles, transpose) at lengths whose n1 and n2 are not
+    # multiples of the transpose's tile (6720 = 28 x 240, 2187 = 81 x 27), batches (the row pass's twiddle row is
+    # its index mod n1), both precisions; and the tiled plan with wide tiles
+    itemsize = np.dtype(dtype).itemsize
+    with K.plan_style(style):
+        p = K.plan(n, 1, cap, itemsize)
+        assert bool(p.n2) == (style != "tiles") and p.passes >= 2
+        host = _signal(n + rows, (rows, n), dtype)
+        x = wg.asarray(host)
+        close(_run(wg.fft.fft, cap, x), np.fft.fft(host), dtype, n)
+        close(_run(wg.fft.ifft, cap, x, norm="ortho"), np.fft.ifft(host, norm="ortho"), dtype, n)
+        close(_run(wg.fft.fft, cap, x[:, ::-1], norm="forward"), np.fft.fft(host[:, ::-1], norm="forward"), dtype,
+              n)
+    assert np.array_equal(x.numpy(), host)  # the input is only read
+
+
+def test_fourstep_through_real_bluestein_and_axes():
+    # rfft/irfft of 2^13 (a half-length 2^12 complex transform), Bluestein's 1009 (a 4096-point convolution),
+    # a strided axis (copied to rows first) and fftn: all through the four-step plan at a capacity of 256
+    with K.plan_style("fourstep"):
+        assert K.plan(4096, 1, 256, 8).n2 == 256
+        r = _signal(3, (2, 1 << 13), np.float32)
+        close(_run(wg.fft.rfft, 256, wg.asarray(r)), np.fft.rfft(r), np.complex64, 1 << 13)
+        spec = np.fft.rfft(r).astype(np.complex64)
+        close(_run(wg.fft.irfft, 256, wg.asarray(spec)), r, np.float32, 1 << 13)
+        b = _signal(4, (1009,), np.complex64)
+        close(_run(wg.fft.fft, 256, wg.asarray(b)), np.fft.fft(b), np.complex64, 1009)
+        c = _signal(5, (4096, 3), np.complex64)
+        close(_run(wg.fft.fft, 256, wg.asarray(c)[:, :2], axis=0), np.fft.fft(c[:, :2], axis=0), np.complex64, 4096)
+        d = _signal(6, (2, 1024, 8), np.complex64)
+        close(_run(wg.fft.fftn, 256, wg.asarray(d), axes=(1, 2)), np.fft.fftn(d, axes=(1, 2)), np.complex64, 8192)
 
 
 def test_dispatches_are_the_passes():
@@ -105,7 +170,7 @@ def test_dispatches_are_the_passes():
         before = dev.stats()
         _run(wg.fft.fft, 512, a, axis=axis)
         inner = math.prod(shape[axis % len(shape) + 1:])
-        assert (dev.stats() - before).dispatches == len(K.pass_plan(shape[axis], inner, 512, 8))
+        assert (dev.stats() - before).dispatches == K.plan(shape[axis], inner, 512, 8).passes
     if cap >= 128 * 16:  # lavapipe's and every GPU's: one pass an axis, no copies
         wg.fft.fftn(x.reshape((128, 128)))
         before = dev.stats()

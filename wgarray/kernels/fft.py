@@ -23,8 +23,10 @@ and norms.  ``transform`` only reads its source buffer (the caller may pass a us
 from __future__ import annotations
 
 import contextlib
+import math
 import weakref
 from collections import OrderedDict
+from dataclasses import dataclass
 from struct import pack
 
 from ..alloc.mirror import Mirror
@@ -112,26 +114,110 @@ def _split(n: int, parts: int, limit: int) -> list[int] | None:
     return bins if bins[0] <= limit else None
 
 
-def pass_plan(n: int, inner: int, cap: int, itemsize: int) -> list[tuple[int, int]]:
-    """The global passes of a transform of length n whose elements lie ``inner`` apart (a power-of-two-and-7-smooth
-    n): a list of (sub-length, tile columns).  One pass when one tile of the whole length fits (rows: one column;
-    strided axes: tiles of at least 32 contiguous bytes a row); otherwise the fewest passes whose sub-lengths fit
-    with tiles of 32 bytes or more, preferring wider tiles (up to 128 bytes a row, the coalescing width)."""
-    cmin, cmax = max(1, 32 // itemsize), max(1, 128 // itemsize)
+# The contiguous runs of a tiled pass (bytes): at least one 256-byte run (two 128-byte lines, a DRAM burst's worth
+# on every current GPU) where a plan with such runs exists, up to 512 bytes (a tile of 64 complex64 columns);
+# a single strided pass (the whole axis in one tile) may use runs of one 32-byte sector, which beats a second pass.
+RUN, WIDE, ONE_RUN = 256, 512, 32
+_LEGACY = (32, 128, 32)  # the runs of the plans before the four-step one (``plan_style("legacy")``, benchmarks)
+STYLES = ("auto", "fourstep", "tiles", "legacy")
+_style = "auto"
+
+
+@contextlib.contextmanager
+def plan_style(style: str):
+    """Within the block, long contiguous transforms plan as ``style``: "auto" (the four-step plan where it needs no
+    more passes than the tiled one), "fourstep" or "tiles" (forced; for tests), "legacy" (the tiled plan with the
+    32-128-byte runs of before: the benchmark's same-run baseline)."""
+    global _style
+    if style not in STYLES:
+        raise ValueError(f"plan style {style!r} is not one of {STYLES}")
+    old, _style = _style, style
+    try:
+        yield
+    finally:
+        _style = old
+
+
+def pass_plan(n: int, inner: int, cap: int, itemsize: int, run: int = RUN, wide: int = WIDE,
+              one_run: int = ONE_RUN) -> list[tuple[int, int]]:
+    """The tiled (Stockham) passes of a transform of length n whose elements lie ``inner`` apart (a 7-smooth n):
+    a list of (sub-length, tile columns).  One pass when one tile of the whole length fits (rows: one column;
+    strided axes: tiles whose rows are runs of at least ``one_run`` bytes); otherwise the fewest passes whose
+    sub-lengths fit with tiles whose rows are runs of ``run`` to ``wide`` bytes (the widest such tile each), and
+    only where no such plan exists (a prime factor too large for so wide a tile) shorter runs."""
+    cmin, cmax = max(1, run // itemsize), max(1, wide // itemsize)
     if inner == 1 and n <= cap:
         return [(n, 1)]
     if inner > 1:
         c = min(cmax, _pow2_floor(cap // n) if n <= cap else 0, _pow2_floor(inner))
-        if c >= min(cmin, _pow2_floor(inner)) and c >= 1:
+        if c >= 1 and c >= min(max(1, one_run // itemsize), _pow2_floor(inner)):
             return [(n, c)]
-    for parts in range(2, 64):
-        c = cmax
-        while c >= cmin:
-            split = _split(n, parts, cap // c)
-            if split is not None:
-                return [(L, min(cmax, _pow2_floor(cap // L))) for L in split]
-            c //= 2
+    for lo, hi in ((cmin, cmax), (1, cmin // 2)):
+        for parts in range(2, 64):
+            c = hi
+            while c >= lo:
+                split = _split(n, parts, cap // c)
+                if split is not None:
+                    return [(L, min(hi, _pow2_floor(cap // L))) for L in split]
+                c //= 2
     raise MemoryError(f"FFT length {n} cannot be planned in {cap} elements of workgroup memory")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The global passes of one transform along an axis.  ``tiles`` are tiled Stockham passes (sub-length, tile
+    columns) along the axis itself, or, for a four-step plan (``n2`` > 0), along the strided axis of length
+    n / n2 of the (n / n2, n2) matrix the row is viewed as; a four-step plan then has a row pass (length n2,
+    contiguous, the four-step twiddles multiplied in as it loads) and a tiled transpose."""
+
+    tiles: tuple[tuple[int, int], ...]
+    n2: int = 0
+
+    @property
+    def passes(self) -> int:
+        return len(self.tiles) + (2 if self.n2 else 0)
+
+    def traffic(self, elements: int, itemsize: int) -> int:
+        """Bytes read and written in global memory by the passes (each reads and writes every element once;
+        twiddle tables, a few KiB and cached, not counted)."""
+        return 2 * elements * itemsize * self.passes
+
+    def describe(self) -> str:
+        tiles = " ".join(f"{L}x{C}" for L, C in self.tiles)
+        if self.n2:
+            n1 = math.prod(L for L, _ in self.tiles)
+            return f"four-step {n1}x{self.n2}: columns [{tiles}], rows {self.n2}, transpose"
+        return f"tiles [{tiles}]"
+
+
+def _divisors(n: int) -> list[int]:
+    out = [1]
+    for q in (2, 3, 5, 7):
+        e = 0
+        while n % q == 0:
+            n //= q
+            e += 1
+        out = [d * q ** k for d in out for k in range(e + 1)]
+    return sorted(out)
+
+
+def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
+    """The plan of a 7-smooth transform: the tiled passes of ``pass_plan``, or for a contiguous row longer than one
+    workgroup's memory the four-step plan n = n1 n2 (n2 the longest row that fits, n1 along the strided axis in
+    tiles of >= 256-byte runs) when it needs no more passes: its row pass and transpose read and write whole
+    contiguous rows or square tiles, and its column passes' twiddles are one per column tile row (broadcast)
+    where the tiled plan's vary along every run (``plan_style`` overrides the choice)."""
+    if _style == "legacy":
+        return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
+    tiles = pass_plan(n, inner, cap, itemsize)
+    if inner != 1 or n <= cap or _style == "tiles":
+        return Plan(tuple(tiles))
+    n2 = max(d for d in _divisors(n) if d <= cap)
+    if n2 > 1:
+        cols = pass_plan(n // n2, n2, cap, itemsize, one_run=RUN)
+        if len(cols) + 2 <= len(tiles) or _style == "fourstep":
+            return Plan(tuple(cols), n2)
+    return Plan(tuple(tiles))
 
 
 # -- device caches (twiddle tables, Bluestein spectra) -------------------------------------------------------------
@@ -253,8 +339,7 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
     lengths ``strided_ok`` accepts).  ``src`` is only read."""
     if rows == 0 or inner == 0:
         return
-    plan = factors(n)
-    if plan is None:
+    if factors(n) is None:
         if inner != 1:
             raise ValueError(f"Bluestein's length {n} needs contiguous rows")
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
@@ -263,28 +348,47 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
 
 
 def _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale) -> None:
-    """The tiled passes of ``pass_plan``: pass q is the Stockham step of radix L_q (done in workgroup memory) with
-    ns = L_1 ... L_(q-1), its twiddles fused into the loads and its transpose into the store addresses."""
+    """The plan of ``plan`` for one transform: its tiled passes, or the four-step passes."""
+    cap = local_capacity(device, cdtype.device_itemsize)
+    pl = plan(n, inner, cap, cdtype.device_itemsize)
+    scratch = _scratch(device, cdtype, rows * n * inner) if pl.passes > 1 else None
+    tmp = scratch.buffer if scratch is not None else None
+    if not pl.n2:
+        _tiles(device, cdtype, src, dst, tmp, rows, n, inner, list(pl.tiles), inverse, scale)
+        return
+    # four-step: the columns of each (n1, n2) block (src -> ... -> dst), its rows times w_n^(c b) (dst -> tmp), the
+    # transpose (tmp -> dst)
+    n2 = pl.n2
+    n1 = n // n2
+    _tiles(device, cdtype, src, dst, tmp, rows, n1, n2, list(pl.tiles), inverse, 1.0)
+    _tiles(device, cdtype, dst, tmp, None, rows * n1, n2, 1, [(n2, 1)], inverse, scale, fourstep=(n, n1))
+    _transpose(device, cdtype, tmp, dst, rows, n1, n2)
+
+
+def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale, fourstep=None) -> None:
+    """The tiled passes ``tiles`` of a transform of length n along the middle axis of (rows, n, inner): pass q is
+    the Stockham step of radix L_q (done in workgroup memory) with ns = L_1 ... L_(q-1), its twiddles fused into
+    the loads and its transpose into the store addresses; the passes alternate between ``tmp`` and ``dst``, ending
+    in dst.  ``fourstep`` = (N, n1): one pass over rows of a four-step plan, row c (mod n1) of which is multiplied
+    by w_N^(c r) as it loads."""
     t = cdtype.component.wgsl
     cap = local_capacity(device, cdtype.device_itemsize)
-    plan = pass_plan(n, inner, cap, cdtype.device_itemsize)
-    scratch = _scratch(device, cdtype, rows * n * inner) if len(plan) > 1 else None
-    tmp = scratch.buffer if scratch is not None else None
     # write targets, from the last pass back: dst, tmp, dst, ... (no pass writes the buffer it reads, nor src)
-    targets = [dst if (len(plan) - 1 - i) % 2 == 0 else tmp for i in range(len(plan))]
-    tb = 1 << ((n.bit_length() + 1) // 2)  # the two-level twiddle table's split
+    targets = [dst if (len(tiles) - 1 - i) % 2 == 0 else tmp for i in range(len(tiles))]
+    N = fourstep[0] if fourstep else n
+    tb = 1 << ((N.bit_length() + 1) // 2)  # the two-level twiddle table's split
     lo = hi = None
-    if len(plan) > 1:
-        lo = _cached(device, ("twiddle2", cdtype.name, n, 0), lambda: _table(device, cdtype, tb, n, 0)).buffer()
-        hi = _cached(device, ("twiddle2", cdtype.name, n, 1),
-                     lambda: _table(device, cdtype, -(-n // tb), n, 0, tb)).buffer()
+    if len(tiles) > 1 or fourstep:
+        lo = _cached(device, ("twiddle2", cdtype.name, N, 0), lambda: _table(device, cdtype, tb, N, 0)).buffer()
+        hi = _cached(device, ("twiddle2", cdtype.name, N, 1),
+                     lambda: _table(device, cdtype, -(-N // tb), N, 0, tb)).buffer()
     cur, ns = src, 1
-    for i, (R, C) in enumerate(plan):
+    for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
         C = max(1, min(C, _pow2_floor(mcols)))
         nsp = ns * inner
         store = "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
-        twiddle = ns > 1
+        twiddle = "row" if fourstep else "col" if ns > 1 else ""
         sub = factors(R) or []
         wg = _workgroup(device, R * C, sub)
         pad = C == 1 and R >= 32 and R + R // 16 <= cap
@@ -293,12 +397,36 @@ def _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale) -> None:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
         table = twiddles(device, cdtype, R).buffer()
         groups = -(-mcols // C)
-        params = layout.Params().u32(groups, rows, mcols, nsp, inner, n // (ns * R) if ns > 1 else 0, tb,
-                                       tb.bit_length() - 1)
-        s = scale if i == len(plan) - 1 else 1.0
+        # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
+        params = layout.Params().u32(groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
+                                       1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
+        s = scale if i == len(tiles) - 1 else 1.0
         binds = [cur, targets[i], table, lo if lo is not None else table, hi if hi is not None else table]
         launch.dispatch(device, kernel, binds, _scaled(params, t, s), workgroups=groups * rows)
         cur, ns = targets[i], ns * R
+
+
+def _transpose(device, cdtype, src, dst, rows, n1, n2) -> None:
+    """dst[b, d, c] = src[b, c, d] over ``rows`` blocks of n1 x n2 (``fft_transpose.wgsl``): the four-step plan's
+    last pass, square tiles of S x S elements (S: 256-byte runs) so that loads and stores both move whole runs."""
+    t = cdtype.component.wgsl
+    side = max(8, min(32, RUN // cdtype.device_itemsize))
+    kernel = launch.compile(device, ("fft_transpose", t, side), lambda: launch.Kernel(
+        "fft_transpose.wgsl", (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>")),
+        dict(T=t, S=side, S1=side + 1, TILE=side * (side + 1)), workgroup=256))
+    t1, t2 = -(-n1 // side), -(-n2 // side)
+    params = layout.Params().u32(t1, t2, rows, n1, n2)
+    launch.dispatch(device, kernel, [src, dst], params.bytes(), workgroups=t1 * t2 * rows)
+
+
+# The four-step twiddles of a pass's loads: "col" (a later Stockham pass: w_N^(k r tstride), k the column's index
+# within its group of ns) or "row" (the row pass of a four-step plan: w_N^(c r), c = the row, as the product of the
+# invocation's own w_N^(c lid) and w_N^(c (r - lid)), which is the same for the whole workgroup: one scattered
+# table lookup per invocation, the rest broadcast).
+_TW_BASE = {"": "", "col": "    let kq = (col % p.ns) / p.inner;",
+            "row": "    let kq = batch % p.inner;\n    let w0 = twn(kq * min(lid, {last}u));"}
+_TW_APPLY = {"": "", "col": "            v = cmul(v, twn(kq * r * p.tstride));",
+             "row": "            v = cmul(v, cmul(w0, twn(kq * (r - lid))));"}
 
 
 def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
@@ -349,8 +477,7 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
         T=t, R=R, C=C, SIZE=size, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
         PASSES="\n".join(passes), AT=at,
         STORE=_indent(lines, 1), WG_ROWS=wg // C, SIGN="-" if inverse else "",
-        TW_BASE="    let kq = (col % p.ns) / p.inner;" if twiddle else "",
-        TW_APPLY="            v = cmul(v, twn(kq * r * p.tstride));" if twiddle else "",
+        TW_BASE=_TW_BASE[twiddle].format(last=R - 1), TW_APPLY=_TW_APPLY[twiddle],
         **_common(t, inverse)), workgroup=wg)
 
 
