@@ -114,21 +114,31 @@ def test_issue_sizes_plan_with_wide_runs():
         assert K.plan(1 << 22, 1, cap, 8).passes == 4 and K.plan(1 << 20, 1, cap, 8).passes == 3
         with K.plan_style("legacy"):  # the plan before: three passes of 128-byte runs
             assert K.plan(1 << 24, 1, cap, 8).tiles == ((256, 16),) * 3
+        # "auto": the same for data beyond SHORT_RUNS_BELOW, the fewest passes of short runs below it
+        assert K.plan(1 << 24, 1, cap, 8, 1 << 24) == K.plan(1 << 24, 1, cap, 8)
+        assert K.plan(1 << 20, 1, cap, 8, 1 << 20).tiles == ((1024, 4),) * 2
+        with K.plan_style("wide", 256):
+            assert K.plan(1 << 24, 1, cap, 8, 1 << 24).tiles == ((64, 32), (64, 32))
     assert K.pass_plan(4096, 1, 6144, 8) == [(4096, 1)]  # the row axis: one pass
     with pytest.raises(ValueError, match="plan style"):
         with K.plan_style("fast"):
             pass
+    with pytest.raises(ValueError, match="runs of 384"):
+        with K.plan_style("wide", 384):
+            pass
 
 
 @pytest.mark.parametrize("n,cap,dtype,rows,style", [
-    (1 << 12, 256, np.complex64, 1, "auto"), (1 << 14, 1024, np.complex64, 3, "fourstep"),
+    (1 << 12, 256, np.complex64, 1, "wide"), (1 << 14, 1024, np.complex64, 3, "fourstep"),
     (1 << 12, 256, np.complex128, 2, "fourstep"), (6720, 256, np.complex64, 2, "fourstep"),
-    (2187, 64, np.complex128, 1, "fourstep"), (1 << 16, 4096, np.complex64, 1, "auto"),
-    (1 << 12, 256, np.complex64, 2, "tiles")])
+    (2187, 64, np.complex128, 1, "fourstep"), (1 << 16, 4096, np.complex64, 1, "wide"),
+    (1 << 12, 256, np.complex64, 2, "tiles"), (1 << 12, 256, np.complex64, 3, "direct"),
+    (6720, 256, np.complex128, 2, "direct")])
 def test_fourstep_and_wide_tiles(n, cap, dtype, rows, style):
     # the four-step plan (columns, rows times the twiddles, transpose) at lengths whose n1 and n2 are not
     # multiples of the transpose's tile (6720 = 28 x 240, 2187 = 81 x 27), batches (the row pass's twiddle row is
-    # its index mod n1), both precisions; and the tiled plan with wide tiles
+    # its index mod n1), both precisions; the variant whose row pass stores transposed; the tiled plan with wide
+    # tiles
     itemsize = np.dtype(dtype).itemsize
     with K.plan_style(style):
         p = K.plan(n, 1, cap, itemsize)
@@ -170,7 +180,7 @@ def test_dispatches_are_the_passes():
         before = dev.stats()
         _run(wg.fft.fft, 512, a, axis=axis)
         inner = math.prod(shape[axis % len(shape) + 1:])
-        assert (dev.stats() - before).dispatches == K.plan(shape[axis], inner, 512, 8).passes
+        assert (dev.stats() - before).dispatches == K.plan(shape[axis], inner, 512, 8, 1 << 14).passes
     if cap >= 128 * 16:  # lavapipe's and every GPU's: one pass an axis, no copies
         wg.fft.fftn(x.reshape((128, 128)))
         before = dev.stats()

@@ -119,23 +119,33 @@ def _split(n: int, parts: int, limit: int) -> list[int] | None:
 # a single strided pass (the whole axis in one tile) may use runs of one 32-byte sector, which beats a second pass.
 RUN, WIDE, ONE_RUN = 256, 512, 32
 _LEGACY = (32, 128, 32)  # the runs of the plans before the four-step one (``plan_style("legacy")``, benchmarks)
-STYLES = ("auto", "fourstep", "tiles", "legacy")
-_style = "auto"
+# Below this many bytes a transform's data stays in a GPU's L2 cache (tens of MiB on current GPUs: 50 MiB on an
+# H100/H200, 40 on an A100), where the run length matters less than the pass count: "auto" keeps the fewest-pass
+# plans with short runs there.  A guess to be confirmed on hardware (``python -m benchmarks.fft_gpu`` prints both).
+SHORT_RUNS_BELOW = 16 << 20
+STYLES = ("auto", "wide", "fourstep", "direct", "tiles", "legacy")
+_style, _wide = "auto", WIDE
 
 
 @contextlib.contextmanager
-def plan_style(style: str):
-    """Within the block, long contiguous transforms plan as ``style``: "auto" (the four-step plan where it needs no
-    more passes than the tiled one), "fourstep" or "tiles" (forced; for tests), "legacy" (the tiled plan with the
-    32-128-byte runs of before: the benchmark's same-run baseline)."""
-    global _style
+def plan_style(style: str, wide: int = WIDE):
+    """Within the block, transforms plan as ``style``: "auto" ("legacy" below ``SHORT_RUNS_BELOW`` bytes of data,
+    "wide" above), "wide" (tiles of >= 256-byte runs, and for long rows the four-step plan where it needs no more
+    passes than the tiled one), "fourstep" or "tiles" (the one or the other, forced; for tests), "direct" (the
+    four-step plan with its row pass storing transposed, element by element, instead of the transpose pass: one
+    pass fewer, scattered 8-16-byte stores that a GPU's L2 cache may or may not merge; for the benchmark), "legacy" (the
+    tiled plans of before, with 32-128-byte runs: the benchmark's same-run baseline); multi-pass tiles have runs
+    of up to ``wide`` bytes (the benchmark compares 256 and 512)."""
+    global _style, _wide
     if style not in STYLES:
         raise ValueError(f"plan style {style!r} is not one of {STYLES}")
-    old, _style = _style, style
+    if wide < RUN or wide & (wide - 1):
+        raise ValueError(f"tile runs of {wide} bytes: need a power of two >= {RUN}")
+    old, _style, _wide = (_style, _wide), style, wide
     try:
         yield
     finally:
-        _style = old
+        _style, _wide = old
 
 
 def pass_plan(n: int, inner: int, cap: int, itemsize: int, run: int = RUN, wide: int = WIDE,
@@ -172,10 +182,11 @@ class Plan:
 
     tiles: tuple[tuple[int, int], ...]
     n2: int = 0
+    direct: bool = False  # the row pass stores transposed (no transpose pass)
 
     @property
     def passes(self) -> int:
-        return len(self.tiles) + (2 if self.n2 else 0)
+        return len(self.tiles) + (0 if not self.n2 else 1 if self.direct else 2)
 
     def traffic(self, elements: int, itemsize: int) -> int:
         """Bytes read and written in global memory by the passes (each reads and writes every element once;
@@ -186,7 +197,8 @@ class Plan:
         tiles = " ".join(f"{L}x{C}" for L, C in self.tiles)
         if self.n2:
             n1 = math.prod(L for L, _ in self.tiles)
-            return f"four-step {n1}x{self.n2}: columns [{tiles}], rows {self.n2}, transpose"
+            end = "stored transposed" if self.direct else "transpose"
+            return f"four-step {n1}x{self.n2}: columns [{tiles}], rows {self.n2}, {end}"
         return f"tiles [{tiles}]"
 
 
@@ -201,22 +213,26 @@ def _divisors(n: int) -> list[int]:
     return sorted(out)
 
 
-def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
+def plan(n: int, inner: int, cap: int, itemsize: int, elements: int = 0) -> Plan:
     """The plan of a 7-smooth transform: the tiled passes of ``pass_plan``, or for a contiguous row longer than one
     workgroup's memory the four-step plan n = n1 n2 (n2 the longest row that fits, n1 along the strided axis in
     tiles of >= 256-byte runs) when it needs no more passes: its row pass and transpose read and write whole
     contiguous rows or square tiles, and its column passes' twiddles are one per column tile row (broadcast)
-    where the tiled plan's vary along every run (``plan_style`` overrides the choice)."""
-    if _style == "legacy":
+    where the tiled plan's vary along every run.  ``elements``: the transform's whole data (0: large), for the
+    "auto" style's choice between short and wide runs (``plan_style`` overrides it)."""
+    style = _style
+    if style == "auto":
+        style = "legacy" if 0 < elements * itemsize < SHORT_RUNS_BELOW else "wide"
+    if style == "legacy":
         return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
-    tiles = pass_plan(n, inner, cap, itemsize)
-    if inner != 1 or n <= cap or _style == "tiles":
+    tiles = pass_plan(n, inner, cap, itemsize, wide=_wide)
+    if inner != 1 or n <= cap or style == "tiles":
         return Plan(tuple(tiles))
     n2 = max(d for d in _divisors(n) if d <= cap)
     if n2 > 1:
-        cols = pass_plan(n // n2, n2, cap, itemsize, one_run=RUN)
-        if len(cols) + 2 <= len(tiles) or _style == "fourstep":
-            return Plan(tuple(cols), n2)
+        cols = pass_plan(n // n2, n2, cap, itemsize, wide=_wide, one_run=RUN)
+        if len(cols) + 2 <= len(tiles) or style in ("fourstep", "direct"):
+            return Plan(tuple(cols), n2, style == "direct")
     return Plan(tuple(tiles))
 
 
@@ -350,18 +366,22 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
 def _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale) -> None:
     """The plan of ``plan`` for one transform: its tiled passes, or the four-step passes."""
     cap = local_capacity(device, cdtype.device_itemsize)
-    pl = plan(n, inner, cap, cdtype.device_itemsize)
+    pl = plan(n, inner, cap, cdtype.device_itemsize, rows * n * inner)
     scratch = _scratch(device, cdtype, rows * n * inner) if pl.passes > 1 else None
     tmp = scratch.buffer if scratch is not None else None
     if not pl.n2:
         _tiles(device, cdtype, src, dst, tmp, rows, n, inner, list(pl.tiles), inverse, scale)
         return
     # four-step: the columns of each (n1, n2) block (src -> ... -> dst), its rows times w_n^(c b) (dst -> tmp), the
-    # transpose (tmp -> dst)
+    # transpose (tmp -> dst); "direct": the columns end in tmp, the rows are stored transposed into dst
     n2 = pl.n2
     n1 = n // n2
+    if pl.direct:
+        _tiles(device, cdtype, src, tmp, dst, rows, n1, n2, list(pl.tiles), inverse, 1.0)
+        _tiles(device, cdtype, tmp, dst, None, rows * n1, n2, 1, [(n2, 1)], inverse, scale, fourstep=(n, n1, True))
+        return
     _tiles(device, cdtype, src, dst, tmp, rows, n1, n2, list(pl.tiles), inverse, 1.0)
-    _tiles(device, cdtype, dst, tmp, None, rows * n1, n2, 1, [(n2, 1)], inverse, scale, fourstep=(n, n1))
+    _tiles(device, cdtype, dst, tmp, None, rows * n1, n2, 1, [(n2, 1)], inverse, scale, fourstep=(n, n1, False))
     _transpose(device, cdtype, tmp, dst, rows, n1, n2)
 
 
@@ -369,8 +389,9 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     """The tiled passes ``tiles`` of a transform of length n along the middle axis of (rows, n, inner): pass q is
     the Stockham step of radix L_q (done in workgroup memory) with ns = L_1 ... L_(q-1), its twiddles fused into
     the loads and its transpose into the store addresses; the passes alternate between ``tmp`` and ``dst``, ending
-    in dst.  ``fourstep`` = (N, n1): one pass over rows of a four-step plan, row c (mod n1) of which is multiplied
-    by w_N^(c r) as it loads."""
+    in dst.  ``fourstep`` = (N, n1, direct): one pass over rows of a four-step plan, row c (mod n1) of which is
+    multiplied by w_N^(c r) as it loads (and, direct, stored transposed: element r of row c of block b at
+    b N + r n1 + c)."""
     t = cdtype.component.wgsl
     cap = local_capacity(device, cdtype.device_itemsize)
     # write targets, from the last pass back: dst, tmp, dst, ... (no pass writes the buffer it reads, nor src)
@@ -387,7 +408,7 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
         mcols = n // R * inner
         C = max(1, min(C, _pow2_floor(mcols)))
         nsp = ns * inner
-        store = "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
+        store = "tr" if fourstep and fourstep[2] else "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
         sub = factors(R) or []
         wg = _workgroup(device, R * C, sub)
@@ -423,10 +444,31 @@ def _transpose(device, cdtype, src, dst, rows, n1, n2) -> None:
 # within its group of ns) or "row" (the row pass of a four-step plan: w_N^(c r), c = the row, as the product of the
 # invocation's own w_N^(c lid) and w_N^(c (r - lid)), which is the same for the whole workgroup: one scattered
 # table lookup per invocation, the rest broadcast).
-_TW_BASE = {"": "", "col": "    let kq = (col % p.ns) / p.inner;",
-            "row": "    let kq = batch % p.inner;\n    let w0 = twn(kq * min(lid, {last}u));"}
-_TW_APPLY = {"": "", "col": "            v = cmul(v, twn(kq * r * p.tstride));",
-             "row": "            v = cmul(v, cmul(w0, twn(kq * (r - lid))));"}
+_TW_BASE = {"": "", "col": "let kq = (col % p.ns) / p.inner;",
+            "row": "let kq = batch % p.inner;\nlet w0 = twn(kq * min(lid, {last}u));"}
+_TW_APPLY = {"": "", "col": "v = cmul(v, twn(kq * r * p.tstride));",
+             "row": "v = cmul(v, cmul(w0, twn(kq * (r - lid))));"}
+
+
+def _load(t: str, R: int, C: int, wg: int, twiddle: str) -> list[str]:
+    """The tile's loads, unrolled: every invocation first issues all its global loads (rows lid / C, + wg / C,
+    ...: a constant count, so they are all in flight at once rather than one a loop iteration), then multiplies
+    in the four-step twiddles and stores into workgroup memory.  Columns past the axis load zeros."""
+    step = wg // C
+    its = -(-R // step)
+    rows = [f"lid / {C}u + {it * step}u" if it else f"lid / {C}u" for it in range(its)]
+    ok = ["live" if (it + 1) * step <= R else f"live && r{it} < {R}u" for it in range(its)]
+    lines = [f"let r{it} = {rows[it]};" for it in range(its)]
+    lines += [f"var v{it} = vec2<{t}>({t}(0.0), {t}(0.0));" for it in range(its)]
+    lines += [f"if ({ok[it]}) {{ v{it} = src[base + r{it} * p.mcols + col]; }}" for it in range(its)]
+    for it in range(its):
+        body = [f"var v = v{it};", f"let r = r{it};"]
+        if twiddle:
+            body.append(f"if (live) {{ {_TW_APPLY[twiddle]} }}")
+        body.append("buf[at(r, c)] = v;")
+        cond = "true" if (it + 1) * step <= R else f"r{it} < {R}u"
+        lines.append(f"if ({cond}) {{\n" + _indent(body, 1) + "\n}")
+    return _TW_BASE[twiddle].format(last=R - 1).split("\n") + lines if twiddle else lines
 
 
 def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
@@ -461,23 +503,34 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
     # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
+    step = wg // C
     if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
-        lines = ["let k = col % p.ns;", "if (live) {",
-                 f"    for (var r = lid / {C}u; r < {R}u; r = r + {wg // C}u) {{",
-                 f"        dst[base + (col - k) * {R}u + k + r * p.ns] = buf[at(r, c)] * p.scale;", "    }", "}"]
+        lines = ["let k = col % p.ns;", "if (live) {"]
+        for it in range(-(-R // step)):
+            r = f"lid / {C}u + {it * step}u"
+            st = f"dst[base + (col - k) * {R}u + k + ({r}) * p.ns] = buf[at({r}, c)] * p.scale;"
+            lines.append("    " + (st if (it + 1) * step <= R else f"if ({r} < {R}u) {{ {st} }}"))
+        lines.append("}")
+    elif store == "tr":  # a four-step row pass stored transposed (C = 1; ``inner`` is n1)
+        lines = ["let b0 = batch / p.inner;", "let at0 = b0 * p.inner * " + f"{R}u + batch - b0 * p.inner;"]
+        for it in range(-(-R // wg)):
+            st = f"dst[at0 + (lid + {it * wg}u) * p.inner] = buf[at(lid + {it * wg}u, 0u)] * p.scale;"
+            lines.append(st if (it + 1) * wg <= R else f"if (lid + {it * wg}u < {R}u) {{ {st} }}")
     else:  # the first pass (ns = 1, rows of R contiguous outputs) or ns not a multiple of C
         addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
-        lines = [f"for (var t = lid; t < {size}u; t = t + {wg}u) {{", f"    let cc = t / {R}u;", f"    let r = t % {R}u;",
-                 "    let cs = col0 + cc;", "    if (cs < p.mcols) {",
-                 f"        dst[base + {addr}] = buf[at(r, cc)] * p.scale;", "    }", "}"]
+        lines = []
+        for it in range(-(-size // wg)):
+            body = [f"let t = lid + {it * wg}u;", f"let cc = t / {R}u;", f"let r = t % {R}u;", "let cs = col0 + cc;",
+                    f"if ({'cs < p.mcols' if (it + 1) * wg <= size else f'cs < p.mcols && t < {size}u'}) {{",
+                    f"    dst[base + {addr}] = buf[at(r, cc)] * p.scale;", "}"]
+            lines += ["{"] + ["    " + b for b in body] + ["}"]
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
     return launch.Kernel("fft_tile.wgsl", bind, dict(
         T=t, R=R, C=C, SIZE=size, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
         PASSES="\n".join(passes), AT=at,
-        STORE=_indent(lines, 1), WG_ROWS=wg // C, SIGN="-" if inverse else "",
-        TW_BASE=_TW_BASE[twiddle].format(last=R - 1), TW_APPLY=_TW_APPLY[twiddle],
+        STORE=_indent(lines, 1), LOAD=_indent(_load(t, R, C, wg, twiddle), 1), SIGN="-" if inverse else "",
         **_common(t, inverse)), workgroup=wg)
 
 

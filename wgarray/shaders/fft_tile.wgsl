@@ -53,19 +53,11 @@ ${ENTRY}
     let col0 = (group_index - batch * p.groups) * ${C}u;
     let base = batch * ${R}u * p.mcols;
     // the loads: invocation lid always holds column lid mod ${C} (${WG} is a multiple of ${C}), so its column
-    // and its four-step twiddle base are computed once
+    // and its four-step twiddle base are computed once; its loads are unrolled (all issued before the first use)
     let c = lid % ${C}u;
     let col = col0 + c;
     let live = col < p.mcols;
-${TW_BASE}
-    for (var r = lid / ${C}u; r < ${R}u; r = r + ${WG_ROWS}u) {
-        var v = vec2<${T}>(${T}(0.0), ${T}(0.0));
-        if (live) {
-            v = src[base + r * p.mcols + col];
-${TW_APPLY}
-        }
-        buf[at(r, c)] = v;
-    }
+${LOAD}
     workgroupBarrier();
 ${PASSES}
 ${STORE}
