@@ -1,14 +1,17 @@
 """FFT kernels: batched 1-D complex transforms over contiguous rows, or along a strided axis, of GPU buffers, in WGSL.
 
-* Lengths whose prime factors are 2, 3, 5 and 7 run as tiled passes (``fft_tile.wgsl``, ``pass_plan``).  A pass
+* Lengths whose prime factors are 2, 3, 5 and 7 run as tiled passes (``fft_tile.wgsl``, ``plan``).  A pass
   gives each workgroup a tile of C neighbouring columns of one sub-length R and transforms them over R entirely in
   workgroup memory (Stockham sub-passes of radix 8, 4, 2, 7, 5, 3, generated unrolled; no bit reversal).  A row
   that fits one workgroup's memory is one pass (C = 1: load once, all sub-passes, store once); a strided axis
-  whose length fits with tiles of at least 32 contiguous bytes is one pass too, read and written in place.  Longer
-  transforms are the four-/six-step decomposition n = L_1 L_2 ... L_p: pass q is a Stockham step of radix L_q,
-  its twiddles w_n^(k r) multiplied in as the tile is loaded (a two-level table of ~2 sqrt(n) entries), its
-  transpose folded into the store addresses, so every global load and store moves runs of C contiguous elements
-  (32-128 bytes).  2^24 complex64 is three such passes with 32-48 KiB of workgroup memory.
+  whose length fits with tiles of at least 32 contiguous bytes is one pass too, read and written in place.
+  Longer transforms move runs of at least 256 bytes in every pass (where the length's factors allow tiles that
+  wide): tiled Stockham passes n = L_1 L_2 ... L_p, pass q a Stockham step of radix L_q with its twiddles
+  multiplied in as the tile loads and its transpose folded into the store addresses; or, for a contiguous row,
+  the four-step plan n = n1 n2 (the columns of the (n1, n2) matrix in tiles of 32-64 columns, one pass over its
+  rows with the twiddles w_n^(c b) fused into the loads, a tiled transpose: ``fft_transpose.wgsl``) where it needs
+  no more passes.  2^24 complex64 is four passes with 32-48 KiB of workgroup memory (three would need runs of 128
+  bytes or larger tiles: see ``plan``).  Small data keeps the fewest-pass plans of short runs (L2-resident).
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
@@ -218,7 +221,10 @@ def plan(n: int, inner: int, cap: int, itemsize: int, elements: int = 0) -> Plan
     workgroup's memory the four-step plan n = n1 n2 (n2 the longest row that fits, n1 along the strided axis in
     tiles of >= 256-byte runs) when it needs no more passes: its row pass and transpose read and write whole
     contiguous rows or square tiles, and its column passes' twiddles are one per column tile row (broadcast)
-    where the tiled plan's vary along every run.  ``elements``: the transform's whole data (0: large), for the
+    where the tiled plan's vary along every run.  Four passes at 2^24 complex64 are the fewest with 256-byte runs:
+    a tile holds 12 of the index's 24 bits (4096 elements), the first pass's runs are input bits transformed only
+    last, the last pass's runs output bits produced first, the second pass's runs 5 more bits: 24 + 3 x 5 > 3 x 12.
+    ``elements``: the transform's whole data (0: large), for the
     "auto" style's choice between short and wide runs (``plan_style`` overrides it)."""
     style = _style
     if style == "auto":
