@@ -67,7 +67,7 @@ def _plans(dev, shape) -> tuple[str, int]:
     axes = [(shape[0], 1)] if len(shape) == 1 else [(shape[1], 1), (shape[0], shape[1])]
     text, traffic = [], 0
     for n, inner in axes:
-        p = K.plan(n, inner, cap, 8, size)
+        p = K.plan(n, inner, cap, 8)
         traffic += p.traffic(size, 8)
         text.append(f"{'rows' if inner == 1 else 'cols'} {p.passes} pass{'es' if p.passes > 1 else ''}: "
                     f"{p.describe()}")

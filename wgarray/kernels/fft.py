@@ -122,18 +122,14 @@ def _split(n: int, parts: int, limit: int) -> list[int] | None:
 # a single strided pass (the whole axis in one tile) may use runs of one 32-byte sector, which beats a second pass.
 RUN, WIDE, ONE_RUN = 256, 512, 32
 _LEGACY = (32, 128, 32)  # the runs of the plans before the four-step one (``plan_style("legacy")``, benchmarks)
-# Below this many bytes a transform's data stays in a GPU's L2 cache (tens of MiB on current GPUs: 50 MiB on an
-# H100/H200, 40 on an A100), where the run length matters less than the pass count: "auto" keeps the fewest-pass
-# plans with short runs there.  A guess to be confirmed on hardware (``python -m benchmarks.fft_gpu`` prints both).
-SHORT_RUNS_BELOW = 16 << 20
 STYLES = ("auto", "wide", "fourstep", "direct", "tiles", "legacy")
 _style, _wide = "auto", WIDE
 
 
 @contextlib.contextmanager
 def plan_style(style: str, wide: int = WIDE):
-    """Within the block, transforms plan as ``style``: "auto" ("legacy" below ``SHORT_RUNS_BELOW`` bytes of data,
-    "wide" above), "wide" (tiles of >= 256-byte runs, and for long rows the four-step plan where it needs no more
+    """Within the block, transforms plan as ``style``: "auto" (the default: "legacy", which the H200 measured
+    fastest at every size, 2^20 to 2^24 and 1024^2 to 4096^2, once the tiles' loads were unrolled), "wide" (tiles of >= 256-byte runs, and for long rows the four-step plan where it needs no more
     passes than the tiled one), "fourstep" or "tiles" (the one or the other, forced; for tests), "direct" (the
     four-step plan with its row pass storing transposed, element by element, instead of the transpose pass: one
     pass fewer, scattered 8-16-byte stores that a GPU's L2 cache may or may not merge; for the benchmark), "legacy" (the
@@ -216,7 +212,7 @@ def _divisors(n: int) -> list[int]:
     return sorted(out)
 
 
-def plan(n: int, inner: int, cap: int, itemsize: int, elements: int = 0) -> Plan:
+def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
     """The plan of a 7-smooth transform: the tiled passes of ``pass_plan``, or for a contiguous row longer than one
     workgroup's memory the four-step plan n = n1 n2 (n2 the longest row that fits, n1 along the strided axis in
     tiles of >= 256-byte runs) when it needs no more passes: its row pass and transpose read and write whole
@@ -224,11 +220,8 @@ def plan(n: int, inner: int, cap: int, itemsize: int, elements: int = 0) -> Plan
     where the tiled plan's vary along every run.  Four passes at 2^24 complex64 are the fewest with 256-byte runs:
     a tile holds 12 of the index's 24 bits (4096 elements), the first pass's runs are input bits transformed only
     last, the last pass's runs output bits produced first, the second pass's runs 5 more bits: 24 + 3 x 5 > 3 x 12.
-    ``elements``: the transform's whole data (0: large), for the
-    "auto" style's choice between short and wide runs (``plan_style`` overrides it)."""
-    style = _style
-    if style == "auto":
-        style = "legacy" if 0 < elements * itemsize < SHORT_RUNS_BELOW else "wide"
+    The default style ("auto") takes the legacy plans instead (``plan_style``)."""
+    style = "legacy" if _style == "auto" else _style  # measured fastest on the H200 at every size (README)
     if style == "legacy":
         return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
     tiles = pass_plan(n, inner, cap, itemsize, wide=_wide)
@@ -372,7 +365,7 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
 def _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale) -> None:
     """The plan of ``plan`` for one transform: its tiled passes, or the four-step passes."""
     cap = local_capacity(device, cdtype.device_itemsize)
-    pl = plan(n, inner, cap, cdtype.device_itemsize, rows * n * inner)
+    pl = plan(n, inner, cap, cdtype.device_itemsize)
     scratch = _scratch(device, cdtype, rows * n * inner) if pl.passes > 1 else None
     tmp = scratch.buffer if scratch is not None else None
     if not pl.n2:
