@@ -129,12 +129,12 @@ _style, _wide = "auto", WIDE
 @contextlib.contextmanager
 def plan_style(style: str, wide: int = WIDE):
     """Within the block, transforms plan as ``style``: "auto" (the default: "legacy", which the H200 measured
-    fastest at every size, 2^20 to 2^24 and 1024^2 to 4096^2, once the tiles' loads were unrolled), "wide" (tiles of >= 256-byte runs, and for long rows the four-step plan where it needs no more
-    passes than the tiled one), "fourstep" or "tiles" (the one or the other, forced; for tests), "direct" (the
-    four-step plan with its row pass storing transposed, element by element, instead of the transpose pass: one
-    pass fewer, scattered 8-16-byte stores that a GPU's L2 cache may or may not merge; for the benchmark), "legacy" (the
-    tiled plans of before, with 32-128-byte runs: the benchmark's same-run baseline); multi-pass tiles have runs
-    of up to ``wide`` bytes (the benchmark compares 256 and 512)."""
+    fastest at every size, 2^20 to 2^24 and 1024^2 to 4096^2, once the tiles' loads were unrolled), "legacy" (the
+    fewest-pass tiled plans, 32-128-byte runs), "wide" (tiles of >= 256-byte runs, and for long rows the four-step
+    plan where it needs no more passes than the tiled one), "fourstep" or "tiles" (the one or the other, forced;
+    for tests), "direct" (the four-step plan with its row pass storing transposed, element by element, instead of
+    the transpose pass: one pass fewer, scattered 8-16-byte stores); multi-pass wide tiles have runs of up to
+    ``wide`` bytes (the benchmark compares 256 and 512)."""
     global _style, _wide
     if style not in STYLES:
         raise ValueError(f"plan style {style!r} is not one of {STYLES}")
