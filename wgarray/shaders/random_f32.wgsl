@@ -67,12 +67,14 @@ fn wg_rand_cossin_f32(m: u32, nc: u32) -> vec2<f32> {
 
 // sqrt(x) for x = 0 or a normal float32 x > 0 (here -2 ln u): two Newton steps for 1 / sqrt(x) from the
 // bit-pattern guess 0x5f3759df - bits / 2 (3.4% off), then s = x y and one correction s + (y / 2)(x - s^2).
+// The inner product hx y is kept too: the H200's driver otherwise evaluated (hx y) y differently in 16% of cases
+// (reassociated or fused; keeping the sum's operand alone was not enough).
 // All basic operations (correctly rounded in WGSL), no division, no branch; within 1 ulp (0.85 seen).
 fn wg_rand_sqrt_f32(x: f32, nc: u32) -> f32 {
     var y = bitcast<f32>(0x5f3759dfu - (bitcast<u32>(x) >> 1u));
     let hx = 0.5 * x;
-    y = y * (1.5 - wg_rand_keep_f32((hx * y) * y, nc));
-    y = y * (1.5 - wg_rand_keep_f32((hx * y) * y, nc));
+    y = y * (1.5 - wg_rand_keep_f32(wg_rand_keep_f32(hx * y, nc) * y, nc));  // (hx y) y: kept in this order
+    y = y * (1.5 - wg_rand_keep_f32(wg_rand_keep_f32(hx * y, nc) * y, nc));
     let s = x * y;
     let r = x - wg_rand_keep_f32(s * s, nc);
     return select(s + wg_rand_keep_f32((0.5 * y) * r, nc), 0.0, x == 0.0);
