@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import math
 
-from ..dtypes import DType
-from . import launch, layout, source
+from ..alloc.mirror import Mirror
+from ..dtypes import DType, uint32
+from . import launch, layout, matmul as _mm, source
 
 SMALL_WG = 64  # invocations of a small-path workgroup (8x8 matrices use 49 of them in the updates)
 PANEL_WG = 256  # invocations of a panel workgroup (the pivot search runs over up to n rows)
@@ -113,6 +114,87 @@ def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int
     _run(device, ("linalg_panel", d.name, lu), kernel, [a, piv, info], params, batch)
 
 
+# -- the LU panel: tournament pivoting --------------------------------------------------------------------------
+TSLU_IDS = 2048  # rows one tournament workgroup factors at most (a leaf's block, the root's candidates)
+tslu_rows: int | None = None  # rows a leaf (None: about sqrt(rows * nb), see ``tslu_plan``); tests force small ones
+
+
+def tslu_plan(m: int, nb: int) -> tuple[int, int]:
+    """(R, G): rows a leaf and leaves a matrix for a panel of m rows and nb columns (G = 1: no leaves, the root
+    takes the m rows itself).  R ~ sqrt(m nb), a multiple of nb, balances the two levels' sequential work (a leaf's
+    R rows against the root's G nb candidates); both stay within TSLU_IDS rows."""
+    r = tslu_rows or max(2 * nb, -(-math.isqrt(m * nb) // nb) * nb)
+    r = min(max(r, nb + 1 if tslu_rows else nb), TSLU_IDS)
+    g = -(-m // r)
+    while g > 1 and g * nb > TSLU_IDS:  # the root's candidates must fit too
+        r = min(2 * r, TSLU_IDS)
+        g = -(-m // r)
+    if g == 1 and m > TSLU_IDS:
+        raise ValueError(f"an LU panel of {m} rows is beyond the tournament's {TSLU_IDS * TSLU_IDS // nb} rows")
+    return r, g
+
+
+def _tslu_kernel(d: DType, leaf: bool) -> launch.Kernel:
+    T = d.wgsl
+    return launch.Kernel("linalg_lu_tslu.wgsl", (
+        launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
+        launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>")),
+        dict(HELPERS="", T=T, LEAF="true" if leaf else "false", IDS=TSLU_IDS), workgroup=PANEL_WG)
+
+
+class Workspace:
+    """The tournament's scratch of one blocked LU (allocated once for all its panels, so that every panel's
+    launches bind the same buffers and their bind groups come from the stream's cache): the leaves' copies of their
+    row blocks (the root's candidate rows reuse it) and the candidates' row numbers."""
+
+    def __init__(self, device, d: DType, n: int, batch: int, block: int) -> None:
+        plans = [(tslu_plan(n - k0, min(block, n - k0)), min(block, n - k0)) for k0 in range(0, n, block)]
+        self.scratch = Mirror(d, max(batch * max(g * r * nb for (r, g), nb in plans), 1), device)
+        self.cand = Mirror(uint32, max(batch * max(g * nb for (_, g), nb in plans), 1), device)
+
+
+def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspace) -> None:
+    """Factor the LU panel of columns [k0, k0 + nb) of every matrix of the contiguous stack ``a`` by tournament
+    pivoting (``linalg_lu_tslu.wgsl``): G leaves a matrix pick candidate pivot rows in parallel, one root
+    workgroup a matrix picks the nb pivots among them, records them in ``piv`` (LAPACK's row swaps), swaps the
+    panel's rows and writes [L11 \\ U11]; rows below k0 + nb keep A21 (``lu_finish`` solves L21 = A21 U11^-1)."""
+    if nb > PANEL_WG:
+        raise ValueError(f"panel of {nb} columns: at most {PANEL_WG}")
+    d = a.dtype
+    r, g = tslu_plan(n - k0, nb)
+    stride = g * r * nb
+    bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch]
+    if g > 1:
+        params = layout.Params().u32(n, k0, nb, batch, r, g, stride, 0)
+        _run_mirrors(device, ("linalg_tslu", d.name, True), _tslu_kernel(d, True), bufs, params, batch * g)
+    params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, 0)
+    _run_mirrors(device, ("linalg_tslu", d.name, False), _tslu_kernel(d, False), bufs, params, batch)
+
+
+def lu_finish(device, a, piv, n: int, batch: int, k0: int, nb: int) -> None:
+    """After ``tslu``: L21 = A21 U11^-1 (one invocation a row below the panel), the panel's row swaps on the other
+    columns and U12 = L11^-1 A12 (one invocation a column), in one dispatch (``linalg_lu_finish.wgsl``)."""
+    d = a.dtype
+    T = d.wgsl
+    stage = _trsm_stage(device, d, nb)
+    kernel = launch.Kernel("linalg_lu_finish.wgsl", (launch.write("a", f"array<{T}>"), launch.read("piv", "array<u32>")),
+                           dict(T=T, STAGE=stage, TS_LEN=max(stage * stage, 1)), workgroup=WG)
+    rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
+    if rg + cg == 0:
+        return
+    params = layout.Params().u32(n, k0, nb, batch, rg, cg, 0, 0)
+    _run(device, ("linalg_lu_finish", d.name, stage), kernel, [a, piv], params, (rg + cg) * batch)
+
+
+def _run_mirrors(device, key: tuple, kernel: launch.Kernel, mirrors: list, params: layout.Params,
+                 workgroups: int) -> None:
+    """``_run`` over mirrors (arrays' and scratch alike): read bindings from ``buffer()``, written ones from
+    ``buffer_for_write``."""
+    compiled = launch.compile(device, key, lambda: kernel)
+    buffers = [m.buffer() if b.access == "read" else m.buffer_for_write() for m, b in zip(mirrors, kernel.bindings)]
+    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
+
+
 # -- triangular solves, row swaps -----------------------------------------------------------------------------------
 def _trsm_stage(device, d: DType, nb: int) -> int:
     """The side of the workgroup tile the triangle is staged in: nb rounded up to 16 (few pipelines), or 0 (read
@@ -155,6 +237,15 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
                            dict(T=d.wgsl), workgroup=WG)
     params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, 0)
     _run(device, ("linalg_swap", d.name), kernel, [piv, x], params, math.ceil(ncol / WG) * batch)
+
+
+# -- trailing updates -------------------------------------------------------------------------------------------
+def update(device, c, a, b, tri: bool = False) -> None:
+    """C -= A @ B in place for (batch, ., .) views over contiguous stacks (the tiled matmul with its in-place
+    epilogue: C read and written once, no temporary); ``tri``: only the tiles that reach C's lower triangle
+    (Cholesky's trailing matrix, whose upper triangle is never read)."""
+    batch = c.shape[0]
+    _mm.run(device, a, b, c, batch, a.strides[0], b.strides[0], epilogue="sub_lower" if tri else "sub")
 
 
 # -- results from the factors --------------------------------------------------------------------------------------

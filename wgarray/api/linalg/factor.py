@@ -13,7 +13,6 @@ from ..._array import Array
 from ...kernels import linalg_factor as _k
 from ...kernels.layout import contiguous_strides
 from ...ops import core
-from ...ops.elementwise import inplace
 from ...ops.indexing import assign
 from ...ops.matmul import matmul as _matmul
 from ...ops.reduction import reduce
@@ -131,23 +130,25 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     if n <= _k.small_limit(dev, w.dtype):
         _k.factor_small(dev, w, piv, info, n, batch, lu)
         return
+    ws = _k.Workspace(dev, w.dtype, n, batch, BLOCK) if lu else None
     for k0 in range(0, n, BLOCK):
         nb = min(BLOCK, n - k0)
         k1 = k0 + nb
-        # LU: the panel over all rows below (pivot search); Cholesky: the diagonal block only
-        _k.panel(dev, w, piv, info, n, batch, k0, nb, n if lu else k1, lu)
-        if lu:
-            _k.swap(dev, piv, w, n, k0, nb, skip=(k0, k1))
+        diag = _block(w, k0, k0, nb, nb)
+        lower = _block(w, k1, k0, n - k1, nb)  # L21
+        if lu:  # tournament pivoting: pivots, [L11 \ U11]; then L21, the swaps elsewhere and U12 in one dispatch
+            _k.tslu(dev, w, piv, info, n, batch, k0, nb, ws)
+            _k.lu_finish(dev, w, piv, n, batch, k0, nb)
+        else:  # Cholesky: the diagonal block
+            _k.panel(dev, w, piv, info, n, batch, k0, nb, k1, lu)
         if k1 == n:
             break
-        lower = _block(w, k1, k0, n - k1, nb)  # L21
-        if lu:  # U12 = L11^-1 A12
-            upper = _block(w, k0, k1, nb, n - k1)
-            _k.trsm(dev, _block(w, k0, k0, nb, nb), upper, lower=True, unit=True)
+        if lu:
+            upper = _block(w, k0, k1, nb, n - k1)  # U12
         else:  # L21 = A21 L11^-T: the left solve L11 X = A21^T on the transposed view
-            _k.trsm(dev, _block(w, k0, k0, nb, nb), lower.mT, lower=True, unit=False)
+            _k.trsm(dev, diag, lower.mT, lower=True, unit=False)
             upper = lower.mT
-        inplace("subtract", _block(w, k1, k1, n - k1, n - k1), _matmul(lower, upper))
+        _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, upper, tri=not lu)
 
 
 def _lu_solve(w: Array, piv: Array, x: Array) -> None:
@@ -166,12 +167,12 @@ def _lu_solve(w: Array, piv: Array, x: Array) -> None:
         k1 = k0 + nb
         _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=True, unit=True)
         if k1 < n:
-            inplace("subtract", rows(k1, n - k1), _matmul(_block(w, k1, k0, n - k1, nb), rows(k0, nb)))
+            _k.update(dev, rows(k1, n - k1), _block(w, k1, k0, n - k1, nb), rows(k0, nb))
     for k0 in reversed(starts):
         nb = min(BLOCK, n - k0)
         _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=False, unit=False)
         if k0 > 0:
-            inplace("subtract", rows(0, k0), _matmul(_block(w, 0, k0, k0, nb), rows(k0, nb)))
+            _k.update(dev, rows(0, k0), _block(w, 0, k0, k0, nb), rows(k0, nb))
 
 
 def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
