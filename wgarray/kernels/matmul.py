@@ -490,7 +490,8 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
     return launch.Kernel("matmul_tiled.wgsl", _bindings(a_elem, b_elem, c_elem, fused), dict(
         HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, TM=TM, TN=TN, TXN=TXN, TYN=TYN,
         THREADS=threads, SPLIT=v.split, COMMON=common, AS_LEN=AS * (2 if v.db else 1), BS_LEN=BS * (2 if v.db else 1),
-        SKIP=_skip_upper(BM, BN) if epilogue == "sub_lower" else "", DECLARE="\n".join(declare), MAIN_LOOP="\n".join(loop), WRITE="\n".join(write)), workgroup=threads)
+        SKIP=_skip_upper(BM, BN) if epilogue == "sub_lower" else "", DECLARE="\n".join(declare),
+        MAIN_LOOP="\n".join(loop), WRITE="\n".join(write)), workgroup=threads)
 
 
 def _build(adt: DType, bdt: DType, res: DType, cdt: DType, epilogue: str = "store") -> launch.Kernel:
