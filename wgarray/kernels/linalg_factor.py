@@ -121,10 +121,10 @@ tslu_rows: int | None = None  # rows a leaf (None: about sqrt(rows * nb), see ``
 
 def tslu_plan(m: int, nb: int) -> tuple[int, int]:
     """(R, G): rows a leaf and leaves a matrix for a panel of m rows and nb columns (G = 1: no leaves, the root
-    takes the m rows itself).  R ~ sqrt(m nb), a multiple of nb, balances the two levels' sequential work (a leaf's
-    R rows against the root's G nb candidates); both stay within TSLU_IDS rows."""
-    r = tslu_rows or max(2 * nb, -(-math.isqrt(m * nb) // nb) * nb)
-    r = min(max(r, nb + 1 if tslu_rows else nb), TSLU_IDS)
+    takes the m rows itself).  R ~ sqrt(m nb), rounded up to a multiple of the workgroup, balances the two levels'
+    sequential work (a leaf's R rows against the root's G nb candidates); both stay within TSLU_IDS rows."""
+    r = tslu_rows or -(-max(math.isqrt(m * nb), 2 * nb) // PANEL_WG) * PANEL_WG
+    r = min(max(r, nb), TSLU_IDS)
     g = -(-m // r)
     while g > 1 and g * nb > TSLU_IDS:  # the root's candidates must fit too
         r = min(2 * r, TSLU_IDS)
@@ -134,22 +134,24 @@ def tslu_plan(m: int, nb: int) -> tuple[int, int]:
     return r, g
 
 
-def _tslu_kernel(d: DType, leaf: bool) -> launch.Kernel:
+def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int) -> launch.Kernel:
     T = d.wgsl
     return launch.Kernel("linalg_lu_tslu.wgsl", (
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>")),
-        dict(HELPERS="", T=T, LEAF="true" if leaf else "false", IDS=TSLU_IDS), workgroup=PANEL_WG)
+        dict(T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
+             RV_LEN=rpt * nb), workgroup=PANEL_WG)
 
 
 class Workspace:
     """The tournament's scratch of one blocked LU (allocated once for all its panels, so that every panel's
-    launches bind the same buffers and their bind groups come from the stream's cache): the leaves' copies of their
-    row blocks (the root's candidate rows reuse it) and the candidates' row numbers."""
+    launches bind the same buffers and their bind groups come from the stream's cache): the candidates' row
+    numbers and the root's [L11 \\ U11] on its way to the matrix."""
 
     def __init__(self, device, d: DType, n: int, batch: int, block: int) -> None:
         plans = [(tslu_plan(n - k0, min(block, n - k0)), min(block, n - k0)) for k0 in range(0, n, block)]
-        self.scratch = Mirror(d, max(batch * max(g * r * nb for (r, g), nb in plans), 1), device)
+        self.stride = max(nb * nb for _, nb in plans)  # the root's [L11 \ U11], a matrix
+        self.scratch = Mirror(d, max(batch * self.stride, 1), device)
         self.cand = Mirror(uint32, max(batch * max(g * nb for (_, g), nb in plans), 1), device)
 
 
@@ -162,13 +164,17 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
         raise ValueError(f"panel of {nb} columns: at most {PANEL_WG}")
     d = a.dtype
     r, g = tslu_plan(n - k0, nb)
-    stride = g * r * nb
+    stride = ws.stride
     bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch]
     if g > 1:
+        rpt = -(-r // PANEL_WG)
         params = layout.Params().u32(n, k0, nb, batch, r, g, stride, 0)
-        _run_mirrors(device, ("linalg_tslu", d.name, True), _tslu_kernel(d, True), bufs, params, batch * g)
+        _run_mirrors(device, ("linalg_tslu", d.name, True, nb, rpt), _tslu_kernel(d, True, nb, rpt), bufs, params,
+                     batch * g)
+    rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, 0)
-    _run_mirrors(device, ("linalg_tslu", d.name, False), _tslu_kernel(d, False), bufs, params, batch)
+    _run_mirrors(device, ("linalg_tslu", d.name, False, nb, rpt), _tslu_kernel(d, False, nb, rpt), bufs, params,
+                 batch)
 
 
 def lu_finish(device, a, piv, n: int, batch: int, k0: int, nb: int) -> None:

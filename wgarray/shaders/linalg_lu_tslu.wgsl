@@ -1,60 +1,50 @@
-// Tournament pivoting (CALU's TSLU) for the LU panel of columns [k0, k0 + nb) over rows [k0, n) of each matrix
+// Tournament pivoting (CALU's TSLU) for the LU panel of columns [k0, k0 + NB) over rows [k0, n) of each matrix
 // of a stack: the panel's pivots are chosen by many workgroups instead of one column search over all rows.
 //
-// LEAF: workgroup g of matrix b copies its block of rows [k0 + g R, k0 + (g + 1) R) of the panel into scratch,
-// factors it there with partial pivoting (LU of R x nb) and writes the rows it chose as pivots, in order, to
-// cand[b][g][0 .. nb) (0xffffffff where the block has fewer than nb rows).  These candidates span the block's rows
-// (every other row reduces to zero), so a pivot the whole panel would find is among them.
-// ROOT (one workgroup a matrix): the candidate rows of all leaves (groups > 0) or all rows of the panel
-// (groups == 0) are copied from A (their original values) and factored with partial pivoting; its first nb
-// choices are the panel's pivots and the top of its factors is [L11 \ U11] of the pivoted panel.  It turns the
-// choices into LAPACK's sequence of row swaps (piv[b * n + k0 + j]), applies them to the panel's columns, writes
-// [L11 \ U11] over rows [k0, k0 + nb) and records a zero pivot of U11 in info[b] (first zero pivot + 1; as getrf,
-// no division by it).  L21 = A21 U11^-1 is then a row-parallel triangular solve (the driver's).
-${HELPERS}
-
+// LEAF: workgroup g of matrix b factors its block of rows [k0 + g R, k0 + (g + 1) R) of the panel with partial
+// pivoting and writes the rows it chose as pivots, in order, to cand[b][g][0 .. NB) (0xffffffff where the block
+// has fewer than NB rows).  Every other row of the block reduces to zero, i.e. lies in the span of these
+// candidates, so a zero pivot of the whole panel is a zero pivot here and the other way round.
+// ROOT (one workgroup a matrix): the candidate rows of all leaves (groups > 0), or all rows of the panel
+// (groups == 0), are factored the same way; its NB choices are the panel's pivots, and the chosen rows' factored
+// values are [L11 \ U11] of the pivoted panel.  It turns the choices into LAPACK's sequence of row swaps
+// (piv[b * n + k0 + j]), applies them to the panel's columns, writes [L11 \ U11] over rows [k0, k0 + NB) and
+// records a zero pivot in info[b] (first zero pivot + 1; as getrf, no division by it).  L21 = A21 U11^-1 is a
+// row-parallel triangular solve afterwards (linalg_lu_finish.wgsl).
+//
+// The factorisation keeps each row in the private memory of the invocation that owns it (invocation t: rows
+// t, t + WG, ..., RPT of them) and never moves rows: a chosen row is marked used and broadcast through workgroup
+// memory, and the other rows are updated by their owners, so a column costs one max-reduction and one barrier.
 struct Params {
     n: u32,
     k0: u32,
-    nb: u32,
+    nb: u32,       // == NB
     batch: u32,
-    rows: u32,     // LEAF: rows a leaf (R)
+    rows: u32,     // LEAF: rows a leaf (R <= RPT WG)
     groups: u32,   // leaves a matrix (G); at the ROOT 0 means: the candidates are the panel's rows themselves
-    sstride: u32,  // scratch elements a matrix (G R nb)
+    sstride: u32,  // scratch elements a matrix (at least NB NB)
     _pad: u32,
 }
 
 const LEAF: bool = ${LEAF};
 const WG: u32 = ${WG}u;
-const IDS: u32 = ${IDS}u;  // the most rows one workgroup factors (a leaf's R, the root's candidates)
+const NB: u32 = ${NB}u;
+const RPT: u32 = ${RPT}u;  // rows an invocation owns
 const NONE: u32 = 0xffffffffu;
 
 ${BINDINGS}
 
-var<workgroup> ids: array<u32, IDS>;  // ids[i]: the row of A that scratch row i holds
+var<workgroup> ids: array<u32, ${IDS}>;  // ROOT: ids[i], the row of A that candidate i is
 var<workgroup> red_v: array<${T}, WG>;
 var<workgroup> red_i: array<u32, WG>;
-var<workgroup> pv: array<u32, WG>;
+var<workgroup> prow: array<${T}, NB>;    // the pivot row of the current column
+var<workgroup> order: array<u32, NB>;    // the chosen rows (local numbers), in order
+var<workgroup> own: array<u32, NB>;      // ROOT: which chosen row sits at row k0 + i during the swaps
 var<workgroup> wcnt: u32;
-var<private> sb: u32;
-
-fn fence() {
-    storageBarrier();
-    workgroupBarrier();
-}
-
-fn sget(i: u32, c: u32) -> ${T} {
-    return s[sb + i * p.nb + c];
-}
-
-fn sput(i: u32, c: u32, v: ${T}) {
-    s[sb + i * p.nb + c] = v;
-}
 
 ${ENTRY}
     let tid = lid;
     let n = p.n;
-    let nb = p.nb;
     let k0 = p.k0;
     var b = group_index;
     var g = 0u;
@@ -66,15 +56,10 @@ ${ENTRY}
         return;  // whole workgroups only: the barriers below stay uniform
     }
     let abase = b * n * n;
-    sb = b * p.sstride + g * p.rows * nb;
-    // gather: cnt rows of the panel (their ids first, then their values) into scratch
+    let r0 = k0 + g * p.rows;  // LEAF: local row i is row r0 + i of A
     var cnt = 0u;
     if (LEAF) {
-        let r0 = k0 + g * p.rows;
         cnt = min(p.rows, n - r0);
-        for (var i = tid; i < cnt; i = i + WG) {
-            ids[i] = r0 + i;
-        }
     } else if (p.groups == 0u) {
         cnt = n - k0;
         for (var i = tid; i < cnt; i = i + WG) {
@@ -83,8 +68,8 @@ ${ENTRY}
     } else {
         if (tid == 0u) {  // the leaves' candidates, skipping the padding of short leaves
             var c = 0u;
-            for (var e = 0u; e < p.groups * nb; e = e + 1u) {
-                let r = cand[b * p.groups * nb + e];
+            for (var e = 0u; e < p.groups * NB; e = e + 1u) {
+                let r = cand[b * p.groups * NB + e];
                 if (r != NONE) {
                     ids[c] = r;
                     c = c + 1u;
@@ -92,26 +77,42 @@ ${ENTRY}
             }
             wcnt = c;
         }
+    }
+    if (!LEAF) {
         cnt = workgroupUniformLoad(&wcnt);  // uniform: the loops below hold barriers
+        if (p.groups == 0u) {
+            cnt = n - k0;
+        }
     }
-    workgroupBarrier();
-    for (var e = tid; e < cnt * nb; e = e + WG) {
-        let i = e / nb;
-        let c = e % nb;
-        sput(i, c, a[abase + ids[i] * n + k0 + c]);
+    var v: array<${T}, ${RV_LEN}>;
+    var used: array<bool, RPT>;
+    for (var k = 0u; k < RPT; k = k + 1u) {
+        let i = tid + k * WG;
+        used[k] = i >= cnt;
+        if (i < cnt) {
+            var row = r0 + i;
+            if (!LEAF) {
+                row = ids[i];
+            }
+            for (var c = 0u; c < NB; c = c + 1u) {
+                v[k * NB + c] = a[abase + row * n + k0 + c];
+            }
+        }
     }
-    fence();
-    let steps = min(nb, cnt);
+    let steps = min(NB, cnt);
     var bad = 0u;
     for (var j = 0u; j < steps; j = j + 1u) {
-        // pivot: the first row of largest |s[i, j]|, i >= j (NaN never wins a comparison)
+        // pivot: the first row of largest |v[., j]| among the unused ones (a NaN only where all are NaN)
         var best = ${T}(-1.0);
-        var bi = j;
-        for (var i = j + tid; i < cnt; i = i + WG) {
-            let v = abs(sget(i, j));
-            if (v > best) {
-                best = v;
-                bi = i;
+        var bi = NONE;
+        for (var k = 0u; k < RPT; k = k + 1u) {
+            if (!used[k]) {
+                let x = abs(v[k * NB + j]);
+                let key = select(x, ${T}(-0.5), x != x);
+                if (key > best) {
+                    best = key;
+                    bi = tid + k * WG;
+                }
             }
         }
         red_v[tid] = best;
@@ -129,58 +130,80 @@ ${ENTRY}
             workgroupBarrier();
         }
         let pr = red_i[0];
-        if (pr != j) {  // whole scratch rows (the root's L11 needs its left part swapped too)
-            for (var c = tid; c < nb; c = c + WG) {
-                let t = sget(j, c);
-                sput(j, c, sget(pr, c));
-                sput(pr, c, t);
+        if (pr % WG == tid) {  // the owner broadcasts the pivot row
+            let k = pr / WG;
+            used[k] = true;
+            for (var c = 0u; c < NB; c = c + 1u) {
+                prow[c] = v[k * NB + c];
             }
-            if (tid == 0u) {
-                let t = ids[j];
-                ids[j] = ids[pr];
-                ids[pr] = t;
+            order[j] = pr;
+        }
+        workgroupBarrier();
+        let d = prow[j];
+        if (d == ${T}(0.0) && bad == 0u) {
+            bad = j + 1u;
+        }
+        if (d != ${T}(0.0)) {
+            for (var k = 0u; k < RPT; k = k + 1u) {
+                if (!used[k]) {
+                    let l = v[k * NB + j] / d;
+                    v[k * NB + j] = l;
+                    for (var c = j + 1u; c < NB; c = c + 1u) {
+                        v[k * NB + c] = v[k * NB + c] - l * prow[c];
+                    }
+                }
             }
         }
-        fence();
-        let d = sget(j, j);
-        if (d == ${T}(0.0)) {
-            if (bad == 0u) {
-                bad = j + 1u;
-            }
-        } else {
-            for (var i = j + 1u + tid; i < cnt; i = i + WG) {
-                sput(i, j, sget(i, j) / d);
-            }
-        }
-        fence();
-        let w = nb - j - 1u;
-        let total = (cnt - j - 1u) * w;
-        for (var e = tid; e < total; e = e + WG) {
-            let i = j + 1u + e / w;
-            let c = j + 1u + e % w;
-            sput(i, c, sget(i, c) - sget(i, j) * sget(j, c));
-        }
-        fence();
     }
     if (LEAF) {
-        for (var j = tid; j < nb; j = j + WG) {
-            cand[(b * p.groups + g) * nb + j] = select(NONE, ids[j], j < cnt);
+        for (var j = tid; j < NB; j = j + WG) {
+            cand[(b * p.groups + g) * NB + j] = select(NONE, r0 + order[j], j < steps);
         }
         return;
     }
-    // ROOT: the chosen rows ids[0 .. nb) as the swap sequence (pv[j]: the row swapped with row k0 + j)
-    if (tid == 0u) {
-        for (var j = 0u; j < nb; j = j + 1u) {
-            red_i[j] = ids[j];  // red_i[i]: where chosen row i is now
+    // ROOT: the chosen rows' factored values, in order, to scratch rows 0 .. NB ([L11 \ U11])
+    let sb = b * p.sstride;
+    for (var k = 0u; k < RPT; k = k + 1u) {
+        let i = tid + k * WG;
+        if (i < cnt && used[k]) {
+            var j = 0u;
+            for (var q = 0u; q < NB; q = q + 1u) {
+                if (order[q] == i) {
+                    j = q;
+                }
+            }
+            for (var c = 0u; c < NB; c = c + 1u) {
+                s[sb + j * NB + c] = v[k * NB + c];
+            }
         }
-        for (var j = 0u; j < nb; j = j + 1u) {
+    }
+    // the choices as LAPACK's swap sequence.  pos (in red_i) [q]: where chosen row q is now (it starts at its row
+    // ids[order[q]]); own[i]: the chosen row now at row k0 + i, if any.  Swap j exchanges rows k0 + j and pos[j].
+    workgroupBarrier();  // everyone is done with red_i and order is complete
+    for (var q = tid; q < NB; q = q + WG) {
+        own[q] = NONE;
+        red_i[q] = ids[order[q]];
+    }
+    workgroupBarrier();
+    for (var q = tid; q < NB; q = q + WG) {
+        let r = red_i[q];
+        if (r < k0 + NB) {
+            own[r - k0] = q;
+        }
+    }
+    workgroupBarrier();
+    if (tid == 0u) {
+        for (var j = 0u; j < NB; j = j + 1u) {
             let t = k0 + j;
-            let r = red_i[j];
-            pv[j] = r;
-            piv[b * n + t] = r;
-            for (var i = j + 1u; i < nb; i = i + 1u) {
-                if (red_i[i] == t) {
-                    red_i[i] = r;
+            let sj = red_i[j];
+            piv[b * n + t] = sj;
+            if (sj != t) {
+                let o = own[j];  // the chosen row at t (if any) goes where row j was
+                if (o != NONE) {
+                    red_i[o] = sj;
+                }
+                if (sj < k0 + NB) {
+                    own[sj - k0] = o;
                 }
             }
         }
@@ -188,20 +211,21 @@ ${ENTRY}
             info[b] = k0 + bad;
         }
     }
+    storageBarrier();
     workgroupBarrier();
     // each invocation one column of the panel: its swaps in order, then its column of [L11 \ U11]
-    for (var c = tid; c < nb; c = c + WG) {
+    for (var c = tid; c < NB; c = c + WG) {
         let col = abase + k0 + c;
-        for (var j = 0u; j < nb; j = j + 1u) {
-            let r = pv[j];
+        for (var j = 0u; j < NB; j = j + 1u) {
+            let r = piv[b * n + k0 + j];
             if (r != k0 + j) {
                 let t = a[col + (k0 + j) * n];
                 a[col + (k0 + j) * n] = a[col + r * n];
                 a[col + r * n] = t;
             }
         }
-        for (var i = 0u; i < nb; i = i + 1u) {
-            a[col + (k0 + i) * n] = sget(i, c);
+        for (var i = 0u; i < NB; i = i + 1u) {
+            a[col + (k0 + i) * n] = s[sb + i * NB + c];
         }
     }
 }
