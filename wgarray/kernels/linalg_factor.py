@@ -138,7 +138,7 @@ def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int) -> launch.Kernel:
     T = d.wgsl
     return launch.Kernel("linalg_lu_tslu.wgsl", (
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
-        launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>")),
+        launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
         dict(T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
              RV_LEN=rpt * nb), workgroup=PANEL_WG)
 
@@ -153,6 +153,7 @@ class Workspace:
         self.stride = max(nb * nb for _, nb in plans)  # the root's [L11 \ U11], a matrix
         self.scratch = Mirror(d, max(batch * self.stride, 1), device)
         self.cand = Mirror(uint32, max(batch * max(g * nb for (_, g), nb in plans), 1), device)
+        self.perm = Mirror(uint32, max(batch * 2 * plans[0][1], 1), device)  # the panel's net row permutation
 
 
 def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspace) -> None:
@@ -165,31 +166,36 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     d = a.dtype
     r, g = tslu_plan(n - k0, nb)
     stride = ws.stride
-    bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch]
+    bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch, ws.perm]
+    m = n - k0
     if g > 1:
         rpt = -(-r // PANEL_WG)
         params = layout.Params().u32(n, k0, nb, batch, r, g, stride, 0)
         _run_mirrors(device, ("linalg_tslu", d.name, True, nb, rpt), _tslu_kernel(d, True, nb, rpt), bufs, params,
                      batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
-    params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, 0)
+    count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
+    params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
     _run_mirrors(device, ("linalg_tslu", d.name, False, nb, rpt), _tslu_kernel(d, False, nb, rpt), bufs, params,
                  batch)
 
 
-def lu_finish(device, a, piv, n: int, batch: int, k0: int, nb: int) -> None:
-    """After ``tslu``: L21 = A21 U11^-1 (one invocation a row below the panel), the panel's row swaps on the other
-    columns and U12 = L11^-1 A12 (one invocation a column), in one dispatch (``linalg_lu_finish.wgsl``)."""
+def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) -> None:
+    """After ``tslu``: L21 = A21 U11^-1 (one invocation a row below the panel), the panel's row permutation on the
+    other columns and U12 = L11^-1 A12 (one invocation a column), in one dispatch (``linalg_lu_finish.wgsl``)."""
     d = a.dtype
     T = d.wgsl
     stage = _trsm_stage(device, d, nb)
-    kernel = launch.Kernel("linalg_lu_finish.wgsl", (launch.write("a", f"array<{T}>"), launch.read("piv", "array<u32>")),
-                           dict(T=T, STAGE=stage, TS_LEN=max(stage * stage, 1)), workgroup=WG)
+    kernel = launch.Kernel("linalg_lu_finish.wgsl", (launch.write("a", f"array<{T}>"),
+                                                     launch.read("perm", "array<u32>")),
+                           dict(T=T, STAGE=stage, TS_LEN=max(stage * stage, 1), NB=nb), workgroup=WG)
     rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
     if rg + cg == 0:
         return
     params = layout.Params().u32(n, k0, nb, batch, rg, cg, 0, 0)
-    _run(device, ("linalg_lu_finish", d.name, stage), kernel, [a, piv], params, (rg + cg) * batch)
+    compiled = launch.compile(device, ("linalg_lu_finish", d.name, stage, nb), lambda: kernel)
+    launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params.bytes(),
+                    workgroups=(rg + cg) * batch)
 
 
 def _run_mirrors(device, key: tuple, kernel: launch.Kernel, mirrors: list, params: layout.Params,

@@ -1,8 +1,10 @@
 // The rest of an LU panel step after tournament pivoting (linalg_lu_tslu.wgsl has written the pivots and
 // [L11 \ U11] over rows [k0, k0 + nb) of the panel's columns), in one dispatch over two kinds of workgroups:
 // - row groups: L21 = A21 U11^-1, one invocation a row i >= k0 + nb of the panel (x U11 = a_i, left to right);
-// - column groups: one invocation a column c outside the panel: the panel's row swaps (LAPACK's laswp, in order),
-//   and for c >= k0 + nb the block row U12 = L11^-1 A12 (unit lower, top to bottom).
+// - column groups: one invocation a column c outside the panel: the panel's row swaps, applied as their net effect
+//   (perm from the root: rows k0 + j get row src[j], rows dest[l] get row k0 + l; all loads first, so they
+//   overlap, where NB swaps in order would wait on each other), and for c >= k0 + nb the block row
+//   U12 = L11^-1 A12 (unit lower, top to bottom, in private memory).
 // The two write disjoint parts of the matrix and both only read [L11 \ U11], staged in workgroup memory when it
 // fits (STAGE > 0).  Grid: (row groups + column groups) times matrices.
 struct Params {
@@ -17,6 +19,8 @@ struct Params {
 }
 
 const STAGE: u32 = ${STAGE}u;
+const NB: u32 = ${NB}u;  // == p.nb
+const NONE: u32 = 0xffffffffu;
 var<workgroup> ts: array<${T}, ${TS_LEN}>;
 var<private> abase: u32;
 
@@ -68,22 +72,29 @@ ${ENTRY}
     }
     let c = select(q, q + nb, q >= k0);  // the columns left of the panel, then those right of it
     let col = abase + c;
-    for (var j = k0; j < k1; j = j + 1u) {
-        let r = piv[z * n + j];
-        if (r != j) {
-            let t = a[col + j * n];
-            a[col + j * n] = a[col + r * n];
-            a[col + r * n] = t;
+    let pb = z * 2u * NB;
+    var x: array<${T}, NB>;  // the column's new top rows
+    var old: array<${T}, NB>;  // its old ones
+    for (var i = 0u; i < NB; i = i + 1u) {
+        old[i] = a[col + (k0 + i) * n];
+        x[i] = a[col + perm[pb + i] * n];
+    }
+    for (var i = 0u; i < NB; i = i + 1u) {
+        let dst = perm[pb + NB + i];
+        if (dst != NONE) {
+            a[col + dst * n] = old[i];
         }
     }
-    if (c < k1) {
-        return;
-    }
-    for (var r = 1u; r < nb; r = r + 1u) {
-        var s = a[col + (k0 + r) * n];
-        for (var qq = 0u; qq < r; qq = qq + 1u) {
-            s = s - tget(r, qq) * a[col + (k0 + qq) * n];
+    if (c >= k1) {
+        for (var r = 1u; r < NB; r = r + 1u) {
+            var s = x[r];
+            for (var qq = 0u; qq < r; qq = qq + 1u) {
+                s = s - tget(r, qq) * x[qq];
+            }
+            x[r] = s;
         }
-        a[col + (k0 + r) * n] = s;
+    }
+    for (var i = 0u; i < NB; i = i + 1u) {
+        a[col + (k0 + i) * n] = x[i];
     }
 }

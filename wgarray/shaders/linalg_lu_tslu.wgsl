@@ -23,7 +23,7 @@ struct Params {
     rows: u32,     // LEAF: rows a leaf (R <= RPT WG)
     groups: u32,   // leaves a matrix (G); at the ROOT 0 means: the candidates are the panel's rows themselves
     sstride: u32,  // scratch elements a matrix (at least NB NB)
-    _pad: u32,
+    count: u32,    // ROOT: candidates a matrix (the leaves' valid ones, or n - k0)
 }
 
 const LEAF: bool = ${LEAF};
@@ -39,8 +39,7 @@ var<workgroup> red_v: array<${T}, WG>;
 var<workgroup> red_i: array<u32, WG>;
 var<workgroup> prow: array<${T}, NB>;    // the pivot row of the current column
 var<workgroup> order: array<u32, NB>;    // the chosen rows (local numbers), in order
-var<workgroup> own: array<u32, NB>;      // ROOT: which chosen row sits at row k0 + i during the swaps
-var<workgroup> wcnt: u32;
+var<workgroup> cont: array<u32, NB>;     // ROOT: what row k0 + i holds during the swaps
 
 ${ENTRY}
     let tid = lid;
@@ -57,32 +56,14 @@ ${ENTRY}
     }
     let abase = b * n * n;
     let r0 = k0 + g * p.rows;  // LEAF: local row i is row r0 + i of A
-    var cnt = 0u;
+    var cnt = p.count;  // ROOT: the candidates (all leaves but the last one give NB, in order)
     if (LEAF) {
         cnt = min(p.rows, n - r0);
-    } else if (p.groups == 0u) {
-        cnt = n - k0;
-        for (var i = tid; i < cnt; i = i + WG) {
-            ids[i] = k0 + i;
-        }
     } else {
-        if (tid == 0u) {  // the leaves' candidates, skipping the padding of short leaves
-            var c = 0u;
-            for (var e = 0u; e < p.groups * NB; e = e + 1u) {
-                let r = cand[b * p.groups * NB + e];
-                if (r != NONE) {
-                    ids[c] = r;
-                    c = c + 1u;
-                }
-            }
-            wcnt = c;
+        for (var i = tid; i < cnt; i = i + WG) {
+            ids[i] = select(cand[b * p.groups * NB + i], k0 + i, p.groups == 0u);
         }
-    }
-    if (!LEAF) {
-        cnt = workgroupUniformLoad(&wcnt);  // uniform: the loops below hold barriers
-        if (p.groups == 0u) {
-            cnt = n - k0;
-        }
+        workgroupBarrier();
     }
     var v: array<${T}, ${RV_LEN}>;
     var used: array<bool, RPT>;
@@ -177,20 +158,27 @@ ${ENTRY}
             }
         }
     }
-    // the choices as LAPACK's swap sequence.  pos (in red_i) [q]: where chosen row q is now (it starts at its row
-    // ids[order[q]]); own[i]: the chosen row now at row k0 + i, if any.  Swap j exchanges rows k0 + j and pos[j].
+    // The choices as LAPACK's swap sequence, and its net effect on the rows.  pos (in red_i) [q]: where chosen
+    // row q is now (it starts at ids[order[q]]); cont[i]: what row k0 + i holds now: chosen row q (q < NB) or the
+    // panel's own row k0 + l (NB + l).  Swap j exchanges rows k0 + j and pos[j]; a top row pushed below the top
+    // block stays there: dest[l] is where row k0 + l ends (NONE for a chosen one).  perm[b] = (src, dest): rows
+    // k0 + j end up holding row src[j], rows dest[l] row k0 + l (linalg_lu_finish.wgsl applies that to the other
+    // columns with independent loads, not NB dependent swaps).
     workgroupBarrier();  // everyone is done with red_i and order is complete
     for (var q = tid; q < NB; q = q + WG) {
-        own[q] = NONE;
+        cont[q] = NB + q;
         red_i[q] = ids[order[q]];
+        perm[b * 2u * NB + q] = red_i[q];
+        perm[b * 2u * NB + NB + q] = NONE;
     }
     workgroupBarrier();
     for (var q = tid; q < NB; q = q + WG) {
         let r = red_i[q];
         if (r < k0 + NB) {
-            own[r - k0] = q;
+            cont[r - k0] = q;
         }
     }
+    storageBarrier();
     workgroupBarrier();
     if (tid == 0u) {
         for (var j = 0u; j < NB; j = j + 1u) {
@@ -198,12 +186,14 @@ ${ENTRY}
             let sj = red_i[j];
             piv[b * n + t] = sj;
             if (sj != t) {
-                let o = own[j];  // the chosen row at t (if any) goes where row j was
-                if (o != NONE) {
-                    red_i[o] = sj;
+                let x = cont[j];  // what row t holds goes where chosen row j was
+                if (x < NB) {
+                    red_i[x] = sj;
                 }
                 if (sj < k0 + NB) {
-                    own[sj - k0] = o;
+                    cont[sj - k0] = x;
+                } else if (x >= NB) {
+                    perm[b * 2u * NB + x] = sj;  // dest[x - NB]
                 }
             }
         }
@@ -213,18 +203,18 @@ ${ENTRY}
     }
     storageBarrier();
     workgroupBarrier();
-    // each invocation one column of the panel: its swaps in order, then its column of [L11 \ U11]
+    // each invocation one column of the panel: the top rows' old values to their dest, then [L11 \ U11]
     for (var c = tid; c < NB; c = c + WG) {
         let col = abase + k0 + c;
-        for (var j = 0u; j < NB; j = j + 1u) {
-            let r = piv[b * n + k0 + j];
-            if (r != k0 + j) {
-                let t = a[col + (k0 + j) * n];
-                a[col + (k0 + j) * n] = a[col + r * n];
-                a[col + r * n] = t;
-            }
+        var top: array<${T}, NB>;
+        for (var i = 0u; i < NB; i = i + 1u) {
+            top[i] = a[col + (k0 + i) * n];
         }
         for (var i = 0u; i < NB; i = i + 1u) {
+            let dst = perm[b * 2u * NB + NB + i];
+            if (dst != NONE) {
+                a[col + dst * n] = top[i];
+            }
             a[col + (k0 + i) * n] = s[sb + i * NB + c];
         }
     }

@@ -138,7 +138,7 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
         lower = _block(w, k1, k0, n - k1, nb)  # L21
         if lu:  # tournament pivoting: pivots, [L11 \ U11]; then L21, the swaps elsewhere and U12 in one dispatch
             _k.tslu(dev, w, piv, info, n, batch, k0, nb, ws)
-            _k.lu_finish(dev, w, piv, n, batch, k0, nb)
+            _k.lu_finish(dev, w, ws, n, batch, k0, nb)
         else:  # Cholesky: the diagonal block
             _k.panel(dev, w, piv, info, n, batch, k0, nb, k1, lu)
         if k1 == n:
