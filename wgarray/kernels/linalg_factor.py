@@ -74,7 +74,7 @@ def _run(device, key: tuple, kernel: launch.Kernel, arrays: list, params: layout
 
 # -- factorisations -----------------------------------------------------------------------------------------------
 def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
-                   bucket: int) -> launch.Kernel:
+                   bucket: int, panel_sh: bool = False) -> launch.Kernel:
     T = d.wgsl
     bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
     if solve:
@@ -84,7 +84,8 @@ def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, g
     return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
         HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
         GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
-        SOLVE_CODE=solve_code), workgroup=SMALL_WG if shared else PANEL_WG)
+        SOLVE_CODE=solve_code, PANEL_SH=flag[panel_sh]),
+        workgroup=PANEL_WG if panel_sh or not shared else SMALL_WG)
 
 
 def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, k: int = 0, gen_id: bool = False,
@@ -104,14 +105,17 @@ def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, 
     _run(device, key, kernel, [a, piv, info] + ([x] if solve else []), params, batch, whole=gen_id)
 
 
-def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int, lu: bool) -> None:
-    """Factor in place, in global memory, the panel of columns [k0, k0 + nb) over rows [k0, m_end) of every
-    matrix of the contiguous stack ``a``: LU with partial pivoting (swaps within the panel's columns only) or
-    Cholesky (then m_end = k0 + nb: the diagonal block; the rows below are a trsm)."""
+def cholesky_block(device, a, piv, info, n: int, batch: int, k0: int, nb: int) -> None:
+    """Factor in place the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` (Cholesky,
+    one workgroup a matrix; the rows below are a trsm) and zero the panel's columns above the diagonal: staged in
+    workgroup memory where the nb x nb block fits it, else in global memory."""
     d = a.dtype
-    kernel = _factor_kernel(d, lu, False, False, False, False, 1)
-    params = layout.Params().u32(n, k0, nb, m_end, batch, 0, 0, 0)
-    _run(device, ("linalg_panel", d.name, lu), kernel, [a, piv, info], params, batch)
+    bucket = _bucket(nb)
+    sh = bucket * bucket * d.device_itemsize + PANEL_WG * (d.device_itemsize + 4) + bucket * 4 + 16 <= \
+        device.properties.limits.max_compute_workgroup_storage_size
+    kernel = _factor_kernel(d, False, sh, False, False, False, bucket if sh else 1, panel_sh=sh)
+    params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
+    _run(device, ("linalg_chol_block", d.name, sh, bucket if sh else 0), kernel, [a, piv, info], params, batch)
 
 
 # -- the LU panel: tournament pivoting --------------------------------------------------------------------------
