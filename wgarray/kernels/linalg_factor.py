@@ -255,6 +255,31 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
     _run(device, ("linalg_swap", d.name), kernel, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
+# -- substitution for few right-hand sides ----------------------------------------------------------------------
+SUBST_MAX_K = 32  # right-hand sides up to which solve's substitution runs the fused block step (``subst``)
+
+
+def subst(device, w, src, dst, n: int, k: int, batch: int, k0: int, nb: int, forward: bool) -> None:
+    """One block step of blocked substitution for the contiguous (batch, n, k) stacks src/dst, k <= SUBST_MAX_K
+    (``linalg_lu_subst.wgsl``): forward, dst[k0..k1] = L_kk^-1 src[k0..k1] and src[k1..] -= L[k1.., k0..k1] @ that;
+    back, dst[k0..k1] = U_kk^-1 src[k0..k1] and src[..k0] -= U[..k0, k0..k1] @ that.  One dispatch."""
+    d = w.dtype
+    T = d.wgsl
+    lim = device.properties.limits.max_compute_workgroup_storage_size
+    side = _bucket(nb)
+    stage = side if (side * side + nb * k) * d.device_itemsize <= lim else 0
+    kernel = launch.Kernel("linalg_lu_subst.wgsl", (
+        launch.read("w", f"array<{T}>"), launch.write("src", f"array<{T}>"), launch.write("dst", f"array<{T}>")),
+        dict(T=T, FORWARD="true" if forward else "false", STAGE=stage, TS_LEN=max(stage * stage, 1),
+             YB_LEN=_bucket(nb) * SUBST_MAX_K), workgroup=WG)
+    rows = n - k0 - nb if forward else k0
+    groups = max(1, math.ceil(rows / WG))
+    params = layout.Params().u32(n, k, k0, nb, batch, groups, 0, 0)
+    compiled = launch.compile(device, ("linalg_subst", d.name, forward, stage), lambda: kernel)
+    launch.dispatch(device, compiled, [w.mirror.buffer(), src.mirror.buffer_for_write(),
+                                       dst.mirror.buffer_for_write()], params.bytes(), workgroups=groups * batch)
+
+
 # -- trailing updates -------------------------------------------------------------------------------------------
 def update(device, c, a, b, tri: bool = False) -> None:
     """C -= A @ B in place for (batch, ., .) views over contiguous stacks (the tiled matmul with its in-place
