@@ -58,6 +58,17 @@ def _residual(op: str, x: np.ndarray, a: np.ndarray, spd: np.ndarray, b: np.ndar
     return float(np.linalg.norm(a @ x - np.eye(len(a))) / len(a))
 
 
+def _wg_row(dev, op: str, label: str, n: int, f, inputs, reps: int, budget: float) -> dict:
+    res = _residual(op, f().numpy(), *inputs)
+    s0 = dev.stats()
+    f().mirror.buffer()
+    dev.synchronize()
+    s1 = dev.stats()
+    t = _time(lambda: f().mirror.buffer(), dev.synchronize, reps, budget)
+    return dict(op=label, n=n, ms=t * 1e3, resid=res, dispatches=s1.dispatches - s0.dispatches,
+                submits=s1.submits - s0.submits)
+
+
 def measure_wgarray(sizes, reps: int, budget: float) -> list[dict]:
     import wgarray as wg
     dev = wg.default_device()
@@ -68,15 +79,19 @@ def measure_wgarray(sizes, reps: int, budget: float) -> list[dict]:
         fns = {"cholesky": lambda: wg.linalg.cholesky(S), "solve": lambda: wg.linalg.solve(A, B),
                "inv": lambda: wg.linalg.inv(A)}
         for op in OPS:
-            f = fns[op]
-            res = _residual(op, f().numpy(), a, spd, b)
-            s0 = dev.stats()
-            f().mirror.buffer()
-            dev.synchronize()
-            s1 = dev.stats()
-            t = _time(lambda: f().mirror.buffer(), dev.synchronize, reps, budget)
-            rows.append(dict(op=op, n=n, ms=t * 1e3, resid=res, dispatches=s1.dispatches - s0.dispatches,
-                             submits=s1.submits - s0.submits))
+            rows.append(_wg_row(dev, op, op, n, fns[op], (a, spd, b), reps, budget))
+        try:  # the same solve with the other substitution (trsm + matmul a block, or the fused step): which wins here
+            from wgarray.kernels import linalg_factor as LF
+            saved = LF.SUBST_MAX_K, LF.SUBST_ON_CPU
+            fused = LF.subst_max_k(dev) >= K
+        except (ImportError, AttributeError):  # a tree without the knob (--compare with an older one)
+            continue
+        LF.SUBST_MAX_K, LF.SUBST_ON_CPU = (0, False) if fused else (32, True)
+        try:
+            label = "solve/" + ("trsm" if fused else "fused")
+            rows.append(_wg_row(dev, "solve", label, n, fns["solve"], (a, spd, b), reps, budget))
+        finally:
+            LF.SUBST_MAX_K, LF.SUBST_ON_CPU = saved
     return rows
 
 
@@ -130,22 +145,25 @@ def main(argv=None) -> None:
             old += _child(args.compare, [n], args.reps, args.budget)
         new += _child(here, [n], args.reps, args.budget)
     peers = measure_peers(args.sizes, args.reps, args.budget)
-    head = f"{'op':9} {'n':>5} {'wgarray ms':>11} {'disp':>5} {'subm':>5} {'resid':>8}"
+    head = f"{'op':11} {'n':>5} {'wgarray ms':>11} {'disp':>5} {'subm':>5} {'resid':>8}"
     if args.compare:
         head += f" {'old ms':>9} {'old disp':>8} {'new/old':>8}"
     head += f" {'numpy ms':>9} {'wg vs np':>8} {'torch ms':>9} {'wg vs torch':>11}"
     print(head)
-    for i, r in enumerate(new):
-        line = f"{r['op']:9} {r['n']:>5} {r['ms']:>11.2f} {r['dispatches']:>5} {r['submits']:>5} {r['resid']:>8.1e}"
+    olds = {(o["op"], o["n"]): o for o in old}
+    for r in new:
+        line = f"{r['op']:11} {r['n']:>5} {r['ms']:>11.2f} {r['dispatches']:>5} {r['submits']:>5} {r['resid']:>8.1e}"
         if args.compare:
-            o = old[i]
-            line += f" {o['ms']:>9.2f} {o['dispatches']:>8} {r['ms'] / o['ms']:>8.2f}"
-        t_np = peers[("numpy", r["op"], r["n"])]
+            o = olds.get((r["op"].split("/")[0], r["n"]))
+            line += f" {o['ms']:>9.2f} {o['dispatches']:>8} {r['ms'] / o['ms']:>8.2f}" if o else f" {'-':>9} {'-':>8} {'-':>8}"
+        op = r["op"].split("/")[0]
+        t_np = peers[("numpy", op, r["n"])]
         line += f" {t_np:>9.2f} {t_np / r['ms']:>7.2f}x"
-        t_t = peers.get(("torch", r["op"], r["n"]))
+        t_t = peers.get(("torch", op, r["n"]))
         line += f" {t_t:>9.2f} {t_t / r['ms']:>10.2f}x" if t_t else f" {'-':>9} {'-':>11}"
         print(line)
-    print("ratios: the peer's time over wgarray's (> 1: wgarray faster); resid: backward error of wgarray's answer")
+    print("ratios: the peer's time over wgarray's (> 1: wgarray faster); resid: backward error of wgarray's answer;")
+    print("solve/trsm or solve/fused: the same solve with the other substitution than this device's default")
 
 
 if __name__ == "__main__":

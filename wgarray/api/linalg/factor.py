@@ -162,7 +162,7 @@ def _lu_solve(w: Array, piv: Array, x: Array) -> None:
 
     _k.swap(dev, piv, x, n, 0, n)
     starts = list(range(0, n, BLOCK))
-    if k <= _k.SUBST_MAX_K:  # few right-hand sides: one fused dispatch a block each way, through y and back
+    if k <= _k.subst_max_k(dev):  # few right-hand sides: one fused dispatch a block each way, through y and back
         y = core.new_array(x.shape, x.dtype, dev)
         for k0 in starts:
             _k.subst(dev, w, x, y, n, k, batch, k0, min(BLOCK, n - k0), True)
