@@ -6,9 +6,12 @@ Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
 - ``factor_small``: one workgroup a matrix, the whole matrix in workgroup memory (``small_limit`` says up to which
   n the device's workgroup memory holds it): LU with partial pivoting or Cholesky, then optionally the solve of
   A X = B (or A X = I for inv) from the same workgroup: one dispatch for a whole stack, no host round trip.
-- the blocked path's pieces: ``panel`` (the unblocked factorisation of a column panel in global memory, one
-  workgroup a matrix), ``swap`` (row swaps of the panel's pivots applied to other columns), ``trsm`` (triangular
-  solves of a block row, one invocation a column); the trailing updates are the tiled matmul's (the driver's).
+- the blocked path's pieces.  LU: ``tslu`` (the panel's pivots by tournament pivoting: leaf workgroups over row
+  blocks pick candidates, one root workgroup a matrix picks the pivots and writes [L11 \\ U11]), ``lu_finish``
+  (L21, the row permutation on the other columns and U12 in one dispatch); Cholesky: ``cholesky_block`` (the
+  diagonal block, in workgroup memory where it fits) and ``trsm`` (L21); both: ``update`` (the trailing
+  C -= A @ B through the tiled matmul's in-place epilogue).  Substitution: ``swap`` (the pivots on the right-hand
+  sides), ``trsm`` + ``update`` a block, or for few right-hand sides on GPUs ``subst`` (one fused step a block).
 
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
 (Cholesky) plus one.  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
@@ -27,7 +30,7 @@ from ..dtypes import DType, uint32
 from . import launch, layout, matmul as _mm, source
 
 SMALL_WG = 64  # invocations of a small-path workgroup (8x8 matrices use 49 of them in the updates)
-PANEL_WG = 256  # invocations of a panel workgroup (the pivot search runs over up to n rows)
+PANEL_WG = 256  # invocations of a panel workgroup (tournament leaves and root, Cholesky's diagonal block)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
 SMALL_MAX = 64  # the largest n the small path takes even where workgroup memory would hold more
 

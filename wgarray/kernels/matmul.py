@@ -10,6 +10,10 @@ tiles, 4x4 scalar accumulators), and so do the complex dtypes (vec2 accumulators
 Split-K (``split`` S > 1): the grid's z runs over batch x S slices of K, each workgroup writing its partial tile
 (in the compute type) to a temporary [S, batch, M, N]; ``matmul_splitk.wgsl`` sums the S partials into the result.
 Integer sums wrap the same whatever the order, so split-K is exact for them too.
+
+Epilogues (``EPILOGUES``): "store" writes C = A @ B; "sub" and "sub_lower" update a strided C in place,
+C -= A @ B (the blocked factorisations' trailing updates: C read and written once, no temporary and no second
+pass; "sub_lower" skips the tiles wholly above C's diagonal, for Cholesky).
 """
 from __future__ import annotations
 

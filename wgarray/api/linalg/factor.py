@@ -27,10 +27,12 @@ from ..creation import eye as _eye, full as _full
 #
 # - n <= ``kernels.linalg_factor.small_limit`` (64 float32 / 48 float64 on lavapipe): one workgroup a matrix with the
 #   matrix in workgroup memory; solve and inv factor and solve in the same dispatch.
-# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one
-#   workgroup, the block row by a column-parallel triangular solve, and the trailing update (almost all the flops) by
-#   the tiled matmul; solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
-#   matmul for the rest).
+# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns.  LU: the panel's pivots by
+#   tournament pivoting over many workgroups (``tslu``), then L21, the row permutation and the block row U12 in one
+#   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve;
+#   both: the trailing update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower
+#   triangle's tiles only).  solve and inv then run blocked forward and back substitution (a fused step a block for
+#   few right-hand sides on GPUs, else trsm on the diagonal blocks and the in-place matmul for the rest).
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded in one status word a matrix on
 # the device.  Results of failed matrices are NaN (never a wrong finite answer); in the default error mode
