@@ -75,6 +75,11 @@ def _run(device, key: tuple, kernel: launch.Kernel, arrays: list, params: layout
     launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
 
 
+def _argmax(T: str) -> str:
+    """The pivot search's workgroup reduction, shared by the factor and tournament shaders."""
+    return source.render("linalg_argmax.wgsl", T=T)
+
+
 # -- factorisations -----------------------------------------------------------------------------------------------
 def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
                    bucket: int, panel_sh: bool = False) -> launch.Kernel:
@@ -87,7 +92,7 @@ def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, g
     return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
         HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
         GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
-        SOLVE_CODE=solve_code, PANEL_SH=flag[panel_sh]),
+        SOLVE_CODE=solve_code, PANEL_SH=flag[panel_sh], ARGMAX=_argmax(T)),
         workgroup=PANEL_WG if panel_sh or not shared else SMALL_WG)
 
 
@@ -147,7 +152,7 @@ def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int) -> launch.Kernel:
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
         dict(T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
-             RV_LEN=rpt * nb), workgroup=PANEL_WG)
+             RV_LEN=rpt * nb, ARGMAX=_argmax(T)), workgroup=PANEL_WG)
 
 
 class Workspace:

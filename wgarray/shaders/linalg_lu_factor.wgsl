@@ -32,6 +32,8 @@ ${BINDINGS}
 var<workgroup> sh: array<${T}, ${SH_LEN}>;
 var<workgroup> red_v: array<${T}, ${WG}>;
 var<workgroup> red_i: array<u32, ${WG}>;
+
+${ARGMAX}
 var<workgroup> pv: array<u32, ${PV_LEN}>;
 var<workgroup> bad: u32;
 var<private> abase: u32;
@@ -130,21 +132,7 @@ ${ENTRY}
                     bi = i;
                 }
             }
-            red_v[tid] = best;
-            red_i[tid] = bi;
-            workgroupBarrier();
-            for (var s = WG / 2u; s > 0u; s = s / 2u) {
-                if (tid < s) {
-                    let v2 = red_v[tid + s];
-                    let i2 = red_i[tid + s];
-                    if (v2 > red_v[tid] || (v2 == red_v[tid] && i2 < red_i[tid])) {
-                        red_v[tid] = v2;
-                        red_i[tid] = i2;
-                    }
-                }
-                workgroupBarrier();
-            }
-            let pr = red_i[0];
+            let pr = wg_argmax(tid, best, bi);
             if (tid == 0u) {
                 piv[b * n + j] = pr;
                 if (SOLVE) {

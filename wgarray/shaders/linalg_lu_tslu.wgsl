@@ -37,6 +37,8 @@ ${BINDINGS}
 var<workgroup> ids: array<u32, ${IDS}>;  // ROOT: ids[i], the row of A that candidate i is
 var<workgroup> red_v: array<${T}, WG>;
 var<workgroup> red_i: array<u32, WG>;
+
+${ARGMAX}
 var<workgroup> prow: array<${T}, NB>;    // the pivot row of the current column
 var<workgroup> order: array<u32, NB>;    // the chosen rows (local numbers), in order
 var<workgroup> cont: array<u32, NB>;     // ROOT: what row k0 + i holds during the swaps
@@ -96,21 +98,7 @@ ${ENTRY}
                 }
             }
         }
-        red_v[tid] = best;
-        red_i[tid] = bi;
-        workgroupBarrier();
-        for (var h = WG / 2u; h > 0u; h = h / 2u) {
-            if (tid < h) {
-                let v2 = red_v[tid + h];
-                let i2 = red_i[tid + h];
-                if (v2 > red_v[tid] || (v2 == red_v[tid] && i2 < red_i[tid])) {
-                    red_v[tid] = v2;
-                    red_i[tid] = i2;
-                }
-            }
-            workgroupBarrier();
-        }
-        let pr = red_i[0];
+        let pr = wg_argmax(tid, best, bi);
         if (pr % WG == tid) {  // the owner broadcasts the pivot row
             let k = pr / WG;
             used[k] = true;
