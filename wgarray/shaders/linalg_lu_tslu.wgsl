@@ -63,7 +63,11 @@ ${ENTRY}
         cnt = min(p.rows, n - r0);
     } else {
         for (var i = tid; i < cnt; i = i + WG) {
-            ids[i] = select(cand[b * p.groups * NB + i], k0 + i, p.groups == 0u);
+            if (p.groups == 0u) {
+                ids[i] = k0 + i;
+            } else {
+                ids[i] = cand[b * p.groups * NB + i];
+            }
         }
         workgroupBarrier();
     }
