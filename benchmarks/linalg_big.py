@@ -123,7 +123,10 @@ def _child(tree: str, sizes, reps: int, budget: float) -> list[dict]:
     env = dict(os.environ, PYTHONPATH=tree)
     cmd = [sys.executable, os.path.abspath(__file__), "--json", "--reps", str(reps), "--budget", str(budget),
            "--sizes", *map(str, sizes)]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode:
+        sys.stderr.write(done.stdout + done.stderr)
+        raise SystemExit(f"the wgarray measurement of {tree} failed (exit {done.returncode}), output above")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
