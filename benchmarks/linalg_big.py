@@ -120,7 +120,8 @@ def measure_peers(sizes, reps: int, budget: float) -> dict:
 
 def _child(tree: str, sizes, reps: int, budget: float) -> list[dict]:
     """The wgarray rows of another tree (its package first on the path), measured in a subprocess."""
-    env = dict(os.environ, PYTHONPATH=tree)
+    rest = os.environ.get("PYTHONPATH", "")  # keep the rest of the path (e.g. where wgpu is installed)
+    env = dict(os.environ, PYTHONPATH=tree + (os.pathsep + rest if rest else ""))
     cmd = [sys.executable, os.path.abspath(__file__), "--json", "--reps", str(reps), "--budget", str(budget),
            "--sizes", *map(str, sizes)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
