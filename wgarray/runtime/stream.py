@@ -21,6 +21,11 @@ _SMALL = 1 << 20  # uploads up to this size go through queue.write_buffer
 _RING_BYTES = 1 << 19  # parameter bytes per submit
 PARAMS_WINDOW = 1024  # largest parameter block one dispatch may bind
 MAX_BATCH = 2048  # dispatches per submit at most
+# Once a batch holds FEED_AFTER dispatches, submit it early if the device has run dry (a non-blocking poll says its
+# queue is empty; asked again every FEED_AFTER dispatches): a host-bound loop of tiny ops then keeps the device fed
+# and leaves a last batch of at most this many dispatches for the final synchronisation to wait for, instead of up
+# to MAX_BATCH; a device slower than the host is seldom idle, so its batches still grow to MAX_BATCH.  None: off.
+FEED_AFTER: int | None = 256
 WORK_FLUSH = 1 << 30  # submit once the recorded dispatches bind this many bytes, so the device starts on large
 # work while Python records more (small ops stay batched until a host read)
 _BIND_GROUP_CACHE = 4096
@@ -32,6 +37,7 @@ try:  # wgpu-native's C entry points for the three calls a dispatch records, cal
     # still surfaces: the encoder becomes invalid and the checked submit raises.
     from wgpu.backends.wgpu_native._api import ffi as _ffi, lib as _lib
     _SET_PIPELINE = _lib.wgpuComputePassEncoderSetPipeline
+    _DEVICE_POLL = _lib.wgpuDevicePoll  # returns whether the device's queue is empty (in its lowest bit)
     _SET_GROUP = _lib.wgpuComputePassEncoderSetBindGroup
     _DISPATCH = _lib.wgpuComputePassEncoderDispatchWorkgroups
     _NULL = _ffi.NULL
@@ -85,6 +91,7 @@ class Stream:
         self._last_params: bytes | None = None
         self._offset: Any = _ffi.new("uint32_t[1]") if _SET_PIPELINE is not None else None
         self._batch = 0
+        self._feed_at = FEED_AFTER or MAX_BATCH  # the batch size at which the next idle check happens
         self._work = 0  # bytes bound by the dispatches recorded since the last submit
         # what recorded, unsubmitted commands reference: each bind group set since the last submit with its cache
         # key (layout, buffers, ranges), and the buffers of copies.  ``is_pending`` folds the groups' keys into
@@ -230,8 +237,15 @@ class Stream:
             self._batch += 1
             self._counters.dispatches += 1
             self._work += sum(b.size for b in buffers) if work is None else work
-            if self._work >= WORK_FLUSH:
+            if self._work >= WORK_FLUSH or self._batch >= self._feed_at and self._device_idle():
                 self.flush()
+
+    def _device_idle(self) -> bool:
+        """Whether the device has finished everything submitted (a non-blocking poll); schedules the next check."""
+        self._feed_at = self._batch + (FEED_AFTER or MAX_BATCH)
+        if FEED_AFTER is None or _SET_PIPELINE is None:
+            return False
+        return bool(_DEVICE_POLL(self._device._internal, 0, _NULL) & 1)
 
     def _ring_put(self, params: bytes, size: int) -> int:
         """Copy a parameter block into the ring; its (aligned) offset."""
@@ -261,6 +275,7 @@ class Stream:
             cpass, encoder, ring = self._pass, self._encoder, self._ring_used
             self._pass = self._encoder = None
             self._ring_used = self._batch = self._work = self._folded = 0
+            self._feed_at = FEED_AFTER or MAX_BATCH
             self._bound.clear()
             self._pending.clear()
             with self.guard():
