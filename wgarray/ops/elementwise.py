@@ -1,7 +1,8 @@
 """Elementwise ops: dtype decisions (cached per operand dtypes), launch of the one generic kernel, in-place ops.
 
 The decisions come from the op's row in ``kernels/ewtable.py``: accepted kinds, result rule, compute rule, and
-whether the first operand is a condition (``where``).  ``elementwise_fast`` is the hot path of ``a + b``.
+whether the first operand is a condition (``where``).  ``binary`` is the hot path of ``a + b`` (a cached recipe per
+operand layouts), ``elementwise_fast`` that of the other calls with decided dtypes.
 """
 from __future__ import annotations
 
@@ -165,11 +166,12 @@ def _fast(name: str, args, rkey: tuple | None) -> Array | None:
         operands = args if not any(scalar_dts) else [
             a if sd is None else scalar_for(a, sd) for a, sd in zip(args, scalar_dts)]
     size = math.prod(shape)
-    if not 0 < size <= _FITS_ANY_DEVICE and not 0 < size * out_dt.device_itemsize <= dev.properties.limits.max_buffer_size:
+    if not 0 < size <= _FITS_ANY_DEVICE and not (
+            0 < size * out_dt.device_itemsize <= dev.properties.limits.max_buffer_size):
         return None  # too large, or empty (the general path checks the shape)
     out = Array._contiguous(Mirror(out_dt, size, dev), shape)
     plan = _ew.run(dev, op, operands, out, cdt, cdts)
-    if rkey is not None and plan is not None and not plan.chunks and not plan.scalar_order and plan.out_whole == (True,):
+    if rkey is not None and plan is not None and not (plan.chunks or plan.scalar_order) and plan.out_whole == (True,):
         dev.plans[rkey] = (plan.kernel, plan.prefix, plan.grid, plan.work, out_dt, shape, size)
     return out
 
