@@ -1,10 +1,11 @@
 """The command stream: the only path from wgarray to a device's queue.
 
 Dispatches are recorded into one compute pass of one pending command encoder and submitted together at a host
-read, an explicit ``synchronize()``, or when the batch is full, so requests to a device execute in the order they
-were made.  Kernel parameters (shapes, strides, offsets, scalars) go into a host-side uniform ring that is written
-once per submit and bound with a dynamic offset, so a dispatch needs no new buffer and no new bind group.
-Bind groups over data buffers are cached, keyed by the buffers they bind.
+read, an explicit ``synchronize()``, when the batch is full, or early to a device that has run dry (``FEED_AFTER``),
+so requests to a device execute in the order they were made.  Kernel parameters (shapes, strides, offsets, scalars)
+go into a host-side uniform ring that is written once per submit and bound with a dynamic offset, so a dispatch
+needs no new buffer and no new bind group.  Bind groups over data buffers are cached, keyed by the layout and the
+buffer objects they bind; a repeated dispatch sets only what changed (two wgpu-native calls for ``c = a + b``).
 """
 from __future__ import annotations
 
