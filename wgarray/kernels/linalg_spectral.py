@@ -12,6 +12,7 @@ Host-side bookkeeping only: these functions take and fill device buffers of arra
 from __future__ import annotations
 
 import math
+import struct
 
 from ..dtypes import DType
 from . import launch, layout, source
@@ -141,3 +142,85 @@ def qr_extract_r(device, a, tau, r, dummy, batch: int, m: int, n: int, kr: int) 
     """r (row-major kr x n per matrix) <- the upper triangle of the factored a."""
     total = batch * kr * n
     _qr(device, 4, a, tau, dummy, r, batch, m, n, 0, 0, kr, 1, MAX_WG, math.ceil(total / MAX_WG))
+
+
+# -- block Jacobi (large n: the rotations applied by the tuned matmul) ----------------------------------------
+BLOCK_CANDIDATES = (32, 24, 16, 8)  # b: the 2b x 2b subproblem lives in workgroup memory
+INNER_SWEEPS = 30  # cap of the subproblem's own sweeps (it converges quadratically: 4-8 seen); 1 = one sweep a step
+
+
+def block_bytes(b: int, d: DType) -> int:
+    """Workgroup memory of the subproblem solver for blocks of b: the packed lower triangle of the 2b x 2b
+    subproblem, its 2b x 2b accumulated rotation and b rotation pairs."""
+    w = 2 * b
+    return (w * (w + 1) // 2 + w * w + w) * d.device_itemsize + 8
+
+
+def block_size(device, d: DType) -> int:
+    """The largest candidate block whose solver fits the device's workgroup memory (b = 32 for float32 on
+    lavapipe's 32 KiB and an H200's 48 KiB; 24 for float64 on 32 KiB; 16 at WebGPU's 16 KiB floor)."""
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    for b in BLOCK_CANDIDATES:
+        if block_bytes(b, d) <= limit:
+            return b
+    return 2
+
+
+def _block(device, phase: int, d: DType, two_sided: bool, b: int, arrays: list, params: layout.Params,
+           workgroups: int) -> None:
+    c = _constants(d)
+    t = c["T"]
+    names = ("am", "vm", "subp", "ao", "vo", "jo", "subo")
+    bindings = [launch.read(nm, f"array<{t}>") if i < 3 else launch.write(nm, f"array<{t}>")
+                for i, nm in enumerate(names)] + [launch.write("flag", "array<atomic<u32>>")]
+    w = 2 * b
+    subs = dict(c, PHASE=phase, W=w, HALF=b, TRI=w * (w + 1) // 2, WW=w * w,
+                TWO_SIDED="true" if two_sided else "false")
+    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, b), "linalg_blockjac.wgsl", bindings, subs, MAX_WG,
+              arrays, params, workgroups)
+
+
+def _block_params(batch: int, n: int, npad: int, length: int, b: int, step: int, sweep: int, flags: int,
+                  tol: float, sg: int) -> layout.Params:
+    tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
+    return layout.Params().u32(batch, n, npad, length, b, npad // (2 * b), step, sweep, flags, tolbits, sg,
+                               INNER_SWEEPS)
+
+
+def block_init(device, src, a, v, dummies: list, batch: int, n: int, npad: int, length: int, b: int, step: int,
+               two_sided: bool, want_v: bool) -> None:
+    """a (batch x npad x length) <- the input src in the slot order of ``step`` (eigh: the symmetric matrix
+    from src's lower triangle, src column-major n x n; svd: the rows of G^T, src batch x n x length), zero-padded;
+    with ``want_v``, v (batch x npad x n) <- the identity's rows in that order."""
+    d1, d2, d3, d4, d5 = dummies
+    total = batch * npad * max(length, n)
+    params = _block_params(batch, n, npad, length, b, step, 0, 2 if want_v else 0, 0.0, 0)
+    _block(device, 0, src.dtype, two_sided, b, [src, d1, d2, a, v, d3, d4, d5], params, math.ceil(total / MAX_WG))
+
+
+def block_step(device, am, vm, subp, ao, vo, jo, subo, flag, batch: int, n: int, npad: int, length: int, b: int,
+               step: int, sweep: int, tol: float, two_sided: bool, solve: bool, permute: bool, use_sub: bool,
+               want_v: bool) -> None:
+    """One dispatch of ``solve`` (the k subproblems of ``step`` a matrix: J^T into jo, eigh's solved subproblem
+    into subo, flag[sweep] <- 1 on any rotation) and/or ``permute`` (am, vm from the previous step's slot order
+    into this step's ao, vo).  eigh reads its subproblems from am (and subp for the previous pairs' entries when
+    ``use_sub``), svd from am = the pairs' Gram matrices."""
+    k = npad // (2 * b)
+    sg = batch * k if solve else 0
+    total = batch * npad * max(length, n) if permute else 0
+    flags = int(use_sub) | (2 if want_v else 0)
+    params = _block_params(batch, n, npad, length, b, step, sweep, flags, tol, sg)
+    _block(device, 1, am.dtype, two_sided, b, [am, vm, subp, ao, vo, jo, subo, flag], params,
+           sg + math.ceil(total / MAX_WG))
+
+
+def block_extract(device, am, vm, subp, ao, vo, dummies: list, batch: int, n: int, npad: int, length: int, b: int,
+                  step: int, two_sided: bool, use_sub: bool, want_v: bool) -> None:
+    """From the slot order of ``step`` back to the original order: eigh the diagonal of ao (n x n column-major)
+    and vo (n x n column-major eigenvectors); svd ao = G (n x length, a column a row) and vo = V (n x n
+    column-major)."""
+    d1, d2, d3 = dummies
+    total = batch * n * (n if two_sided else length)
+    flags = int(use_sub) | (2 if want_v else 0)
+    params = _block_params(batch, n, npad, length, b, step, 0, flags, 0.0, 0)
+    _block(device, 2, am.dtype, two_sided, b, [am, vm, subp, ao, vo, d1, d2, d3], params, math.ceil(total / MAX_WG))

@@ -1,0 +1,309 @@
+// Block Jacobi (eigh: two-sided; svd: one-sided) for large n: the host drives the block-pair sets, the tuned matmul
+// applies the rotations, these phases do the rest.
+// The N = 2 k b padded columns (rows for eigh too) are 2k blocks of b.  Step s of a sweep pairs the blocks by the
+// round-robin (circle) schedule over 2k blocks (pair 0: (s mod r, r), pair i > 0: ((s+i) mod r, (s-i) mod r),
+// r = 2k-1), and the working matrices are stored permuted into that step's "slot order": pair i occupies the
+// contiguous positions [2ib, 2ib + 2b), so the k pair panels are one batched, single-strided matmul operand.
+// Matrices (batch-major, C order): eigh A (N x N, symmetric), V^T (N x n: row = eigenvector slot);
+// svd G^T (N x L: row = column of G), V^T (N x n).  Padded rows/columns are zero (no rotation ever touches them:
+// their off-diagonal / inner products are exactly zero).
+// PHASE 0: init, one thread an element: A (from the input's lower triangle, numpy's UPLO='L') or G^T, and V^T =
+//          the permuted identity, in the slot order of step p.step.
+// PHASE 1: workgroups [0, p.sg): the 2b x 2b subproblem of pair (matrix, i) of step p.step, solved to convergence
+//          by cyclic two-sided Jacobi in workgroup memory (lower triangle packed; at most p.inner sweeps), the
+//          accumulated rotation J written as J^T (the matmul's left operand) to jo, the final subproblem to subo (eigh), any rotation
+//          setting flag[p.sweep].  eigh reads the subproblem from the previous step's A' (am, its slot order) and,
+//          within a previous pair, from that pair's solved subproblem (subp, flags bit 0): the matmul recomputes
+//          those entries with rounding relative to the diagonal, which the relative skip test would chase forever.
+//          svd reads it from the pairs' Gram matrices (am, 2b x 2b each).
+//          Workgroups from p.sg on: the permutation of A' (eigh: rows and columns, symmetrised from the lower
+//          triangle) / G'^T (rows) and V'^T (rows) from the previous step's slot order into this step's.
+// PHASE 2: extract, one thread an element: eigh the diagonal into a (n x n column-major, only its diagonal read
+//          later) and V (column-major: v[b n n + j n + c]); svd G (cols x L) and V (cols x cols), from the slot
+//          order of step p.step.
+
+struct Params {
+    batch: u32,
+    n: u32,
+    npad: u32,
+    len: u32,
+    b: u32,
+    k: u32,
+    step: u32,
+    sweep: u32,
+    flags: u32,
+    tolbits: u32,
+    sg: u32,
+    inner: u32,
+}
+
+${BINDINGS}
+
+const PHASE: u32 = ${PHASE}u;
+const WG: u32 = ${WG}u;
+const W: u32 = ${W}u;
+const H: u32 = ${HALF}u;
+const TWO_SIDED: bool = ${TWO_SIDED};
+
+var<workgroup> sa: array<${T}, ${TRI}>;
+var<workgroup> sj: array<${T}, ${WW}>;
+var<workgroup> wcs: array<vec2<${T}>, ${HALF}>;
+var<workgroup> wrot: atomic<u32>;
+var<workgroup> wany: u32;
+
+// the block in slot j at step s; the slot of block blk at step s
+fn block_at(j: u32, s: u32) -> u32 {
+    let r = 2u * p.k - 1u;
+    let i = j / 2u;
+    if (i == 0u) {
+        return select(s % r, r, j == 1u);
+    }
+    return select((s + i) % r, (s + r - i) % r, (j & 1u) == 1u);
+}
+
+fn slot_of(blk: u32, s: u32) -> u32 {
+    let r = 2u * p.k - 1u;
+    if (blk == r) {
+        return 1u;
+    }
+    let d = (blk + r - s % r) % r;
+    if (d == 0u) {
+        return 0u;
+    }
+    return select(2u * (r - d) + 1u, 2u * d, d < p.k);
+}
+
+// position -> original index, at step s; position at step s -> position at the previous step
+fn orig_of(x: u32, s: u32) -> u32 {
+    return block_at(x / p.b, s) * p.b + x % p.b;
+}
+
+fn prev_pos(x: u32) -> u32 {
+    let r = 2u * p.k - 1u;
+    return slot_of(block_at(x / p.b, p.step), (p.step + r - 1u) % r) * p.b + x % p.b;
+}
+
+fn tri(i: u32, j: u32) -> u32 {
+    let hi = max(i, j);
+    return hi * (hi + 1u) / 2u + min(i, j);
+}
+
+// entry (x, y) of matrix mb's symmetric A' in the slot order of the step that wrote it
+fn sym_at(mb: u32, x: u32, y: u32) -> ${T} {
+    let bw = x / W;
+    if ((p.flags & 1u) != 0u && bw == y / W) {
+        return subp[(mb * p.k + bw) * W * W + (x % W) * W + y % W];
+    }
+    let np = p.npad;
+    return am[mb * np * np + max(x, y) * np + min(x, y)];
+}
+
+// the two local indices of inner pair q at inner step st (round-robin over W)
+fn inner_pair(q: u32, st: u32) -> vec2<u32> {
+    let r = W - 1u;
+    if (q == 0u) {
+        return vec2<u32>(st % r, r);
+    }
+    return vec2<u32>((st + q) % r, (st + r - q) % r);
+}
+
+// (c, s) of the rotation that diagonalises [[app, apq], [apq, aqq]] (the smaller angle), as linalg_jacobi's
+fn rotation(app: ${T}, aqq: ${T}, apq: ${T}) -> vec2<${T}> {
+    let zeta = (aqq - app) / (${T}(2.0) * apq);
+    let az = abs(zeta);
+    let r = select(sqrt(${T}(1.0) + az * az), az, az > ${T}(${BIG}));
+    let t = select(${T}(-1.0), ${T}(1.0), zeta >= ${T}(0.0)) / (az + r);
+    let c = ${T}(1.0) / sqrt(${T}(1.0) + t * t);
+    return vec2<${T}>(c, t * c);
+}
+
+fn solve(mb: u32, i: u32, lid: u32) {
+    let tol = ${T}(bitcast<f32>(p.tolbits));
+    for (var e = lid; e < W * W; e = e + WG) {
+        let l1 = e / W;
+        let l2 = e % W;
+        if (l1 >= l2) {
+            var v: ${T};
+            if (TWO_SIDED) {
+                v = sym_at(mb, prev_pos(2u * i * p.b + l1), prev_pos(2u * i * p.b + l2));
+            } else {
+                v = am[(mb * p.k + i) * W * W + l1 * W + l2];
+            }
+            sa[tri(l1, l2)] = v;
+        }
+        sj[e] = select(${T}(0.0), ${T}(1.0), l1 == l2);
+    }
+    var any_rot = 0u;
+    for (var sw = 0u; sw < p.inner; sw = sw + 1u) {
+        workgroupBarrier();
+        for (var st = 0u; st < W - 1u; st = st + 1u) {
+            if (lid < H) {
+                let pq = inner_pair(lid, st);
+                let app = sa[tri(pq.x, pq.x)];
+                let aqq = sa[tri(pq.y, pq.y)];
+                let apq = sa[tri(pq.x, pq.y)];
+                var cs = vec2<${T}>(${T}(1.0), ${T}(0.0));
+                if (abs(apq) > max(tol * sqrt(abs(app)) * sqrt(abs(aqq)), ${T}(${TINY}))) {
+                    cs = rotation(app, aqq, apq);
+                    atomicStore(&wrot, 1u);
+                }
+                wcs[lid] = cs;
+            }
+            workgroupBarrier();
+            for (var e = lid; e < H * H; e = e + WG) {
+                let bp = e / H;
+                let bq = e % H;
+                let r1 = wcs[bp];
+                let r2 = wcs[bq];
+                if (bp < bq || (r1.y == ${T}(0.0) && r2.y == ${T}(0.0))) {
+                    continue;
+                }
+                let u = inner_pair(bp, st);
+                if (bp == bq) {
+                    let ixy = tri(u.x, u.y);
+                    let t = r1.y / r1.x;
+                    let axy = sa[ixy];
+                    sa[tri(u.x, u.x)] = sa[tri(u.x, u.x)] - t * axy;
+                    sa[tri(u.y, u.y)] = sa[tri(u.y, u.y)] + t * axy;
+                    sa[ixy] = ${T}(0.0);
+                    continue;
+                }
+                let w = inner_pair(bq, st);
+                let i00 = tri(u.x, w.x);
+                let i01 = tri(u.x, w.y);
+                let i10 = tri(u.y, w.x);
+                let i11 = tri(u.y, w.y);
+                let x00 = sa[i00];
+                let x01 = sa[i01];
+                let x10 = sa[i10];
+                let x11 = sa[i11];
+                // Y = X R2, then R1^T Y (R = [[c, s], [-s, c]])
+                let y00 = r2.x * x00 - r2.y * x01;
+                let y01 = r2.y * x00 + r2.x * x01;
+                let y10 = r2.x * x10 - r2.y * x11;
+                let y11 = r2.y * x10 + r2.x * x11;
+                sa[i00] = r1.x * y00 - r1.y * y10;
+                sa[i01] = r1.x * y01 - r1.y * y11;
+                sa[i10] = r1.y * y00 + r1.x * y10;
+                sa[i11] = r1.y * y01 + r1.x * y11;
+            }
+            for (var e = lid; e < W * H; e = e + WG) {
+                let q = e / W;
+                let cs = wcs[q];
+                if (cs.y == ${T}(0.0)) {
+                    continue;
+                }
+                let row = e % W;
+                let u = inner_pair(q, st);
+                let jx = sj[row * W + u.x];
+                let jy = sj[row * W + u.y];
+                sj[row * W + u.x] = cs.x * jx - cs.y * jy;
+                sj[row * W + u.y] = cs.y * jx + cs.x * jy;
+            }
+            workgroupBarrier();
+        }
+        if (lid == 0u) {
+            wany = atomicLoad(&wrot);
+            atomicStore(&wrot, 0u);
+        }
+        let again = workgroupUniformLoad(&wany);
+        any_rot = any_rot | again;
+        if (again == 0u) {
+            break;
+        }
+    }
+    workgroupBarrier();
+    let base = (mb * p.k + i) * W * W;
+    for (var e = lid; e < W * W; e = e + WG) {
+        let l1 = e / W;
+        let l2 = e % W;
+        jo[base + l2 * W + l1] = sj[e];
+        if (TWO_SIDED) {
+            subo[base + e] = sa[tri(l1, l2)];
+        }
+    }
+    if (lid == 0u && any_rot != 0u) {
+        atomicMax(&flag[p.sweep], 1u);
+    }
+}
+
+${ENTRY}
+    let gi = group_index;
+    let n = p.n;
+    let np = p.npad;
+    if (PHASE == 1u && gi < p.sg) {
+        solve(gi / p.k, gi % p.k, lid);
+        return;
+    }
+    var t = thread_index;
+    if (PHASE == 1u) {
+        t = t - p.sg * WG;
+    }
+    let ta = p.batch * np * p.len;  // elements of A / G^T
+    let tv = p.batch * np * n;  // of V^T
+    if (PHASE == 0u) {
+        if (t < ta) {
+            let mb = t / (np * p.len);
+            let x = (t / p.len) % np;
+            let y = t % p.len;
+            let ox = orig_of(x, p.step);
+            var v = ${T}(0.0);
+            if (TWO_SIDED) {
+                let oy = orig_of(y, p.step);
+                if (ox < n && oy < n) {
+                    v = am[mb * n * n + min(ox, oy) * n + max(ox, oy)];
+                }
+            } else if (ox < n) {
+                v = am[(mb * n + ox) * p.len + y];
+            }
+            ao[t] = v;
+        }
+        if (t < tv && (p.flags & 2u) != 0u) {
+            let x = (t / n) % np;
+            vo[t] = select(${T}(0.0), ${T}(1.0), orig_of(x, p.step) == t % n);
+        }
+        return;
+    }
+    if (PHASE == 1u) {
+        if (t < ta) {
+            let mb = t / (np * p.len);
+            let x = prev_pos((t / p.len) % np);
+            if (TWO_SIDED) {
+                ao[t] = sym_at(mb, x, prev_pos(t % np));
+            } else {
+                ao[t] = am[(mb * np + x) * p.len + t % p.len];
+            }
+        }
+        if (t < tv && (p.flags & 2u) != 0u) {
+            let mb = t / (np * n);
+            vo[t] = vm[(mb * np + prev_pos((t / n) % np)) * n + t % n];
+        }
+        return;
+    }
+    // PHASE 2: out position j (original index) <- slot position slot_of(j / b) * b + j % b of step p.step
+    let te = p.batch * n * select(p.len, n, TWO_SIDED);
+    if (t >= te) {
+        return;
+    }
+    if (TWO_SIDED) {
+        let mb = t / (n * n);
+        let j = (t / n) % n;
+        let c = t % n;
+        let x = slot_of(j / p.b, p.step) * p.b + j % p.b;
+        if (c == j) {
+            ao[t] = sym_at(mb, x, x);
+        }
+        if ((p.flags & 2u) != 0u) {
+            vo[t] = vm[(mb * np + x) * n + c];
+        }
+        return;
+    }
+    let mb = t / (n * p.len);
+    let j = (t / p.len) % n;
+    let i = t % p.len;
+    let x = slot_of(j / p.b, p.step) * p.b + j % p.b;
+    ao[t] = am[(mb * np + x) * p.len + i];
+    if ((p.flags & 2u) != 0u && i < n) {
+        vo[(mb * n + j) * n + i] = vm[(mb * np + x) * n + i];
+    }
+}
