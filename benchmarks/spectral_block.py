@@ -1,7 +1,7 @@
 """eigh and svd (float32, one n x n matrix): wgarray's block Jacobi, against its scalar Jacobi (``--old``), numpy
 (LAPACK on the host's cores) and torch (CUDA), in one process; dispatches a call and the errors checked.
 
-`python -m benchmarks.spectral_block [--sizes 256,1024,2048] [--old] [--repeat 3] [--block B]`
+`python -m benchmarks.spectral_block [--sizes 256,1024] [--old] [--repeat 3] [--blocks 16,32] [--inner 1,30]`
 
 Each call is timed synchronised (it ends with a host read of the results' first element, so the whole chain of
 dependent dispatches is in); best of ``--repeat`` after one warm-up call.  Ratios are wgarray's speed over the
@@ -16,6 +16,7 @@ import numpy as np
 
 import wgarray as wg
 from wgarray.api.linalg import blockjac
+from wgarray.kernels import linalg_spectral
 
 
 def _best(f, repeat: int) -> float:
@@ -53,11 +54,12 @@ def _check(op: str, x: np.ndarray, res) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.spectral_block")
-    ap.add_argument("--sizes", default="256,1024,2048")
+    ap.add_argument("--sizes", default="256,1024")
     ap.add_argument("--ops", default="eigh,svd")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--old", action="store_true", help="also time the scalar (one rotation set a dispatch) Jacobi")
-    ap.add_argument("--block", type=int, default=None, help="force the block size b")
+    ap.add_argument("--blocks", default="", help="block sizes b to time (default: the device's choice)")
+    ap.add_argument("--inner", default="", help="caps of the subproblem's sweeps to time (default: INNER_SWEEPS)")
     ap.add_argument("--no-peers", action="store_true")
     args = ap.parse_args()
     dev = wg.default_device()
@@ -70,8 +72,9 @@ def main() -> None:
                 torch = _torch
         except Exception as e:  # noqa: BLE001 - a broken torch install is only a missing peer
             print("torch:", e)
-    blockjac.BLOCK = args.block
-    saved = dict(blockjac.MIN_N)
+    saved = dict(blockjac.MIN_N), linalg_spectral.INNER_SWEEPS
+    blocks = [int(b) for b in args.blocks.split(",") if b] or [None]
+    inners = [int(i) for i in args.inner.split(",") if i] or [saved[1]]
     rng = np.random.default_rng(6)
     for n in (int(s) for s in args.sizes.split(",")):
         for op in args.ops.split(","):
@@ -80,10 +83,12 @@ def main() -> None:
                 x = (x + x.T) / 2
             a = wg.asarray(x)
             a.mirror.buffer()
-            variants = [("block", 0)] + ([("scalar", 1 << 30)] if args.old else [])
+            variants = [(f"block b={b or 'auto'} inner={i}", 0, b, i) for b in blocks for i in inners]
+            variants += [("scalar", 1 << 30, None, saved[1])] if args.old else []
             times = {}
-            for name, min_n in variants:
+            for name, min_n, b, inner in variants:
                 blockjac.MIN_N = {"eigh": min_n, "svd": min_n}
+                blockjac.BLOCK, linalg_spectral.INNER_SWEEPS = b, inner
                 f = _wg_call(op, a)
 
                 def call(f=f):
@@ -96,14 +101,15 @@ def main() -> None:
                 call()
                 disp = (dev.stats() - before).dispatches
                 times[name] = _best(call, args.repeat)
-                print(f"{op} {n}: wgarray {name:6s} {times[name] * 1e3:9.2f} ms  {disp:6d} dispatches  "
+                print(f"{op} {n}: wgarray {name:22s} {times[name] * 1e3:9.2f} ms  {disp:6d} dispatches  "
                       f"backward error {err:.2f} eps n ||A||")
-            blockjac.MIN_N = dict(saved)
+            blockjac.MIN_N, linalg_spectral.INNER_SWEEPS, blockjac.BLOCK = dict(saved[0]), saved[1], None
+            best = min(times, key=lambda v: times[v] if v != "scalar" else float("inf"))
             f_np = (lambda: np.linalg.eigh(x)) if op == "eigh" else (lambda: np.linalg.svd(x))
             t_np = _best(f_np, args.repeat)
-            line = f"{op} {n}: numpy {t_np * 1e3:9.2f} ms  -> wgarray/numpy {t_np / times['block']:.2f}x"
+            line = f"{op} {n}: numpy {t_np * 1e3:9.2f} ms  -> wgarray ({best})/numpy {t_np / times[best]:.2f}x"
             if "scalar" in times:
-                line += f"; block over scalar {times['scalar'] / times['block']:.2f}x"
+                line += f"; block over scalar {times['scalar'] / times[best]:.2f}x"
             if torch is not None:
                 xt = torch.from_numpy(x).cuda()
                 tf = (lambda: torch.linalg.eigh(xt)) if op == "eigh" else (lambda: torch.linalg.svd(xt))
@@ -112,7 +118,7 @@ def main() -> None:
                     tf()
                     torch.cuda.synchronize()
                 t_t = _best(tcall, args.repeat)
-                line += f"; torch {t_t * 1e3:.2f} ms -> wgarray/torch {t_t / times['block']:.2f}x"
+                line += f"; torch {t_t * 1e3:.2f} ms -> wgarray/torch {t_t / times[best]:.2f}x"
             print(line, flush=True)
 
 
