@@ -34,6 +34,11 @@ def _constants(dt: DType) -> dict[str, str]:
     return dict(T="f32", EPS="1.1920928955078125e-07", TINY="1.1754943508222875e-38", BIG="1e18")
 
 
+def _with_rotation(c: dict[str, str]) -> dict[str, str]:
+    """The substitutions of the Jacobi shaders: the constants and the shared rotation (linalg_rotation.wgsl)."""
+    return dict(c, ROTATION=source.render("linalg_rotation.wgsl", **c))
+
+
 def _dispatch(device, key: tuple, shader: str, bindings: list[launch.Binding], subs: dict, wg: int,
               arrays: list, params: layout.Params, workgroups: int) -> None:
     """Compile (cached under ``key``) and record one dispatch of ``workgroups`` workgroups of ``wg`` threads over
@@ -54,7 +59,8 @@ def _jacobi(device, phase: int, a, v, cs, flag, batch: int, m: int, n: int, step
     nn = n + (n & 1)
     params = layout.Params().u32(batch, m, n, nn // 2, step, nn, sweep, flags)
     _dispatch(device, ("linalg_jacobi", t, phase, wg), "linalg_jacobi.wgsl", bindings,
-              dict(c, PHASE=phase, LOGWG=int(math.log2(wg))), wg, [a, v, cs, flag], params, workgroups)
+              dict(_with_rotation(c), PHASE=phase, LOGWG=int(math.log2(wg))), wg, [a, v, cs, flag], params,
+              workgroups)
 
 
 def jacobi_init(device, a, v, batch: int, n: int, cs, flag, symmetrise: bool) -> None:
@@ -174,7 +180,7 @@ def _block(device, phase: int, d: DType, two_sided: bool, b: int, arrays: list, 
     bindings = [launch.read(nm, f"array<{t}>") if i < 3 else launch.write(nm, f"array<{t}>")
                 for i, nm in enumerate(names)] + [launch.write("flag", "array<atomic<u32>>")]
     w = 2 * b
-    subs = dict(c, PHASE=phase, W=w, HALF=b, TRI=w * (w + 1) // 2, WW=w * w,
+    subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=b, TRI=w * (w + 1) // 2, WW=w * w,
                 TWO_SIDED="true" if two_sided else "false")
     _dispatch(device, ("linalg_blockjac", t, phase, two_sided, b), "linalg_blockjac.wgsl", bindings, subs, MAX_WG,
               arrays, params, workgroups)

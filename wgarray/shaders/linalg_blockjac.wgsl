@@ -107,15 +107,7 @@ fn inner_pair(q: u32, st: u32) -> vec2<u32> {
     return vec2<u32>((st + q) % r, (st + r - q) % r);
 }
 
-// (c, s) of the rotation that diagonalises [[app, apq], [apq, aqq]] (the smaller angle), as linalg_jacobi's
-fn rotation(app: ${T}, aqq: ${T}, apq: ${T}) -> vec2<${T}> {
-    let zeta = (aqq - app) / (${T}(2.0) * apq);
-    let az = abs(zeta);
-    let r = select(sqrt(${T}(1.0) + az * az), az, az > ${T}(${BIG}));
-    let t = select(${T}(-1.0), ${T}(1.0), zeta >= ${T}(0.0)) / (az + r);
-    let c = ${T}(1.0) / sqrt(${T}(1.0) + t * t);
-    return vec2<${T}>(c, t * c);
-}
+${ROTATION}
 
 fn solve(mb: u32, i: u32, lid: u32) {
     let tol = ${T}(bitcast<f32>(p.tolbits));
@@ -143,7 +135,7 @@ fn solve(mb: u32, i: u32, lid: u32) {
                 let aqq = sa[tri(pq.y, pq.y)];
                 let apq = sa[tri(pq.x, pq.y)];
                 var cs = vec2<${T}>(${T}(1.0), ${T}(0.0));
-                if (abs(apq) > max(tol * sqrt(abs(app)) * sqrt(abs(aqq)), ${T}(${TINY}))) {
+                if (wants(app, aqq, apq, tol)) {
                     cs = rotation(app, aqq, apq);
                     atomicStore(&wrot, 1u);
                 }

@@ -60,6 +60,17 @@ def _tol(dt, length: int | None) -> float:
     return 2 * eps if length is None else eps * (4 * math.sqrt(length) + 8)
 
 
+def _plan(dev, dt, n: int) -> tuple:
+    """(b, 2b, N, k, 2k - 1 steps a sweep, the zeroed sweep flags, 5 distinct one-element dummies for the unused
+    bindings of a phase) for n columns."""
+    b = _block(dev, dt, n)
+    w = 2 * b
+    npad = -(-n // w) * w
+    k = npad // w
+    flag = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
+    return b, w, npad, k, 2 * k - 1, flag, [_new(dev, 1, dt) for _ in range(5)]
+
+
 def _flagged(flag: Array, sweep: int) -> bool:
     return int(flag.numpy()[sweep]) != 0
 
@@ -69,14 +80,8 @@ def eigh(dev, a0: Array, batch: int, n: int, want_v: bool) -> tuple[Array, Array
     (d, v), d with the eigenvalues on the diagonal of n x n column-major matrices (only the diagonal is written),
     v the eigenvectors as the columns of n x n column-major matrices (unset without ``want_v``)."""
     dt = a0.dtype
-    b = _block(dev, dt, n)
-    w = 2 * b
-    npad = -(-n // w) * w
-    k = npad // w
-    r = 2 * k - 1
+    b, w, npad, k, r, flag, dummies = _plan(dev, dt, n)
     tol = _tol(dt, None)
-    flag = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
-    dummies = [_new(dev, 1, dt) for _ in range(5)]
     ap, vp = _new(dev, batch * npad * npad, dt), _new(dev, batch * npad * n, dt) if want_v else dummies[4]
     _k.block_init(dev, a0, ap, vp, dummies[:3] + [dummies[3], flag], batch, n, npad, npad, b, r - 1, True, want_v)
     sub, use_sub = dummies[2], False
@@ -112,14 +117,8 @@ def svd(dev, g: Array, batch: int, rows: int, cols: int, want_v: bool) -> tuple[
     cols column-major; unset without ``want_v``)."""
     dt = g.dtype
     n, length = cols, rows
-    b = _block(dev, dt, n)
-    w = 2 * b
-    npad = -(-n // w) * w
-    k = npad // w
-    r = 2 * k - 1
+    b, w, npad, k, r, flag, dummies = _plan(dev, dt, n)
     tol = _tol(dt, length)
-    flag = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
-    dummies = [_new(dev, 1, dt) for _ in range(5)]
     gt, vt = _new(dev, batch * npad * length, dt), _new(dev, batch * npad * n, dt) if want_v else dummies[4]
     _k.block_init(dev, g, gt, vt, dummies[:3] + [dummies[3], flag], batch, n, npad, length, b, 0, False, want_v)
     gp = vp = None
