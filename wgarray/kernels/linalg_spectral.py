@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import struct
+from dataclasses import dataclass
 
 from ..dtypes import DType
 from . import launch, layout, source
@@ -172,61 +173,44 @@ def block_size(device, d: DType) -> int:
     return 2
 
 
-def _block(device, phase: int, d: DType, two_sided: bool, b: int, arrays: list, params: layout.Params,
-           workgroups: int) -> None:
-    c = _constants(d)
+_BLOCK_BINDINGS = ("am", "vm", "subp", "ao", "vo", "jo", "subo", "flag")
+
+
+@dataclass(frozen=True)
+class BlockShape:
+    """The sizes of one block Jacobi run: ``batch`` matrices, n real columns, padded to ``npad`` = 2kb, A/G^T rows
+    of ``length`` (eigh: npad; svd: the column length L) in working rows of ``rl`` (length + n with V, rounded up
+    to 4 for the matmul's vector loads), blocks of ``b``."""
+
+    batch: int
+    n: int
+    npad: int
+    length: int
+    rl: int
+    b: int
+
+    @property
+    def k(self) -> int:
+        return self.npad // (2 * self.b)
+
+
+def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: dict, spare: list, *, step: int,
+                threads: int, sweep: int = 0, flags: int = 0, tol: float = 0.0, sg: int = 0,
+                astr: int = 0) -> None:
+    """One dispatch of linalg_blockjac.wgsl's ``phase`` (its header says what each does) over the ``arrays`` named
+    by binding (am vm subp ao vo jo subo flag); the bindings not named get distinct arrays from ``spare``.
+    ``sg`` subproblem workgroups come first, then ``threads`` elementwise invocations."""
+    spares = iter(spare)
+    bound = [arrays[nm] if nm in arrays else next(spares) for nm in _BLOCK_BINDINGS]
+    c = _constants(bound[0].dtype)
     t = c["T"]
-    names = ("am", "vm", "subp", "ao", "vo", "jo", "subo")
     bindings = [launch.read(nm, f"array<{t}>") if i < 3 else launch.write(nm, f"array<{t}>")
-                for i, nm in enumerate(names)] + [launch.write("flag", "array<atomic<u32>>")]
-    w = 2 * b
-    subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=b, TRI=w * (w + 1) // 2, WW=w * w,
+                for i, nm in enumerate(_BLOCK_BINDINGS[:-1])] + [launch.write("flag", "array<atomic<u32>>")]
+    w = 2 * shape.b
+    subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, WW=w * w,
                 TWO_SIDED="true" if two_sided else "false")
-    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, b), "linalg_blockjac.wgsl", bindings, subs, MAX_WG,
-              arrays, params, workgroups)
-
-
-def _block_params(batch: int, n: int, npad: int, length: int, b: int, step: int, sweep: int, flags: int,
-                  tol: float, sg: int) -> layout.Params:
     tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
-    return layout.Params().u32(batch, n, npad, length, b, npad // (2 * b), step, sweep, flags, tolbits, sg,
-                               INNER_SWEEPS)
-
-
-def block_init(device, src, a, v, dummies: list, batch: int, n: int, npad: int, length: int, b: int, step: int,
-               two_sided: bool, want_v: bool) -> None:
-    """a (batch x npad x length) <- the input src in the slot order of ``step`` (eigh: the symmetric matrix
-    from src's lower triangle, src column-major n x n; svd: the rows of G^T, src batch x n x length), zero-padded;
-    with ``want_v``, v (batch x npad x n) <- the identity's rows in that order."""
-    d1, d2, d3, d4, d5 = dummies
-    total = batch * npad * max(length, n)
-    params = _block_params(batch, n, npad, length, b, step, 0, 2 if want_v else 0, 0.0, 0)
-    _block(device, 0, src.dtype, two_sided, b, [src, d1, d2, a, v, d3, d4, d5], params, math.ceil(total / MAX_WG))
-
-
-def block_step(device, am, vm, subp, ao, vo, jo, subo, flag, batch: int, n: int, npad: int, length: int, b: int,
-               step: int, sweep: int, tol: float, two_sided: bool, solve: bool, permute: bool, use_sub: bool,
-               want_v: bool) -> None:
-    """One dispatch of ``solve`` (the k subproblems of ``step`` a matrix: J^T into jo, eigh's solved subproblem
-    into subo, flag[sweep] <- 1 on any rotation) and/or ``permute`` (am, vm from the previous step's slot order
-    into this step's ao, vo).  eigh reads its subproblems from am (and subp for the previous pairs' entries when
-    ``use_sub``), svd from am = the pairs' Gram matrices."""
-    k = npad // (2 * b)
-    sg = batch * k if solve else 0
-    total = batch * npad * max(length, n) if permute else 0
-    flags = int(use_sub) | (2 if want_v else 0)
-    params = _block_params(batch, n, npad, length, b, step, sweep, flags, tol, sg)
-    _block(device, 1, am.dtype, two_sided, b, [am, vm, subp, ao, vo, jo, subo, flag], params,
-           sg + math.ceil(total / MAX_WG))
-
-
-def block_extract(device, am, vm, subp, ao, vo, dummies: list, batch: int, n: int, npad: int, length: int, b: int,
-                  step: int, two_sided: bool, use_sub: bool, want_v: bool) -> None:
-    """From the slot order of ``step`` back to the original order: eigh the diagonal of ao (n x n column-major)
-    and vo (n x n column-major eigenvectors); svd ao = G (n x length, a column a row) and vo = V (n x n
-    column-major)."""
-    d1, d2, d3 = dummies
-    total = batch * n * (n if two_sided else length)
-    flags = int(use_sub) | (2 if want_v else 0)
-    params = _block_params(batch, n, npad, length, b, step, 0, flags, 0.0, 0)
-    _block(device, 2, am.dtype, two_sided, b, [am, vm, subp, ao, vo, d1, d2, d3], params, math.ceil(total / MAX_WG))
+    params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
+                                 flags, tolbits, sg, INNER_SWEEPS, shape.rl, astr, 0, 0)
+    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b), "linalg_blockjac.wgsl", bindings, subs,
+              MAX_WG, bound, params, sg + math.ceil(threads / MAX_WG))

@@ -2,25 +2,27 @@
 // applies the rotations, these phases do the rest.
 // The N = 2 k b padded columns (rows for eigh too) are 2k blocks of b.  Step s of a sweep pairs the blocks by the
 // round-robin (circle) schedule over 2k blocks (pair 0: (s mod r, r), pair i > 0: ((s+i) mod r, (s-i) mod r),
-// r = 2k-1), and the working matrices are stored permuted into that step's "slot order": pair i occupies the
-// contiguous positions [2ib, 2ib + 2b), so the k pair panels are one batched, single-strided matmul operand.
-// Matrices (batch-major, C order): eigh A (N x N, symmetric), V^T (N x n: row = eigenvector slot);
-// svd G^T (N x L: row = column of G), V^T (N x n).  Padded rows/columns are zero (no rotation ever touches them:
-// their off-diagonal / inner products are exactly zero).
-// PHASE 0: init, one thread an element: A (from the input's lower triangle, numpy's UPLO='L') or G^T, and V^T =
-//          the permuted identity, in the slot order of step p.step.
-// PHASE 1: workgroups [0, p.sg): the 2b x 2b subproblem of pair (matrix, i) of step p.step, solved to convergence
-//          by cyclic two-sided Jacobi in workgroup memory (lower triangle packed; at most p.inner sweeps), the
-//          accumulated rotation J written as J^T (the matmul's left operand) to jo, the final subproblem to subo (eigh), any rotation
-//          setting flag[p.sweep].  eigh reads the subproblem from the previous step's A' (am, its slot order) and,
-//          within a previous pair, from that pair's solved subproblem (subp, flags bit 0): the matmul recomputes
-//          those entries with rounding relative to the diagonal, which the relative skip test would chase forever.
-//          svd reads it from the pairs' Gram matrices (am, 2b x 2b each).
-//          Workgroups from p.sg on: the permutation of A' (eigh: rows and columns, symmetrised from the lower
-//          triangle) / G'^T (rows) and V'^T (rows) from the previous step's slot order into this step's.
-// PHASE 2: extract, one thread an element: eigh the diagonal into a (n x n column-major, only its diagonal read
-//          later) and V (column-major: v[b n n + j n + c]); svd G (cols x L) and V (cols x cols), from the slot
-//          order of step p.step.
+// r = 2k-1), and the working matrix is stored permuted into that step's "slot order": pair i occupies the
+// contiguous rows [2ib, 2ib + 2b), so the k pair panels are one batched, single-strided matmul operand.
+// The working matrix X (batch-major, C order, rows of p.rl): row x = [A row x (eigh, N wide, symmetric) or G^T row
+// x (svd: a column of G, L wide) | V^T row x (n wide) | zeros up to p.rl], so one matmul J^T X rotates both.
+// Padded rows/columns are zero (no rotation ever touches them: their off-diagonal / inner products are exactly 0).
+// Sources: am with its A/G^T part in rows of p.astr (eigh after the first step: A' = (R J)^T alone, N x N), vm
+// with its V^T part at column p.len of rows of p.rl (the previous step's J^T X).
+// PHASE 0: init, one thread an element of X: A from the input's lower triangle (numpy's UPLO='L'; am column-major
+//          n x n) or G^T (am: n x L), V^T the permuted identity, in the slot order of step p.step.
+// PHASE 1: workgroups [0, p.sg): the 2b x 2b subproblem of pair (matrix, i) of step p.step, solved by cyclic
+//          two-sided Jacobi in workgroup memory (lower triangle packed; at most p.inner sweeps, stopping at one that
+//          rotates nothing), the accumulated rotation J written as J^T (the matmul's left operand) to jo, the
+//          final subproblem to subo (eigh), any rotation setting flag[p.sweep].  eigh reads the subproblem from
+//          the previous step's A' (am, in its slot order) and, within a previous pair, from that pair's solved
+//          subproblem (subp, flags bit 0): the matmul recomputes those entries with rounding relative to the
+//          diagonal, which the relative skip test would chase forever.  svd reads the pairs' Gram matrices (am).
+//          Workgroups from p.sg on: X of this step from the previous step's sources (eigh: A' permuted in rows
+//          and columns and symmetrised from its lower triangle; svd: rows permuted).
+// PHASE 2: extract, one thread an element: eigh the diagonal into ao (n x n column-major, only its diagonal read
+//          later) and V (vo, column-major: v[b n n + j n + c]); svd G (ao, n x L) and V (vo, n x n), from the
+//          slot order of step p.step.
 
 struct Params {
     batch: u32,
@@ -35,6 +37,10 @@ struct Params {
     tolbits: u32,
     sg: u32,
     inner: u32,
+    rl: u32,
+    astr: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
 ${BINDINGS}
@@ -94,8 +100,7 @@ fn sym_at(mb: u32, x: u32, y: u32) -> ${T} {
     if ((p.flags & 1u) != 0u && bw == y / W) {
         return subp[(mb * p.k + bw) * W * W + (x % W) * W + y % W];
     }
-    let np = p.npad;
-    return am[mb * np * np + max(x, y) * np + min(x, y)];
+    return am[(mb * p.npad + max(x, y)) * p.astr + min(x, y)];
 }
 
 // the two local indices of inner pair q at inner step st (round-robin over W)
@@ -231,49 +236,43 @@ ${ENTRY}
     if (PHASE == 1u) {
         t = t - p.sg * WG;
     }
-    let ta = p.batch * np * p.len;  // elements of A / G^T
-    let tv = p.batch * np * n;  // of V^T
-    if (PHASE == 0u) {
-        if (t < ta) {
-            let mb = t / (np * p.len);
-            let x = (t / p.len) % np;
-            let y = t % p.len;
-            let ox = orig_of(x, p.step);
+    let rl = p.rl;
+    let len = p.len;
+    if (PHASE <= 1u) {
+        if (t >= p.batch * np * rl) {
+            return;
+        }
+        let mb = t / (np * rl);
+        let xs = (t / rl) % np;
+        let y = t % rl;
+        if (PHASE == 0u) {
+            let ox = orig_of(xs, p.step);
             var v = ${T}(0.0);
-            if (TWO_SIDED) {
+            if (y >= len) {
+                v = select(${T}(0.0), ${T}(1.0), ox == y - len);
+            } else if (TWO_SIDED) {
                 let oy = orig_of(y, p.step);
                 if (ox < n && oy < n) {
                     v = am[mb * n * n + min(ox, oy) * n + max(ox, oy)];
                 }
             } else if (ox < n) {
-                v = am[(mb * n + ox) * p.len + y];
+                v = am[(mb * n + ox) * len + y];
             }
             ao[t] = v;
+            return;
         }
-        if (t < tv && (p.flags & 2u) != 0u) {
-            let x = (t / n) % np;
-            vo[t] = select(${T}(0.0), ${T}(1.0), orig_of(x, p.step) == t % n);
-        }
-        return;
-    }
-    if (PHASE == 1u) {
-        if (t < ta) {
-            let mb = t / (np * p.len);
-            let x = prev_pos((t / p.len) % np);
-            if (TWO_SIDED) {
-                ao[t] = sym_at(mb, x, prev_pos(t % np));
-            } else {
-                ao[t] = am[(mb * np + x) * p.len + t % p.len];
-            }
-        }
-        if (t < tv && (p.flags & 2u) != 0u) {
-            let mb = t / (np * n);
-            vo[t] = vm[(mb * np + prev_pos((t / n) % np)) * n + t % n];
+        let x = prev_pos(xs);
+        if (y >= len) {
+            ao[t] = vm[(mb * np + x) * rl + y];
+        } else if (TWO_SIDED) {
+            ao[t] = sym_at(mb, x, prev_pos(y));
+        } else {
+            ao[t] = am[(mb * np + x) * p.astr + y];
         }
         return;
     }
     // PHASE 2: out position j (original index) <- slot position slot_of(j / b) * b + j % b of step p.step
-    let te = p.batch * n * select(p.len, n, TWO_SIDED);
+    let te = p.batch * n * select(len, n, TWO_SIDED);
     if (t >= te) {
         return;
     }
@@ -286,16 +285,16 @@ ${ENTRY}
             ao[t] = sym_at(mb, x, x);
         }
         if ((p.flags & 2u) != 0u) {
-            vo[t] = vm[(mb * np + x) * n + c];
+            vo[t] = vm[(mb * np + x) * rl + len + c];
         }
         return;
     }
-    let mb = t / (n * p.len);
-    let j = (t / p.len) % n;
-    let i = t % p.len;
+    let mb = t / (n * len);
+    let j = (t / len) % n;
+    let i = t % len;
     let x = slot_of(j / p.b, p.step) * p.b + j % p.b;
-    ao[t] = am[(mb * np + x) * p.len + i];
+    ao[t] = am[(mb * np + x) * p.astr + i];
     if ((p.flags & 2u) != 0u && i < n) {
-        vo[(mb * n + j) * n + i] = vm[(mb * np + x) * n + i];
+        vo[(mb * n + j) * n + i] = vm[(mb * np + x) * rl + len + i];
     }
 }

@@ -60,15 +60,17 @@ def _tol(dt, length: int | None) -> float:
     return 2 * eps if length is None else eps * (4 * math.sqrt(length) + 8)
 
 
-def _plan(dev, dt, n: int) -> tuple:
-    """(b, 2b, N, k, 2k - 1 steps a sweep, the zeroed sweep flags, 5 distinct one-element dummies for the unused
-    bindings of a phase) for n columns."""
+def _plan(dev, dt, batch: int, n: int, length: int | None,
+          want_v: bool) -> tuple[_k.BlockShape, Array, list[Array]]:
+    """The run's sizes for a batch of n columns (eigh: ``length`` None, the rows are the padded columns), the zeroed sweep
+    flags and 5 one-element arrays for the bindings a phase does not use."""
     b = _block(dev, dt, n)
     w = 2 * b
     npad = -(-n // w) * w
-    k = npad // w
+    length = npad if length is None else length
+    rl = -(-(length + (n if want_v else 0)) // 4) * 4
     flag = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
-    return b, w, npad, k, 2 * k - 1, flag, [_new(dev, 1, dt) for _ in range(5)]
+    return _k.BlockShape(batch, n, npad, length, rl, b), flag, [_new(dev, 1, dt) for _ in range(5)]
 
 
 def _flagged(flag: Array, sweep: int) -> bool:
@@ -80,34 +82,34 @@ def eigh(dev, a0: Array, batch: int, n: int, want_v: bool) -> tuple[Array, Array
     (d, v), d with the eigenvalues on the diagonal of n x n column-major matrices (only the diagonal is written),
     v the eigenvectors as the columns of n x n column-major matrices (unset without ``want_v``)."""
     dt = a0.dtype
-    b, w, npad, k, r, flag, dummies = _plan(dev, dt, n)
+    sh, flag, spare = _plan(dev, dt, batch, n, None, want_v)
+    npad, rl, k, w = sh.npad, sh.rl, sh.k, 2 * sh.b
+    r = 2 * k - 1
     tol = _tol(dt, None)
-    ap, vp = _new(dev, batch * npad * npad, dt), _new(dev, batch * npad * n, dt) if want_v else dummies[4]
-    _k.block_init(dev, a0, ap, vp, dummies[:3] + [dummies[3], flag], batch, n, npad, npad, b, r - 1, True, want_v)
-    sub, use_sub = dummies[2], False
+    vflag = 2 if want_v else 0
+    x = _new(dev, batch * npad * rl, dt)
+    _k.block_phase(dev, 0, True, sh, dict(am=a0, ao=x, flag=flag), spare, step=r - 1, threads=x.size)
+    src = dict(am=x, vm=x)
+    astr, use_sub = rl, 0
     for sweep in range(MAX_SWEEPS):
         for s in range(r):
-            a_s = _new(dev, batch * npad * npad, dt)
-            v_s = _new(dev, batch * npad * n, dt) if want_v else dummies[1]
-            j, sub_s = _new(dev, batch * k * w * w, dt), _new(dev, batch * k * w * w, dt)
-            _k.block_step(dev, ap, vp if want_v else dummies[0], sub, a_s, v_s, j, sub_s, flag, batch, n, npad,
-                          npad, b, s, sweep, tol, True, True, True, use_sub, want_v)
-            sub, use_sub = sub_s, True
+            xs = _new(dev, batch * npad * rl, dt)
+            j, sub = _new(dev, batch * k * w * w, dt), _new(dev, batch * k * w * w, dt)
+            _k.block_phase(dev, 1, True, sh, dict(src, ao=xs, jo=j, subo=sub, flag=flag), spare, step=s,
+                           threads=xs.size, sweep=sweep, flags=use_sub | vflag, tol=tol, sg=batch * k, astr=astr)
             jt = _view(j, (batch * k, w, w))
-            rr = _matmul(jt, _view(a_s, (batch * k, w, npad)))
+            y = _matmul(jt, _view(xs, (batch * k, w, rl)))  # [R | V'^T] = J^T [A | V^T]
             if batch == 1:
-                rt = _view(rr, (k, w, npad), (w, 1, npad))
-                ap = _matmul(jt, rt)
+                ap = _matmul(jt, _view(y, (k, w, npad), (w, 1, rl)))  # A' = J^T R^T
             else:
-                rt = _view(rr, (batch, k, w, npad), (npad * npad, w, 1, npad))
-                ap = _matmul(_view(j, (batch, k, w, w)), rt)
-            if want_v:
-                vp = _matmul(jt, _view(v_s, (batch * k, w, n)))
+                ap = _matmul(_view(j, (batch, k, w, w)), _view(y, (batch, k, w, npad), (npad * rl, w, 1, rl)))
+            src = dict(am=ap, vm=y, subp=sub)
+            astr, use_sub = npad, 1
         if not _flagged(flag, sweep):
             break
-    d, v = _new(dev, batch * n * n, dt), _new(dev, batch * n * n, dt) if want_v else dummies[4]
-    _k.block_extract(dev, _view(ap, (ap.size,)), _view(vp, (vp.size,)) if want_v else dummies[0], sub, d, v,
-                     [dummies[1], dummies[3], flag], batch, n, npad, npad, b, r - 1, True, True, want_v)
+    d, v = _new(dev, batch * n * n, dt), _new(dev, batch * n * n, dt)
+    _k.block_phase(dev, 2, True, sh, dict(src, ao=d, vo=v, flag=flag), spare, step=r - 1, threads=batch * n * n,
+                   flags=1 | vflag, astr=npad)
     return d, v
 
 
@@ -116,35 +118,30 @@ def svd(dev, g: Array, batch: int, rows: int, cols: int, want_v: bool) -> tuple[
     contiguous, cols x rows C order): (G V, V), G V with mutually orthogonal columns (same layout as g), V (cols x
     cols column-major; unset without ``want_v``)."""
     dt = g.dtype
-    n, length = cols, rows
-    b, w, npad, k, r, flag, dummies = _plan(dev, dt, n)
+    sh, flag, spare = _plan(dev, dt, batch, cols, rows, want_v)
+    npad, rl, k, w, length = sh.npad, sh.rl, sh.k, 2 * sh.b, rows
+    r = 2 * k - 1
     tol = _tol(dt, length)
-    gt, vt = _new(dev, batch * npad * length, dt), _new(dev, batch * npad * n, dt) if want_v else dummies[4]
-    _k.block_init(dev, g, gt, vt, dummies[:3] + [dummies[3], flag], batch, n, npad, length, b, 0, False, want_v)
-    gp = vp = None
+    vflag = 2 if want_v else 0
+    x = _new(dev, batch * npad * rl, dt)
+    _k.block_phase(dev, 0, False, sh, dict(am=g, ao=x, flag=flag), spare, step=0, threads=x.size)
+    y = None
     for sweep in range(MAX_SWEEPS):
         for s in range(r):
-            if gp is not None:
-                gt = _new(dev, batch * npad * length, dt)
-                vt = _new(dev, batch * npad * n, dt) if want_v else dummies[4]
-                _k.block_step(dev, _view(gp, (gp.size,)), _view(vp, (vp.size,)) if want_v else dummies[0],
-                              dummies[1], gt, vt, dummies[2], dummies[3], flag, batch, n, npad, length, b, s, sweep,
-                              tol, False, False, True, False, want_v)
-            panel = _view(gt, (batch * k, w, length))
-            gram = _matmul(panel, _view(gt, (batch * k, length, w), (w * length, 1, length)))
+            if y is not None:
+                x = _new(dev, batch * npad * rl, dt)
+                _k.block_phase(dev, 1, False, sh, dict(am=y, vm=y, ao=x, flag=flag), spare, step=s, threads=x.size,
+                               astr=rl)
+            panel = _view(x, (batch * k, w, length), (w * rl, rl, 1))
+            gram = _matmul(panel, _view(x, (batch * k, length, w), (w * rl, 1, rl)))
             j = _new(dev, batch * k * w * w, dt)
-            _k.block_step(dev, _view(gram, (gram.size,)), dummies[0], dummies[1], dummies[2], dummies[4], j,
-                          dummies[3], flag, batch, n, npad, length, b, s, sweep, tol, False, True, False, False,
-                          False)
-            jt = _view(j, (batch * k, w, w))
-            gp = _matmul(jt, panel)
-            if want_v:
-                vp = _matmul(jt, _view(vt, (batch * k, w, n)))
+            _k.block_phase(dev, 1, False, sh, dict(am=gram, jo=j, flag=flag), spare, step=s, threads=0,
+                           sweep=sweep, tol=tol, sg=batch * k)
+            y = _matmul(_view(j, (batch * k, w, w)), _view(x, (batch * k, w, rl)))  # [G'^T | V'^T] = J^T [G^T | V^T]
         if not _flagged(flag, sweep):
             break
-    assert gp is not None
-    out, v = _new(dev, batch * n * length, dt), _new(dev, batch * n * n, dt) if want_v else dummies[4]
-    _k.block_extract(dev, _view(gp, (gp.size,)), _view(vp, (vp.size,)) if want_v and vp is not None else dummies[0],
-                     dummies[1], out, v, [dummies[2], dummies[3], flag], batch, n, npad, length, b, r - 1, False,
-                     False, want_v)
+    assert y is not None
+    out, v = _new(dev, batch * cols * length, dt), _new(dev, batch * cols * cols, dt)
+    _k.block_phase(dev, 2, False, sh, dict(am=y, vm=y, ao=out, vo=v, flag=flag), spare, step=r - 1,
+                   threads=batch * cols * length, flags=vflag, astr=rl)
     return out, v
