@@ -212,5 +212,13 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
     tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
                                  flags, tolbits, sg, INNER_SWEEPS, shape.rl, astr, 0, 0)
-    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b), "linalg_blockjac.wgsl", bindings, subs,
-              MAX_WG, bound, params, sg + math.ceil(threads / MAX_WG))
+    wg = block_workgroup(device, shape.b)
+    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b, wg), "linalg_blockjac.wgsl", bindings, subs,
+              wg, bound, params, sg + math.ceil(threads / wg))
+
+
+def block_workgroup(device, b: int) -> int:
+    """Invocations of the block phases' workgroups: one a 2 x 2 block of the subproblem (b^2), a power of two from
+    64 to the device's limit (1024 on lavapipe and NVIDIA), so the solver's barriers wait for few updates each."""
+    limit = min(1024, device.properties.limits.max_compute_invocations_per_workgroup)
+    return max(64, min(limit, 1 << max(0, b * b - 1).bit_length()))

@@ -130,6 +130,9 @@ fn solve(mb: u32, i: u32, lid: u32) {
         }
         sj[e] = select(${T}(0.0), ${T}(1.0), l1 == l2);
     }
+    if (lid == 0u) {
+        atomicStore(&wrot, 0u);  // workgroup memory may hold an earlier dispatch's bytes (no zero-init relied on)
+    }
     var any_rot = 0u;
     for (var sw = 0u; sw < p.inner; sw = sw + 1u) {
         workgroupBarrier();
