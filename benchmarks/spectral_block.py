@@ -74,6 +74,7 @@ def main() -> None:
         except Exception as e:  # noqa: BLE001 - a broken torch install is only a missing peer
             print("torch:", e)
     saved = dict(blockjac.MIN_N), linalg_spectral.INNER_SWEEPS
+    blockjac.ON_CPU = True  # measure the block path on a software adapter too
     blocks = [int(b) for b in args.blocks.split(",") if b] or [None]
     inners = [int(i) for i in args.inner.split(",") if i] or [saved[1]]
     rng = np.random.default_rng(6)

@@ -24,7 +24,7 @@ C = base.C
 def forced(b: int = 2, count: dict | None = None):
     """The block path for every n >= 1 with blocks of b (b = 2: 4 x 4 subproblems, so n = 6 has 2 pairs a step
     and n = 5 pads), counting its calls in ``count``."""
-    saved = bj.BLOCK, bj.MIN_N, bj.eigh, bj.svd
+    saved = bj.BLOCK, bj.MIN_N, bj.ON_CPU, bj.eigh, bj.svd
     count = {} if count is None else count
 
     def spy(name, real):
@@ -32,12 +32,12 @@ def forced(b: int = 2, count: dict | None = None):
             count[name] = count.get(name, 0) + 1
             return real(*args, **kw)
         return call
-    bj.BLOCK, bj.MIN_N = b, {"eigh": 1, "svd": 1}
+    bj.BLOCK, bj.MIN_N, bj.ON_CPU = b, {"eigh": 1, "svd": 1}, True
     bj.eigh, bj.svd = spy("eigh", bj.eigh), spy("svd", bj.svd)
     try:
         yield count
     finally:
-        bj.BLOCK, bj.MIN_N, bj.eigh, bj.svd = saved
+        bj.BLOCK, bj.MIN_N, bj.ON_CPU, bj.eigh, bj.svd = saved
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def calls():
         yield count
 
 
-@settings(max_examples=12)
+@settings(max_examples=8)
 @given(base.matrices(square=True))
 def test_eigh_block(case):
     with forced() as count:
@@ -103,14 +103,14 @@ def _svd_ok(a: np.ndarray, full: bool) -> None:
 
 @pytest.mark.parametrize("b, dt", [(3, np.float32), (4, np.float64)])
 def test_not_a_multiple_stacks(calls, monkeypatch, b, dt):
-    """n = 21 with b = 3 / 4: 2b does not divide n (zero padding), 4 / 3 pairs a step, a stack of 2."""
+    """n = 17 with b = 3 / 4: 2b does not divide n (zero padding), 3 pairs a step, a stack of 2."""
     monkeypatch.setattr(bj, "BLOCK", b)
     rng = np.random.default_rng(b)
-    a = rng.standard_normal((2, 21, 21)).astype(dt)
+    a = rng.standard_normal((2, 17, 17)).astype(dt)
     _eigh_ok(base._sym(a))
     _svd_ok(a, True)
-    _svd_ok(rng.standard_normal((24, 21)).astype(dt), True)  # tall: U completed by the QR
-    _svd_ok(rng.standard_normal((2, 21, 23)).astype(dt), False)  # wide: on A^T
+    _svd_ok(rng.standard_normal((20, 17)).astype(dt), True)  # tall: U completed by the QR
+    _svd_ok(rng.standard_normal((2, 17, 19)).astype(dt), False)  # wide: on A^T
     assert calls["eigh"] == 2 and calls["svd"] == 6
 
 

@@ -136,7 +136,7 @@ def _eigh(x, name: str, vectors: bool):
     if batch == 0 or n == 0:
         return _zeros(dev, lead + (n,), dt), _eye_stack(dev, lead, n, n, dt)
     a = _column_major(x, True)
-    if _bj.use_block("eigh", n):
+    if _bj.use_block(dev, "eigh", n):
         a, v = _bj.eigh(dev, a, batch, n, vectors)
     else:
         v = _new(dev, (batch * n * n,), dt)
@@ -186,7 +186,7 @@ def _svd(x: Array, vectors: bool, full: bool):
         raise LinAlgError("SVD did not converge")  # numpy's message for a non-finite input
     g = _column_major(x, tall)
     dummy = _new(dev, (1,), dt)
-    block = _bj.use_block("svd", cols)
+    block = _bj.use_block(dev, "svd", cols)
     if block:
         g, v = _bj.svd(dev, g, batch, rows, cols, vectors)
     else:
