@@ -21,11 +21,16 @@ C = base.C
 
 
 @contextlib.contextmanager
-def forced(b: int = 2, count: dict | None = None):
+def forced(b: int | None = 2, count: dict | None = None):
     """The block path for every n >= 1 with blocks of b (b = 2: 4 x 4 subproblems, so n = 6 has 2 pairs a step
-    and n = 5 pads), counting its calls in ``count``."""
-    saved = bj.BLOCK, bj.MIN_N, bj.ON_CPU, bj.eigh, bj.svd
+    and n = 5 pads), counting its calls and the most sweeps one took in ``count``."""
+    saved = bj.BLOCK, bj.MIN_N, bj.ON_CPU, bj.eigh, bj.svd, bj._flagged
     count = {} if count is None else count
+    flagged = bj._flagged
+
+    def sweep_read(flag, sweep):
+        count["max_sweeps"] = max(count.get("max_sweeps", 0), sweep + 1)
+        return flagged(flag, sweep)
 
     def spy(name, real):
         def call(*args, **kw):
@@ -33,11 +38,15 @@ def forced(b: int = 2, count: dict | None = None):
             return real(*args, **kw)
         return call
     bj.BLOCK, bj.MIN_N, bj.ON_CPU = b, {"eigh": 1, "svd": 1}, True
-    bj.eigh, bj.svd = spy("eigh", bj.eigh), spy("svd", bj.svd)
+    bj.eigh, bj.svd, bj._flagged = spy("eigh", bj.eigh), spy("svd", bj.svd), sweep_read
     try:
         yield count
     finally:
-        bj.BLOCK, bj.MIN_N, bj.ON_CPU, bj.eigh, bj.svd = saved
+        bj.BLOCK, bj.MIN_N, bj.ON_CPU, bj.eigh, bj.svd, bj._flagged = saved
+    # convergence, not the sweep cap: a block path that never stops rotating (a wrong J, stale entries) still
+    # gives accurate results after MAX_SWEEPS, so the bounds alone would not see it (6-12 sweeps seen; ~20 for a
+    # rank-deficient float64 svd, on the scalar path too: its null column shrinks by ~eps a sweep down to TINY)
+    assert count.get("max_sweeps", 0) < bj.MAX_SWEEPS, count
 
 
 @pytest.fixture
@@ -158,3 +167,17 @@ def test_block_size_fits_the_device():
     for dt in (wg.float32, wg.float64):
         b = K.block_size(dev, dt)
         assert K.block_bytes(b, dt) <= lim and b in K.BLOCK_CANDIDATES
+
+
+@pytest.mark.parametrize("dt", base.DTYPES)
+def test_default_block_size(dt):
+    """The device's own b (32 for float32 on 32 KiB of workgroup memory, 24 for float64): one pair of 2b columns,
+    n = b + 8 padded to 2b, the solver at its full size (1,024 invocations)."""
+    b = K.block_size(wg.default_device(), wg.float32 if dt == np.float32 else wg.float64)
+    n = b + 8
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n)).astype(dt)
+    with forced(None) as count:
+        _eigh_ok(base._sym(a))
+        _svd_ok(a, False)
+    assert count["eigh"] == 2 and count["svd"] == 2

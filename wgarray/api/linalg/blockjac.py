@@ -30,7 +30,8 @@ MAX_SWEEPS = 40
 # device's workgroup memory, ``kernels.linalg_spectral.block_size``), the n from which eigh / the svd take the
 # block path on a GPU (the scalar Jacobi of ``linalg_jacobi.wgsl`` below it), and whether CPU (software) adapters
 # take it at all: lavapipe runs each workgroup on one CPU thread, so the serial subproblem solves cost what the
-# saved dispatches do not, and the scalar path measured faster there at every n tried (0.57x at 128, 0.35x at 256).
+# saved dispatches do not, and the scalar path measured faster there from n = 128 on (0.57x at 128, 0.35x at 256;
+# the block path was faster at n = 32-48, below MIN_N).
 BLOCK: int | None = None
 MIN_N = {"eigh": 128, "svd": 128}
 ON_CPU = False
