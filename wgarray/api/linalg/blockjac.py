@@ -33,7 +33,7 @@ MAX_SWEEPS = 40
 # saved dispatches do not, and the scalar path measured faster there from n = 128 on (0.57x at 128, 0.35x at 256;
 # the block path was faster at n = 32-48, below MIN_N).
 BLOCK: int | None = None
-MIN_N = {"eigh": 128, "svd": 128}
+MIN_N = {"eigh": 64, "svd": 64}
 ON_CPU = False
 
 
@@ -43,8 +43,18 @@ def use_block(dev, kind: str, n: int) -> bool:
     return n >= MIN_N[kind]
 
 
+# The H200 (2026-12-02, `python -m benchmarks.spectral_block --sizes 64,256,1024 --blocks 16,32 --old`): b = 32 was
+# faster at n = 64 (eigh 4.8 vs 10.0 ms, svd 6.9 vs 13.2; the scalar path 33 / 25 ms, hence MIN_N = 64), b = 16 at
+# n = 256 (eigh 54.5 vs 62.6) and 1024 (eigh 175 vs 324 ms, svd 323 vs 394): beyond a few pairs the 2b x 2b solves'
+# barrier steps cost more than the extra dispatches of smaller blocks.
+WIDE_BELOW = 256  # n below which b is the largest that fits; from it on at most NARROW
+NARROW = 16
+
+
 def _block(dev, dt, n: int) -> int:
     b = BLOCK if BLOCK is not None else _k.block_size(dev, dt)
+    if BLOCK is None and n >= WIDE_BELOW:
+        b = min(b, NARROW)
     return max(1, min(b, -(-n // 2)))
 
 
