@@ -49,7 +49,12 @@ class Shape:
     wg: int  # scatter invocations (a power of two, 8..256)
     wide: int  # invocations of init, stats, hist, dscan
     max_blocks: int
-    chunked: bool = False  # the CPU scatter
+    chunked: bool = False  # the CPU kernels
+    bits: int = 8  # digit width (the GPU scatter's tile ranking takes 8; the CPU kernels 1..16)
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.bits <= 16 and (self.chunked or self.bits == 8)):
+            raise ValueError(f"radix digits of {self.bits} bits need the CPU kernels (the GPU ones take 8)")
 
     @property
     def items(self) -> int:
@@ -72,8 +77,8 @@ def _kdt(d: DType) -> DType:
 def _kconst(kdt: DType) -> dict[str, str]:
     if kdt is dt.uint64:
         return dict(K="u64", KMAX="(~u64(0u))", KZERO="u64(0u)", KMIN="((u64(plan[2]) << 32u) | u64(plan[1]))",
-                    KHI="u32(kmin >> 32u)", KBYTES="8")
-    return dict(K="u32", KMAX="0xffffffffu", KZERO="0u", KMIN="plan[1]", KHI="0u", KBYTES="4")
+                    KHI="u32(kmin >> 32u)", RHI="u32(r >> 32u)", KBYTES="8")
+    return dict(K="u32", KMAX="0xffffffffu", KZERO="0u", KMIN="plan[1]", KHI="0u", RHI="0u", KBYTES="4")
 
 
 def _key(xdt: DType, descending: bool) -> str:
@@ -88,29 +93,38 @@ def _reduce4(k: str, wide: int) -> str:
     return source.render("radix_reduce4.wgsl", K=k, WG=wide)
 
 
-def _build_init(xdt: DType, descending: bool, wide: int, carry: bool) -> launch.Kernel:
+def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: bool, simple: bool) -> launch.Kernel:
     keyfns = sort.key_functions([xdt]) + ("\n" + source.load("radix_key16.wgsl") if xdt is dt.float16 else "")
     c = _kconst(_kdt(xdt))
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
-                         dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
+                         dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(), ROWS_SRC=rows.wgsl_functions("src", "p.src", simple),
                               KEY=_key(xdt, descending), K=c["K"],
                               PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"], KZERO=c["KZERO"],
-                              REDUCE4=_reduce4(c["K"], wide)), wide)
+                              REDUCE4=_reduce4(c["K"], wide), ROWPOS=_ROWPOS[one_row]), wide)
 
 
-def _build_stats(kdt: DType, wide: int) -> launch.Kernel:
+_ROWPOS = {False: "        let row = e / p.L;\n        let pos = e - row * p.L;",
+           True: "        let row = 0u;\n        let pos = e;"}
+
+
+def _build_stats(kdt: DType, wide: int, bits: int) -> launch.Kernel:
     c = _kconst(kdt)
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_stats.wgsl", (read("part", k), write("plan", "array<u32>")),
-                         dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], KBYTES=c["KBYTES"],
+                         dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], RHI=c["RHI"], BITS=bits,
+                              MASK=(1 << bits) - 1, NDIG=_digits(8 * int(c["KBYTES"]), bits),
                               REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
-def _digit(kdt: DType) -> str:
+def _digits(nbits: int, bits: int) -> int:
+    return -(-nbits // bits)
+
+
+def _digit(kdt: DType, bits: int) -> str:
     c = _kconst(kdt)
-    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"])
+    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], BITS=bits, MASK=(1 << bits) - 1)
 
 
 def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
@@ -120,8 +134,14 @@ def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
 def _build_hist(kdt: DType, shp: Shape) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"),)
     if shp.chunked:
-        return launch.Kernel("radix_hist_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt), CNT=256 * shp.wg), shp.wg)
-    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt)), shp.wide)
+        return launch.Kernel("radix_hist_cpu.wgsl", bindings,
+                             dict(DIGIT=_digit(kdt, shp.bits), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
+    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8)), shp.wide)
+
+
+def _build_scan_cpu(wide: int) -> launch.Kernel:
+    return launch.Kernel("radix_scan_cpu.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>")),
+                         dict(WGSCAN=_scan_text(wide)), wide)
 
 
 def _build_dscan(wide: int) -> launch.Kernel:
@@ -130,29 +150,35 @@ def _build_dscan(wide: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide)), wide)
 
 
-def _build_scatter(kdt: DType, wg: int, chunked: bool) -> launch.Kernel:
+def _build_scatter(kdt: DType, shp: Shape) -> launch.Kernel:
+    if shp.chunked:
+        bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"), write("keys_out", f"array<{kdt.wgsl}>"),
+                                        write("idx_out", "array<u32>"))
+        return launch.Kernel("radix_scatter_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt, shp.bits)), shp.wg)
     bindings = _pass_inputs(kdt) + (read("counts", "array<u32>"), read("totals", "array<u32>"),
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
-    if chunked:
-        return launch.Kernel("radix_scatter_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt), CNT=256 * wg), wg)
+    wg = shp.wg
     return launch.Kernel("radix_scatter.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt), WGSCAN=_scan_text(wg), ITEMS=TILE // wg, TILE=TILE,
+                         dict(DIGIT=_digit(kdt, 8), WGSCAN=_scan_text(wg), ITEMS=TILE // wg, TILE=TILE,
                               TILE2=2 * TILE, CNT=16 * wg, PER=256 // wg), wg)
 
 
-def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int) -> tuple[int, list[int]]:
-    """(the minimum subtracted from every key, the bit shifts of the key digits that need a pass), from the
-    keys' reduction: raw digits where some keys differ, or digits of key - min up to max - min."""
+def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int, bits: int = 8) -> tuple[int, list[int]]:
+    """(the minimum subtracted from every key, the bit shifts of the ``bits``-wide key digits that need a pass),
+    from the keys' reduction: raw digits where some keys differ, or digits of key - min up to max - min."""
     diff = kor ^ kand
-    raw = [8 * i for i in range(nbytes) if (diff >> (8 * i)) & 0xFF]
-    rel = list(range(0, (kmax - kmin).bit_length(), 8))
+    mask = (1 << bits) - 1
+    raw = [bits * i for i in range(_digits(8 * nbytes, bits)) if (diff >> (bits * i)) & mask]
+    rel = list(range(0, (kmax - kmin).bit_length(), bits))
     return (kmin, rel) if len(rel) < len(raw) else (0, raw)
 
 
-def key_slots(xdt: DType) -> int:
-    """The key passes recorded for ``xdt``: the most its plan can ask for (a pass per byte of the values, an even
-    number, at most the key's bytes), since the plan lives on the device."""
-    return min(_kdt(xdt).device_itemsize, 2 * math.ceil(xdt.itemsize / 2))
+def key_slots(xdt: DType, bits: int = 8) -> int:
+    """The key passes recorded for ``xdt``: the most its plan can ask for, rounded up to even (an odd count ends
+    in a payload copy), since the plan lives on the device.  The digits of key - min never exceed the values'
+    own bits (an int8's key spans 256 values, a float16's has 16 bits)."""
+    d = _digits(min(8 * xdt.itemsize, 8 * _kdt(xdt).device_itemsize), bits)
+    return d + d % 2
 
 
 @dataclass
@@ -179,15 +205,17 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     keys = [Mirror(kdt, n, device), Mirror(kdt, n, device)]
     idxs = [Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
     work = _Work(n, nb, block, [m.buffer_for_write(whole=True) for m in keys],
-                 [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 12, device), keys + idxs)
+                 [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 4 + 64, device), keys + idxs)
     part = Mirror(kdt, 4 * nb, device)
-    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry),
-                            lambda: _build_init(x.dtype, descending, shp.wide, carry))
+    one_row, simple = length == n, rws[0].simple  # no division by L; one multiply-add an address
+    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple),
+                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple))
     params = layout.Params().u32(n, length, block, 0)
     rws[0].pack(params)
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
-    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide), lambda: _build_stats(kdt, shp.wide))
+    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits),
+                            lambda: _build_stats(kdt, shp.wide, shp.bits))
     bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
     return work
@@ -196,7 +224,7 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
 def _shape(device) -> Shape:
     """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 256 digits x chunks), else
     GPU (a device opened with a tiny ``binding_limit``)."""
-    cpu = 1024 * CPU.max_blocks * CPU.wg <= device.properties.limits.max_storage_buffer_binding_size
+    cpu = 4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= device.properties.limits.max_storage_buffer_binding_size
     return CPU if cpu and device.properties.adapter_type == "CPU" else GPU
 
 
@@ -206,7 +234,7 @@ def device_plan(device, x: ViewLike, axis: int, descending: bool) -> tuple[int, 
     n_rows, length, rws = rows.split(x.shape, [axis], [(x.offset, x.strides)])
     work = _keys_and_plan(device, x, descending, n_rows * length, length, rws, _shape(device))
     plan = [int(v) for v in work.plan.host()]
-    return plan[1] | (plan[2] << 32), plan[4:4 + plan[0]]
+    return plan[1] | (plan[2] << 32), plan[4:4 + plan[0] - plan[3]]
 
 
 def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike | None,
@@ -228,13 +256,20 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     carry = index_out is None and n_rows == 1 and x.dtype.wgsl in CARRIED
     work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry)
     nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
-    passes = [(0, s) for s in range(key_slots(x.dtype))] if length > 1 else []  # (mode, key slot | row shift)
+    bits = shp.bits
+    passes = [(0, s) for s in range(key_slots(x.dtype, bits))] if length > 1 else []  # (mode, key slot | row shift)
     if passes and n_rows > 1:
-        passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), 8)]
-    per = 0 if shp.chunked or nb <= SERIAL_DSCAN else 1  # digits a dscan workgroup scans (0: serially)
+        passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), bits)]
     segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
-    counts = Mirror(dt.uint32, 256 * segs, device)
-    totals = Mirror(dt.uint32, 256, device)
+    counts = Mirror(dt.uint32, (1 << bits) * segs, device)
+    totals = None if shp.chunked else Mirror(dt.uint32, 256, device)
+    per = 0 if nb <= SERIAL_DSCAN else 1  # digits a GPU dscan workgroup scans (0: serially)
+    hist = launch.compile(device, ("radix_hist", kdt.name, shp), lambda: _build_hist(kdt, shp))
+    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp), lambda: _build_scatter(kdt, shp))
+    if shp.chunked:
+        scan = launch.compile(device, ("radix_scan_cpu", shp.wide), lambda: _build_scan_cpu(shp.wide))
+    else:
+        scan = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
     cur = 0
     for mode, arg in passes:
         if mode == 1 and arg == 0:
@@ -242,15 +277,16 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
         params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
                                      0).bytes()
         cbuf = counts.buffer_for_write(whole=True)
-        kernel = launch.compile(device, ("radix_hist", kdt.name, shp), lambda: _build_hist(kdt, shp))
-        launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
-        kernel = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
-        launch.dispatch(device, kernel, [plan, cbuf, totals.buffer_for_write(whole=True)],
-                        layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
-        kernel = launch.compile(device, ("radix_scatter", kdt.name, shp.wg, shp.chunked),
-                                lambda: _build_scatter(kdt, shp.wg, shp.chunked))
-        launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], plan, cbuf, totals.buffer(), kbuf[1 - cur],
-                                         ibuf[1 - cur]], params, workgroups=nb)
+        launch.dispatch(device, hist, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
+        if totals is None:  # CPU: one exclusive scan of the digit-major chunk counts gives every chunk's slots
+            launch.dispatch(device, scan, [plan, cbuf], layout.Params().u32((1 << bits) * segs, mode, arg, 0).bytes(),
+                            workgroups=1)
+            bufs = [kbuf[cur], ibuf[cur], plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
+        else:
+            launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
+                            layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
+            bufs = [kbuf[cur], ibuf[cur], plan, cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]]
+        launch.dispatch(device, scatter, bufs, params, workgroups=nb)
         cur = 1 - cur
     if passes and passes[-1][0] == 0:
         cur = 0

@@ -31,8 +31,7 @@ ${ENTRY}
     var o: ${K} = ${KZERO};
     var a: ${K} = ${KMAX};
     for (var e = start + lid; e < stop; e = e + ${WG}u) {
-        let row = e / p.L;
-        let pos = e - row * p.L;
+${ROWPOS}
         let k = ${KEY};
         keys[e] = k;
         idx[e] = ${PAYLOAD};
