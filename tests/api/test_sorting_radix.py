@@ -243,11 +243,14 @@ def test_gpu_tiled_scatter_on_any_adapter(monkeypatch, dtype):
 
 # Launch shapes forced on this adapter: the CPU kernels with 8-, 11- and 3-bit digits (3: many passes, odd
 # digit counts that end in a payload copy, row digits of 3 bits) and few blocks, so a few thousand elements span
-# several blocks and every chunk of a block; the GPU's tiled scatter with several tiles a block.
+# several blocks and every chunk of a block; the GPU's tiled scatter with several tiles a block, 8, 16 and 1 keys
+# an invocation.
 SHAPES = {"cpu8": radix.Shape(wg=8, wide=64, max_blocks=3, chunked=True, bits=8),
           "cpu11": radix.Shape(wg=8, wide=64, max_blocks=5, chunked=True, bits=11),
           "cpu3": radix.Shape(wg=4, wide=32, max_blocks=2, chunked=True, bits=3),
-          "gpu": radix.Shape(wg=64, wide=256, max_blocks=2)}
+          "gpu": radix.Shape(wg=64, wide=256, max_blocks=2),
+          "gpu2k": radix.Shape(wg=128, wide=256, max_blocks=2, tile=2048),
+          "gpu1": radix.Shape(wg=256, wide=256, max_blocks=3, tile=256)}
 
 
 def _hard(dtype: str, n: int, rng) -> np.ndarray:
@@ -262,7 +265,11 @@ def _hard(dtype: str, n: int, rng) -> np.ndarray:
     return pool[rng.integers(0, len(pool), n)]
 
 
-@pytest.mark.parametrize("shape", list(SHAPES))
+SLOW_SHAPES = ("gpu2k", "gpu1")  # 128/256 invocations a workgroup: slow barriers on lavapipe
+
+
+@pytest.mark.parametrize("shape", [s if s not in SLOW_SHAPES else pytest.param(s, marks=pytest.mark.slow)
+                                   for s in SHAPES])
 @pytest.mark.parametrize("dtype", ["float32", "int16", "uint8", "bool", "int64", "float16"])
 def test_shapes_stable_many_equal_keys(monkeypatch, shape, dtype):
     """Stability among many equal keys (NaN, -0.0 == 0.0, inf, integer extremes) at odd lengths spanning several
@@ -298,3 +305,18 @@ def test_bool_is_one_pass():
 def test_shape_rejects_wide_gpu_digits():
     with pytest.raises(ValueError, match="8"):
         radix.Shape(wg=64, wide=256, max_blocks=8, bits=11)
+
+
+@pytest.mark.parametrize("shape", SLOW_SHAPES)
+def test_gpu_tile_sizes(monkeypatch, shape):
+    """The GPU scatter with 2048-key tiles (16 keys an invocation) and 256-key tiles (one), cheaply: one uint8
+    digit and its copy, a partial last tile, many equal keys, rows along axis 0."""
+    monkeypatch.setattr(radix, "CPU", SHAPES[shape])
+    monkeypatch.setattr(radix, "GPU", SHAPES[shape])
+    rng = np.random.default_rng(9)
+    for shp, axis, desc in (((5001,), 0, True), ((41, 70), 0, False)):
+        a = _hard("uint8", int(np.prod(shp)), rng).reshape(shp)
+        got_v, got_i = run_radix(wg.asarray(a), axis, desc)
+        want = ref_argsort(a, axis, desc)
+        np.testing.assert_array_equal(got_i, want)
+        np.testing.assert_array_equal(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))

@@ -22,6 +22,7 @@ nor a device-scope acquire/release fence; three dispatches a pass are what WebGP
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -32,33 +33,43 @@ from . import launch, layout, rows, sort, source
 from .launch import read, write
 from .layout import ViewLike
 
-TILE = 1024  # elements the scatter ranks at once in workgroup memory (2 tiles + counters: < 16 KiB)
+TILE = 1024  # elements the GPU scatter ranks at once by default (2 tiles + counters: < 16 KiB of workgroup memory)
 CARRIED = ("f32", "i32", "u32")  # storage types whose values ride as the payload of a values-only sort
 SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts serially
 
 
 @dataclass(frozen=True)
 class Shape:
-    """Launch shapes.  GPUs: the tiled scatter (64 invocations rank 16 elements each), 256 invocations in the
-    other kernels, up to 4096 blocks (1024 blocks of 64 invocations fill a quarter of an H200's 132 x 2048
-    invocation slots; ``python -m benchmarks.sort_shapes`` times the alternatives).  CPU adapters (lavapipe),
-    where a workgroup barrier costs tens of microseconds and workgroup memory is plentiful: the chunked hist and
-    scatter (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, 256 counters each, one
-    barrier a block), up to 32 blocks (a few a core)."""
+    """Launch shapes.  GPUs: the tiled scatter (64 invocations rank 16 keys each of a 1024-key tile), 256
+    invocations in the other kernels, up to 4096 blocks (1024 blocks of 64 invocations fill a quarter of an H200's
+    132 x 2048 invocation slots; ``python -m benchmarks.sort_shapes`` times the alternatives: invocations x tile
+    (keys per invocation) x blocks).  CPU adapters (lavapipe), where a workgroup barrier costs tens of
+    microseconds: the chunked hist and scatter (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8
+    invocations, each counting and placing a contiguous chunk of thousands of keys, no barrier), up to 32
+    blocks (a few a core), 8-bit digits (``python -m benchmarks.sort_ratio`` sweeps the width)."""
 
     wg: int  # scatter invocations (a power of two, 8..256)
     wide: int  # invocations of init, stats, hist, dscan
     max_blocks: int
     chunked: bool = False  # the CPU kernels
     bits: int = 8  # digit width (the GPU scatter's tile ranking takes 8; the CPU kernels 1..16)
+    tile: int = TILE  # keys the GPU scatter ranks at once (a power of two, tile / wg of them an invocation)
 
     def __post_init__(self) -> None:
         if not (1 <= self.bits <= 16 and (self.chunked or self.bits == 8)):
             raise ValueError(f"radix digits of {self.bits} bits need the CPU kernels (the GPU ones take 8)")
+        if self.tile & (self.tile - 1) or not self.wg <= self.tile <= 1 << 16:
+            raise ValueError(f"a radix tile of {self.tile} keys is not a power of two in [wg, 65536]")
 
     @property
     def items(self) -> int:
-        return TILE // self.wg
+        return self.tile // self.wg
+
+    @property
+    def scatter_bytes(self) -> int:
+        """Workgroup memory of the GPU scatter: two tiles, 16 counters an invocation, two 256-entry tables and the
+        workgroup scan's."""
+        return 4 * (2 * self.tile + 16 * self.wg + 512 + self.wg + self.wg // min(8, self.wg) + 1)
 
 
 GPU = Shape(wg=64, wide=256, max_blocks=4096)
@@ -99,9 +110,10 @@ def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: b
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
-                         dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(), ROWS_SRC=rows.wgsl_functions("src", "p.src", simple),
-                              KEY=_key(xdt, descending), K=c["K"],
-                              PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"], KZERO=c["KZERO"],
+                         dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(),
+                              ROWS_SRC=rows.wgsl_functions("src", "p.src", simple), KEY=_key(xdt, descending), K=c["K"],
+                              PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"],
+                              KZERO=c["KZERO"],
                               REDUCE4=_reduce4(c["K"], wide), ROWPOS=_ROWPOS[one_row]), wide)
 
 
@@ -159,8 +171,8 @@ def _build_scatter(kdt: DType, shp: Shape) -> launch.Kernel:
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
     return launch.Kernel("radix_scatter.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt, 8), WGSCAN=_scan_text(wg), ITEMS=TILE // wg, TILE=TILE,
-                              TILE2=2 * TILE, CNT=16 * wg, PER=256 // wg), wg)
+                         dict(DIGIT=_digit(kdt, 8), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
+                              TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
 
 
 def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int, bits: int = 8) -> tuple[int, list[int]]:
@@ -199,8 +211,8 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
     statistics that plan the key passes on the device."""
     kdt = _kdt(x.dtype)
-    ntiles = math.ceil(n / TILE)
-    block = math.ceil(ntiles / shp.max_blocks) * TILE
+    ntiles = math.ceil(n / shp.tile)
+    block = math.ceil(ntiles / shp.max_blocks) * shp.tile
     nb = math.ceil(n / block)
     keys = [Mirror(kdt, n, device), Mirror(kdt, n, device)]
     idxs = [Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
@@ -222,10 +234,17 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
 
 
 def _shape(device) -> Shape:
-    """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 256 digits x chunks), else
-    GPU (a device opened with a tiny ``binding_limit``)."""
-    cpu = 4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= device.properties.limits.max_storage_buffer_binding_size
-    return CPU if cpu and device.properties.adapter_type == "CPU" else GPU
+    """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 2^bits digits x chunks),
+    else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
+    workgroup memory."""
+    lim = device.properties.limits
+    if device.properties.adapter_type == "CPU" and \
+            4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size:
+        return CPU
+    shp = GPU
+    while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
+        shp = dataclasses.replace(shp, tile=shp.tile // 2)
+    return shp
 
 
 def device_plan(device, x: ViewLike, axis: int, descending: bool) -> tuple[int, list[int]]:
