@@ -288,9 +288,10 @@ def test_shapes_stable_many_equal_keys(monkeypatch, shape, dtype):
         assert_same(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))
     a = _hard(dtype, 2047, rng)
     x = wg.asarray(a)
-    out = _ops.new_array(x.shape, x.dtype, x.device)  # values only (32-bit values ride as the payload)
-    radix.run(x.device, x, 0, False, out, None)
-    assert_same(out.numpy(), a[ref_argsort(a, 0, False)])
+    for desc in (False, True):  # values only: 32-bit values ride as the payload, their keys recomputed from it
+        out = _ops.new_array(x.shape, x.dtype, x.device)
+        radix.run(x.device, x, 0, desc, out, None)
+        assert_same(out.numpy(), a[ref_argsort(a, 0, desc)])
 
 
 def test_bool_is_one_pass():

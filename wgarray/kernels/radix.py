@@ -92,8 +92,12 @@ def _kconst(kdt: DType) -> dict[str, str]:
     return dict(K="u32", KMAX="0xffffffffu", KZERO="0u", KMIN="plan[1]", KHI="0u", RHI="0u", KBYTES="4")
 
 
-def _key(xdt: DType, descending: bool) -> str:
-    raw = "src[src_at(row, pos)]"
+def _keyfns(xdt: DType) -> str:
+    return sort.key_functions([xdt]) + ("\n" + source.load("radix_key16.wgsl") if xdt is dt.float16 else "")
+
+
+def _key(xdt: DType, descending: bool, raw: str = "src[src_at(row, pos)]") -> str:
+    """The sort key of the storage value ``raw`` of ``xdt``."""
     if xdt is dt.float16:
         k = f"wg_key16_f16({raw})"
         return f"(~{k})" if descending else k
@@ -105,12 +109,11 @@ def _reduce4(k: str, wide: int) -> str:
 
 
 def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: bool, simple: bool) -> launch.Kernel:
-    keyfns = sort.key_functions([xdt]) + ("\n" + source.load("radix_key16.wgsl") if xdt is dt.float16 else "")
     c = _kconst(_kdt(xdt))
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
-                         dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(),
+                         dict(KEYFNS=_keyfns(xdt), ROWS_STRUCT=rows.wgsl_struct(), STOREKEY="" if carry else "keys[e] = k;",
                               ROWS_SRC=rows.wgsl_functions("src", "p.src", simple), KEY=_key(xdt, descending), K=c["K"],
                               PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"],
                               KZERO=c["KZERO"],
@@ -134,21 +137,28 @@ def _digits(nbits: int, bits: int) -> int:
     return -(-nbits // bits)
 
 
-def _digit(kdt: DType, bits: int) -> str:
+def _digit(kdt: DType, bits: int, carried) -> str:
+    """The pass's digit functions; ``carried`` (dtype name, descending): the payload is the values' own bits (a
+    values-only sort of one row), so the key is recomputed from it and no key array is read or written."""
     c = _kconst(kdt)
-    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], BITS=bits, MASK=(1 << bits) - 1)
+    keyin, fns = "keys_in[e]", ""
+    if carried:
+        xdt = dt.as_dtype(carried[0])
+        keyin, fns = _key(xdt, carried[1], f"bitcast<{xdt.wgsl}>(idx_in[e])"), _keyfns(xdt)
+    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], BITS=bits, MASK=(1 << bits) - 1, KEYFNS=fns,
+                         KEYIN=keyin, STORE_KEYS="false" if carried else "true")
 
 
 def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
     return read("keys_in", f"array<{kdt.wgsl}>"), read("idx_in", "array<u32>"), read("plan", "array<u32>")
 
 
-def _build_hist(kdt: DType, shp: Shape) -> launch.Kernel:
+def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"),)
     if shp.chunked:
         return launch.Kernel("radix_hist_cpu.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, shp.bits), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
-    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8)), shp.wide)
+                             dict(DIGIT=_digit(kdt, shp.bits, carried), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
+    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
 
 
 def _build_scan_cpu(wide: int) -> launch.Kernel:
@@ -162,16 +172,16 @@ def _build_dscan(wide: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide)), wide)
 
 
-def _build_scatter(kdt: DType, shp: Shape) -> launch.Kernel:
+def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     if shp.chunked:
         bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"), write("keys_out", f"array<{kdt.wgsl}>"),
                                         write("idx_out", "array<u32>"))
-        return launch.Kernel("radix_scatter_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt, shp.bits)), shp.wg)
+        return launch.Kernel("radix_scatter_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt, shp.bits, carried)), shp.wg)
     bindings = _pass_inputs(kdt) + (read("counts", "array<u32>"), read("totals", "array<u32>"),
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
     return launch.Kernel("radix_scatter.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt, 8), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
+                         dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
 
 
@@ -283,8 +293,10 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     counts = Mirror(dt.uint32, (1 << bits) * segs, device)
     totals = None if shp.chunked else Mirror(dt.uint32, 256, device)
     per = 0 if nb <= SERIAL_DSCAN else 1  # digits a GPU dscan workgroup scans (0: serially)
-    hist = launch.compile(device, ("radix_hist", kdt.name, shp), lambda: _build_hist(kdt, shp))
-    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp), lambda: _build_scatter(kdt, shp))
+    carried = (x.dtype.name, descending) if carry else None  # the passes recompute the keys from the payload
+    hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried), lambda: _build_hist(kdt, shp, carried))
+    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried),
+                             lambda: _build_scatter(kdt, shp, carried))
     if shp.chunked:
         scan = launch.compile(device, ("radix_scan_cpu", shp.wide), lambda: _build_scan_cpu(shp.wide))
     else:

@@ -6,6 +6,8 @@
 // is recorded; one past the plan's count is inactive and its kernels return at once.  When the plan's digit count
 // is odd, its last active pass is a copy of the payload (plan[3] = 1): hist and scan return at once and the scatter
 // copies its block in place, so the data end in the first buffer of the ping-pong pair for a fraction of a pass.
+// A values-only sort of one row carries the values' bits as the payload: its key is recomputed from the payload
+// (KEYIN), and the key arrays are neither read nor written (STORE_KEYS false).
 
 // The parameters of a pass's kernels (radix_hist*, radix_scatter*).
 struct Params {
@@ -18,6 +20,8 @@ struct Params {
     slot: u32,  // mode 0: the key pass
     _pad0: u32,
 }
+
+${KEYFNS}
 
 var<private> rx_shift: u32;
 var<private> rx_kmin: ${K};
@@ -40,13 +44,13 @@ fn rx_begin() -> bool {
     }
     rx_shift = plan[4u + p.slot];
     rx_kmin = ${KMIN};
-    rx_write_keys = p.slot + 1u + plan[3] < plan[0];
+    rx_write_keys = ${STORE_KEYS} && p.slot + 1u + plan[3] < plan[0];
     return true;
 }
 
 fn rx_digit(e: u32) -> u32 {
     if (p.mode == 0u) {
-        return u32((keys_in[e] - rx_kmin) >> rx_shift) & ${MASK}u;
+        return u32((${KEYIN} - rx_kmin) >> rx_shift) & ${MASK}u;
     }
     return ((idx_in[e] / p.L) >> rx_shift) & ${MASK}u;
 }

@@ -33,7 +33,7 @@ ${ENTRY}
     for (var e = start + lid; e < stop; e = e + ${WG}u) {
 ${ROWPOS}
         let k = ${KEY};
-        keys[e] = k;
+        ${STOREKEY}
         idx[e] = ${PAYLOAD};
         lo = min(lo, k);
         hi = max(hi, k);
