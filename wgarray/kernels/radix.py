@@ -2,19 +2,23 @@
 
 Each element e = row * L + pos gets an unsigned sort key (``sort.storage_key_expr``: NaNs last, -0.0 == 0.0;
 float16 a 16-bit key, ``shaders/radix_key16.wgsl``; complemented for descending order, which keeps equal
-elements in their original order) and the payload e.  A pass sorts stably by one 8-bit digit: per-block digit
-histograms (``radix_hist.wgsl``), a scan of the (digit, block) counts (``radix_dscan.wgsl``) and a scatter that
-ranks each tile's elements among equal digits with a counting sort in workgroup memory (``radix_scatter.wgsl``).
+elements in their original order) and the payload e.  A pass sorts stably by one digit (``Shape.bits`` wide: 8 on
+GPUs, any of 1..16 in the CPU kernels): per-block digit histograms, a scan of the (digit, block) counts and a
+scatter.  GPUs (``radix_hist.wgsl``, ``radix_dscan.wgsl``, ``radix_scatter.wgsl``) rank each tile's keys among
+equal digits with counting sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``,
+``radix_scan_cpu.wgsl``, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
+invocation, without barriers.  A values-only sort of one row of a 32-bit dtype carries the values' bits as the
+payload and recomputes each pass's key from it: no key array is written or read after the statistics.
 
 The passes adapt to the keys present, planned on the device: one reduction (``radix_init.wgsl`` +
 ``radix_stats.wgsl``) gives the keys' (min, max, or, and) and writes the plan, a pass for each digit of the raw
 keys that differs somewhere (or ^ and), or for the digits of key - min up to max - min, whichever needs fewer
 (``plan_passes`` is the host model of that rule): a bool or an int8 needs one pass, an int16 or float16 at most
-two.  The host records every pass the dtype could need (``key_slots``) and reads nothing back (a read is a queue
-round trip, ~0.3 ms on a GPU); a pass past the plan's count returns at once in all three kernels, and an odd count
-gets one stable copy pass over a constant digit so the data always end in the first buffer of the ping-pong
-pair.  Rows (segmented sorts) come last, as the most significant digits: the row id is the payload divided by L,
-so no row keys are stored.
+two (8-bit digits).  The host records every pass the dtype could need (``key_slots``) and reads nothing back (a
+read is a queue round trip, ~0.3 ms on a GPU); a pass past the plan's count returns at once in all three kernels,
+and an odd count ends in a copy of the payload (hist and scan return at once, the scatter copies its block) so
+the data always end in the first buffer of the ping-pong pair.  Rows (segmented sorts) come last, as the most
+significant digits: the row id is the payload divided by L, so no row keys are stored.
 
 A single-pass "decoupled look-back" scan is not used: it spins on flags set by other workgroups, and WGSL gives no
 forward-progress guarantee between workgroups (lavapipe runs them in an order where such a spin can deadlock)
