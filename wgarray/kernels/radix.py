@@ -5,8 +5,8 @@ float16 a 16-bit key, ``shaders/radix_key16.wgsl``; complemented for descending 
 elements in their original order) and the payload e.  A pass sorts stably by one digit (``Shape.bits`` wide: 8 on
 GPUs, any of 1..16 in the CPU kernels): per-block digit histograms, a scan of the (digit, block) counts and a
 scatter.  GPUs (``radix_hist.wgsl``, ``radix_dscan.wgsl``, ``radix_scatter.wgsl``) rank each tile's keys among
-equal digits with counting sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``,
-``radix_scan_cpu.wgsl``, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
+equal digits with counting sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``, ``radix_dscan.wgsl``
+over all counts at once, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
 invocation, without barriers.  A values-only sort of one row of a 32-bit dtype carries the values' bits as the
 payload and recomputes each pass's key from it: no key array is written or read after the statistics.
 
@@ -165,11 +165,6 @@ def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
 
 
-def _build_scan_cpu(wide: int) -> launch.Kernel:
-    return launch.Kernel("radix_scan_cpu.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>")),
-                         dict(WGSCAN=_scan_text(wide)), wide)
-
-
 def _build_dscan(wide: int) -> launch.Kernel:
     return launch.Kernel("radix_dscan.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>"),
                                               write("totals", "array<u32>")),
@@ -295,16 +290,13 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
         passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), bits)]
     segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
     counts = Mirror(dt.uint32, (1 << bits) * segs, device)
-    totals = None if shp.chunked else Mirror(dt.uint32, 256, device)
+    totals = Mirror(dt.uint32, 256, device)
     per = 0 if nb <= SERIAL_DSCAN else 1  # digits a GPU dscan workgroup scans (0: serially)
     carried = (x.dtype.name, descending) if carry else None  # the passes recompute the keys from the payload
     hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried), lambda: _build_hist(kdt, shp, carried))
     scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried),
                              lambda: _build_scatter(kdt, shp, carried))
-    if shp.chunked:
-        scan = launch.compile(device, ("radix_scan_cpu", shp.wide), lambda: _build_scan_cpu(shp.wide))
-    else:
-        scan = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
+    scan = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
     cur = 0
     for mode, arg in passes:
         if mode == 1 and arg == 0:
@@ -313,9 +305,9 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
                                      0).bytes()
         cbuf = counts.buffer_for_write(whole=True)
         launch.dispatch(device, hist, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
-        if totals is None:  # CPU: one exclusive scan of the digit-major chunk counts gives every chunk's slots
-            launch.dispatch(device, scan, [plan, cbuf], layout.Params().u32((1 << bits) * segs, mode, arg, 0).bytes(),
-                            workgroups=1)
+        if shp.chunked:  # one exclusive scan of the digit-major chunk counts (as one "digit") gives every slot
+            launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
+                            layout.Params().u32((1 << bits) * segs, 1, mode, arg).bytes(), workgroups=1)
             bufs = [kbuf[cur], ibuf[cur], plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
         else:
             launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],

@@ -1,9 +1,9 @@
 // Radix sort pass, step 1 on CPU adapters (lavapipe): the ${WG} invocations of a workgroup take the same
 // contiguous chunks of the block as radix_scatter_cpu.wgsl and count their ${BITS}-bit digits, each in its own
 // counters (no atomics: on a CPU, atomics serialise the SIMD lanes), stored digit-major per chunk (segment s =
-// block * ${WG} + invocation): counts[d * nseg + s].  The exclusive scan of that order (radix_scan_cpu.wgsl) is
-// each chunk's first output slot of each digit, so the scatter writes without counting again.  The counters live
-// in the storage buffer itself (2^${BITS} a chunk need not fit workgroup memory).
+// block * ${WG} + invocation): counts[d * nseg + s].  The exclusive scan of that order (radix_dscan.wgsl, all at
+// once) is each chunk's first output slot of each digit, so the scatter writes without counting again.  The
+// counters live in the storage buffer itself (2^${BITS} a chunk need not fit workgroup memory).
 ${BINDINGS}
 
 ${DIGIT}
