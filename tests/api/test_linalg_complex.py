@@ -20,6 +20,8 @@ import wgarray as wg
 C = 8
 COMPLEX = [np.complex64, np.complex128]
 BATCH = st.sampled_from([(), (1,), (3,), (2, 2), (0,)])
+DT = st.sampled_from(COMPLEX)
+SEED = st.integers(0, 2**32 - 1)
 
 
 def eps(dt) -> float:
@@ -40,7 +42,7 @@ def frob(a):
 
 
 @settings(max_examples=8)
-@given(dt=st.sampled_from(COMPLEX), n=st.integers(0, 9), batch=BATCH, seed=st.integers(0, 2**32 - 1),
+@given(dt=DT, n=st.integers(0, 9), batch=BATCH, seed=SEED,
        transposed=st.booleans())
 def test_inv(dt, n, batch, seed, transposed):
     rng = np.random.default_rng(seed)
@@ -59,8 +61,8 @@ def test_inv(dt, n, batch, seed, transposed):
 
 
 @settings(max_examples=8)
-@given(dt=st.sampled_from(COMPLEX), n=st.integers(1, 9), k=st.integers(0, 3), batch=BATCH,
-       vector=st.booleans(), rhs_real=st.booleans(), seed=st.integers(0, 2**32 - 1))
+@given(dt=DT, n=st.integers(1, 9), k=st.integers(0, 3), batch=BATCH,
+       vector=st.booleans(), rhs_real=st.booleans(), seed=SEED)
 def test_solve(dt, n, k, batch, vector, rhs_real, seed):
     rng = np.random.default_rng(seed)
     a = well_conditioned(rng, batch + (n, n), dt)
@@ -90,8 +92,7 @@ def test_solve_precision_promotion():
 
 
 @settings(max_examples=8)
-@given(dt=st.sampled_from(COMPLEX), m=st.integers(0, 7), n=st.integers(0, 7), batch=BATCH,
-       seed=st.integers(0, 2**32 - 1))
+@given(dt=DT, m=st.integers(0, 7), n=st.integers(0, 7), batch=BATCH, seed=SEED)
 def test_svdvals_and_norms(dt, m, n, batch, seed):
     rng = np.random.default_rng(seed)
     a = cplx(rng, batch + (m, n), dt)
@@ -109,8 +110,7 @@ def test_svdvals_and_norms(dt, m, n, batch, seed):
 
 
 @settings(max_examples=6)
-@given(dt=st.sampled_from(COMPLEX), m=st.integers(1, 7), n=st.integers(1, 7), batch=BATCH,
-       seed=st.integers(0, 2**32 - 1))
+@given(dt=DT, m=st.integers(1, 7), n=st.integers(1, 7), batch=BATCH, seed=SEED)
 def test_pinv(dt, m, n, batch, seed):
     rng = np.random.default_rng(seed)
     a = cplx(rng, batch + (m, n), dt)
@@ -128,8 +128,8 @@ def test_pinv(dt, m, n, batch, seed):
 
 
 @settings(max_examples=6)
-@given(dt=st.sampled_from(COMPLEX), m=st.integers(1, 7), n=st.integers(1, 7), data=st.data(),
-       seed=st.integers(0, 2**32 - 1))
+@given(dt=DT, m=st.integers(1, 7), n=st.integers(1, 7), data=st.data(),
+       seed=SEED)
 def test_matrix_rank(dt, m, n, data, seed):
     rng = np.random.default_rng(seed)
     r = data.draw(st.integers(0, min(m, n)), label="rank")
