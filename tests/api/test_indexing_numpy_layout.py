@@ -86,3 +86,28 @@ def test_zero_d_masks():
     np.testing.assert_array_equal(x.numpy(), [5, 5, 5])
     x[np.False_] = 1
     np.testing.assert_array_equal(x.numpy(), [5, 5, 5])
+
+
+@pytest.mark.parametrize("shape, mask_shape", [
+    ((1,), (0,)), ((3,), (0,)), ((2, 3), (0, 3)), ((2, 3), (2, 0)), ((2, 3), (0,)), ((0,), (0,)),
+    ((2, 3), (1, 0)), ((2, 3), (0, 5)), ((2, 3), (3,)),
+])
+def test_mask_sides_of_zero(shape, mask_shape):
+    """A mask side of 0 selects nothing against any side of x (numpy's rule, which the standard's suite checks);
+    any other mismatch is numpy's IndexError, naming the axis."""
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    x = wg.asarray(a)
+    mask = np.zeros(mask_shape, dtype=bool)
+    try:
+        want = a[mask]
+    except IndexError:
+        with pytest.raises(IndexError, match="boolean index did not match"):
+            x[wg.asarray(mask)]
+        with pytest.raises(IndexError, match="boolean index did not match"):
+            x[wg.asarray(mask)] = 1.0
+        np.testing.assert_array_equal(x.numpy(), a)
+        return
+    got = x[wg.asarray(mask)]
+    assert got.shape == want.shape
+    x[wg.asarray(mask)] = -1.0
+    np.testing.assert_array_equal(x.numpy(), a)

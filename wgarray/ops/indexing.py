@@ -178,7 +178,8 @@ def _expand_masks(x: Array, entries: list[_Entry]) -> list[_Entry]:
             out.append(_Entry("newaxis_array", coords, -1, trusted=True))
             continue
         for k, n in enumerate(m.shape):
-            if x.shape[e.dim + k] != n:
+            # numpy (and the standard's suite) accept a mask side of 0 against any side: it selects nothing.
+            if n != 0 and x.shape[e.dim + k] != n:
                 raise IndexError(f"boolean index did not match indexed array along axis {e.dim + k}; size of axis "
                                  f"is {x.shape[e.dim + k]} but size of corresponding boolean axis is {n}")
         for k, coords in enumerate(coordinates(m)):

@@ -210,8 +210,11 @@ def vector_norm(x: Array, /, *, axis=None, keepdims: bool = False, ord: int | fl
 
 def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str | None = "fro") -> Array:
     """Norms of the matrices in the last two dimensions: 'fro' (Frobenius), 1 / -1 (max / min column sum of
-    |x|), inf / -inf (max / min row sum), 2 / -2 (largest / smallest singular value), 'nuc' (their sum)."""
-    x = _float_input(core.as_array(x))
+    |x|), inf / -inf (max / min row sum), 2 / -2 (largest / smallest singular value), 'nuc' (their sum).  The
+    singular values of complex x are x's own (not those of |x|, which differ)."""
+    given = core.as_array(x)
+    x = _float_input(given)
+    spectral_input = given if given.dtype.kind == "c" else x
     if x.ndim < 2:
         raise ValueError(f"matrix_norm needs an array of at least two dimensions, got {x.ndim}")
     if x.dtype is _dt.float16:  # sums of squares overflow float16: norms in float32
@@ -222,9 +225,9 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: int | float | str |
     elif isinstance(ord, str):
         if ord != "nuc":
             raise ValueError(f"invalid matrix norm order {ord!r}")
-        res = spectral.singular_value_norm(x, ord)
+        res = spectral.singular_value_norm(spectral_input, ord)
     elif ord in (2, -2):
-        res = spectral.singular_value_norm(x, ord)
+        res = spectral.singular_value_norm(spectral_input, ord)
     elif ord in (1, -1, math.inf, -math.inf):
         pick = "max" if ord > 0 else "min"
         summed_axis = nd - 2 if abs(ord) == 1 else nd - 1  # 1: column sums (over rows); inf: row sums

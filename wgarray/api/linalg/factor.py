@@ -18,6 +18,7 @@ from ...ops.matmul import matmul as _matmul
 from ...ops.reduction import reduce
 from ...ops.shape import broadcast_to
 from ..creation import eye as _eye, full as _full
+from . import embed as _embed
 
 # == the factorisation half: cholesky, solve, inv, det, slogdet, matrix_power (Array API 2024.12).
 #
@@ -230,6 +231,8 @@ def solve(x1: Array, x2: Array, /) -> Array:
     dev = a.device
     b = x2 if isinstance(x2, Array) else core.asarray(x2, device=dev)
     core.common_device([a, b])
+    if a.dtype.kind == "c" or b.dtype.kind == "c":
+        return _solve_complex(a, b)
     cdt = _compute_dtype(_dt.result_type(_compute_dtype(a.dtype, dev), _compute_dtype(b.dtype, dev)), dev)
     n = a.shape[-1]
     vector = b.ndim == 1
@@ -249,10 +252,23 @@ def solve(x1: Array, x2: Array, /) -> Array:
     return Array(x.mirror, shape)
 
 
+def _solve_complex(a: Array, b: Array) -> Array:
+    """solve() with a complex operand: E(A) [Re X; Im X] = [Re B; Im B] (embed.py), in the complex dtype of the
+    operands' common precision."""
+    cdt = _dt.result_type(*(d if d.kind in "fc" else _compute_dtype(d, a.device) for d in (a.dtype, b.dtype)))
+    a, b = core.astype(a, cdt), core.astype(b, cdt)
+    n = a.shape[-1]
+    axis = -1 if b.ndim == 1 else -2
+    return _embed.unstack_parts(solve(_embed.embed(a), _embed.stack_parts(b, axis)), n, axis, cdt)
+
+
 def inv(x: Array, /) -> Array:
     """The inverse of each square matrix of x (A X = I by LU with partial pivoting).  A singular matrix gives NaN,
     and LinAlgError in the 'raise' mode."""
     x = _square(x, "inv")
+    if x.dtype.kind == "c":  # inv(E(A)) = E(inv(A)): its first block column holds [Re; Im] of inv(A)
+        n = x.shape[-1]
+        return _embed.unstack_parts(inv(_embed.embed(x))[..., :n], n, -2, x.dtype)
     dev = x.device
     cdt = _compute_dtype(x.dtype, dev)
     w = _stack(x, cdt)

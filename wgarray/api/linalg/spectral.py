@@ -17,7 +17,7 @@ from ...ops.reduction import reduce
 from ...ops.shape import broadcast_to, reshape
 from ..creation import eye as _eye, full as _full, tril
 from ..searching import where
-from . import blockjac as _bj, factor as _factor
+from . import blockjac as _bj, embed as _embed, factor as _factor
 from .factor import LinAlgError, _compute_dtype
 
 # == the spectral/orthogonal half: qr, eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, and matrix_norm's ord = 2,
@@ -44,7 +44,7 @@ MAX_SWEEPS = 40  # quadratic convergence takes 6-12 sweeps; the cap only bounds 
 
 
 # -- input and output --------------------------------------------------------------------------------------------
-def _input(x, name: str) -> Array:
+def _input(x, name: str, complex_ok: bool = False) -> Array:
     """x as an Array of at least 2 dimensions in its compute dtype, by the factorisations' one rule
     (``factor._compute_dtype``: integers and bool in float64 where the device has it, as numpy; float16 and
     complex refused)."""
@@ -52,6 +52,8 @@ def _input(x, name: str) -> Array:
     dev = core.common_device([x])  # a closed device says so before any shape complaint
     if x.ndim < 2:
         raise LinAlgError(f"{name}: {x.ndim}-dimensional array given; the array must be at least two-dimensional")
+    if complex_ok and x.dtype.kind == "c":
+        return x
     cdt = _compute_dtype(x.dtype, dev)
     return x if cdt is x.dtype else core.astype(x, cdt)
 
@@ -236,8 +238,12 @@ def svd(x, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def svdvals(x, /) -> Array:
-    """Singular values of each matrix, descending (..., K)."""
-    return _svd(_input(x, "svdvals"), False, False)[1]
+    """Singular values of each matrix, descending (..., K); complex input through E(A) (embed.py), whose
+    singular values are A's, each twice."""
+    x = _input(x, "svdvals", complex_ok=True)
+    if x.dtype.kind == "c":
+        return svdvals(_embed.embed(x))[..., ::2]
+    return _svd(x, False, False)[1]
 
 
 # -- built on the svd ----------------------------------------------------------------------------------------------
@@ -252,11 +258,16 @@ def _cutoff(s: Array, rtol, m: int, n: int) -> Array:
 
 
 def pinv(x, /, *, rtol=None) -> Array:
-    """Moore-Penrose pseudo-inverse from the reduced svd: V diag(1/S where S > rtol max(S), else 0) U^T."""
-    x = _input(x, "pinv")
+    """Moore-Penrose pseudo-inverse from the reduced svd: V diag(1/S where S > rtol max(S), else 0) U^T; complex
+    input through pinv(E(A)) = E(pinv(A)) (embed.py), with A's default rtol."""
+    x = _input(x, "pinv", complex_ok=True)
     lead, (m, n) = x.shape[:-2], x.shape[-2:]
     if math.prod(lead) == 0 or min(m, n) == 0:
         return _zeros(x.device, lead + (n, m), x.dtype)
+    if x.dtype.kind == "c":
+        if rtol is None:
+            rtol = max(m, n) * _eps(_embed.real_dtype(x.dtype))
+        return _embed.unstack_parts(pinv(_embed.embed(x), rtol=rtol)[..., :m], n, -2, x.dtype)
     u, s, vh = _svd(x, True, False)
     keep = elementwise("greater", s, _cutoff(s, rtol, m, n))
     sinv = where(keep, elementwise("divide", 1.0, s), 0.0)
@@ -266,7 +277,7 @@ def pinv(x, /, *, rtol=None) -> Array:
 
 def matrix_rank(x, /, *, rtol=None) -> Array:
     """Number of singular values above rtol * max(S) per matrix (default int dtype)."""
-    x = _input(x, "matrix_rank")
+    x = _input(x, "matrix_rank", complex_ok=True)
     lead, (m, n) = x.shape[:-2], x.shape[-2:]
     if math.prod(lead) == 0 or min(m, n) == 0:
         return _full(lead, 0, dtype=_dt.default_int, device=x.device)
