@@ -30,17 +30,16 @@ from ..creation import eye as _eye, full as _full
 #   matrices a workgroup in workgroup memory, factored and turned into the result (L, X, A^-1, det) there; the
 #   kernel reads the input where it lies when it is already in the compute dtype (``_operand``) and writes the
 #   output directly; one status word for the whole batch.
-# - larger n: the input copied into a contiguous stack of n x n matrices in the compute dtype, then blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one
-#   workgroup, the block row by a column-parallel triangular solve, and the trailing update (almost all the flops) by
-#   the tiled matmul; solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
-#   matmul for the rest).
+# - larger n: the input copied into a contiguous stack of n x n matrices in the compute dtype, then blocked
+#   right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one workgroup, the block row
+#   by a column-parallel triangular solve, and the trailing update (almost all the flops) by the tiled matmul; solve
+#   and inv then run blocked forward and back substitution (trsm on the diagonal blocks, matmul for the rest).
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded on the device (the small path:
 # one word for the batch; the blocked path: one a matrix).  Results of failed matrices are NaN (never a wrong
 # finite answer); in the default error mode ``"raise"`` the call then reads the largest status (4 bytes, one host
-# sync) and raises
-# ``LinAlgError`` (numpy's class) as numpy does; ``errors("nan")`` skips that read (CuPy's default: no sync).
-# det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
+# sync) and raises ``LinAlgError`` (numpy's class) as numpy does; ``errors("nan")`` skips that read (CuPy's
+# default: no sync).  det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
 LinAlgError = np.linalg.LinAlgError  # the same class: ``except numpy.linalg.LinAlgError`` catches ours
 BLOCK = 64  # panel width of the blocked path (tests lower it to reach the blocked path with small matrices)
 _MODES = ("raise", "nan")
@@ -210,8 +209,8 @@ def _lu_solve(w: Array, piv: Array, x: Array) -> None:
 
 
 def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
-    """X = A^-1 B (or A^-1 with ``gen_id``, x then uninitialised) in place (the blocked path); NaN for singular A;
-    raises in 'raise' mode."""
+    """X = A^-1 B (or A^-1 with ``gen_id``, x then uninitialised) in place; NaN for singular A; raises in
+    'raise' mode."""
     dev = w.device
     batch, n, _ = w.shape
     info, piv = _status(batch, n, dev)
