@@ -51,6 +51,14 @@ var<workgroup> sh: array<${T}, ${SH_LEN}>;
 var<workgroup> pv: array<u32, ${PV_LEN}>;
 var<workgroup> failed: array<u32, ${M}>;
 
+// Element e of the workgroup's matrices in row-major order: (matrix, row, column).
+fn element(e: u32, n: u32) -> vec3<u32> {
+    let mm = e / (n * n);
+    let rc = e - mm * n * n;
+    let r = rc / n;
+    return vec3<u32>(mm, r, rc - r * n);
+}
+
 fn taken(lo: u32, hi: u32, r: u32) -> bool {
     return ((select(hi, lo, r < 32u) >> (r & 31u)) & 1u) != 0u;
 }
@@ -67,13 +75,10 @@ ${ENTRY}
     let base = m * p.S;
     // the workgroup's matrices into workgroup memory (consecutive invocations, consecutive elements)
     for (var e = lid; e < M * nn; e = e + WG) {
-        let mm = e / nn;
-        let bb = first + mm;
+        let q = element(e, n);
+        let bb = first + q.x;
         if (bb < p.batch) {
-            let rc = e - mm * nn;
-            let r = rc / n;
-            let c = rc - r * n;
-            sh[mm * p.S + c * n + r] = a[p.a_off + bb * p.a_sb + r * p.a_sr + c * p.a_sc];
+            sh[q.x * p.S + q.z * n + q.y] = a[p.a_off + bb * p.a_sb + q.y * p.a_sr + q.z * p.a_sc];
         }
     }
     workgroupBarrier();
@@ -164,22 +169,17 @@ ${ENTRY}
     }
     if (CHOL) {  // L (or U = L^T) out, zeros off the triangle, NaN for a failed matrix
         for (var e = lid; e < M * nn; e = e + WG) {
-            let mm = e / nn;
-            let bb = first + mm;
+            let q = element(e, n);
+            let bb = first + q.x;
             if (bb < p.batch) {
-                let rc = e - mm * nn;
-                var r = rc / n;
-                var c = rc - r * n;
-                if (p.upper != 0u) {
-                    let t = r;
-                    r = c;
-                    c = t;
-                }
-                var v = select(${T}(0.0), sh[mm * p.S + c * n + r], c <= r);
-                if (failed[mm] != 0u) {
+                let up = p.upper != 0u;  // U[r, c] = L[c, r]
+                let r = select(q.y, q.z, up);
+                let c = select(q.z, q.y, up);
+                var v = select(${T}(0.0), sh[q.x * p.S + c * n + r], c <= r);
+                if (failed[q.x] != 0u) {
                     v = ${NAN};
                 }
-                out[bb * nn + rc] = v;
+                out[bb * nn + q.y * n + q.z] = v;
             }
         }
     }
