@@ -27,10 +27,11 @@ import math
 from ..dtypes import DType
 from . import launch, layout, source
 
-SMALL_WG = 64  # invocations of a small-path workgroup at most (64 / R matrices of R rows)
+SMALL_WG = 64  # invocations of a small-path workgroup (8x8 matrices use 49 of them in the updates)
 PANEL_WG = 256  # invocations of a panel workgroup (the pivot search runs over up to n rows)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
 SMALL_MAX = 64  # the largest n the small path takes even where workgroup memory would hold more
+SMALL_GROUP = 64  # invocations of a small-path workgroup at most (64 / R matrices of R rows)
 
 
 def _bucket(n: int) -> int:
@@ -120,7 +121,7 @@ def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> No
     d = out.dtype
     T = d.wgsl
     nb, r = _small_rows(n)
-    per_group = max(1, min(SMALL_WG // r,
+    per_group = max(1, min(SMALL_GROUP // r,
                            device.properties.limits.max_compute_workgroup_storage_size // _shared_bytes(n, d)))
     lu = op != "cholesky"
     solve = op == "solve"

@@ -29,11 +29,12 @@ from ..creation import eye as _eye, full as _full
 # - n <= ``kernels.linalg_factor.small_limit`` (64 float32 / 48 float64 on lavapipe): one dispatch a call, several
 #   matrices a workgroup in workgroup memory, factored and turned into the result (L, X, A^-1, det) there; the
 #   kernel reads the input where it lies when it is already in the compute dtype (``_operand``) and writes the
-#   output directly; one status word for the whole batch.
-# - larger n: the input copied into a contiguous stack of n x n matrices in the compute dtype, then blocked
-#   right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one workgroup, the block row
-#   by a column-parallel triangular solve, and the trailing update (almost all the flops) by the tiled matmul; solve
-#   and inv then run blocked forward and back substitution (trsm on the diagonal blocks, matmul for the rest).
+#   output directly; one status word for the whole batch.  (The blocked path below copies its input into a
+#   contiguous stack of n x n matrices in the compute dtype first.)
+# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one
+#   workgroup, the block row by a column-parallel triangular solve, and the trailing update (almost all the flops) by
+#   the tiled matmul; solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
+#   matmul for the rest).
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded on the device (the small path:
 # one word for the batch; the blocked path: one a matrix).  Results of failed matrices are NaN (never a wrong
