@@ -137,7 +137,9 @@ def _small(op: str, a: Array, out: Array, message: str, b: Array | None = None, 
     write, no dispatch) and read after (4 bytes, ``message`` for the LinAlgError); otherwise it is scratch."""
     dev = out.device
     check = _mode == "raise" and bool(message)
-    status = core.asarray(np.zeros(1, np.uint32), device=dev) if check else core.new_array((1,), _dt.uint32, dev)
+    status = core.new_array((1,), _dt.uint32, dev)
+    if check:
+        status.mirror.host_for_write(whole=True)[0] = 0  # uploaded by the dispatch: a 4-byte queue write
     _k.small(dev, op, a, out, status, b=b, upper=upper)
     if check and int(status.numpy()[0]):
         raise LinAlgError(message)
