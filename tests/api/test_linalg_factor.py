@@ -9,8 +9,11 @@ backward-error bounds of the algorithms, with eps the compute dtype's epsilon, n
     slogdet   |log|det| - numpy's|                 <= C n eps cond(A)  (sign equal), det likewise relative
 
 Both the small path (one workgroup a matrix in workgroup memory) and the blocked path (forced with tiny panels by
-lowering kernels.linalg_factor.SMALL_MAX and wgarray.api.linalg.factor.BLOCK, plus a few n = 130 cases at the real block
-size) are covered.
+lowering kernels.linalg_factor.SMALL_MAX and wgarray.api.linalg.factor.BLOCK, and small tournament leaves through
+kernels.linalg_factor.tslu_rows, plus n = 130 and 300 cases at the real block size) are covered, with inputs that need
+pivoting (permutations: exact answers), grow under partial pivoting (Wilkinson's matrix: compared with LAPACK's own
+residual), are ill-conditioned, or are singular inside a stack.  The fused trailing update (C -= A @ B in place) is
+tested on its own against numpy.
 """
 from __future__ import annotations
 
@@ -50,9 +53,13 @@ def fro(x, axes=(-2, -1)):
 
 @pytest.fixture
 def blocked(monkeypatch):
-    """Every n >= 1 through the blocked path, with 8-column panels (several panels from n = 9 on)."""
+    """Every n >= 1 through the blocked path, with 8-column panels (several panels from n = 9 on) and tournament
+    leaves of 12 rows (several leaves from n = 13 on, the last one often shorter than a panel is wide); solve's
+    substitution through the fused block step (``subst``) as on a GPU."""
     monkeypatch.setattr(K, "SMALL_MAX", 0)
     monkeypatch.setattr(F, "BLOCK", 8)
+    monkeypatch.setattr(K, "tslu_rows", 12)
+    monkeypatch.setattr(K, "SUBST_ON_CPU", True)  # solve's fused substitution step (GPUs use it; lavapipe not)
 
 
 def check_all(rng, batch, n, dt):
@@ -108,6 +115,141 @@ def test_factorisations_blocked(blocked, n, batch, dt, seed):
 @pytest.mark.parametrize("dt", FLOATS)
 def test_blocked_real_block_size(dt):
     check_all(np.random.default_rng(130), (), 130, dt)
+
+
+def test_blocked_real_block_size_with_leaves():
+    # 300 rows: the first panels' tournaments run two leaves of 256 rows (the second one short), 64 columns wide
+    assert K.tslu_plan(300, F.BLOCK)[1] == 2
+    check_all(np.random.default_rng(300), (), 300, np.float32)
+
+
+# -- the blocked path's pivoting, growth, conditioning, singular members ------------------------------------------------
+@pytest.mark.parametrize("dt", FLOATS)
+def test_blocked_permutations_exact(blocked, dt):
+    # every pivot is a row swap away (zeros on the diagonal): inv(P) = P^T and det(P) = +-1 exactly, solve permutes
+    rng = np.random.default_rng(7)
+    perms = [rng.permutation(30) for _ in range(3)] + [np.arange(30)[::-1].copy()]
+    p = np.stack([np.eye(30, dtype=dt)[q] for q in perms])
+    np.testing.assert_array_equal(wg.linalg.inv(wg.asarray(p)).numpy(), np.swapaxes(p, -1, -2))
+    np.testing.assert_array_equal(wg.linalg.det(wg.asarray(p)).numpy(), np.linalg.det(p.astype(np.float64)))
+    b = rng.standard_normal((4, 30, 2)).astype(dt)
+    np.testing.assert_array_equal(wg.linalg.solve(wg.asarray(p), wg.asarray(b)).numpy(), np.swapaxes(p, -1, -2) @ b)
+    # a well-conditioned matrix with its rows scrambled: the same backward error as unscrambled
+    a = well_conditioned(rng, (30, 30), dt)[perms[0]]
+    x = wg.linalg.solve(wg.asarray(a), wg.asarray(b[0])).numpy()
+    assert fro(a.astype(np.float64) @ x - b[0]) <= C * 30 * eps(dt) * fro(a.astype(np.float64)) * fro(x)
+
+
+def test_blocked_growth_prone(blocked):
+    # Wilkinson's matrix: partial pivoting swaps nothing (ties go to the first row, as LAPACK's) and the last column
+    # grows as 2^(n-1): the residual is as large as LAPACK's own, not C n eps
+    n = 24
+    w = np.tril(-np.ones((n, n)), -1) + np.eye(n)
+    w[:, -1] = 1.0
+    b = np.random.default_rng(5).standard_normal((n, 1))
+    x = wg.linalg.solve(wg.asarray(w), wg.asarray(b)).numpy()
+    ref = np.linalg.solve(w, b)
+    r, r_np = np.linalg.norm(w @ x - b), np.linalg.norm(w @ ref - b)
+    assert r <= 10 * r_np + C * n * eps(np.float64) * np.linalg.norm(w) * np.linalg.norm(x)
+    np.testing.assert_allclose(wg.linalg.det(wg.asarray(w)).item(), np.linalg.det(w), rtol=1e-12)
+    # the tournament must pick the same pivots as a column search here: the factors are exactly 2^k growth
+    assert np.array_equal(wg.linalg.slogdet(wg.asarray(w)).sign.numpy(), np.linalg.slogdet(w)[0])
+
+
+@pytest.mark.parametrize("cond", [1e3, 1e7])
+def test_blocked_ill_conditioned(blocked, cond):
+    # backward error stays C n eps whatever the conditioning; inv's residual grows with cond (the stated bound)
+    rng = np.random.default_rng(11)
+    n = 29
+    u, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    v, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    a = (u * np.geomspace(1, 1 / cond, n)) @ v.T
+    b = rng.standard_normal((n, 3))
+    x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+    assert fro(a @ x - b) <= C * n * eps(np.float64) * fro(a) * fro(x)
+    ai = wg.linalg.inv(wg.asarray(a)).numpy()
+    assert fro(a @ ai - np.eye(n)) / n <= C * n * eps(np.float64) * np.linalg.cond(a)
+    h = 1.0 / (np.arange(20)[:, None] + np.arange(20)[None, :] + 1)  # Hilbert, cond ~ 1e18: still backward stable
+    xh = wg.linalg.solve(wg.asarray(h), wg.ones((20,))).numpy()
+    assert np.linalg.norm(h @ xh - 1) <= C * 20 * eps(np.float64) * np.linalg.norm(h) * np.linalg.norm(xh)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_blocked_singular_inside_stack(blocked, dt):
+    # a zero column in the second panel, a zero row, a rank-deficient block: exact zero pivots (in a leaf and at the
+    # root alike), between regular matrices; raise mode raises, nan mode gives NaN for exactly those
+    rng = np.random.default_rng(9)
+    n = 27
+    a = well_conditioned(rng, (5, n, n), dt)
+    a[1, :, 13] = 0
+    a[3, 20, :] = 0
+    a[4, :, 9:20] = 0  # rank n - 11
+    a[4, :, 9] = a[4, :, 2]
+    with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+        wg.linalg.inv(wg.asarray(a))
+    with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+        wg.linalg.solve(wg.asarray(a), wg.ones((5, n, 1), dtype=dt))
+    with wg.linalg.errors("nan"):
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        x = wg.linalg.solve(wg.asarray(a), wg.asarray(np.ones((5, n, 2), dt))).numpy()
+    bad = [1, 3, 4]
+    assert np.isnan(ai[bad]).all() and np.isnan(x[bad]).all()
+    for i in (0, 2):
+        assert np.isfinite(ai[i]).all()
+        a64 = a[i].astype(np.float64)
+        assert fro(a64 @ ai[i] - np.eye(n)) / n <= C * n * eps(dt) * np.linalg.cond(a64)
+        assert fro(a64 @ x[i] - 1) <= C * n * eps(dt) * fro(a64) * fro(x[i])
+    d = wg.linalg.det(wg.asarray(a)).numpy()
+    assert np.all(d[bad] == 0) and np.all(d[[0, 2]] != 0)
+    s, logabs = wg.linalg.slogdet(wg.asarray(a))
+    assert np.all(s.numpy()[bad] == 0) and np.all(logabs.numpy()[bad] == -np.inf)
+    np.testing.assert_array_equal(s.numpy()[[0, 2]], np.linalg.slogdet(a[[0, 2]].astype(np.float64))[0])
+    # Cholesky: a matrix that stops being positive definite in a later panel, inside a stack
+    spd_ = spd(rng, (3, n, n), dt)
+    spd_[1, 17, 17] = -1.0
+    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+        wg.linalg.cholesky(wg.asarray(spd_))
+    with wg.linalg.errors("nan"):
+        L = wg.linalg.cholesky(wg.asarray(spd_)).numpy()
+    assert np.isnan(L[1]).all() and np.isfinite(L[[0, 2]]).all()
+    assert np.all(fro(L[[0, 2]].astype(np.float64) @ np.swapaxes(L[[0, 2]], -1, -2) - spd_[[0, 2]])
+                  <= C * n * eps(dt) * fro(spd_[[0, 2]].astype(np.float64)))
+
+
+# -- the fused trailing update: C -= A @ B in place (kernels.matmul EPILOGUES) --------------------------------------------
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("epilogue", ["sub", "sub_lower"])
+@pytest.mark.parametrize("shape", [(70, 70, 8), (150, 150, 64), (37, 5, 3), (130, 260, 16)])
+def test_fused_update(dt, epilogue, shape):
+    from wgarray._array import Array
+    from wgarray.kernels import matmul as MM
+    M, N, Kd = shape
+    rng = np.random.default_rng(M + N + Kd)
+    big = rng.standard_normal((2, max(M, N) + 11, N + Kd + 13)).astype(dt)  # C, A and B: views of one buffer
+    w = wg.asarray(big)
+    rs, bs = big.shape[2], big.shape[1] * big.shape[2]
+
+    def view(r, c, h, wd):
+        return Array(w.mirror, (2, h, wd), (bs, rs, 1), r * rs + c)
+    c, a = view(3, 0, M, N), view(3, N, M, Kd)
+    b = Array(w.mirror, (2, Kd, N), (bs, 1, rs), 4 * rs + N)  # rows 4.., columns N.. transposed: k-contiguous
+    want = big.astype(np.float64).copy()
+    prod = want[:, 3:3 + M, N:N + Kd] @ np.swapaxes(want[:, 4:4 + N, N:N + Kd], -1, -2)
+    MM.run(w.device, a, b, c, 2, bs, bs, epilogue=epilogue)
+    got = w.numpy()
+    exp = want[:, 3:3 + M, :N] - prod
+    tol = 4 * Kd * eps(dt) * (np.abs(want[:, 3:3 + M, :N]) + np.abs(prod).max())
+    rows, cols = np.indices((M, N))
+    if epilogue == "sub":
+        assert np.all(np.abs(got[:, 3:3 + M, :N] - exp) <= tol)
+    else:  # every element on or below the diagonal updated; tiles wholly above it untouched
+        low = rows >= cols
+        assert np.all((np.abs(got[:, 3:3 + M, :N] - exp) <= tol)[:, low])
+        changed = got[:, 3:3 + M, :N] != big[:, 3:3 + M, :N]
+        assert not changed[:, cols > rows + 127].any()
+    outside = np.ones(big.shape, bool)
+    outside[:, 3:3 + M, :N] = False
+    np.testing.assert_array_equal(got[outside], big[outside])  # A, B and the rest of the buffer intact
 
 
 def test_paths_agree_with_threshold():

@@ -8,9 +8,12 @@ Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
   call's result (L or U, the solve of A X = B, A^-1, or det) from the same workgroup, read from the input where it
   lies and written straight into the output: one dispatch for a whole stack, no host round trip, and one status
   word for the batch (``shaders/linalg_small.wgsl``).
-- the blocked path's pieces: ``panel`` (the unblocked factorisation of a column panel in global memory, one
-  workgroup a matrix), ``swap`` (row swaps of the panel's pivots applied to other columns), ``trsm`` (triangular
-  solves of a block row, one invocation a column); the trailing updates are the tiled matmul's (the driver's).
+- the blocked path's pieces.  LU: ``tslu`` (the panel's pivots by tournament pivoting: leaf workgroups over row
+  blocks pick candidates, one root workgroup a matrix picks the pivots and writes [L11 \\ U11]), ``lu_finish``
+  (L21, the row permutation on the other columns and U12 in one dispatch); Cholesky: ``cholesky_block`` (the
+  diagonal block, in workgroup memory where it fits) and ``trsm`` (L21); both: ``update`` (the trailing
+  C -= A @ B through the tiled matmul's in-place epilogue).  Substitution: ``swap`` (the pivots on the right-hand
+  sides), ``trsm`` + ``update`` a block, or for few right-hand sides on GPUs ``subst`` (one fused step a block).
 
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
 (Cholesky) plus one.  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
@@ -24,11 +27,12 @@ from __future__ import annotations
 
 import math
 
-from ..dtypes import DType
-from . import launch, layout, source
+from ..alloc.mirror import Mirror
+from ..dtypes import DType, uint32
+from . import launch, layout, matmul as _mm, source
 
 SMALL_WG = 64  # invocations of a small-path workgroup (8x8 matrices use 49 of them in the updates)
-PANEL_WG = 256  # invocations of a panel workgroup (the pivot search runs over up to n rows)
+PANEL_WG = 256  # invocations of a panel workgroup (tournament leaves and root, Cholesky's diagonal block)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
 SMALL_MAX = 64  # the largest n the small path takes even where workgroup memory would hold more
 SMALL_GROUP = 64  # invocations of a small-path workgroup at most (64 / R matrices of R rows)
@@ -89,9 +93,14 @@ def _run(device, key: tuple, kernel: launch.Kernel, arrays: list, params: layout
     launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
 
 
+def _argmax(T: str) -> str:
+    """The pivot search's workgroup reduction, shared by the factor and tournament shaders."""
+    return source.render("linalg_argmax.wgsl", T=T)
+
+
 # -- factorisations -----------------------------------------------------------------------------------------------
 def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
-                   bucket: int) -> launch.Kernel:
+                   bucket: int, panel_sh: bool = False) -> launch.Kernel:
     T = d.wgsl
     bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
     if solve:
@@ -101,7 +110,8 @@ def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, g
     return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
         HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
         GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
-        SOLVE_CODE=solve_code), workgroup=SMALL_WG if shared else PANEL_WG)
+        SOLVE_CODE=solve_code, PANEL_SH=flag[panel_sh], ARGMAX=_argmax(T)),
+        workgroup=PANEL_WG if panel_sh or not shared else SMALL_WG)
 
 
 _SMALL_OPS = ("cholesky", "solve", "inv", "det")
@@ -154,14 +164,110 @@ def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> No
     launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=-(-batch // per_group))
 
 
-def panel(device, a, piv, info, n: int, batch: int, k0: int, nb: int, m_end: int, lu: bool) -> None:
-    """Factor in place, in global memory, the panel of columns [k0, k0 + nb) over rows [k0, m_end) of every
-    matrix of the contiguous stack ``a``: LU with partial pivoting (swaps within the panel's columns only) or
-    Cholesky (then m_end = k0 + nb: the diagonal block; the rows below are a trsm)."""
+def cholesky_block(device, a, piv, info, n: int, batch: int, k0: int, nb: int) -> None:
+    """Factor in place the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` (Cholesky,
+    one workgroup a matrix; the rows below are a trsm) and zero the panel's columns above the diagonal: staged in
+    workgroup memory where the nb x nb block fits it, else in global memory."""
     d = a.dtype
-    kernel = _factor_kernel(d, lu, False, False, False, False, 1)
-    params = layout.Params().u32(n, k0, nb, m_end, batch, 0, 0, 0)
-    _run(device, ("linalg_panel", d.name, lu), kernel, [a, piv, info], params, batch)
+    bucket = _bucket(nb)
+    sh = bucket * bucket * d.device_itemsize + PANEL_WG * (d.device_itemsize + 4) + bucket * 4 + 16 <= \
+        device.properties.limits.max_compute_workgroup_storage_size
+    kernel = _factor_kernel(d, False, sh, False, False, False, bucket if sh else 1, panel_sh=sh)
+    params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
+    _run(device, ("linalg_chol_block", d.name, sh, bucket if sh else 0), kernel, [a, piv, info], params, batch)
+
+
+# -- the LU panel: tournament pivoting --------------------------------------------------------------------------
+TSLU_IDS = 2048  # rows one tournament workgroup factors at most (a leaf's block, the root's candidates)
+tslu_rows: int | None = None  # rows a leaf (None: about sqrt(rows * nb), see ``tslu_plan``); tests force small ones
+
+
+def tslu_plan(m: int, nb: int) -> tuple[int, int]:
+    """(R, G): rows a leaf and leaves a matrix for a panel of m rows and nb columns (G = 1: no leaves, the root
+    takes the m rows itself).  R ~ sqrt(m nb), rounded up to a multiple of the workgroup, balances the two levels'
+    sequential work (a leaf's R rows against the root's G nb candidates); both stay within TSLU_IDS rows."""
+    r = tslu_rows or -(-max(math.isqrt(m * nb), 2 * nb) // PANEL_WG) * PANEL_WG
+    r = min(max(r, nb), TSLU_IDS)
+    g = -(-m // r)
+    while g > 1 and g * nb > TSLU_IDS:  # the root's candidates must fit too
+        r = min(2 * r, TSLU_IDS)
+        g = -(-m // r)
+    if g == 1 and m > TSLU_IDS:
+        raise ValueError(f"an LU panel of {m} rows is beyond the tournament's {TSLU_IDS * TSLU_IDS // nb} rows")
+    return r, g
+
+
+def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int) -> launch.Kernel:
+    T = d.wgsl
+    return launch.Kernel("linalg_lu_tslu.wgsl", (
+        launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
+        launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
+        dict(T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
+             RV_LEN=rpt * nb, ARGMAX=_argmax(T)), workgroup=PANEL_WG)
+
+
+class Workspace:
+    """The tournament's scratch of one blocked LU (allocated once for all its panels, so that every panel's
+    launches bind the same buffers and their bind groups come from the stream's cache): the candidates' row
+    numbers and the root's [L11 \\ U11] on its way to the matrix."""
+
+    def __init__(self, device, d: DType, n: int, batch: int, block: int) -> None:
+        plans = [(tslu_plan(n - k0, min(block, n - k0)), min(block, n - k0)) for k0 in range(0, n, block)]
+        self.stride = max(nb * nb for _, nb in plans)  # the root's [L11 \ U11], a matrix
+        self.scratch = Mirror(d, max(batch * self.stride, 1), device)
+        self.cand = Mirror(uint32, max(batch * max(g * nb for (_, g), nb in plans), 1), device)
+        self.perm = Mirror(uint32, max(batch * 2 * plans[0][1], 1), device)  # the panel's net row permutation
+
+
+def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspace) -> None:
+    """Factor the LU panel of columns [k0, k0 + nb) of every matrix of the contiguous stack ``a`` by tournament
+    pivoting (``linalg_lu_tslu.wgsl``): G leaves a matrix pick candidate pivot rows in parallel, one root
+    workgroup a matrix picks the nb pivots among them, records them in ``piv`` (LAPACK's row swaps), swaps the
+    panel's rows and writes [L11 \\ U11]; rows below k0 + nb keep A21 (``lu_finish`` solves L21 = A21 U11^-1)."""
+    if nb > PANEL_WG:
+        raise ValueError(f"panel of {nb} columns: at most {PANEL_WG}")
+    d = a.dtype
+    r, g = tslu_plan(n - k0, nb)
+    stride = ws.stride
+    bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch, ws.perm]
+    m = n - k0
+    if g > 1:
+        rpt = -(-r // PANEL_WG)
+        params = layout.Params().u32(n, k0, nb, batch, r, g, stride, 0)
+        _run_mirrors(device, ("linalg_tslu", d.name, True, nb, rpt), _tslu_kernel(d, True, nb, rpt), bufs, params,
+                     batch * g)
+    rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
+    count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
+    params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
+    _run_mirrors(device, ("linalg_tslu", d.name, False, nb, rpt), _tslu_kernel(d, False, nb, rpt), bufs, params,
+                 batch)
+
+
+def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) -> None:
+    """After ``tslu``: L21 = A21 U11^-1 (one invocation a row below the panel), the panel's row permutation on the
+    other columns and U12 = L11^-1 A12 (one invocation a column), in one dispatch (``linalg_lu_finish.wgsl``)."""
+    d = a.dtype
+    T = d.wgsl
+    stage = _trsm_stage(device, d, nb)
+    kernel = launch.Kernel("linalg_lu_finish.wgsl", (launch.write("a", f"array<{T}>"),
+                                                     launch.read("perm", "array<u32>")),
+                           dict(T=T, STAGE=stage, TS_LEN=max(stage * stage, 1), NB=nb), workgroup=WG)
+    rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
+    if rg + cg == 0:
+        return
+    params = layout.Params().u32(n, k0, nb, batch, rg, cg, 0, 0)
+    compiled = launch.compile(device, ("linalg_lu_finish", d.name, stage, nb), lambda: kernel)
+    launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params.bytes(),
+                    workgroups=(rg + cg) * batch)
+
+
+def _run_mirrors(device, key: tuple, kernel: launch.Kernel, mirrors: list, params: layout.Params,
+                 workgroups: int) -> None:
+    """``_run`` over mirrors (arrays' and scratch alike): read bindings from ``buffer()``, written ones from
+    ``buffer_for_write``."""
+    compiled = launch.compile(device, key, lambda: kernel)
+    buffers = [m.buffer() if b.access == "read" else m.buffer_for_write() for m, b in zip(mirrors, kernel.bindings)]
+    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
 
 
 # -- triangular solves, row swaps -----------------------------------------------------------------------------------
@@ -206,6 +312,48 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
                            dict(T=d.wgsl), workgroup=WG)
     params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, 0)
     _run(device, ("linalg_swap", d.name), kernel, [piv, x], params, math.ceil(ncol / WG) * batch)
+
+
+# -- substitution for few right-hand sides ----------------------------------------------------------------------
+SUBST_MAX_K = 32  # right-hand sides up to which solve's substitution runs the fused block step (``subst``)
+SUBST_ON_CPU = False  # and on CPU adapters too (tests set it): lavapipe pays ~10 us a barrier, and the step's
+# triangle takes 64-128 of them a workgroup, so there it measured 10x slower than trsm + matmul (33 vs 63 dispatches
+# at n = 1024, 0.9 s vs 0.08 s); on a GPU a barrier costs tens of cycles and the dispatches are what count
+
+
+def subst_max_k(device) -> int:
+    """The most right-hand sides for which ``subst`` is used on this device (0: never)."""
+    return SUBST_MAX_K if SUBST_ON_CPU or device.properties.adapter_type != "CPU" else 0
+
+
+def subst(device, w, src, dst, n: int, k: int, batch: int, k0: int, nb: int, forward: bool) -> None:
+    """One block step of blocked substitution for the contiguous (batch, n, k) stacks src/dst, k <= SUBST_MAX_K
+    (``linalg_lu_subst.wgsl``): forward, dst[k0..k1] = L_kk^-1 src[k0..k1] and src[k1..] -= L[k1.., k0..k1] @ that;
+    back, dst[k0..k1] = U_kk^-1 src[k0..k1] and src[..k0] -= U[..k0, k0..k1] @ that.  One dispatch."""
+    d = w.dtype
+    T = d.wgsl
+    lim = device.properties.limits.max_compute_workgroup_storage_size
+    side = _bucket(nb)
+    stage = side if (side * side + nb * k) * d.device_itemsize <= lim else 0
+    kernel = launch.Kernel("linalg_lu_subst.wgsl", (
+        launch.read("w", f"array<{T}>"), launch.write("src", f"array<{T}>"), launch.write("dst", f"array<{T}>")),
+        dict(T=T, FORWARD="true" if forward else "false", STAGE=stage, TS_LEN=max(stage * stage, 1),
+             YB_LEN=_bucket(nb) * SUBST_MAX_K), workgroup=WG)
+    rows = n - k0 - nb if forward else k0
+    groups = max(1, math.ceil(rows / WG))
+    params = layout.Params().u32(n, k, k0, nb, batch, groups, 0, 0)
+    compiled = launch.compile(device, ("linalg_subst", d.name, forward, stage), lambda: kernel)
+    launch.dispatch(device, compiled, [w.mirror.buffer(), src.mirror.buffer_for_write(),
+                                       dst.mirror.buffer_for_write()], params.bytes(), workgroups=groups * batch)
+
+
+# -- trailing updates -------------------------------------------------------------------------------------------
+def update(device, c, a, b, tri: bool = False) -> None:
+    """C -= A @ B in place for (batch, ., .) views over contiguous stacks (the tiled matmul with its in-place
+    epilogue: C read and written once, no temporary); ``tri``: only the tiles that reach C's lower triangle
+    (Cholesky's trailing matrix, whose upper triangle is never read)."""
+    batch = c.shape[0]
+    _mm.run(device, a, b, c, batch, a.strides[0], b.strides[0], epilogue="sub_lower" if tri else "sub")
 
 
 # -- results from the factors --------------------------------------------------------------------------------------

@@ -10,6 +10,10 @@ tiles, 4x4 scalar accumulators), and so do the complex dtypes (vec2 accumulators
 Split-K (``split`` S > 1): the grid's z runs over batch x S slices of K, each workgroup writing its partial tile
 (in the compute type) to a temporary [S, batch, M, N]; ``matmul_splitk.wgsl`` sums the S partials into the result.
 Integer sums wrap the same whatever the order, so split-K is exact for them too.
+
+Epilogues (``EPILOGUES``): "store" writes C = A @ B; "sub" and "sub_lower" update a strided C in place,
+C -= A @ B (the blocked factorisations' trailing updates: C read and written once, no temporary and no second
+pass; "sub_lower" skips the tiles wholly above C's diagonal, for Cholesky).
 """
 from __future__ import annotations
 
@@ -222,8 +226,16 @@ def compute_dtype(res: DType) -> DType:
     return res
 
 
-def run(device, a, b, out, batch: int, a_bs: int, b_bs: int) -> None:
-    """out[z] = a[z] @ b[z] for z < batch; a and b are 2-D views (their last two dims) plus batch strides."""
+# Epilogues: "store" C = A @ B (C contiguous); "sub" C -= A @ B in place on a strided C (its last stride 1: the
+# blocked factorisations' trailing updates, one read and one write of C instead of a temporary and a subtract);
+# "sub_lower": "sub" on the tiles that hold an element on or below C's diagonal only (Cholesky's trailing update:
+# the upper triangle is never read again, so half the tiles return at once).
+EPILOGUES = ("store", "sub", "sub_lower")
+
+
+def run(device, a, b, out, batch: int, a_bs: int, b_bs: int, epilogue: str = "store") -> None:
+    """out[z] = a[z] @ b[z] for z < batch (or ``out[z] -= a[z] @ b[z]``, see EPILOGUES); a and b are 2-D views
+    (their last two dims) plus batch strides; for "sub", out is a (batch, M, N) view with unit column stride."""
     M, K = a.shape[-2:]
     N = b.shape[-1]
     if M * N * batch == 0:
@@ -232,17 +244,23 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int) -> None:
     cdt = compute_dtype(res)
     if batch > device.properties.limits.max_compute_workgroups_per_dimension:
         raise ValueError(f"batch of {batch} matrices exceeds the device's grid limit")
+    fused = epilogue != "store"
+    if fused and (out.strides[-1] != 1 or res.wgsl != source.ctype(cdt)):
+        raise ValueError("matmul: the in-place update needs a unit column stride and a float result")
+    c_rs, c_bs = (out.strides[-2], out.strides[0] if out.ndim == 3 and batch > 1 else 0) if fused else (N, M * N)
     a_rs, a_ks = a.strides[-2:]
     b_ks, b_cs = b.strides[-2:]
     bufs = [a.mirror.buffer(), b.mirror.buffer()]
     if cdt.device_itemsize != 4:
-        bufs.append(out.mirror.buffer_for_write(whole=True))
-        key = ("matmul", a.dtype.name, b.dtype.name, res.name)
-        kernel = launch.compile(device, key, lambda: _build(a.dtype, b.dtype, res, cdt))
-        params = _params(M, N, K, batch, a, b, out.offset, 0, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs)
+        bufs.append(out.mirror.buffer_for_write(whole=not fused))
+        key = ("matmul", a.dtype.name, b.dtype.name, res.name, epilogue)
+        kernel = launch.compile(device, key, lambda: _build(a.dtype, b.dtype, res, cdt, epilogue))
+        params = _params(M, N, K, batch, a, b, out.offset, 0, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs, c_rs, c_bs)
         launch.dispatch(device, kernel, bufs, params, grid=(math.ceil(N / 64), math.ceil(M / 64), batch))
         return
     v = choose(M, N, K, batch)
+    if fused:
+        v = v.replace(split=1)  # the partials' sum writes a contiguous C; the updates' K (one panel) is short
     if not fits(v, device, M, N, K, batch):
         v = v.replace(split=1)
         if not fits(v, device, M, N, K, batch):
@@ -262,25 +280,26 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int) -> None:
     split = v.split
     grid = (math.ceil(N / v.bn), math.ceil(M / v.bm), batch * split)
     if split == 1:
-        cvec = N % 4 == 0 and out.offset % 4 == 0
-        bufs.append(out.mirror.buffer_for_write(whole=True))
+        cvec = N % 4 == 0 and out.offset % 4 == 0 and c_rs % 4 == 0 and c_bs % 4 == 0
+        bufs.append(out.mirror.buffer_for_write(whole=not fused))
         ks, c_off = K, out.offset
     else:
         cvec = N % 4 == 0  # partials: contiguous [split, batch, M, N] from element 0
         part = Mirror(cdt, split * batch * M * N, device)  # lives until both launches are recorded
         bufs.append(part.buffer_for_write(whole=True))
         ks, c_off = math.ceil(math.ceil(K / split) / v.bk) * v.bk, 0
-    key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, v, amode, bmode, cvec)
-    kernel = launch.compile(device, key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec))
-    params = _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs)
+    key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, v, amode, bmode, cvec, epilogue)
+    kernel = launch.compile(device, key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec,
+                                                              epilogue))
+    params = _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs, c_rs, c_bs)
     launch.dispatch(device, kernel, bufs, params, grid=grid)
     if split > 1:
         _sum_partials(device, bufs[2], out, cdt, split, batch * M * N)
 
 
-def _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs) -> bytes:
+def _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs, c_rs, c_bs) -> bytes:
     params = layout.Params().u32(M, N, K, batch, a.offset, b.offset, c_off, ks)
-    params.raw(layout.pack("<4i", a_rs, a_ks, a_bs, 0), 4).raw(layout.pack("<4i", b_ks, b_cs, b_bs, 0), 4)
+    params.raw(layout.pack("<4i", a_rs, a_ks, a_bs, c_rs), 4).raw(layout.pack("<4i", b_ks, b_cs, b_bs, c_bs), 4)
     return params.bytes()
 
 
@@ -314,9 +333,12 @@ def _common(T: str, load_a: str, load_b: str) -> str:
     return source.render("matmul_common.wgsl", T=T, LOAD_A=load_a, LOAD_B=load_b)
 
 
-def _bindings(a_elem: str, b_elem: str, c_elem: str) -> tuple[launch.Binding, ...]:
-    return (launch.read("a", f"array<{a_elem}>"), launch.read("b", f"array<{b_elem}>"),
-            launch.write("c", f"array<{c_elem}>"))
+def _bindings(a_elem: str, b_elem: str, c_elem: str, fused: bool = False) -> tuple[launch.Binding, ...]:
+    """The three operands.  The in-place epilogues bind A and B read_write too: they are often views of C's own
+    buffer (a trailing update reads L21 and U12 from the matrix it updates), and a buffer bound writable may not
+    also be bound read-only in one dispatch; the regions read and written are disjoint."""
+    operand = launch.write if fused else launch.read
+    return (operand("a", f"array<{a_elem}>"), operand("b", f"array<{b_elem}>"), launch.write("c", f"array<{c_elem}>"))
 
 
 def _load(d: DType, cdt: DType, raw: str) -> str:
@@ -379,8 +401,14 @@ def _staging(op: str, mode: str, rows: int, bk: int, threads: int, T: str, by_ro
     return decl, fetch, store
 
 
+def _skip_upper(bm: int, bn: int) -> str:
+    """WGSL returning from a workgroup whose bm x bn tile lies wholly above C's diagonal (epilogue "sub_lower";
+    uniform: it depends on the workgroup id only)."""
+    return f"    if (wid.x * {bn}u > wid.y * {bm}u + {bm - 1}u) {{\n        return;\n    }}"
+
+
 def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amode: str, bmode: str,
-                 cvec: bool) -> launch.Kernel:
+                 cvec: bool, epilogue: str = "store") -> launch.Kernel:
     T = source.ctype(cdt)
     BM, BN, BK, TM, TN = v.bm, v.bn, v.bk, v.tm, v.tn
     TYN, TXN = BM // TM, BN // TN  # invocations down M, across N
@@ -427,8 +455,12 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
     # write the block: rows row0 + hr*4*TYN + ty*4 + i, columns col0 + h*4*TXN + tx*4 .. +3
     split = v.split > 1
     ctype_ = T if split else res.wgsl  # partials stay in the compute type
+    fused = epilogue != "store"
+    crs = "u32(p.c_rs)" if fused else "p.N"
     if split:
         write = ["    let cbase = (sl * p.batch + bz) * p.M * p.N;"]
+    elif fused:
+        write = ["    let cbase = p.c_off + bz * u32(p.c_bs);"]
     else:
         write = ["    let cbase = p.c_off + bz * p.M * p.N;"]
     for hr in range(HM):
@@ -444,24 +476,29 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
                     comps = [source.store_expr(res, source.convert(cdt, res, f"acc{r}_{h}[{j}]")) for j in range(4)]
                     whole = f"vec4<{res.wgsl}>({', '.join(comps)})"
                 if cvec:
+                    at = f"c[(cbase + rr * {crs} + cc) / 4u]"
+                    val = f"{at} - acc{r}_{h}" if fused else whole
                     write.append(f"    {{ let rr = {row}; let cc = {col}; if (rr < p.M && cc < p.N) {{"
-                                 f" c[(cbase + rr * p.N + cc) / 4u] = {whole}; }} }}")
+                                 f" {at} = {val}; }} }}")
                 else:
                     for j in range(4):
+                        at = f"c[cbase + rr * {crs} + cc]"
+                        val = f"{at} - acc{r}_{h}[{j}]" if fused else comps[j]
                         write.append(f"    {{ let rr = {row}; let cc = {col} + {j}u; if (rr < p.M && cc < p.N) {{"
-                                     f" c[cbase + rr * p.N + cc] = {comps[j]}; }} }}")
+                                     f" {at} = {val}; }} }}")
     a_elem = f"vec4<{adt.wgsl}>" if amode != "s" else adt.wgsl
     b_elem = f"vec4<{bdt.wgsl}>" if bmode != "s" else bdt.wgsl
     c_elem = f"vec4<{ctype_}>" if cvec else ctype_
     common = _common(T, _load(adt, cdt, "a[u32(idx)]") if amode == "s" else f"{T}(0)",
                      _load(bdt, cdt, "b[u32(idx)]") if bmode == "s" else f"{T}(0)")
-    return launch.Kernel("matmul_tiled.wgsl", _bindings(a_elem, b_elem, c_elem), dict(
+    return launch.Kernel("matmul_tiled.wgsl", _bindings(a_elem, b_elem, c_elem, fused), dict(
         HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, TM=TM, TN=TN, TXN=TXN, TYN=TYN,
         THREADS=threads, SPLIT=v.split, COMMON=common, AS_LEN=AS * (2 if v.db else 1), BS_LEN=BS * (2 if v.db else 1),
-        DECLARE="\n".join(declare), MAIN_LOOP="\n".join(loop), WRITE="\n".join(write)), workgroup=threads)
+        SKIP=_skip_upper(BM, BN) if epilogue == "sub_lower" else "", DECLARE="\n".join(declare),
+        MAIN_LOOP="\n".join(loop), WRITE="\n".join(write)), workgroup=threads)
 
 
-def _build(adt: DType, bdt: DType, res: DType, cdt: DType) -> launch.Kernel:
+def _build(adt: DType, bdt: DType, res: DType, cdt: DType, epilogue: str = "store") -> launch.Kernel:
     """The generic kernel: 64x64 tiles, 4x4 outputs an invocation, scalar strided loads (any dtype; complex
     products through cmul, so complex64/complex128 run here: 16 / 32 KiB of workgroup memory for the tiles)."""
     T = source.ctype(cdt)
@@ -476,13 +513,17 @@ def _build(adt: DType, bdt: DType, res: DType, cdt: DType) -> launch.Kernel:
         for j in range(R):
             prod = f"wg_cmul_{cdt.component.wgsl}(a{i}, b{j})" if cdt.kind == "c" else f"a{i} * b{j}"
             inner.append(f"            c{i}{j} = c{i}{j} + {prod};")
-    write = ["    let cbase = p.c_off + bz * p.M * p.N;"]
+    fused = epilogue != "store"
+    write = ["    let cbase = p.c_off + bz * " + ("u32(p.c_bs);" if fused else "p.M * p.N;")]
+    crs = "u32(p.c_rs)" if fused else "p.N"
     for i in range(R):
         for j in range(R):
-            store = source.store_expr(res, source.convert(cdt, res, f"c{i}{j}"))
+            at = f"c[cbase + r * {crs} + q]"
+            store = f"{at} - c{i}{j}" if fused else source.store_expr(res, source.convert(cdt, res, f"c{i}{j}"))
             write.append(f"    {{ let r = row0 + lid3.y * {R}u + {i}u; let q = col0 + lid3.x * {R}u + {j}u;"
-                         f" if (r < p.M && q < p.N) {{ c[cbase + r * p.N + q] = {store}; }} }}")
+                         f" if (r < p.M && q < p.N) {{ {at} = {store}; }} }}")
     common = _common(T, _load(adt, cdt, "a[u32(idx)]"), _load(bdt, cdt, "b[u32(idx)]"))
-    return launch.Kernel("matmul.wgsl", _bindings(adt.wgsl, bdt.wgsl, res.wgsl), dict(
+    return launch.Kernel("matmul.wgsl", _bindings(adt.wgsl, bdt.wgsl, res.wgsl, fused), dict(
         HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, TM=64, TN=64, COMMON=common, DECLARE=declare,
+        SKIP=_skip_upper(64, 64) if epilogue == "sub_lower" else "",
         INNER="\n".join(inner), WRITE="\n".join(write)), workgroup=(16, 16))

@@ -32,20 +32,33 @@ ${BINDINGS}
 var<workgroup> sh: array<${T}, ${SH_LEN}>;
 var<workgroup> red_v: array<${T}, ${WG}>;
 var<workgroup> red_i: array<u32, ${WG}>;
+
+${ARGMAX}
 var<workgroup> pv: array<u32, ${PV_LEN}>;
 var<workgroup> bad: u32;
 var<private> abase: u32;
 
+// PANEL_SH: the panel (k0 > 0 allowed, rows [k0, m_end), columns [k0, k0 + nb)) is staged in workgroup memory as an
+// (m_end - k0) x nb block and stored back at the end: Cholesky's diagonal block on the blocked path.
+const PANEL_SH: bool = ${PANEL_SH};
+
+fn sidx(i: u32, c: u32) -> u32 {
+    if (PANEL_SH) {
+        return (i - p.k0) * p.nb + c - p.k0;
+    }
+    return i * p.n + c;
+}
+
 fn aget(i: u32, c: u32) -> ${T} {
     if (SHARED) {
-        return sh[i * p.n + c];
+        return sh[sidx(i, c)];
     }
     return a[abase + i * p.n + c];
 }
 
 fn aput(i: u32, c: u32, v: ${T}) {
     if (SHARED) {
-        sh[i * p.n + c] = v;
+        sh[sidx(i, c)] = v;
     } else {
         a[abase + i * p.n + c] = v;
     }
@@ -95,7 +108,11 @@ ${ENTRY}
     if (tid == 0u) {
         bad = 0u;
     }
-    if (SHARED) {
+    if (PANEL_SH) {
+        for (var e = tid; e < (p.m_end - p.k0) * p.nb; e = e + WG) {
+            sh[e] = a[abase + (p.k0 + e / p.nb) * n + p.k0 + e % p.nb];
+        }
+    } else if (SHARED) {
         for (var e = tid; e < n * n; e = e + WG) {
             sh[e] = a[abase + e];
         }
@@ -115,21 +132,7 @@ ${ENTRY}
                     bi = i;
                 }
             }
-            red_v[tid] = best;
-            red_i[tid] = bi;
-            workgroupBarrier();
-            for (var s = WG / 2u; s > 0u; s = s / 2u) {
-                if (tid < s) {
-                    let v2 = red_v[tid + s];
-                    let i2 = red_i[tid + s];
-                    if (v2 > red_v[tid] || (v2 == red_v[tid] && i2 < red_i[tid])) {
-                        red_v[tid] = v2;
-                        red_i[tid] = i2;
-                    }
-                }
-                workgroupBarrier();
-            }
-            let pr = red_i[0];
+            let pr = wg_argmax(tid, best, bi);
             if (tid == 0u) {
                 piv[b * n + j] = pr;
                 if (SOLVE) {
@@ -173,14 +176,25 @@ ${ENTRY}
         update(j, ce, m_end, tid);
     }
     if (!LU) {  // zero the upper triangle of the panel's columns
+        var lo = 0u;
+        if (PANEL_SH) {  // the rows above the block directly, the block's upper triangle in workgroup memory
+            for (var e = tid; e < p.k0 * p.nb; e = e + WG) {
+                a[abase + (e / p.nb) * n + p.k0 + e % p.nb] = ${T}(0.0);
+            }
+            lo = p.k0;
+        }
         for (var c = p.k0; c < ce; c = c + 1u) {
-            for (var i = tid; i < c; i = i + WG) {
+            for (var i = lo + tid; i < c; i = i + WG) {
                 aput(i, c, ${T}(0.0));
             }
         }
         fence();
     }
-    if (SHARED && STORE) {
+    if (PANEL_SH) {
+        for (var e = tid; e < (p.m_end - p.k0) * p.nb; e = e + WG) {
+            a[abase + (p.k0 + e / p.nb) * n + p.k0 + e % p.nb] = sh[e];
+        }
+    } else if (SHARED && STORE) {
         for (var e = tid; e < n * n; e = e + WG) {
             a[abase + e] = sh[e];
         }

@@ -11,6 +11,7 @@ var<workgroup> As: array<array<${T}, ${TM}>, 16>;
 var<workgroup> Bs: array<array<${T}, ${TN}>, 16>;
 
 ${ENTRY}
+${SKIP}
     let bz = wid.z;
     let row0 = wid.y * ${TM}u;
     let col0 = wid.x * ${TN}u;

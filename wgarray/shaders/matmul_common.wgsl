@@ -12,11 +12,11 @@ struct Params {
     a_rs: i32,
     a_ks: i32,
     a_bs: i32,
-    _pad1: i32,
+    c_rs: i32,  // C's row stride (the fused update's strided C; N otherwise)
     b_ks: i32,
     b_cs: i32,
     b_bs: i32,
-    _pad2: i32,
+    c_bs: i32,  // C's batch stride (M * N otherwise)
 }
 
 fn a_at(bz: u32, r: u32, k: u32) -> ${T} {

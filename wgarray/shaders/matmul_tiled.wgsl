@@ -18,6 +18,7 @@ var<workgroup> As: array<vec4<${T}>, ${AS_LEN}>;
 var<workgroup> Bs: array<vec4<${T}>, ${BS_LEN}>;
 
 ${ENTRY}
+${SKIP}
     let tid = lid;
     let bz = wid.z / ${SPLIT}u;
     let sl = wid.z % ${SPLIT}u;

@@ -13,7 +13,6 @@ from ..._array import Array
 from ...kernels import linalg_factor as _k
 from ...kernels.layout import contiguous_strides
 from ...ops import core
-from ...ops.elementwise import inplace
 from ...ops.indexing import assign
 from ...ops.matmul import matmul as _matmul
 from ...ops.reduction import reduce
@@ -31,10 +30,12 @@ from ..creation import eye as _eye, full as _full
 #   kernel reads the input where it lies when it is already in the compute dtype (``_operand``) and writes the
 #   output directly; one status word for the whole batch.  (The blocked path below copies its input into a
 #   contiguous stack of n x n matrices in the compute dtype first.)
-# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns: the panel factored by one
-#   workgroup, the block row by a column-parallel triangular solve, and the trailing update (almost all the flops) by
-#   the tiled matmul; solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
-#   matmul for the rest).
+# - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns.  LU: the panel's pivots by
+#   tournament pivoting over many workgroups (``tslu``), then L21, the row permutation and the block row U12 in one
+#   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve;
+#   both: the trailing update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower
+#   triangle's tiles only).  solve and inv then run blocked forward and back substitution (a fused step a block for
+#   few right-hand sides on GPUs, else trsm on the diagonal blocks and the in-place matmul for the rest).
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded on the device (the small path:
 # one word for the batch; the blocked path: one a matrix).  Results of failed matrices are NaN (never a wrong
@@ -168,23 +169,25 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
+    ws = _k.Workspace(dev, w.dtype, n, batch, BLOCK) if lu else None
     for k0 in range(0, n, BLOCK):
         nb = min(BLOCK, n - k0)
         k1 = k0 + nb
-        # LU: the panel over all rows below (pivot search); Cholesky: the diagonal block only
-        _k.panel(dev, w, piv, info, n, batch, k0, nb, n if lu else k1, lu)
-        if lu:
-            _k.swap(dev, piv, w, n, k0, nb, skip=(k0, k1))
+        diag = _block(w, k0, k0, nb, nb)
+        lower = _block(w, k1, k0, n - k1, nb)  # L21
+        if lu:  # tournament pivoting: pivots, [L11 \ U11]; then L21, the swaps elsewhere and U12 in one dispatch
+            _k.tslu(dev, w, piv, info, n, batch, k0, nb, ws)
+            _k.lu_finish(dev, w, ws, n, batch, k0, nb)
+        else:  # Cholesky: the diagonal block
+            _k.cholesky_block(dev, w, piv, info, n, batch, k0, nb)
         if k1 == n:
             break
-        lower = _block(w, k1, k0, n - k1, nb)  # L21
-        if lu:  # U12 = L11^-1 A12
-            upper = _block(w, k0, k1, nb, n - k1)
-            _k.trsm(dev, _block(w, k0, k0, nb, nb), upper, lower=True, unit=True)
+        if lu:
+            upper = _block(w, k0, k1, nb, n - k1)  # U12
         else:  # L21 = A21 L11^-T: the left solve L11 X = A21^T on the transposed view
-            _k.trsm(dev, _block(w, k0, k0, nb, nb), lower.mT, lower=True, unit=False)
+            _k.trsm(dev, diag, lower.mT, lower=True, unit=False)
             upper = lower.mT
-        inplace("subtract", _block(w, k1, k1, n - k1, n - k1), _matmul(lower, upper))
+        _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, upper, tri=not lu)
 
 
 def _lu_solve(w: Array, piv: Array, x: Array) -> None:
@@ -198,17 +201,24 @@ def _lu_solve(w: Array, piv: Array, x: Array) -> None:
 
     _k.swap(dev, piv, x, n, 0, n)
     starts = list(range(0, n, BLOCK))
+    if k <= _k.subst_max_k(dev):  # few right-hand sides: one fused dispatch a block each way, through y and back
+        y = core.new_array(x.shape, x.dtype, dev)
+        for k0 in starts:
+            _k.subst(dev, w, x, y, n, k, batch, k0, min(BLOCK, n - k0), True)
+        for k0 in reversed(starts):
+            _k.subst(dev, w, y, x, n, k, batch, k0, min(BLOCK, n - k0), False)
+        return
     for k0 in starts:
         nb = min(BLOCK, n - k0)
         k1 = k0 + nb
         _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=True, unit=True)
         if k1 < n:
-            inplace("subtract", rows(k1, n - k1), _matmul(_block(w, k1, k0, n - k1, nb), rows(k0, nb)))
+            _k.update(dev, rows(k1, n - k1), _block(w, k1, k0, n - k1, nb), rows(k0, nb))
     for k0 in reversed(starts):
         nb = min(BLOCK, n - k0)
         _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=False, unit=False)
         if k0 > 0:
-            inplace("subtract", rows(0, k0), _matmul(_block(w, 0, k0, k0, nb), rows(k0, nb)))
+            _k.update(dev, rows(0, k0), _block(w, 0, k0, k0, nb), rows(k0, nb))
 
 
 def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
