@@ -31,7 +31,6 @@ from ..alloc.mirror import Mirror
 from ..dtypes import DType, uint32
 from . import launch, layout, matmul as _mm, source
 
-SMALL_WG = 64  # invocations of a small-path workgroup (8x8 matrices use 49 of them in the updates)
 PANEL_WG = 256  # invocations of a panel workgroup (tournament leaves and root, Cholesky's diagonal block)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
 SMALL_MAX = 64  # the largest n the small path takes even where workgroup memory would hold more
@@ -99,19 +98,13 @@ def _argmax(T: str) -> str:
 
 
 # -- factorisations -----------------------------------------------------------------------------------------------
-def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
-                   bucket: int, panel_sh: bool = False) -> launch.Kernel:
+def _factor_kernel(d: DType, lu: bool, shared: bool, bucket: int, panel_sh: bool = False) -> launch.Kernel:
     T = d.wgsl
     bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
-    if solve:
-        bindings.append(launch.write("x", f"array<{T}>"))
-    solve_code = source.render("linalg_lu_solve_part.wgsl", T=T, NAN=_nan(T)) if solve else ""
     flag = {True: "true", False: "false"}
     return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
-        HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
-        GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
-        SOLVE_CODE=solve_code, PANEL_SH=flag[panel_sh], ARGMAX=_argmax(T)),
-        workgroup=PANEL_WG if panel_sh or not shared else SMALL_WG)
+        HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], SH_LEN=bucket * bucket if shared else 1,
+        PANEL_SH=flag[panel_sh], ARGMAX=_argmax(T)), workgroup=PANEL_WG)
 
 
 _SMALL_OPS = ("cholesky", "solve", "inv", "det")
@@ -172,7 +165,7 @@ def cholesky_block(device, a, piv, info, n: int, batch: int, k0: int, nb: int) -
     bucket = _bucket(nb)
     sh = bucket * bucket * d.device_itemsize + PANEL_WG * (d.device_itemsize + 4) + bucket * 4 + 16 <= \
         device.properties.limits.max_compute_workgroup_storage_size
-    kernel = _factor_kernel(d, False, sh, False, False, False, bucket if sh else 1, panel_sh=sh)
+    kernel = _factor_kernel(d, False, sh, bucket if sh else 1, panel_sh=sh)
     params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
     _run(device, ("linalg_chol_block", d.name, sh, bucket if sh else 0), kernel, [a, piv, info], params, batch)
 
