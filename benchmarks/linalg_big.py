@@ -82,16 +82,16 @@ def measure_wgarray(sizes, reps: int, budget: float) -> list[dict]:
             rows.append(_wg_row(dev, op, op, n, fns[op], (a, spd, b), reps, budget))
         try:  # the same solve with the other substitution (trsm + matmul a block, or the fused step): which wins here
             from wgarray.kernels import linalg_factor as LF
-            saved = LF.SUBST_MAX_K, LF.SUBST_ON_CPU
+            saved = LF.SUBST_MAX_K, LF.SUBST_ON
             fused = LF.subst_max_k(dev) >= K
         except (ImportError, AttributeError):  # a tree without the knob (--compare with an older one)
             continue
-        LF.SUBST_MAX_K, LF.SUBST_ON_CPU = (0, False) if fused else (32, True)
+        LF.SUBST_MAX_K, LF.SUBST_ON = (0, False) if fused else (32, True)
         try:
             label = "solve/" + ("trsm" if fused else "fused")
             rows.append(_wg_row(dev, "solve", label, n, fns["solve"], (a, spd, b), reps, budget))
         finally:
-            LF.SUBST_MAX_K, LF.SUBST_ON_CPU = saved
+            LF.SUBST_MAX_K, LF.SUBST_ON = saved
     return rows
 
 
@@ -120,7 +120,8 @@ def measure_peers(sizes, reps: int, budget: float) -> dict:
 
 def _child(tree: str, sizes, reps: int, budget: float) -> list[dict]:
     """The wgarray rows of another tree (its package first on the path), measured in a subprocess."""
-    env = dict(os.environ, PYTHONPATH=tree)
+    rest = os.environ.get("PYTHONPATH", "")  # keep the rest of the path (e.g. where wgpu is installed)
+    env = dict(os.environ, PYTHONPATH=tree + (os.pathsep + rest if rest else ""))
     cmd = [sys.executable, os.path.abspath(__file__), "--json", "--reps", str(reps), "--budget", str(budget),
            "--sizes", *map(str, sizes)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)

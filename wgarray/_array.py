@@ -624,11 +624,17 @@ def nocopy_strides(old_shape: tuple[int, ...], old_strides: tuple[int, ...],
 
 def _binary(name: str, reflected: bool = False):
     def method(self, other, /):
-        if type(other) is not Array and not isinstance(other, _OPERANDS) and not (other is None and name in _EQ):
+        if type(other) is Array:  # the hot path (None: the general one, which also raises the errors)
+            out = _ops.binary(name, other, self) if reflected else _ops.binary(name, self, other)
+            if out is not None:
+                return out
+        elif not isinstance(other, _OPERANDS) and not (other is None and name in _EQ):
             return NotImplemented  # lists and tuples broadcast as numpy's; x == None is elementwise (numpy 2)
-        args = (other, self) if reflected else (self, other)
-        out = _ops.elementwise_fast(name, args)  # the hot path; None: the general one (which raises the errors)
-        return _ops.elementwise(name, *args) if out is None else out
+        else:
+            out = _ops.elementwise_fast(name, (other, self) if reflected else (self, other))
+            if out is not None:
+                return out
+        return _ops.elementwise(name, other, self) if reflected else _ops.elementwise(name, self, other)
     method.__name__ = name
     return method
 

@@ -15,7 +15,7 @@ results are bit-identical to numpy on every adapter.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,6 +27,7 @@ __all__ = [
 ]
 
 _builtin_bool = bool
+_DEVICE_ITEMSIZE = {"u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "vec2<f32>": 8, "vec2<f64>": 16}
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,17 +40,18 @@ class DType:
     bits: int  # logical width (of the whole element: 64 for complex64)
     wgsl: str  # WGSL type of the device storage (also the compute type, bool aside); vec2 for complex
     feature: str | None = None  # adapter feature the dtype needs, if any
+    # Bytes per element in a device buffer (4, 8 or 16: WGSL has no narrower storage).  A field computed once
+    # from ``wgsl``, not a property: every result array's allocation reads it.
+    device_itemsize: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "device_itemsize", _DEVICE_ITEMSIZE[self.wgsl])
 
     # -- sizes: the only place that knows them ---------------------------------------------------------
     @property
     def itemsize(self) -> int:
         """Bytes per element on the host (numpy's itemsize)."""
         return self.numpy.itemsize
-
-    @property
-    def device_itemsize(self) -> int:
-        """Bytes per element in a device buffer (4 or 8: WGSL has no narrower storage)."""
-        return _DEVICE_ITEMSIZE[self.wgsl]
 
     @property
     def storage_numpy(self) -> np.dtype:
@@ -143,7 +145,6 @@ float64 = DType("float64", np.dtype(np.float64), "f", 64, "f64", "shader-f64")
 complex64 = DType("complex64", np.dtype(np.complex64), "c", 64, "vec2<f32>")
 complex128 = DType("complex128", np.dtype(np.complex128), "c", 128, "vec2<f64>", "shader-f64")
 
-_DEVICE_ITEMSIZE = {"u32": 4, "i32": 4, "f32": 4, "u64": 8, "i64": 8, "f64": 8, "vec2<f32>": 8, "vec2<f64>": 16}
 _COMPONENT = {"complex64": float32, "complex128": float64}
 _COMPLEX_OF = {float16: complex64, float32: complex64, float64: complex128}
 

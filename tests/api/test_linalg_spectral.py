@@ -85,6 +85,11 @@ def _sym(a: np.ndarray) -> np.ndarray:
 
 @given(matrices(square=True))
 def test_eigh(case):
+    check_eigh(case)
+
+
+def check_eigh(case):
+    """The eigh properties of the module docstring (test_linalg_spectral_block.py reuses it on the block path)."""
     a, tr = case
     s = _sym(a)
     w, v = wg.linalg.eigh(_wg(s, tr))
@@ -106,6 +111,11 @@ def test_eigh_reads_the_lower_triangle():
 
 @given(matrices(), st.booleans())
 def test_svd(case, full):
+    check_svd(case, full)
+
+
+def check_svd(case, full):
+    """The svd properties of the module docstring (reused on the block path, as check_eigh)."""
     a, tr = case
     if tr:
         a = np.ascontiguousarray(a)
@@ -128,6 +138,10 @@ def test_svd(case, full):
 
 @given(matrices())
 def test_pinv_and_rank(case):
+    check_pinv_and_rank(case)
+
+
+def check_pinv_and_rank(case):
     a, tr = case
     m, n = a.shape[-2:]
     rtol = max(m, n, 1) * _eps(a.dtype) * 100  # clear of the ill-conditioned cases' smallest singular values

@@ -128,18 +128,20 @@ def _plan(dev, x) -> tuple[int, list[int]]:
     return radix.device_plan(dev, x, 0, False)
 
 
-@pytest.mark.parametrize("dtype,lo,hi,passes", [("bool", 0, 2, 1), ("int8", -128, 128, 1), ("uint8", 0, 256, 1),
-                                                ("int16", -32768, 32768, 2), ("int32", -100, 100, 1),
-                                                ("int32", 0, 2**20, 3), ("float16", -10, 10, 2),
-                                                ("int64", -5, 5, 1), ("int64", 0, 2**40, 6)])
-def test_device_plan_adapts_to_key_width(dtype, lo, hi, passes):
-    """The device's plan (radix_stats.wgsl) runs the passes plan_passes would, plus one over a constant digit when
-    their count is odd; all keys equal: none.  The host records the same dispatches whatever the plan."""
+@pytest.mark.parametrize("dtype,lo,hi,nbits", [("bool", 0, 2, 1), ("int8", -128, 128, 8), ("uint8", 0, 256, 8),
+                                               ("int16", -32768, 32768, 16), ("int32", -100, 100, 8),
+                                               ("int32", 0, 2**20, 20), ("float16", -10, 10, 16),
+                                               ("int64", -5, 5, 4), ("int64", 0, 2**40, 40)])
+def test_device_plan_adapts_to_key_width(dtype, lo, hi, nbits):
+    """The device's plan (radix_stats.wgsl) runs a pass per digit of the nbits that vary (bool and int8: one),
+    all keys equal: none; an odd count ends in a payload copy.  The host records the same dispatches whatever the
+    plan, and reads nothing."""
     dev = wg.default_device()
+    bits = radix._shape(dev).bits
     a = np.random.default_rng(0).integers(lo, hi, 2000).astype(dtype)
     kmin, shifts = _plan(dev, wg.asarray(a))
-    assert len(shifts) == passes + passes % 2 and len(set(shifts)) == len(shifts)
-    assert len(shifts) <= radix.key_slots(getattr(wg, dtype))
+    assert len(shifts) == -(-nbits // bits) and len(set(shifts)) == len(shifts)
+    assert len(shifts) <= radix.key_slots(getattr(wg, dtype), bits)
     assert _plan(dev, wg.asarray(np.full(2000, 3, dtype=dtype)))[1] == []
     x = wg.asarray(a)
     idx = _ops.new_array(x.shape, wg.int32, dev)
@@ -147,19 +149,21 @@ def test_device_plan_adapts_to_key_width(dtype, lo, hi, passes):
     before = dev.stats().dispatches, dev.stats().downloads
     radix.run(dev, x, 0, False, None, idx)
     after = dev.stats().dispatches, dev.stats().downloads
-    assert after[0] - before[0] == 3 + 3 * radix.key_slots(getattr(wg, dtype)) and after[1] == before[1]  # no read
+    assert after[0] - before[0] == 3 + 3 * radix.key_slots(getattr(wg, dtype), bits)
+    assert after[1] == before[1]  # no read
     np.testing.assert_array_equal(idx.numpy(), ref_argsort(a, 0, False))
 
 
 def test_device_plan_matches_host_model():
     """The WGSL planner against plan_passes, on keys whose statistics are known: uint32 keys are the values."""
     dev = wg.default_device()
-    for a in ([0x100, 0x7F00, 0x300], [5, 0xFFFFFFFF, 0], [0x12345678, 0x12345679], [7, 7, 0x7000007]):
+    bits = radix._shape(dev).bits
+    for a in ([0x100, 0x7F00, 0x300], [5, 0xFFFFFFFF, 0], [0x12345678, 0x12345679], [7, 7, 0x7000007],
+              [0x400000, 0x7FF, 0]):
         v = np.array(a * 700, dtype=np.uint32)
         o, n = np.bitwise_or.reduce(v), np.bitwise_and.reduce(v)
-        kmin, shifts = radix.plan_passes(4, int(v.min()), int(v.max()), int(o), int(n))
-        got = _plan(dev, wg.asarray(v))
-        assert got[0] == kmin and got[1][:len(shifts)] == shifts and len(got[1]) == len(shifts) + len(shifts) % 2
+        kmin, shifts = radix.plan_passes(4, int(v.min()), int(v.max()), int(o), int(n), bits)
+        assert _plan(dev, wg.asarray(v)) == (kmin, shifts)
 
 
 def test_inactive_key_passes_then_rows_across_tiles():
@@ -178,6 +182,12 @@ def test_plan_passes():
     assert radix.plan_passes(4, 0x7FFFFF80, 0x8000007F, 0xFFFFFFFF, 0) == (0x7FFFFF80, [0])  # int8 keys
     assert radix.plan_passes(4, 0x100, 0x7F00, 0x7F00, 0x100) == (0, [8])  # one varying byte
     assert radix.plan_passes(8, 5, 5, 5, 5) == (0, [])
+    assert radix.plan_passes(4, 0, 0xFFFFFFFF, 0xFFFFFFFF, 0, 11) == (0, [0, 11, 22])
+    assert radix.plan_passes(4, 0x7FFFFF80, 0x8000007F, 0xFFFFFFFF, 0, 11) == (0x7FFFFF80, [0])
+    assert radix.plan_passes(4, 0x800, 0x400000, 0x400800, 0, 11) == (0, [11, 22])  # raw: bits 11 and 22 vary
+    assert radix.plan_passes(8, 0, 2**64 - 1, 2**64 - 1, 0, 11) == (0, [0, 11, 22, 33, 44, 55])
+    assert [radix.key_slots(getattr(wg, d), b) for d in ("bool", "int16", "float32", "int64") for b in (8, 11)] == \
+        [2, 2, 2, 2, 4, 4, 8, 6]
 
 
 def test_unique_beyond_one_tile():
@@ -229,3 +239,85 @@ def test_gpu_tiled_scatter_on_any_adapter(monkeypatch, dtype):
         want = ref_argsort(a, axis, desc)
         np.testing.assert_array_equal(got_i, want)
         assert_same(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))
+
+
+# Launch shapes forced on this adapter: the CPU kernels with 8-, 11- and 3-bit digits (3: many passes, odd
+# digit counts that end in a payload copy, row digits of 3 bits) and few blocks, so a few thousand elements span
+# several blocks and every chunk of a block; the GPU's tiled scatter with several tiles a block, 8, 16 and 1 keys
+# an invocation.
+SHAPES = {"cpu8": radix.Shape(wg=8, wide=64, max_blocks=3, chunked=True, bits=8),
+          "cpu11": radix.Shape(wg=8, wide=64, max_blocks=5, chunked=True, bits=11),
+          "cpu3": radix.Shape(wg=4, wide=32, max_blocks=2, chunked=True, bits=3),
+          "gpu": radix.Shape(wg=64, wide=256, max_blocks=2),
+          "gpu2k": radix.Shape(wg=128, wide=256, max_blocks=2, tile=2048),
+          "gpu1": radix.Shape(wg=256, wide=256, max_blocks=3, tile=256)}
+
+
+def _hard(dtype: str, n: int, rng) -> np.ndarray:
+    """Few distinct keys (long runs of equal keys that a stable sort must keep in order), extremes included."""
+    if dtype == "bool":
+        return rng.integers(0, 2, n).astype(bool)
+    if dtype.startswith("float"):
+        pool = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4], dtype=dtype)
+    else:
+        info = np.iinfo(dtype)
+        pool = np.array([info.min, info.max, 0, 1, info.max - 1, info.min + 1], dtype=dtype)
+    return pool[rng.integers(0, len(pool), n)]
+
+
+SLOW_SHAPES = ("gpu2k", "gpu1")  # 128/256 invocations a workgroup: slow barriers on lavapipe
+
+
+@pytest.mark.parametrize("shape", [s if s not in SLOW_SHAPES else pytest.param(s, marks=pytest.mark.slow)
+                                   for s in SHAPES])
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint8", "bool", "int64", "float16"])
+def test_shapes_stable_many_equal_keys(monkeypatch, shape, dtype):
+    """Stability among many equal keys (NaN, -0.0 == 0.0, inf, integer extremes) at odd lengths spanning several
+    chunks and blocks, ascending and descending, values and indices, and rows (> 8 rows: several 3-bit row
+    digits) along either axis."""
+    if dtype not in wg.default_device().properties.dtypes:
+        pytest.skip(f"{dtype} not on this device")
+    monkeypatch.setattr(radix, "CPU", SHAPES[shape])
+    monkeypatch.setattr(radix, "GPU", SHAPES[shape])
+    rng = np.random.default_rng(7)
+    for shp, axis, desc in (((4099,), 0, False), ((4099,), 0, True), ((3, 1001), 1, True), ((37, 61), 0, False)):
+        a = _hard(dtype, int(np.prod(shp)), rng).reshape(shp)
+        got_v, got_i = run_radix(wg.asarray(a), axis, desc)
+        want = ref_argsort(a, axis, desc)
+        np.testing.assert_array_equal(got_i, want)
+        assert_same(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))
+    a = _hard(dtype, 2047, rng)
+    x = wg.asarray(a)
+    for desc in (False, True):  # values only: 32-bit values ride as the payload, their keys recomputed from it
+        out = _ops.new_array(x.shape, x.dtype, x.device)
+        radix.run(x.device, x, 0, desc, out, None)
+        assert_same(out.numpy(), a[ref_argsort(a, 0, desc)])
+
+
+def test_bool_is_one_pass():
+    """A bool sort plans one digit (the issue's one pass) and its copy, whatever the digit width."""
+    dev = wg.default_device()
+    a = np.random.default_rng(8).integers(0, 2, 3000).astype(bool)
+    assert _plan(dev, wg.asarray(a))[1] == [0]
+    assert radix.key_slots(wg.bool, radix._shape(dev).bits) == 2
+    np.testing.assert_array_equal(wg.argsort(wg.asarray(a)).numpy(), np.argsort(a, kind="stable"))
+
+
+def test_shape_rejects_wide_gpu_digits():
+    with pytest.raises(ValueError, match="8"):
+        radix.Shape(wg=64, wide=256, max_blocks=8, bits=11)
+
+
+@pytest.mark.parametrize("shape", SLOW_SHAPES)
+def test_gpu_tile_sizes(monkeypatch, shape):
+    """The GPU scatter with 2048-key tiles (16 keys an invocation) and 256-key tiles (one), cheaply: one uint8
+    digit and its copy, a partial last tile, many equal keys, rows along axis 0."""
+    monkeypatch.setattr(radix, "CPU", SHAPES[shape])
+    monkeypatch.setattr(radix, "GPU", SHAPES[shape])
+    rng = np.random.default_rng(9)
+    for shp, axis, desc in (((5001,), 0, True), ((41, 70), 0, False)):
+        a = _hard("uint8", int(np.prod(shp)), rng).reshape(shp)
+        got_v, got_i = run_radix(wg.asarray(a), axis, desc)
+        want = ref_argsort(a, axis, desc)
+        np.testing.assert_array_equal(got_i, want)
+        np.testing.assert_array_equal(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))

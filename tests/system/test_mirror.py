@@ -26,6 +26,7 @@ from hypothesis import given, strategies as st
 import wgarray as wg
 from wgarray.alloc import HOST, Allocator, GPUAllocator, HostAllocator, Mirror
 from wgarray.dtypes import as_dtype
+from wgarray.runtime import stream as stream_mod
 from wgarray.runtime.stream import MAX_BATCH
 
 from strategies import ALL, assert_same, bus_bytes, supported, values
@@ -540,7 +541,8 @@ def test_submits_happen_at_host_reads_not_per_op(dev):
     np.testing.assert_array_equal(got, np.full(16, 51, np.float32))
 
 
-def test_a_full_batch_is_submitted_without_a_read(dev):
+def test_a_full_batch_is_submitted_without_a_read(dev, monkeypatch):
+    monkeypatch.setattr(stream_mod, "FEED_AFTER", None)  # no early submit to an idle device (next test)
     x = wg.zeros(4, dtype=wg.int32)
     dev.synchronize()
 
@@ -554,6 +556,39 @@ def test_a_full_batch_is_submitted_without_a_read(dev):
     got, s = measure(dev, x.numpy)
     assert s.submits == 1
     np.testing.assert_array_equal(got, np.full(4, MAX_BATCH + 5, np.int32))
+
+
+def test_an_idle_device_is_fed_before_the_batch_is_full(dev, monkeypatch):
+    """Once a batch holds FEED_AFTER dispatches, it is submitted early if the device has finished everything
+    submitted before (here: nothing is in flight after a synchronize); a busy device gets no early submit."""
+    monkeypatch.setattr(stream_mod, "FEED_AFTER", 8)
+    monkeypatch.setattr(stream_mod.Stream, "_device_idle", lambda self: _idle_then(self, True))
+    x = wg.zeros(4, dtype=wg.int32)
+    dev.synchronize()
+
+    def ops(n):
+        for _ in range(n):
+            x.__iadd__(1)
+    _, s = measure(dev, lambda: ops(20))
+    assert s.dispatches == 20 and s.submits == 2  # after 8 and after 16 dispatches
+    assert dev.stream.recording  # the last 4 wait for a read or a full batch
+    dev.synchronize()
+    monkeypatch.setattr(stream_mod.Stream, "_device_idle", lambda self: _idle_then(self, False))
+    _, s = measure(dev, lambda: ops(20))
+    assert s.submits == 0  # the device is busy at every check
+    got, s = measure(dev, x.numpy)
+    assert s.submits == 1
+    np.testing.assert_array_equal(got, np.full(4, 40, np.int32))
+    monkeypatch.undo()
+    monkeypatch.setattr(stream_mod, "FEED_AFTER", 8)
+    dev.synchronize()  # nothing in flight: the real check (a non-blocking poll) finds the queue empty
+    _, s = measure(dev, lambda: (ops(12), dev.synchronize()))
+    assert s.submits == 2  # at 8, then the last 4 at the synchronize
+
+
+def _idle_then(stream, idle: bool) -> bool:
+    stream._feed_at = stream._batch + stream_mod.FEED_AFTER  # what the real check schedules
+    return idle
 
 
 def test_synchronize_submits_recorded_work_and_waits(dev):

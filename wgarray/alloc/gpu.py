@@ -23,7 +23,7 @@ _USAGE = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage
 _MIN_CLASS = 256
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class DeviceBlock:
     buffer: wgpu.GPUBuffer
     size: int  # the buffer's size (the size class), >= what was asked for
@@ -115,13 +115,13 @@ class GPUAllocator(Allocator["Device"]):
                 raise MemoryError(f"cannot allocate {size} bytes on {self._dev}: {e}") from None
 
     def free(self, block: DeviceBlock) -> None:
-        lock = self._lock
         if self._dev.stream.closed:
             self._live.discard(block)
             return
         # never wait for the lock: free runs from __del__, in whichever thread the garbage collector runs (wgpu's
         # poller thread, too), and the thread holding the lock may be waiting for that very thread (map_sync)
-        if not lock.acquire(blocking=False):
+        lock = self._lock
+        if not lock.acquire(False):
             self._deferred.append(block)  # list.append is atomic
             return
         try:
@@ -133,14 +133,15 @@ class GPUAllocator(Allocator["Device"]):
         self._live.discard(block)
         size = block.size
         self.live_bytes -= size
-        if self._idle_bytes + size > self.cache_limit:
+        idle = self._idle_bytes + size
+        if idle > self.cache_limit:
             self._destroy(block)
             return
         free = self._free.get(size)
         if free is None:
             free = self._free[size] = []
         free.append(block)
-        self._idle_bytes += size
+        self._idle_bytes = idle
 
     def _destroy(self, block: DeviceBlock) -> None:
         stream = self._dev.stream

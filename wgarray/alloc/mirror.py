@@ -15,7 +15,7 @@ time), and the stream's lock only after them; nothing takes a mirror lock while 
 """
 from __future__ import annotations
 
-import threading
+from _thread import RLock  # threading.RLock's C type, without its Python factory (one per array)
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,7 +44,7 @@ class Mirror:
         # deferred results that still have to read this base (lazy fusion, ops/fusion.py): computed before it
         # is written, so that they see the values they were defined on
         self.readers: list | None = None
-        self.lock = threading.RLock()
+        self.lock = RLock()
 
     def _before_write(self) -> None:
         readers, self.readers = self.readers, None
@@ -158,7 +158,13 @@ class Mirror:
         A caller writing a base other threads can see holds ``self.lock`` until the kernel is recorded."""
         if self.readers:
             self._before_write()
-        buf = (self._block or self._device_block()).buffer if whole else self.buffer()
+        if whole:  # a fresh result's block comes straight from the pool (the commonest call of the hot path)
+            block = self._block
+            if block is None:
+                block = self._block = self.device.allocator.alloc(self.size * self.dtype.device_itemsize or 4)
+            buf = block.buffer
+        else:
+            buf = self.buffer()
         self.device_valid = True
         self.host_valid = False
         return buf

@@ -52,22 +52,24 @@ _MAX_PLANS = 4096
 
 
 def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike | Sequence[ViewLike], cdt: DType,
-        cdts: Sequence[DType] | None = None, rdts: Sequence[DType] | None = None) -> None:
+        cdts: Sequence[DType] | None = None, rdts: Sequence[DType] | None = None) -> _Plan | None:
     """out[...] = op(operands converted to ``cdt``), converted to ``out.dtype`` on store.
 
     ``cdts`` gives a compute dtype per operand where they differ (``where``'s condition is bool).  ``out`` is a
     sequence of views (all of one shape) for ops of several results (``op.results``, user kernels), ``rdts`` the
-    dtype each result is computed in (default: the op's result rule)."""
-    outs = (out,) if not isinstance(out, (tuple, list)) else tuple(out)
-    n = math.prod(outs[0].shape)
-    if n == 0:
-        return
-    # bindings: one per distinct buffer; the outputs' bindings are read_write and inputs sharing them read them
+    dtype each result is computed in (default: the op's result rule).  Returns the cached plan it launched (None
+    for an empty output or more dimensions than a kernel addresses), which a caller may keep to launch the same
+    layouts again (``ops/elementwise.py``'s recipes)."""
+    outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    if 0 in outs[0].shape:
+        return None
+    # bindings: one per distinct buffer, inputs first; the outputs' bindings are read_write and inputs sharing them
+    # read them.  The plan key: the op, its dtypes, and per operand its dtype (a scalar) or its layout and binding.
     mirrors: list = []  # Mirror has no __eq__: `in` and index() compare identity
-    desc: list = []
+    key: list = [op.name, cdt, cdts if cdts is None else tuple(cdts), rdts if rdts is None else tuple(rdts)]
     for o in operands:
         if type(o) is Scalar:
-            desc.append(o.dtype)
+            key.append(o.dtype)
             continue
         m = o.mirror
         if m in mirrors:
@@ -75,48 +77,55 @@ def run(device, op: EwOp, operands: Sequence[Operand], out: ViewLike | Sequence[
         else:
             k = len(mirrors)
             mirrors.append(m)
-        desc.append((m.dtype, m.size, o.shape, o.strides, o.offset, k))
+        key.append((m.dtype, m.size, o.shape, o.strides, o.offset, k))
     n_in = len(mirrors)
-    out_slots = []
+    aliased = None  # outputs whose buffer is also an input's
     for o in outs:
         om = o.mirror
         if om in mirrors:
-            out_slots.append(mirrors.index(om))
+            k = mirrors.index(om)
+            if k < n_in:
+                aliased = [om] if aliased is None else aliased + [om]
         else:
-            out_slots.append(len(mirrors))
+            k = len(mirrors)
             mirrors.append(om)
-        desc.append((o.dtype, o.shape, o.strides, o.offset, om.size, out_slots[-1]))
-    key = (op.name, cdt, cdts if cdts is None else tuple(cdts), rdts if rdts is None else tuple(rdts), *desc)
+        key.append((o.dtype, o.shape, o.strides, o.offset, om.size, k))
     plans = device.plans
-    plan = plans.get(key)
+    plan = plans.get(tkey := tuple(key))
     if plan is None:
-        plan = _plan(device, op, operands, outs, cdt, cdts, rdts, mirrors, tuple(out_slots))
+        out_slots = tuple(d[5] for d in key[-len(outs):])
+        plan = _plan(device, op, operands, outs, cdt, cdts, rdts, mirrors, out_slots)
         if plan is None:  # more dimensions than a kernel addresses: one launch per index of the first
             _run_by_first_dim(device, op, operands, outs, cdt, cdts, rdts)
-            return
+            return None
         if len(plans) >= _MAX_PLANS:
             plans.clear()
-        plans[key] = plan
+        plans[tkey] = plan
     # inputs first (uploaded if host-only), then the outputs' buffers: fresh ones written whole skip the sync
     buffers = [m.buffer() for m in mirrors[:n_in]]
+    whole = plan.out_whole
     for k in range(n_in, len(mirrors)):
-        buffers.append(mirrors[k].buffer_for_write(whole=plan.out_whole[k - n_in]))
-    for k in out_slots:
-        if k < n_in:
-            mirrors[k].buffer_for_write()
-    tail = b""
+        buffers.append(mirrors[k].buffer_for_write(whole[k - n_in]))
+    if aliased is not None:
+        for m in aliased:
+            m.buffer_for_write()
     if plan.scalar_order:
         scal = layout.Params()
         for pos in plan.scalar_order:
             o = operands[pos]
             scal.raw(o.storage_bytes(), o.dtype.device_itemsize)
         tail = scal.bytes()
-    if not plan.chunks:  # the prefix itself when there are no scalars: the stream sees a repeated block
-        launch.dispatch(device, plan.kernel, buffers, plan.prefix + tail if tail else plan.prefix, grid=plan.grid,
-                        work=plan.work)
-        return
+    elif not plan.chunks:  # no scalars, one launch: the prefix itself, so the stream sees a repeated block
+        launch.dispatch(device, plan.kernel, buffers, plan.prefix, grid=plan.grid, work=plan.work)
+        return plan
+    else:
+        tail = b""
+    if not plan.chunks:
+        launch.dispatch(device, plan.kernel, buffers, plan.prefix + tail, grid=plan.grid, work=plan.work)
+        return plan
     for prefix, grid, ranges, work in plan.chunks:
         launch.dispatch(device, plan.kernel, buffers, prefix + tail, grid=grid, ranges=ranges, work=work)
+    return plan
 
 
 def _run_by_first_dim(device, op: EwOp, operands, outs, cdt: DType, cdts, rdts) -> None:

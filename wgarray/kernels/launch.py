@@ -156,5 +156,4 @@ def dispatch(device, kernel, buffers: Sequence, params: bytes, *, threads: int |
     pipeline, layout, group_threads = kernel
     if grid is None:
         grid = grid_for(device, threads=threads, workgroups=workgroups, group_threads=group_threads)
-    stream = device.stream
-    stream.dispatch(pipeline, stream.bind_group(layout, buffers, ranges), buffers, params, grid, work)
+    device.stream.dispatch(pipeline, layout, buffers, params, grid, work, ranges)

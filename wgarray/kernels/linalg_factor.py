@@ -309,14 +309,15 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
 
 # -- substitution for few right-hand sides ----------------------------------------------------------------------
 SUBST_MAX_K = 32  # right-hand sides up to which solve's substitution runs the fused block step (``subst``)
-SUBST_ON_CPU = False  # and on CPU adapters too (tests set it): lavapipe pays ~10 us a barrier, and the step's
-# triangle takes 64-128 of them a workgroup, so there it measured 10x slower than trsm + matmul (33 vs 63 dispatches
-# at n = 1024, 0.9 s vs 0.08 s); on a GPU a barrier costs tens of cycles and the dispatches are what count
+SUBST_ON = False  # off by default: measured slower than trsm + matmul on both devices (tests turn it on).  lavapipe
+# pays ~10 us a barrier and the step's triangle takes 64-128 of them a workgroup (0.9 s vs 0.08 s at n = 1024); the
+# H200 (2026-12-02, `python -m benchmarks.linalg_big`) solved n = 1024 / 4096 with 16 right-hand sides in 24.7 / 107.9
+# ms fused against 23.5 / 97.8 ms through trsm + matmul, despite 97 / 385 dispatches against 127 / 511.
 
 
 def subst_max_k(device) -> int:
     """The most right-hand sides for which ``subst`` is used on this device (0: never)."""
-    return SUBST_MAX_K if SUBST_ON_CPU or device.properties.adapter_type != "CPU" else 0
+    return SUBST_MAX_K if SUBST_ON else 0
 
 
 def subst(device, w, src, dst, n: int, k: int, batch: int, k0: int, nb: int, forward: bool) -> None:

@@ -12,6 +12,8 @@ Host-side bookkeeping only: these functions take and fill device buffers of arra
 from __future__ import annotations
 
 import math
+import struct
+from dataclasses import dataclass
 
 from ..dtypes import DType
 from . import launch, layout, source
@@ -31,6 +33,11 @@ def _constants(dt: DType) -> dict[str, str]:
     if t == "f64":
         return dict(T="f64", EPS="2.220446049250313e-16", TINY="2.2250738585072014e-308", BIG="1e150")
     return dict(T="f32", EPS="1.1920928955078125e-07", TINY="1.1754943508222875e-38", BIG="1e18")
+
+
+def _with_rotation(c: dict[str, str]) -> dict[str, str]:
+    """The substitutions of the Jacobi shaders: the constants and the shared rotation (linalg_rotation.wgsl)."""
+    return dict(c, ROTATION=source.render("linalg_rotation.wgsl", **c))
 
 
 def _dispatch(device, key: tuple, shader: str, bindings: list[launch.Binding], subs: dict, wg: int,
@@ -53,7 +60,8 @@ def _jacobi(device, phase: int, a, v, cs, flag, batch: int, m: int, n: int, step
     nn = n + (n & 1)
     params = layout.Params().u32(batch, m, n, nn // 2, step, nn, sweep, flags)
     _dispatch(device, ("linalg_jacobi", t, phase, wg), "linalg_jacobi.wgsl", bindings,
-              dict(c, PHASE=phase, LOGWG=int(math.log2(wg))), wg, [a, v, cs, flag], params, workgroups)
+              dict(_with_rotation(c), PHASE=phase, LOGWG=int(math.log2(wg))), wg, [a, v, cs, flag], params,
+              workgroups)
 
 
 def jacobi_init(device, a, v, batch: int, n: int, cs, flag, symmetrise: bool) -> None:
@@ -141,3 +149,76 @@ def qr_extract_r(device, a, tau, r, dummy, batch: int, m: int, n: int, kr: int) 
     """r (row-major kr x n per matrix) <- the upper triangle of the factored a."""
     total = batch * kr * n
     _qr(device, 4, a, tau, dummy, r, batch, m, n, 0, 0, kr, 1, MAX_WG, math.ceil(total / MAX_WG))
+
+
+# -- block Jacobi (large n: the rotations applied by the tuned matmul) ----------------------------------------
+BLOCK_CANDIDATES = (32, 24, 16, 8)  # b: the 2b x 2b subproblem lives in workgroup memory
+INNER_SWEEPS = 30  # cap of the subproblem's own sweeps (it converges quadratically: 4-8 seen); 1 = one sweep a step
+
+
+def block_bytes(b: int, d: DType) -> int:
+    """Workgroup memory of the subproblem solver for blocks of b: the packed lower triangle of the 2b x 2b
+    subproblem, its 2b x 2b accumulated rotation and b rotation pairs."""
+    w = 2 * b
+    return (w * (w + 1) // 2 + w * w + w) * d.device_itemsize + 8
+
+
+def block_size(device, d: DType) -> int:
+    """The largest candidate block whose solver fits the device's workgroup memory (b = 32 for float32 on
+    lavapipe's 32 KiB and an H200's 48 KiB; 24 for float64 on 32 KiB; 16 at WebGPU's 16 KiB floor)."""
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    for b in BLOCK_CANDIDATES:
+        if block_bytes(b, d) <= limit:
+            return b
+    return 2
+
+
+_BLOCK_BINDINGS = ("am", "vm", "subp", "ao", "vo", "jo", "subo", "flag")
+
+
+@dataclass(frozen=True)
+class BlockShape:
+    """The sizes of one block Jacobi run: ``batch`` matrices, n real columns, padded to ``npad`` = 2kb, A/G^T rows
+    of ``length`` (eigh: npad; svd: the column length L) in working rows of ``rl`` (length + n with V, rounded up
+    to 4 for the matmul's vector loads), blocks of ``b``."""
+
+    batch: int
+    n: int
+    npad: int
+    length: int
+    rl: int
+    b: int
+
+    @property
+    def k(self) -> int:
+        return self.npad // (2 * self.b)
+
+
+def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: dict, spare: list, *, step: int,
+                threads: int, sweep: int = 0, flags: int = 0, tol: float = 0.0, sg: int = 0,
+                astr: int = 0) -> None:
+    """One dispatch of linalg_blockjac.wgsl's ``phase`` (its header says what each does) over the ``arrays`` named
+    by binding (am vm subp ao vo jo subo flag); the bindings not named get distinct arrays from ``spare``.
+    ``sg`` subproblem workgroups come first, then ``threads`` elementwise invocations."""
+    spares = iter(spare)
+    bound = [arrays[nm] if nm in arrays else next(spares) for nm in _BLOCK_BINDINGS]
+    c = _constants(bound[0].dtype)
+    t = c["T"]
+    bindings = [launch.read(nm, f"array<{t}>") if i < 3 else launch.write(nm, f"array<{t}>")
+                for i, nm in enumerate(_BLOCK_BINDINGS[:-1])] + [launch.write("flag", "array<atomic<u32>>")]
+    w = 2 * shape.b
+    subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, WW=w * w,
+                TWO_SIDED="true" if two_sided else "false")
+    tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
+    params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
+                                 flags, tolbits, sg, INNER_SWEEPS, shape.rl, astr, 0, 0)
+    wg = block_workgroup(device, shape.b)
+    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b, wg), "linalg_blockjac.wgsl", bindings, subs,
+              wg, bound, params, sg + math.ceil(threads / wg))
+
+
+def block_workgroup(device, b: int) -> int:
+    """Invocations of the block phases' workgroups: one a 2 x 2 block of the subproblem (b^2), a power of two from
+    64 to the device's limit (1024 on lavapipe and NVIDIA), so the solver's barriers wait for few updates each."""
+    limit = min(1024, device.properties.limits.max_compute_invocations_per_workgroup)
+    return max(64, min(limit, 1 << max(0, b * b - 1).bit_length()))

@@ -2,19 +2,23 @@
 
 Each element e = row * L + pos gets an unsigned sort key (``sort.storage_key_expr``: NaNs last, -0.0 == 0.0;
 float16 a 16-bit key, ``shaders/radix_key16.wgsl``; complemented for descending order, which keeps equal
-elements in their original order) and the payload e.  A pass sorts stably by one 8-bit digit: per-block digit
-histograms (``radix_hist.wgsl``), a scan of the (digit, block) counts (``radix_dscan.wgsl``) and a scatter that
-ranks each tile's elements among equal digits with a counting sort in workgroup memory (``radix_scatter.wgsl``).
+elements in their original order) and the payload e.  A pass sorts stably by one digit (``Shape.bits`` wide: 8 on
+GPUs, any of 1..16 in the CPU kernels): per-block digit histograms, a scan of the (digit, block) counts and a
+scatter.  GPUs (``radix_hist.wgsl``, ``radix_dscan.wgsl``, ``radix_scatter.wgsl``) rank each tile's keys among
+equal digits with counting sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``, ``radix_dscan.wgsl``
+over all counts at once, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
+invocation, without barriers.  A values-only sort of one row of a 32-bit dtype carries the values' bits as the
+payload and recomputes each pass's key from it: no key array is written or read after the statistics.
 
 The passes adapt to the keys present, planned on the device: one reduction (``radix_init.wgsl`` +
 ``radix_stats.wgsl``) gives the keys' (min, max, or, and) and writes the plan, a pass for each digit of the raw
 keys that differs somewhere (or ^ and), or for the digits of key - min up to max - min, whichever needs fewer
 (``plan_passes`` is the host model of that rule): a bool or an int8 needs one pass, an int16 or float16 at most
-two.  The host records every pass the dtype could need (``key_slots``) and reads nothing back (a read is a queue
-round trip, ~0.3 ms on a GPU); a pass past the plan's count returns at once in all three kernels, and an odd count
-gets one stable copy pass over a constant digit so the data always end in the first buffer of the ping-pong
-pair.  Rows (segmented sorts) come last, as the most significant digits: the row id is the payload divided by L,
-so no row keys are stored.
+two (8-bit digits).  The host records every pass the dtype could need (``key_slots``) and reads nothing back (a
+read is a queue round trip, ~0.3 ms on a GPU); a pass past the plan's count returns at once in all three kernels,
+and an odd count ends in a copy of the payload (hist and scan return at once, the scatter copies its block) so
+the data always end in the first buffer of the ping-pong pair.  Rows (segmented sorts) come last, as the most
+significant digits: the row id is the payload divided by L, so no row keys are stored.
 
 A single-pass "decoupled look-back" scan is not used: it spins on flags set by other workgroups, and WGSL gives no
 forward-progress guarantee between workgroups (lavapipe runs them in an order where such a spin can deadlock)
@@ -22,6 +26,7 @@ nor a device-scope acquire/release fence; three dispatches a pass are what WebGP
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -32,32 +37,50 @@ from . import launch, layout, rows, sort, source
 from .launch import read, write
 from .layout import ViewLike
 
-TILE = 1024  # elements the scatter ranks at once in workgroup memory (2 tiles + counters: < 16 KiB)
+TILE = 1024  # elements the GPU scatter ranks at once by default (2 tiles + counters: < 16 KiB of workgroup memory)
 CARRIED = ("f32", "i32", "u32")  # storage types whose values ride as the payload of a values-only sort
 SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts serially
 
 
 @dataclass(frozen=True)
 class Shape:
-    """Launch shapes.  GPUs: the tiled scatter (64 invocations rank 16 elements each), 256 invocations in the
-    other kernels, up to 4096 blocks (1024 blocks of 64 invocations fill a quarter of an H200's 132 x 2048
-    invocation slots; ``python -m benchmarks.sort_shapes`` times the alternatives).  CPU adapters (lavapipe),
-    where a workgroup barrier costs tens of microseconds and workgroup memory is plentiful: the chunked hist and
-    scatter (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, 256 counters each, one
-    barrier a block), up to 32 blocks (a few a core)."""
+    """Launch shapes.  GPUs: the tiled scatter (64 invocations rank 16 keys each of a 1024-key tile), 256
+    invocations in the other kernels, up to 4096 blocks (1024 blocks of 64 invocations fill a quarter of an H200's
+    132 x 2048 invocation slots; ``python -m benchmarks.sort_shapes`` times the alternatives: invocations x tile
+    (keys per invocation) x blocks).  CPU adapters (lavapipe), where a workgroup barrier costs tens of
+    microseconds: the chunked hist and scatter (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8
+    invocations, each counting and placing a contiguous chunk of thousands of keys, no barrier), up to 32
+    blocks (a few a core) of at least 8192 keys, 8-bit digits (``python -m benchmarks.sort_shapes`` sweeps the
+    width on a CPU adapter)."""
 
     wg: int  # scatter invocations (a power of two, 8..256)
     wide: int  # invocations of init, stats, hist, dscan
     max_blocks: int
-    chunked: bool = False  # the CPU scatter
+    chunked: bool = False  # the CPU kernels
+    bits: int = 8  # digit width (the GPU scatter's tile ranking takes 8; the CPU kernels 1..16)
+    tile: int = TILE  # keys the GPU scatter ranks at once (a power of two, tile / wg of them an invocation); the
+    # CPU kernels' block granularity (8192: chunks of >= 1024 keys, so a 2^14 sort counts 2 blocks, not 16, and
+    # scans 8x fewer counters: 2.1 against 3.5 ms on lavapipe)
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.bits <= 16 and (self.chunked or self.bits == 8)):
+            raise ValueError(f"radix digits of {self.bits} bits need the CPU kernels (the GPU ones take 8)")
+        if self.tile & (self.tile - 1) or not self.wg <= self.tile <= 1 << 16:
+            raise ValueError(f"a radix tile of {self.tile} keys is not a power of two in [wg, 65536]")
 
     @property
     def items(self) -> int:
-        return TILE // self.wg
+        return self.tile // self.wg
+
+    @property
+    def scatter_bytes(self) -> int:
+        """Workgroup memory of the GPU scatter: two tiles, 16 counters an invocation, two 256-entry tables and the
+        workgroup scan's."""
+        return 4 * (2 * self.tile + 16 * self.wg + 512 + self.wg + self.wg // min(8, self.wg) + 1)
 
 
 GPU = Shape(wg=64, wide=256, max_blocks=4096)
-CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True)
+CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
 
 
 def _scan_text(wg: int) -> str:
@@ -72,12 +95,16 @@ def _kdt(d: DType) -> DType:
 def _kconst(kdt: DType) -> dict[str, str]:
     if kdt is dt.uint64:
         return dict(K="u64", KMAX="(~u64(0u))", KZERO="u64(0u)", KMIN="((u64(plan[2]) << 32u) | u64(plan[1]))",
-                    KHI="u32(kmin >> 32u)", KBYTES="8")
-    return dict(K="u32", KMAX="0xffffffffu", KZERO="0u", KMIN="plan[1]", KHI="0u", KBYTES="4")
+                    KHI="u32(kmin >> 32u)", RHI="u32(r >> 32u)", KBYTES="8")
+    return dict(K="u32", KMAX="0xffffffffu", KZERO="0u", KMIN="plan[1]", KHI="0u", RHI="0u", KBYTES="4")
 
 
-def _key(xdt: DType, descending: bool) -> str:
-    raw = "src[src_at(row, pos)]"
+def _keyfns(xdt: DType) -> str:
+    return sort.key_functions([xdt]) + ("\n" + source.load("radix_key16.wgsl") if xdt is dt.float16 else "")
+
+
+def _key(xdt: DType, descending: bool, raw: str = "src[src_at(row, pos)]") -> str:
+    """The sort key of the storage value ``raw`` of ``xdt``."""
     if xdt is dt.float16:
         k = f"wg_key16_f16({raw})"
         return f"(~{k})" if descending else k
@@ -88,40 +115,57 @@ def _reduce4(k: str, wide: int) -> str:
     return source.render("radix_reduce4.wgsl", K=k, WG=wide)
 
 
-def _build_init(xdt: DType, descending: bool, wide: int, carry: bool) -> launch.Kernel:
-    keyfns = sort.key_functions([xdt]) + ("\n" + source.load("radix_key16.wgsl") if xdt is dt.float16 else "")
+def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: bool, simple: bool) -> launch.Kernel:
     c = _kconst(_kdt(xdt))
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
-                         dict(KEYFNS=keyfns, ROWS_STRUCT=rows.wgsl_struct(), ROWS_SRC=rows.wgsl_functions("src", "p.src"),
-                              KEY=_key(xdt, descending), K=c["K"],
-                              PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"], KZERO=c["KZERO"],
-                              REDUCE4=_reduce4(c["K"], wide)), wide)
+                         dict(KEYFNS=_keyfns(xdt), ROWS_STRUCT=rows.wgsl_struct(), STOREKEY="" if carry else "keys[e] = k;",
+                              ROWS_SRC=rows.wgsl_functions("src", "p.src", simple), KEY=_key(xdt, descending), K=c["K"],
+                              PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"],
+                              KZERO=c["KZERO"],
+                              REDUCE4=_reduce4(c["K"], wide), ROWPOS=_ROWPOS[one_row]), wide)
 
 
-def _build_stats(kdt: DType, wide: int) -> launch.Kernel:
+_ROWPOS = {False: "        let row = e / p.L;\n        let pos = e - row * p.L;",
+           True: "        let row = 0u;\n        let pos = e;"}
+
+
+def _build_stats(kdt: DType, wide: int, bits: int) -> launch.Kernel:
     c = _kconst(kdt)
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_stats.wgsl", (read("part", k), write("plan", "array<u32>")),
-                         dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], KBYTES=c["KBYTES"],
+                         dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], RHI=c["RHI"], BITS=bits,
+                              MASK=(1 << bits) - 1, NDIG=_digits(8 * int(c["KBYTES"]), bits),
                               REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
-def _digit(kdt: DType) -> str:
+def _digits(nbits: int, bits: int) -> int:
+    return -(-nbits // bits)
+
+
+def _digit(kdt: DType, bits: int, carried) -> str:
+    """The pass's digit functions; ``carried`` (dtype name, descending): the payload is the values' own bits (a
+    values-only sort of one row), so the key is recomputed from it and no key array is read or written."""
     c = _kconst(kdt)
-    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"])
+    keyin, fns = "keys_in[e]", ""
+    if carried:
+        xdt = dt.as_dtype(carried[0])
+        keyin, fns = _key(xdt, carried[1], f"bitcast<{xdt.wgsl}>(idx_in[e])"), _keyfns(xdt)
+    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], BITS=bits, MASK=(1 << bits) - 1, KEYFNS=fns,
+                         KEYIN=keyin, STORE_KEYS="false" if carried else "true")
 
 
 def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
     return read("keys_in", f"array<{kdt.wgsl}>"), read("idx_in", "array<u32>"), read("plan", "array<u32>")
 
 
-def _build_hist(kdt: DType, shp: Shape) -> launch.Kernel:
+def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"),)
     if shp.chunked:
-        return launch.Kernel("radix_hist_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt), CNT=256 * shp.wg), shp.wg)
-    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt)), shp.wide)
+        return launch.Kernel("radix_hist_cpu.wgsl", bindings,
+                             dict(DIGIT=_digit(kdt, shp.bits, carried), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
+    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
 
 
 def _build_dscan(wide: int) -> launch.Kernel:
@@ -130,29 +174,35 @@ def _build_dscan(wide: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide)), wide)
 
 
-def _build_scatter(kdt: DType, wg: int, chunked: bool) -> launch.Kernel:
+def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
+    if shp.chunked:
+        bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"), write("keys_out", f"array<{kdt.wgsl}>"),
+                                        write("idx_out", "array<u32>"))
+        return launch.Kernel("radix_scatter_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt, shp.bits, carried)), shp.wg)
     bindings = _pass_inputs(kdt) + (read("counts", "array<u32>"), read("totals", "array<u32>"),
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
-    if chunked:
-        return launch.Kernel("radix_scatter_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt), CNT=256 * wg), wg)
+    wg = shp.wg
     return launch.Kernel("radix_scatter.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt), WGSCAN=_scan_text(wg), ITEMS=TILE // wg, TILE=TILE,
-                              TILE2=2 * TILE, CNT=16 * wg, PER=256 // wg), wg)
+                         dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
+                              TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
 
 
-def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int) -> tuple[int, list[int]]:
-    """(the minimum subtracted from every key, the bit shifts of the key digits that need a pass), from the
-    keys' reduction: raw digits where some keys differ, or digits of key - min up to max - min."""
+def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int, bits: int = 8) -> tuple[int, list[int]]:
+    """(the minimum subtracted from every key, the bit shifts of the ``bits``-wide key digits that need a pass),
+    from the keys' reduction: raw digits where some keys differ, or digits of key - min up to max - min."""
     diff = kor ^ kand
-    raw = [8 * i for i in range(nbytes) if (diff >> (8 * i)) & 0xFF]
-    rel = list(range(0, (kmax - kmin).bit_length(), 8))
+    mask = (1 << bits) - 1
+    raw = [bits * i for i in range(_digits(8 * nbytes, bits)) if (diff >> (bits * i)) & mask]
+    rel = list(range(0, (kmax - kmin).bit_length(), bits))
     return (kmin, rel) if len(rel) < len(raw) else (0, raw)
 
 
-def key_slots(xdt: DType) -> int:
-    """The key passes recorded for ``xdt``: the most its plan can ask for (a pass per byte of the values, an even
-    number, at most the key's bytes), since the plan lives on the device."""
-    return min(_kdt(xdt).device_itemsize, 2 * math.ceil(xdt.itemsize / 2))
+def key_slots(xdt: DType, bits: int = 8) -> int:
+    """The key passes recorded for ``xdt``: the most its plan can ask for, rounded up to even (an odd count ends
+    in a payload copy), since the plan lives on the device.  The digits of key - min never exceed the values'
+    own bits (an int8's key spans 256 values, a float16's has 16 bits)."""
+    d = _digits(min(8 * xdt.itemsize, 8 * _kdt(xdt).device_itemsize), bits)
+    return d + d % 2
 
 
 @dataclass
@@ -173,31 +223,40 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
     statistics that plan the key passes on the device."""
     kdt = _kdt(x.dtype)
-    ntiles = math.ceil(n / TILE)
-    block = math.ceil(ntiles / shp.max_blocks) * TILE
+    ntiles = math.ceil(n / shp.tile)
+    block = math.ceil(ntiles / shp.max_blocks) * shp.tile
     nb = math.ceil(n / block)
     keys = [Mirror(kdt, n, device), Mirror(kdt, n, device)]
     idxs = [Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
     work = _Work(n, nb, block, [m.buffer_for_write(whole=True) for m in keys],
-                 [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 12, device), keys + idxs)
+                 [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 4 + 64, device), keys + idxs)
     part = Mirror(kdt, 4 * nb, device)
-    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry),
-                            lambda: _build_init(x.dtype, descending, shp.wide, carry))
+    one_row, simple = length == n, rws[0].simple  # no division by L; one multiply-add an address
+    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple),
+                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple))
     params = layout.Params().u32(n, length, block, 0)
     rws[0].pack(params)
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
-    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide), lambda: _build_stats(kdt, shp.wide))
+    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits),
+                            lambda: _build_stats(kdt, shp.wide, shp.bits))
     bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
     return work
 
 
 def _shape(device) -> Shape:
-    """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 256 digits x chunks), else
-    GPU (a device opened with a tiny ``binding_limit``)."""
-    cpu = 1024 * CPU.max_blocks * CPU.wg <= device.properties.limits.max_storage_buffer_binding_size
-    return CPU if cpu and device.properties.adapter_type == "CPU" else GPU
+    """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 2^bits digits x chunks),
+    else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
+    workgroup memory."""
+    lim = device.properties.limits
+    if device.properties.adapter_type == "CPU" and \
+            4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size:
+        return CPU
+    shp = GPU
+    while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
+        shp = dataclasses.replace(shp, tile=shp.tile // 2)
+    return shp
 
 
 def device_plan(device, x: ViewLike, axis: int, descending: bool) -> tuple[int, list[int]]:
@@ -206,7 +265,7 @@ def device_plan(device, x: ViewLike, axis: int, descending: bool) -> tuple[int, 
     n_rows, length, rws = rows.split(x.shape, [axis], [(x.offset, x.strides)])
     work = _keys_and_plan(device, x, descending, n_rows * length, length, rws, _shape(device))
     plan = [int(v) for v in work.plan.host()]
-    return plan[1] | (plan[2] << 32), plan[4:4 + plan[0]]
+    return plan[1] | (plan[2] << 32), plan[4:4 + plan[0] - plan[3]]
 
 
 def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike | None,
@@ -228,13 +287,19 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     carry = index_out is None and n_rows == 1 and x.dtype.wgsl in CARRIED
     work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry)
     nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
-    passes = [(0, s) for s in range(key_slots(x.dtype))] if length > 1 else []  # (mode, key slot | row shift)
+    bits = shp.bits
+    passes = [(0, s) for s in range(key_slots(x.dtype, bits))] if length > 1 else []  # (mode, key slot | row shift)
     if passes and n_rows > 1:
-        passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), 8)]
-    per = 0 if shp.chunked or nb <= SERIAL_DSCAN else 1  # digits a dscan workgroup scans (0: serially)
+        passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), bits)]
     segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
-    counts = Mirror(dt.uint32, 256 * segs, device)
+    counts = Mirror(dt.uint32, (1 << bits) * segs, device)
     totals = Mirror(dt.uint32, 256, device)
+    per = 0 if nb <= SERIAL_DSCAN else 1  # digits a GPU dscan workgroup scans (0: serially)
+    carried = (x.dtype.name, descending) if carry else None  # the passes recompute the keys from the payload
+    hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried), lambda: _build_hist(kdt, shp, carried))
+    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried),
+                             lambda: _build_scatter(kdt, shp, carried))
+    scan = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
     cur = 0
     for mode, arg in passes:
         if mode == 1 and arg == 0:
@@ -242,15 +307,16 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
         params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
                                      0).bytes()
         cbuf = counts.buffer_for_write(whole=True)
-        kernel = launch.compile(device, ("radix_hist", kdt.name, shp), lambda: _build_hist(kdt, shp))
-        launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
-        kernel = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
-        launch.dispatch(device, kernel, [plan, cbuf, totals.buffer_for_write(whole=True)],
-                        layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
-        kernel = launch.compile(device, ("radix_scatter", kdt.name, shp.wg, shp.chunked),
-                                lambda: _build_scatter(kdt, shp.wg, shp.chunked))
-        launch.dispatch(device, kernel, [kbuf[cur], ibuf[cur], plan, cbuf, totals.buffer(), kbuf[1 - cur],
-                                         ibuf[1 - cur]], params, workgroups=nb)
+        launch.dispatch(device, hist, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
+        if shp.chunked:  # one exclusive scan of the digit-major chunk counts (as one "digit") gives every slot
+            launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
+                            layout.Params().u32((1 << bits) * segs, 1, mode, arg).bytes(), workgroups=1)
+            bufs = [kbuf[cur], ibuf[cur], plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
+        else:
+            launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
+                            layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
+            bufs = [kbuf[cur], ibuf[cur], plan, cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]]
+        launch.dispatch(device, scatter, bufs, params, workgroups=nb)
         cur = 1 - cur
     if passes and passes[-1][0] == 0:
         cur = 0

@@ -27,6 +27,13 @@ class Rows:
         if len(self.oshape) > MAXD or len(self.ishape) > MAXD:
             raise ValueError(f"wgarray kernels address at most {MAXD} non-mergeable dimensions")
 
+    @property
+    def simple(self) -> bool:
+        """At most one outer and one inner (collapsed) dimension: ``<name>_at`` is then one multiply-add per
+        coordinate (``wgsl_functions(..., simple=True)``), without the general per-dimension divisions and
+        dynamic indexing of the parameter block (which cost a 1-D sort's init 3x on lavapipe)."""
+        return len(self.oshape) <= 1 and len(self.ishape) <= 1
+
     def pack(self, params: layout.Params) -> layout.Params:
         params.raw(layout.pack("<iIII", self.offset, len(self.oshape), len(self.ishape), 0), 16)
         return (params.vec_array(self.oshape, False).vec_array(self.ost, True)
@@ -59,5 +66,7 @@ def wgsl_struct() -> str:
     return source.load("rows_struct.wgsl")
 
 
-def wgsl_functions(name: str, member: str) -> str:
-    return source.render("rows.wgsl", NAME=name, P=member)
+def wgsl_functions(name: str, member: str, simple: bool = False) -> str:
+    """``<name>_base/_inner/_at`` for the Rows member ``member``; ``simple``: only for Rows whose ``simple`` holds
+    (unused coordinates have shape and stride 0 in the packed block, so the general form's strides apply)."""
+    return source.render("rows_simple.wgsl" if simple else "rows.wgsl", NAME=name, P=member)

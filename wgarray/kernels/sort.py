@@ -120,8 +120,10 @@ def gather(device, x, src, ibuf, rws, values: bool, indices: bool, n_rows, lengt
     """Write the sorted values and/or indices of each row from the sorted payload ``ibuf`` (row r's position j
     at ``r * stride + j``, holding ``r * base`` + the element's index in its row; ``carried``: holding the value's
     own 32 bits, copied out)."""
-    key = ("sort_gather", x.dtype.name, values, indices, carried)
-    kernel = launch.compile(device, key, lambda: _build_gather(x.dtype, values, indices, carried))
+    simple = tuple(r.simple for r in rws)
+    key = ("sort_gather", x.dtype.name, values, indices, carried, n_rows == 1, simple)
+    kernel = launch.compile(device, key, lambda: _build_gather(x.dtype, values, indices, carried, n_rows == 1,
+                                                               simple))
     params = layout.Params().u32(n_rows, length, stride, base)
     rws[0].pack(params)
     k = 1
@@ -160,7 +162,10 @@ def _build_global(kdt: DType) -> launch.Kernel:
                                               launch.write("idxs", "array<u32>")), dict(K=kdt.wgsl))
 
 
-def _build_gather(xdt: DType, values: bool, indices: bool, carried: bool = False) -> launch.Kernel:
+def _build_gather(xdt: DType, values: bool, indices: bool, carried: bool, one_row: bool,
+                  simple: tuple[bool, ...]) -> launch.Kernel:
+    """The gather; ``one_row``: no division by the row length, ``simple``: per Rows of (src, outputs...), the
+    one-multiply-add addressing (rows.Rows.simple)."""
     bind, write = [], []
     if values and not carried:
         bind.append(launch.read("src", f"array<{xdt.wgsl}>"))
@@ -172,6 +177,9 @@ def _build_gather(xdt: DType, values: bool, indices: bool, carried: bool = False
     if indices:
         bind.append(launch.write("iout", "array<i32>"))
         write.append("    iout[iout_at(row, pos)] = i32(id);")
-    fns = "\n".join(rows.wgsl_functions(nm, f"p.{nm}") for nm in ("src", "vout", "iout"))
+    outs = [nm for nm, want in (("vout", values), ("iout", indices)) if want]
+    flags = dict(zip(["src"] + outs, simple))
+    fns = "\n".join(rows.wgsl_functions(nm, f"p.{nm}", flags.get(nm, True)) for nm in ("src", "vout", "iout"))
+    rowpos = ("    let row = 0u;\n    let pos = e;" if one_row else "    let row = e / p.L;\n    let pos = e % p.L;")
     return launch.Kernel("sort_gather.wgsl", tuple(bind), dict(ROWS_STRUCT=rows.wgsl_struct(), ROWS_FNS=fns,
-                                                              WRITE="\n".join(write)))
+                                                              WRITE="\n".join(write), ROWPOS=rowpos))

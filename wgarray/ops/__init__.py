@@ -13,11 +13,11 @@ namespace (``wgarray/api``) imports it.
 The names below are what ``Array``'s methods and operators call.
 """
 from .core import asarray, astype, to_device
-from .elementwise import elementwise, elementwise_fast, inplace
+from .elementwise import binary, elementwise, elementwise_fast, inplace
 from .indexing import assign, getitem, setitem
 from .matmul import matmul
 from .reduction import argreduce, reduce
 from .shape import reshape
 
-__all__ = ["argreduce", "asarray", "assign", "astype", "elementwise", "elementwise_fast", "getitem", "inplace", "matmul",
-           "reduce", "reshape", "setitem", "to_device"]
+__all__ = ["argreduce", "asarray", "assign", "astype", "binary", "elementwise", "elementwise_fast", "getitem",
+           "inplace", "matmul", "reduce", "reshape", "setitem", "to_device"]

@@ -1,7 +1,8 @@
 """Elementwise ops: dtype decisions (cached per operand dtypes), launch of the one generic kernel, in-place ops.
 
 The decisions come from the op's row in ``kernels/ewtable.py``: accepted kinds, result rule, compute rule, and
-whether the first operand is a condition (``where``).  ``elementwise_fast`` is the hot path of ``a + b``.
+whether the first operand is a condition (``where``).  ``binary`` is the hot path of ``a + b`` (a cached recipe per
+operand layouts), ``elementwise_fast`` that of the other calls with decided dtypes.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from .. import dtypes as _dt
 from .._array import Array
 from ..alloc.mirror import Mirror
 from ..dtypes import DType
-from ..kernels import elementwise as _ew
+from ..kernels import elementwise as _ew, launch
 from ..kernels.ewtable import OPS as EW_OPS
 from .core import SCALARS, check_supported, fill, new_array, operands as _operands, scalar_for, unalias
 from .shape import broadcast_shapes
@@ -109,38 +110,83 @@ def elementwise(name: str, *args, dtype: DType | None = None) -> Array:
 def elementwise_fast(name: str, args) -> Array | None:
     """The common case on the hot path: Arrays of one open device and Python scalars, dtype decisions already
     cached.  Returns None to defer to the general path (which also raises the errors)."""
+    if len(args) == 2 and type(args[0]) is Array is type(args[1]):  # the commonest: two arrays
+        return binary(name, args[0], args[1])
+    return _fast(name, args, None)
+
+
+def binary(name: str, a: Array, b: Array) -> Array | None:
+    """``elementwise_fast`` of two Arrays (binary operators call it directly): a recipe's launch when the device
+    has one for these layouts, else the fast path that records one."""
+    ma, mb = a.mirror, b.mirror
+    dev = ma.device
+    rkey = (_RECIPE, name, ma.dtype, ma.size, a.shape, a.strides, a.offset, mb.dtype, mb.size, b.shape, b.strides,
+            b.offset, ma is mb)
+    recipe = dev.plans.get(rkey)
+    if recipe is None or LAZY or mb.device is not dev or dev.stream.closed:
+        return _fast(name, (a, b), rkey)
+    kernel, prefix, grid, work, out_dt, shape, size = recipe
+    m = Mirror(out_dt, size, dev)
+    out = Array._contiguous(m, shape)
+    buffers = [ma.buffer(), m.buffer_for_write(True)] if ma is mb else [ma.buffer(), mb.buffer(),
+                                                                          m.buffer_for_write(True)]
+    launch.dispatch(dev, kernel, buffers, prefix, grid=grid, work=work)
+    return out
+
+
+def _fast(name: str, args, rkey: tuple | None) -> Array | None:
+    """``elementwise_fast`` without a recipe; ``rkey``: the recipe key of two Arrays, recorded after the launch."""
     if LAZY:
         return None
-    if len(args) == 2 and type(args[0]) is Array and type(args[1]) is Array:  # the commonest: two arrays
+    if rkey is not None:
         a, b = args
         ma, mb = a.mirror, b.mirror
-        dev, shape = ma.device, a.shape
-        if mb.device is not dev:
+        dev = ma.device
+        decision = _DECISIONS.get((name, ma.dtype, mb.dtype))
+        if decision is None or mb.device is not dev:
             return None
-        same_shape = b.shape == shape
-        key = (name, ma.dtype, mb.dtype)
-        arrays = True  # no scalar operands to convert
+        shape = a.shape
+        if b.shape != shape:
+            shape = broadcast_shapes(name, [shape, b.shape])
+        operands = args  # no scalar operands to convert
     else:
-        arrays = False
         key, dev, shape, same_shape = _fast_key(name, args)
         if key is None or name in COMPARISONS:  # comparisons with scalars: by value (_compare_special)
             return None
-    decision = _DECISIONS.get(key)
-    if dev is None or decision is None or dev.stream.closed:
-        return None
+        decision = _DECISIONS.get(key)
+        if dev is None or decision is None:
+            return None
+        if not same_shape:
+            shape = broadcast_shapes(name, [a.shape for a in args if type(a) is Array])
+        operands = None
     op, scalar_dts, cdt, cdts, out_dt, needs = decision
-    if needs and any(d.feature not in dev.features for d in needs):
+    if dev.stream.closed or needs and any(d.feature not in dev.features for d in needs):
         return None
-    operands = args if arrays or not any(scalar_dts) else [
-        a if sd is None else scalar_for(a, sd) for a, sd in zip(args, scalar_dts)]
-    if not same_shape:
-        shape = broadcast_shapes(name, [a.shape for a in args if type(a) is Array])
+    if operands is None:
+        operands = args if not any(scalar_dts) else [
+            a if sd is None else scalar_for(a, sd) for a, sd in zip(args, scalar_dts)]
     size = math.prod(shape)
-    if not 0 < size * out_dt.device_itemsize <= dev.properties.limits.max_buffer_size:
+    if not 0 < size <= _FITS_ANY_DEVICE and not (
+            0 < size * out_dt.device_itemsize <= dev.properties.limits.max_buffer_size):
         return None  # too large, or empty (the general path checks the shape)
     out = Array._contiguous(Mirror(out_dt, size, dev), shape)
-    _ew.run(dev, op, operands, out, cdt, cdts)
+    plan = _ew.run(dev, op, operands, out, cdt, cdts)
+    if rkey is not None and plan is not None and not (plan.chunks or plan.scalar_order) and plan.out_whole == (True,):
+        dev.plans[rkey] = (plan.kernel, plan.prefix, plan.grid, plan.work, out_dt, shape, size)
     return out
+
+
+# A recipe: all of a repeated two-array op on one device (``c = a + b`` in a loop), keyed by the op's name and both
+# operands' dtypes and layouts (and whether they share a base): the result's dtype, shape and size and the plan
+# that ``kernels.elementwise.run`` made for them.  A hit skips the dtype decision, the broadcast and run's plan key
+# (a layout tuple per operand and output, about half of the op's Python); what is left per op is the result array,
+# its pooled block and the dispatch.  Kept only for one-launch plans with no scalar operand and a fresh output
+# written whole, in the device's plan cache (cleared with it; a recipe's key starts with this marker, run's keys
+# with an op name).
+_RECIPE = object()
+
+# elements that fit one buffer on every device: WebGPU guarantees 256 MiB buffers, elements take at most 16 bytes
+_FITS_ANY_DEVICE = (256 << 20) // 16
 
 
 # x OP v  <=>  v SWAP[OP] x

@@ -1,10 +1,11 @@
 """The command stream: the only path from wgarray to a device's queue.
 
 Dispatches are recorded into one compute pass of one pending command encoder and submitted together at a host
-read, an explicit ``synchronize()``, or when the batch is full, so requests to a device execute in the order they
-were made.  Kernel parameters (shapes, strides, offsets, scalars) go into a host-side uniform ring that is written
-once per submit and bound with a dynamic offset, so a dispatch needs no new buffer and no new bind group.
-Bind groups over data buffers are cached, keyed by the buffers they bind.
+read, an explicit ``synchronize()``, when the batch is full, or early to a device that has run dry (``FEED_AFTER``),
+so requests to a device execute in the order they were made.  Kernel parameters (shapes, strides, offsets, scalars)
+go into a host-side uniform ring that is written once per submit and bound with a dynamic offset, so a dispatch
+needs no new buffer and no new bind group.  Bind groups over data buffers are cached, keyed by the layout and the
+buffer objects they bind; a repeated dispatch sets only what changed (two wgpu-native calls for ``c = a + b``).
 """
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ _SMALL = 1 << 20  # uploads up to this size go through queue.write_buffer
 _RING_BYTES = 1 << 19  # parameter bytes per submit
 PARAMS_WINDOW = 1024  # largest parameter block one dispatch may bind
 MAX_BATCH = 2048  # dispatches per submit at most
+# Once a batch holds FEED_AFTER dispatches, submit it early if the device has run dry (a non-blocking poll says its
+# queue is empty; asked again every FEED_AFTER dispatches): a host-bound loop of tiny ops then keeps the device fed
+# and leaves a last batch of at most this many dispatches for the final synchronisation to wait for, instead of up
+# to MAX_BATCH; a device slower than the host is seldom idle, so its batches still grow to MAX_BATCH.  None: off.
+FEED_AFTER: int | None = 256
 WORK_FLUSH = 1 << 30  # submit once the recorded dispatches bind this many bytes, so the device starts on large
 # work while Python records more (small ops stay batched until a host read)
 _BIND_GROUP_CACHE = 4096
@@ -32,6 +38,7 @@ try:  # wgpu-native's C entry points for the three calls a dispatch records, cal
     # still surfaces: the encoder becomes invalid and the checked submit raises.
     from wgpu.backends.wgpu_native._api import ffi as _ffi, lib as _lib
     _SET_PIPELINE = _lib.wgpuComputePassEncoderSetPipeline
+    _DEVICE_POLL = _lib.wgpuDevicePoll  # returns whether the device's queue is empty (in its lowest bit)
     _SET_GROUP = _lib.wgpuComputePassEncoderSetBindGroup
     _DISPATCH = _lib.wgpuComputePassEncoderDispatchWorkgroups
     _NULL = _ffi.NULL
@@ -85,8 +92,15 @@ class Stream:
         self._last_params: bytes | None = None
         self._offset: Any = _ffi.new("uint32_t[1]") if _SET_PIPELINE is not None else None
         self._batch = 0
+        self._feed_at = FEED_AFTER or MAX_BATCH  # the batch size at which the next idle check happens
         self._work = 0  # bytes bound by the dispatches recorded since the last submit
-        self._pending: set[int] = set()  # id() of buffers referenced by recorded, unsubmitted commands
+        # what recorded, unsubmitted commands reference: each bind group set since the last submit with its cache
+        # key (layout, buffers, ranges), and the buffers of copies.  ``is_pending`` folds the groups' keys into
+        # ``_pending`` when asked, so a dispatch only notes a group it has not set before in the batch.
+        self._bound: dict[Any, tuple] = {}  # group -> its cache entry (group, key)
+        self._pending: set = set()
+        self._folded = 0  # entries of ``_bound`` already folded into ``_pending``
+        self._handle: Any = None  # the open pass's wgpu-native handle
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
         self._ring_used = 0
         self._ring = device.create_buffer(size=_RING_BYTES + PARAMS_WINDOW, usage=_BU.UNIFORM | _BU.COPY_DST)
@@ -97,7 +111,7 @@ class Stream:
         self._ring_group = device.create_bind_group(layout=self.params_layout, entries=[
             {"binding": 0, "resource": {"buffer": self._ring, "offset": 0, "size": PARAMS_WINDOW}}])
         self._ring_handle = self._ring_group._internal if _SET_PIPELINE is not None else None
-        self._groups: dict[tuple, tuple] = {}  # insertion-ordered: the first is the oldest
+        self._groups: dict[tuple, tuple] = {}  # key -> (group, key); insertion-ordered: the first is the oldest
         self._stagers: dict[tuple[str, int], wgpu.GPUBuffer] = {}
         self._sync_src = device.create_buffer(size=16, usage=_BU.COPY_SRC)
         self._sync_dst = device.create_buffer(size=16, usage=_BU.COPY_DST | _BU.MAP_READ)
@@ -114,10 +128,13 @@ class Stream:
         """A bind group binding ``buffers`` in order: whole, or the (byte offset, byte size) window that ``ranges``
         gives for a buffer; cached while the buffers live.  A buffer larger than one storage binding can only be
         bound through a window: binding it whole raises MemoryError (before anything is recorded)."""
-        key = (id(layout), *map(id, buffers)) if ranges is None else (id(layout), *map(id, buffers), *ranges)
-        hit = self._groups.get(key)  # a dict lookup needs no lock; inserting and evicting take it
-        if hit is not None:
-            return hit[0]
+        key = (layout, *buffers) if ranges is None else (layout, *buffers, *ranges)
+        hit = self._groups.get(key)
+        return (hit or self._new_group(key, layout, buffers, ranges))[0]
+
+    def _new_group(self, key: tuple, layout: wgpu.GPUBindGroupLayout, buffers: Sequence[wgpu.GPUBuffer],
+                   ranges: Sequence[tuple[int, int] | None] | None) -> tuple:
+        """Create, cache and return the (group, key) entry of ``key``'s bind group."""
         with self._lock:
             entries = []
             for i, b in enumerate(buffers):
@@ -132,72 +149,104 @@ class Stream:
                 entries.append({"binding": i, "resource": {"buffer": b, "offset": r[0], "size": r[1]}})
             with self.guard():
                 group = self._device.create_bind_group(layout=layout, entries=entries)
-            self._groups[key] = (group, layout, tuple(buffers))  # holding the objects keeps their ids unique
+            # the key holds the layout and buffers, so they outlive the cached group; the entry holds the key, so
+            # noting a pending group (``_bound``) allocates nothing
+            entry = self._groups[key] = (group, key)
             if len(self._groups) > _BIND_GROUP_CACHE:
                 del self._groups[next(iter(self._groups))]  # the oldest
-            return group
+            return entry
 
     def forget(self, buffer: wgpu.GPUBuffer) -> None:
         """Drop cached bind groups that bind ``buffer`` (called before the allocator destroys it)."""
-        bid = id(buffer)
         with self._lock:
-            for key in [k for k in self._groups if bid in k[1:]]:
+            for key in [k for k in self._groups if any(b is buffer for b in k[1:])]:
                 del self._groups[key]
 
     def _open_pass(self) -> wgpu.GPUComputePassEncoder:
-        if self._pass is None:
-            self._last_pipeline = self._last_group = self._last_params = None
-            with self.guard():
-                if self._encoder is None:
-                    self._encoder = self._device.create_command_encoder()
-                self._pass = self._encoder.begin_compute_pass()
+        """The open compute pass: a new one (and a new encoder) after a submit or a copy; a full batch is submitted
+        first.  Raises if the stream is closed (a closed stream never has a pass open)."""
+        if self._pass is not None and self._batch < MAX_BATCH:
+            return self._pass
+        self._check_open()
+        if self._batch >= MAX_BATCH:
+            self.flush()
+        self._last_pipeline = self._last_group = self._last_params = None
+        with self.guard():
+            if self._encoder is None:
+                self._encoder = self._device.create_command_encoder()
+            self._pass = self._encoder.begin_compute_pass()
+        self._handle = self._pass._internal if _SET_PIPELINE is not None else None
         return self._pass
 
-    def dispatch(self, pipeline: wgpu.GPUComputePipeline, group: wgpu.GPUBindGroup,
+    def dispatch(self, pipeline: wgpu.GPUComputePipeline, layout: wgpu.GPUBindGroupLayout,
                  buffers: Sequence[wgpu.GPUBuffer], params: bytes, grid: tuple[int, int, int],
-                 work: int | None = None) -> None:
-        """Record one dispatch; ``params`` (at most PARAMS_WINDOW bytes) is bound at group 1.  ``work`` (bytes the
-        dispatch touches, default: the bound buffers' sizes) decides when a large batch is submitted early."""
-        size = len(params)
-        if size > PARAMS_WINDOW:
-            raise ValueError(f"kernel parameter block of {size} bytes exceeds {PARAMS_WINDOW}")
+                 work: int | None = None, ranges: Sequence[tuple[int, int] | None] | None = None) -> None:
+        """Record one dispatch of ``pipeline`` over ``buffers`` (bound at group 0 through the cached bind group of
+        ``layout``; ``ranges`` as in ``bind_group``) with ``params`` (at most PARAMS_WINDOW bytes) at group 1.
+        ``work`` (bytes the dispatch touches, default: the bound buffers' sizes) decides when a large batch is
+        submitted early.
+
+        This is the per-op host path of every kernel: state persists within a pass, so only what changed since the
+        last dispatch is set (a repeated op on alternating result buffers: one ``set_bind_group`` and the dispatch),
+        and a group's buffers are noted pending by the group's cache entry, once per change of group."""
+        key = (layout, *buffers) if ranges is None else (layout, *buffers, *ranges)
+        entry = self._groups.get(key)  # a dict lookup needs no lock; inserting and evicting take it
+        if entry is None:
+            entry = self._new_group(key, layout, buffers, ranges)
+        group = entry[0]
         with self._lock:
-            if self.closed:
-                self._check_open()
-            if self._ring_used + size > _RING_BYTES or self._batch >= MAX_BATCH:
-                self.flush()
-            cpass = self._pass or self._open_pass()
+            if self._pass is None or self._batch >= MAX_BATCH:
+                self._open_pass()
+            if params is not self._last_params:  # the same parameter block (a repeated op) is still bound
+                size = len(params)
+                if size > PARAMS_WINDOW:
+                    raise ValueError(f"kernel parameter block of {size} bytes exceeds {PARAMS_WINDOW}")
+                if self._ring_used + size > _RING_BYTES:
+                    self.flush()
+                    self._open_pass()
+                offset = self._ring_put(params, size)
+            else:
+                offset = -1
             if _SET_PIPELINE is not None:
-                handle = cpass._internal
-                if pipeline is not self._last_pipeline:  # state persists within a pass: set only what changed
+                handle = self._handle
+                if pipeline is not self._last_pipeline:
                     _SET_PIPELINE(handle, pipeline._internal)
                     self._last_pipeline = pipeline
                 if group is not self._last_group:
                     _SET_GROUP(handle, 0, group._internal, 0, _NULL)
                     self._last_group = group
-                    self._pending.update(map(id, buffers))  # a group seen last in this pass: already pending
-                if params is not self._last_params:  # the same parameter block (a repeated op): still bound
-                    self._offset[0] = self._ring_put(params, size)
+                    self._bound[group] = entry
+                if offset >= 0:
+                    self._offset[0] = offset
                     _SET_GROUP(handle, 1, self._ring_handle, 1, self._offset)
                     self._last_params = params
                 _DISPATCH(handle, *grid)
             else:
+                cpass = self._pass
+                assert cpass is not None
                 if pipeline is not self._last_pipeline:
                     cpass.set_pipeline(pipeline)
                     self._last_pipeline = pipeline
                 if group is not self._last_group:
                     cpass.set_bind_group(0, group)
                     self._last_group = group
-                    self._pending.update(map(id, buffers))
-                if params is not self._last_params:
-                    cpass.set_bind_group(1, self._ring_group, [self._ring_put(params, size)])
+                    self._bound[group] = entry
+                if offset >= 0:
+                    cpass.set_bind_group(1, self._ring_group, [offset])
                     self._last_params = params
                 cpass.dispatch_workgroups(*grid)
             self._batch += 1
             self._counters.dispatches += 1
             self._work += sum(b.size for b in buffers) if work is None else work
-            if self._work >= WORK_FLUSH:
+            if self._work >= WORK_FLUSH or self._batch >= self._feed_at and self._device_idle():
                 self.flush()
+
+    def _device_idle(self) -> bool:
+        """Whether the device has finished everything submitted (a non-blocking poll); schedules the next check."""
+        self._feed_at = self._batch + (FEED_AFTER or MAX_BATCH)
+        if FEED_AFTER is None or _SET_PIPELINE is None:
+            return False
+        return bool(_DEVICE_POLL(self._device._internal, 0, _NULL) & 1)
 
     def _ring_put(self, params: bytes, size: int) -> int:
         """Copy a parameter block into the ring; its (aligned) offset."""
@@ -216,7 +265,7 @@ class Stream:
             if self._encoder is None:
                 self._encoder = self._device.create_command_encoder()
             self._encoder.copy_buffer_to_buffer(src, src_offset, dst, dst_offset, size)
-            self._pending.update((id(src), id(dst)))
+            self._pending.update((src, dst))
             self._batch += 1
 
     # -- submitting -------------------------------------------------------------------------------------------
@@ -224,16 +273,18 @@ class Stream:
         """Submit everything recorded so far (one submit).  If the driver rejects the batch, the error is raised
         and the stream starts afresh, so the device stays usable."""
         with self._lock:
-            cpass, encoder, used = self._pass, self._encoder, self._ring_used
+            cpass, encoder, ring = self._pass, self._encoder, self._ring_used
             self._pass = self._encoder = None
-            self._ring_used = self._batch = self._work = 0
+            self._ring_used = self._batch = self._work = self._folded = 0
+            self._feed_at = FEED_AFTER or MAX_BATCH
+            self._bound.clear()
             self._pending.clear()
             with self.guard():
                 if cpass is not None:
                     cpass.end()
                 if encoder is not None:
-                    if used:
-                        self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:used])
+                    if ring:
+                        self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:ring])
                     self._queue.submit([encoder.finish()])
                     self._counters.submits += 1
 
@@ -251,7 +302,15 @@ class Stream:
         return self._encoder is not None
 
     def is_pending(self, buffer: wgpu.GPUBuffer) -> bool:
-        return id(buffer) in self._pending
+        """Whether a recorded, unsubmitted command references ``buffer``."""
+        with self._lock:
+            bound = self._bound
+            if self._folded < len(bound):  # groups set since the last fold (a dict keeps insertion order)
+                pending = self._pending
+                for _, key in list(bound.values())[self._folded:]:
+                    pending.update(key)
+                self._folded = len(bound)
+            return buffer in self._pending
 
     # -- transfers: chunked through two reused, mapped staging buffers per direction, so that the host copy of
     # chunk k+1 overlaps the device copy of chunk k (queue.write_buffer/read_buffer allocate per call) -------------
@@ -268,7 +327,7 @@ class Stream:
         data = memoryview(data).cast("B")
         with self._lock, self.guard():
             self._check_open()
-            if id(buffer) in self._pending:
+            if self.is_pending(buffer):
                 self.flush()
             if len(data) <= _SMALL:
                 self._queue.write_buffer(buffer, offset, data)
@@ -403,7 +462,9 @@ class Stream:
             with self._lock:
                 self.closed, self.ended = True, "lost"
                 self._pass = self._encoder = None
+                self._bound.clear()
                 self._pending.clear()
+                self._folded = 0
                 self._groups.clear()
                 self._stagers.clear()
             detail = str(e).strip().splitlines()[-1].strip() if str(e).strip() else type(e).__name__

@@ -42,19 +42,7 @@ fn pair_of(k: u32) -> vec2<u32> {
     return vec2<u32>(min(x, y), max(x, y));
 }
 
-// (c, s) of the rotation that diagonalises [[app, apq], [apq, aqq]] (the smaller of the two angles)
-fn rotation(app: ${T}, aqq: ${T}, apq: ${T}) -> vec2<${T}> {
-    let zeta = (aqq - app) / (${T}(2.0) * apq);
-    let az = abs(zeta);
-    let r = select(sqrt(${T}(1.0) + az * az), az, az > ${T}(${BIG}));
-    let t = select(${T}(-1.0), ${T}(1.0), zeta >= ${T}(0.0)) / (az + r);
-    let c = ${T}(1.0) / sqrt(${T}(1.0) + t * t);
-    return vec2<${T}>(c, t * c);
-}
-
-fn wants(app: ${T}, aqq: ${T}, apq: ${T}, tol: ${T}) -> bool {
-    return abs(apq) > max(tol * sqrt(abs(app)) * sqrt(abs(aqq)), ${T}(${TINY}));
-}
+${ROTATION}
 
 ${ENTRY}
     let gi = group_index;

@@ -1,11 +1,15 @@
-// Radix sort (kernels/radix.py): the digit of element ``e`` in the current pass.
+// Radix sort (kernels/radix.py): the ${BITS}-bit digit of element ``e`` in the current pass.
 //
-// A pass sorts by 8 bits of either the element's key (mode 0: (key - kmin) >> shift, with kmin and the shift of
+// A pass sorts by ${BITS} bits of either the element's key (mode 0: (key - kmin) >> shift, with kmin and the shift of
 // key pass ``slot`` from the device's plan, radix_stats.wgsl) or its row (mode 1: the row id (idx / L) >> shift,
 // which the payload index carries, so segmented sorts need no stored row keys).  Every key pass the plan may need
-// is recorded; one past the plan's count is inactive and its kernels return at once.
+// is recorded; one past the plan's count is inactive and its kernels return at once.  When the plan's digit count
+// is odd, its last active pass is a copy of the payload (plan[3] = 1): hist and scan return at once and the scatter
+// copies its block in place, so the data end in the first buffer of the ping-pong pair for a fraction of a pass.
+// A values-only sort of one row carries the values' bits as the payload: its key is recomputed from the payload
+// (KEYIN), and the key arrays are neither read nor written (STORE_KEYS false).
 
-// The parameters of a pass's kernels (radix_hist, radix_scatter, radix_scatter_cpu).
+// The parameters of a pass's kernels (radix_hist*, radix_scatter*).
 struct Params {
     n: u32,
     L: u32,
@@ -17,29 +21,36 @@ struct Params {
     _pad0: u32,
 }
 
+${KEYFNS}
+
 var<private> rx_shift: u32;
 var<private> rx_kmin: ${K};
 var<private> rx_write_keys: bool;
 
-// Reads the plan for this pass; false when the pass is inactive (the caller returns).
+// Whether this pass is the plan's payload copy (an odd digit count's last pass).
+fn rx_copy_pass() -> bool {
+    return p.mode == 0u && plan[3] == 1u && p.slot + 1u == plan[0];
+}
+
+// Reads the plan for this pass; false when the pass is inactive or a copy (the caller returns, or copies).
 fn rx_begin() -> bool {
     if (p.mode == 1u) {
         rx_shift = p.shift;
         rx_write_keys = false;
         return true;
     }
-    if (p.slot >= plan[0]) {
+    if (p.slot + plan[3] >= plan[0]) {
         return false;
     }
     rx_shift = plan[4u + p.slot];
     rx_kmin = ${KMIN};
-    rx_write_keys = p.slot + 1u < plan[0];
+    rx_write_keys = ${STORE_KEYS} && p.slot + 1u + plan[3] < plan[0];
     return true;
 }
 
 fn rx_digit(e: u32) -> u32 {
     if (p.mode == 0u) {
-        return u32((keys_in[e] - rx_kmin) >> rx_shift) & 0xffu;
+        return u32((${KEYIN} - rx_kmin) >> rx_shift) & ${MASK}u;
     }
-    return ((idx_in[e] / p.L) >> rx_shift) & 0xffu;
+    return ((idx_in[e] / p.L) >> rx_shift) & ${MASK}u;
 }

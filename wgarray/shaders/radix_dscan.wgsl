@@ -1,12 +1,14 @@
 // Radix sort pass, step 2: for each of its ``per`` digits d, a workgroup scans digit d's block counts
-// counts[d * nb .. d * nb + nb) in place (exclusive) and stores their sum in totals[d]; the scatter adds the
-// exclusive scan of the 256 totals.  Inactive key passes return at once.  With per = 0 instead one workgroup of 256 invocations scans one digit each,
-// serially and without barriers (few blocks, or a CPU adapter, where a barrier costs tens of microseconds).
+// counts[d * nb .. d * nb + nb) in place (exclusive) and stores their sum in totals[d]; the GPU scatter adds the
+// exclusive scan of the 256 totals.  The CPU kernels run it as one workgroup over one "digit" holding every
+// count (nb = 2^bits x chunks, digit-major): the scan is then each chunk's first slot of each digit.  Inactive key
+// passes and a plan's payload copy return at once.  With per = 0 instead one workgroup of 256 invocations scans
+// one digit each, serially and without barriers (few blocks on a GPU).
 struct Params {
     nb: u32,
     per: u32,
     mode: u32,
-    slot: u32,  // mode 0: the key pass, inactive from the plan's count on (radix_digit.wgsl)
+    slot: u32,  // mode 0: the key pass, inactive from the plan's count on, or the payload copy (radix_digit.wgsl)
 }
 
 ${BINDINGS}
@@ -14,7 +16,7 @@ ${BINDINGS}
 ${WGSCAN}
 
 ${ENTRY}
-    if (p.mode == 0u && p.slot >= plan[0]) {
+    if (p.mode == 0u && p.slot + plan[3] >= plan[0]) {
         return;
     }
     if (p.per == 0u) {

@@ -31,10 +31,9 @@ ${ENTRY}
     var o: ${K} = ${KZERO};
     var a: ${K} = ${KMAX};
     for (var e = start + lid; e < stop; e = e + ${WG}u) {
-        let row = e / p.L;
-        let pos = e - row * p.L;
+${ROWPOS}
         let k = ${KEY};
-        keys[e] = k;
+        ${STOREKEY}
         idx[e] = ${PAYLOAD};
         lo = min(lo, k);
         hi = max(hi, k);

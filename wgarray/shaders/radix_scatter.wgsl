@@ -4,7 +4,7 @@
 // gives each element its rank among the tile's equal digits; its slot is the running offset of its digit for
 // this block (the scanned counts, advanced by each tile) plus that rank.  Sorting the tile also makes the
 // writes of equal digits consecutive.  Elements of ``keys_in``/``idx_in`` go to ``keys_out``/``idx_out``; the
-// keys only where a later pass still reads them (write_keys).
+// keys only where a later pass still reads them (write_keys).  A plan's payload copy copies the block in place.
 ${BINDINGS}
 
 ${DIGIT}
@@ -52,7 +52,16 @@ fn rx_split(lid: u32, src: u32, dst: u32, sh: u32) {
 
 ${ENTRY}
     let b = group_index;
-    if (b >= p.nb || !rx_begin()) {
+    if (b >= p.nb) {
+        return;
+    }
+    if (rx_copy_pass()) {
+        for (var e = b * p.block + lid; e < min(b * p.block + p.block, p.n); e = e + ${WG}u) {
+            idx_out[e] = idx_in[e];
+        }
+        return;
+    }
+    if (!rx_begin()) {
         return;
     }
     var s = 0u;

@@ -22,8 +22,7 @@ ${ENTRY}
     if (e >= p.n_rows * p.L) {
         return;
     }
-    let row = e / p.L;
-    let pos = e % p.L;
+${ROWPOS}
     let id = idxs[row * p.stride + pos] - row * p.base;
 ${WRITE}
 }
