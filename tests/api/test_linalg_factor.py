@@ -405,3 +405,110 @@ def test_matrix_power_bad_exponent():
         wg.linalg.matrix_power(wg.eye(2), 1.5)
     m = wg.eye(2)
     assert wg.linalg.matrix_power(m, 1) is not m
+
+
+# -- the small path: several matrices a workgroup, one dispatch a call ------------------------------------------------
+def _small_orders(dt):
+    lim = K.small_limit(wg.default_device(), wg.float32 if dt == np.float32 else wg.float64)
+    return sorted({1, 2, 3, 5, 8, 9, 16, 17, 31, 32, 33, lim} - {n for n in (33,) if n > lim})
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_small_stacks_with_failures_inside(dt):
+    """21 matrices (not a multiple of the 2-8 a workgroup) with failing ones at workgroup edges (0, 7, 8, 20):
+    only those come back NaN (det 0), every other one matches numpy, and 'raise' raises."""
+    rng = np.random.default_rng(21)
+    bad = [0, 7, 8, 20]
+    for n in _small_orders(dt):
+        e, tol = eps(dt), C * n * eps(dt)
+        a = well_conditioned(rng, (21, n, n), dt)
+        s = spd(rng, (21, n, n), dt)
+        b = rng.standard_normal((21, n, 3)).astype(dt)
+        a[bad, :, n // 2] = 0  # a zero column: singular
+        s[bad, n - 1, n - 1] = -1.0  # the last pivot negative: not positive definite
+        good = [k for k in range(21) if k not in bad]
+        with wg.linalg.errors("nan"):
+            L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+            U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
+            x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+            ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        for got in (L, U, x, ai):
+            assert np.isnan(got[bad]).all(), n
+            assert np.isfinite(got[good]).all(), n
+        s64, a64 = s[good].astype(np.float64), a[good].astype(np.float64)
+        Lg = L[good].astype(np.float64)
+        assert np.all(np.triu(L[good], 1) == 0) and np.all(np.tril(U[good], -1) == 0)
+        assert np.all(fro(Lg @ np.swapaxes(Lg, -1, -2) - s64) <= tol * fro(s64)), n
+        np.testing.assert_array_equal(U[good], np.swapaxes(L[good], -1, -2))
+        assert np.all(fro(a64 @ x[good] - b[good]) <= tol * fro(a64) * fro(x[good])), n
+        cond = np.linalg.cond(a64)
+        assert np.all(fro(a64 @ ai[good] - np.eye(n)) / n <= tol * cond), n
+        sign, logabs = wg.linalg.slogdet(wg.asarray(a))
+        ws, wl = np.linalg.slogdet(a64)
+        assert np.all(sign.numpy()[bad] == 0) and np.all(logabs.numpy()[bad] == -np.inf)
+        np.testing.assert_array_equal(sign.numpy()[good], ws)
+        assert np.all(np.abs(logabs.numpy()[good] - wl) <= tol * cond + 2 * e * np.abs(wl)), n
+        assert np.all(wg.linalg.det(wg.asarray(a)).numpy()[bad] == 0)
+        with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+            wg.linalg.cholesky(wg.asarray(s))
+        with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+            wg.linalg.inv(wg.asarray(a))
+        with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+            wg.linalg.solve(wg.asarray(a), wg.asarray(b))
+        # the good ones alone: no error in 'raise' mode (the status word starts at zero each call)
+        wg.linalg.cholesky(wg.asarray(s[good]))
+        wg.linalg.inv(wg.asarray(a[good]))
+
+
+def test_small_nan_input_stays_in_its_matrix():
+    rng = np.random.default_rng(5)
+    for n in (4, 12, 30):
+        a = well_conditioned(rng, (19, n, n), np.float32)
+        s = spd(rng, (19, n, n), np.float32)
+        a[9, 1, 2] = np.nan
+        s[9, 0, 0] = np.nan
+        with wg.linalg.errors("nan"):
+            ai = wg.linalg.inv(wg.asarray(a)).numpy()
+            L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.isnan(ai[9]).any() and np.isfinite(np.delete(ai, 9, axis=0)).all()
+        assert np.isnan(L[9]).all() and np.isfinite(np.delete(L, 9, axis=0)).all()
+        assert np.isnan(wg.linalg.det(wg.asarray(a)).numpy()[9])
+        with pytest.raises(np.linalg.LinAlgError):
+            wg.linalg.cholesky(wg.asarray(s))
+
+
+def test_small_one_dispatch_reads_views_in_place():
+    """An input already in the compute dtype is read where it lies (transposed, strided, offset, broadcast): one
+    dispatch, no copy; 'raise' adds only the 4-byte status write and read, in the same submission."""
+    dev = wg.default_device()
+    rng = np.random.default_rng(8)
+    base = well_conditioned(rng, (4, 14, 14), np.float32)
+    big = wg.asarray(np.pad(base, ((0, 0), (3, 1), (2, 5))))  # offset and row stride 21
+    views = [(base[1:3, :7, :7].transpose(0, 2, 1), big[1:3, 3:10, 2:9].mT),
+             (base[:, ::2, ::2], big[:, 3:17:2, 2:16:2]),
+             (base[2, :9, :9], big[2, 3:12, 2:11])]
+    b = rng.standard_normal((5, 7, 2)).astype(np.float32)
+    for host, view in views:
+        view.mirror.buffer()
+        with wg.linalg.errors("nan"):
+            before = dev.stats()
+            got = wg.linalg.inv(view)
+            assert (dev.stats() - before).dispatches == 1
+        np.testing.assert_allclose(got.numpy(), np.linalg.inv(host), rtol=1e-4, atol=1e-5)
+        before = dev.stats()
+        got = wg.linalg.inv(view).numpy()
+        d = dev.stats() - before
+        assert (d.dispatches, d.uploads, d.downloads, d.submits) == (1, 1, 2, 2)  # status read, then the result
+        np.testing.assert_allclose(got, np.linalg.inv(host), rtol=1e-4, atol=1e-5)
+    one = wg.asarray(base[0, :7, :7])  # one matrix against a stack (batch stride 0), and the reverse
+    bw = wg.asarray(b)
+    np.testing.assert_allclose(wg.linalg.solve(one, bw).numpy(), np.linalg.solve(base[0, :7, :7], b), rtol=1e-4,
+                               atol=1e-5)
+    stack = wg.asarray(base[:, :7, :7])
+    np.testing.assert_allclose(wg.linalg.solve(stack, bw[0]).numpy(), np.linalg.solve(base[:, :7, :7], b[0]),
+                               rtol=1e-4, atol=1e-5)
+    rev = wg.asarray(base)[::-1, ::-1]  # negative strides: copied first, same answer
+    np.testing.assert_allclose(wg.linalg.det(rev).numpy(), np.linalg.det(base[::-1, ::-1].astype(np.float64)),
+                               rtol=1e-3)
+    x = wg.asarray(base[:, :6, :6])
+    np.testing.assert_allclose(wg.linalg.solve(x, x).numpy(), np.broadcast_to(np.eye(6), (4, 6, 6)), atol=1e-5)

@@ -3,9 +3,11 @@ matrices in their compute dtype (float32 or float64).
 
 Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
 
-- ``factor_small``: one workgroup a matrix, the whole matrix in workgroup memory (``small_limit`` says up to which
-  n the device's workgroup memory holds it): LU with partial pivoting or Cholesky, then optionally the solve of
-  A X = B (or A X = I for inv) from the same workgroup: one dispatch for a whole stack, no host round trip.
+- ``small``: several matrices a workgroup (one invocation a row), each whole in workgroup memory (``small_limit``
+  says up to which n the device's workgroup memory holds one): LU with partial pivoting or Cholesky, then the
+  call's result (L or U, the solve of A X = B, A^-1, or det) from the same workgroup, read from the input where it
+  lies and written straight into the output: one dispatch for a whole stack, no host round trip, and one status
+  word for the batch (``shaders/linalg_small.wgsl``).
 - the blocked path's pieces.  LU: ``tslu`` (the panel's pivots by tournament pivoting: leaf workgroups over row
   blocks pick candidates, one root workgroup a matrix picks the pivots and writes [L11 \\ U11]), ``lu_finish``
   (L21, the row permutation on the other columns and U12 in one dispatch); Cholesky: ``cholesky_block`` (the
@@ -29,10 +31,10 @@ from ..alloc.mirror import Mirror
 from ..dtypes import DType, uint32
 from . import launch, layout, matmul as _mm, source
 
-SMALL_WG = 64  # invocations of a small-path workgroup (8x8 matrices use 49 of them in the updates)
 PANEL_WG = 256  # invocations of a panel workgroup (tournament leaves and root, Cholesky's diagonal block)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
 SMALL_MAX = 64  # the largest n the small path takes even where workgroup memory would hold more
+SMALL_GROUP = 64  # invocations of a small-path workgroup at most (64 / R matrices of R rows)
 
 
 def _bucket(n: int) -> int:
@@ -40,14 +42,29 @@ def _bucket(n: int) -> int:
     return max(16, -(-n // 16) * 16)
 
 
-def _shared_bytes(n: int, d: DType) -> int:
-    b = _bucket(n)
-    return b * b * d.device_itemsize + SMALL_WG * (d.device_itemsize + 4) + b * 4 + 16
+def _small_rows(n: int) -> tuple[int, int]:
+    """(nb, R) of the small path for order n: workgroup arrays sized for nb x nb (8, 16, 32, 48 or 64: few
+    pipelines, any n) and R invocations a matrix, one a row (the power of two >= nb)."""
+    nb = 8 if n <= 8 else -(-n // 16) * 16
+    return nb, 1 << (nb - 1).bit_length()
+
+
+def _matrix_stride(n: int, r: int) -> int:
+    """Workgroup-memory elements from one matrix to the next: n * n, padded below 32 rows so that the matrices one
+    32-wide subgroup handles start R banks apart (their invocations then read and write distinct banks)."""
+    return n * n if r >= 32 else n * n + (r - n * n) % 32
+
+
+def _shared_bytes(n: int, d: DType, per_group: int = 1) -> int:
+    """Workgroup memory of a small-path workgroup of ``per_group`` matrices of order n: the matrices, the pivot
+    order (one u32 a row) and a failure word each."""
+    nb, r = _small_rows(n)
+    return per_group * (_matrix_stride(nb, r) * d.device_itemsize + r * 4 + 4)
 
 
 def small_limit(device, d: DType) -> int:
-    """The largest n whose matrix fits the device's workgroup memory (with the pivot search's scratch), at most
-    SMALL_MAX: lavapipe's 32 KiB hold 64 x 64 float32 / 48 x 48 float64, WebGPU's 16 KiB floor 48 / 32."""
+    """The largest n whose matrix fits the device's workgroup memory, at most SMALL_MAX: lavapipe's 32 KiB hold
+    64 x 64 float32 / 48 x 48 float64, WebGPU's 16 KiB floor 48 / 32."""
     limit = device.properties.limits.max_compute_workgroup_storage_size
     n = SMALL_MAX
     while n > 0 and _shared_bytes(n, d) > limit:
@@ -81,36 +98,63 @@ def _argmax(T: str) -> str:
 
 
 # -- factorisations -----------------------------------------------------------------------------------------------
-def _factor_kernel(d: DType, lu: bool, shared: bool, store: bool, solve: bool, gen_id: bool,
-                   bucket: int, panel_sh: bool = False) -> launch.Kernel:
+def _factor_kernel(d: DType, lu: bool, shared: bool, bucket: int, panel_sh: bool = False) -> launch.Kernel:
     T = d.wgsl
     bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
-    if solve:
-        bindings.append(launch.write("x", f"array<{T}>"))
-    solve_code = source.render("linalg_lu_solve_part.wgsl", T=T, NAN=_nan(T)) if solve else ""
     flag = {True: "true", False: "false"}
     return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
-        HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], STORE=flag[store], SOLVE=flag[solve],
-        GEN_ID=flag[gen_id], SH_LEN=bucket * bucket if shared else 1, PV_LEN=bucket if shared else 1,
-        SOLVE_CODE=solve_code, PANEL_SH=flag[panel_sh], ARGMAX=_argmax(T)),
-        workgroup=PANEL_WG if panel_sh or not shared else SMALL_WG)
+        HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], SH_LEN=bucket * bucket if shared else 1,
+        PANEL_SH=flag[panel_sh], ARGMAX=_argmax(T)), workgroup=PANEL_WG)
 
 
-def factor_small(device, a, piv, info, n: int, batch: int, lu: bool, *, x=None, k: int = 0, gen_id: bool = False,
-                 store: bool = True) -> None:
-    """Factor every n x n matrix of the contiguous stack ``a`` (batch of them) in workgroup memory: LU (``lu``)
-    with pivots into ``piv`` (batch x n u32), or Cholesky (lower, upper triangle zeroed).  With ``x`` (a contiguous
-    batch x n x k stack), also solve A X = X in place (A X = I with ``gen_id``); ``store`` False skips writing the
-    factors back (solve and inv do not need them)."""
+_SMALL_OPS = ("cholesky", "solve", "inv", "det")
+
+
+def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> None:
+    """One dispatch of the small path over the (batch, n, n) view ``a`` (any offset, non-negative strides; the
+    batch one stride): ``op`` "cholesky" (out: contiguous L, or U = L^T with ``upper``), "solve" (X = A^-1 B for
+    the (batch, n, K) view ``b``; out contiguous (batch, n, K)), "inv" (out (batch, n, n)) or "det" (out
+    (batch, 3): det, sign, log|det|).  Failed matrices come out NaN (det 0, sign 0, log -inf); the u32 word
+    ``status`` (zero on entry where it is read) gets the batch's largest first failing pivot + 1."""
+    batch, n, _ = a.shape
     if batch * n == 0:
         return
-    d = a.dtype
-    solve = x is not None
-    bucket = _bucket(n)
-    key = ("linalg_factor_small", d.name, lu, store, solve, gen_id, bucket)
-    kernel = _factor_kernel(d, lu, True, store, solve, gen_id, bucket)
-    params = layout.Params().u32(n, 0, n, n, batch, k, 0, 0)
-    _run(device, key, kernel, [a, piv, info] + ([x] if solve else []), params, batch, whole=gen_id)
+    if op not in _SMALL_OPS:
+        raise ValueError(f"unknown small-path operation {op!r}")
+    d = out.dtype
+    T = d.wgsl
+    nb, r = _small_rows(n)
+    per_group = max(1, min(SMALL_GROUP // r,
+                           device.properties.limits.max_compute_workgroup_storage_size // _shared_bytes(n, d)))
+    lu = op != "cholesky"
+    solve = op == "solve"
+    key = ("linalg_small", d.name, op, nb, per_group)
+
+    def build() -> launch.Kernel:
+        flag = {True: "true", False: "false"}
+        bindings = [launch.read("a", f"array<{T}>")]
+        if solve:
+            bindings.append(launch.read("bm", f"array<{T}>"))
+        bindings += [launch.write("out", f"array<{T}>"), launch.write("status", "array<atomic<u32>>")]
+        return launch.Kernel("linalg_small.wgsl", tuple(bindings), dict(
+            HELPERS=source.helpers([d]), T=T, CHOL=flag[not lu], SOLVE=flag[solve], INV=flag[op == "inv"],
+            DET=flag[op == "det"], R=r, M=per_group, NB=nb,
+            SH_LEN=per_group * _matrix_stride(nb, r), PV_LEN=per_group * r if lu else 1, NAN=_nan(T),
+            NEG_INF=_neg_inf(T),
+            B_AT=("bm[p.b_off + b * p.b_sb + row * p.b_sr + c * p.b_sc]" if solve
+                  else f"select({T}(0.0), {T}(1.0), row == c)")), workgroup=per_group * r)
+
+    compiled = launch.compile(device, key, build)
+    if solve:
+        kb, (bsb, bsr, bsc), boff = b.shape[-1], b.strides, b.offset
+    else:
+        kb, bsb, bsr, bsc, boff = (n if op == "inv" else 0), 0, 0, 0, 0
+    asb, asr, asc = a.strides
+    params = layout.Params().u32(n, batch, kb, _matrix_stride(n, r), a.offset, asb, asr, asc, boff, bsb, bsr, bsc,
+                                 int(upper), 0, 0, 0)
+    buffers = [a.mirror.buffer()] + ([b.mirror.buffer()] if solve else []) + [
+        out.mirror.buffer_for_write(whole=True), status.mirror.buffer_for_write()]
+    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=-(-batch // per_group))
 
 
 def cholesky_block(device, a, piv, info, n: int, batch: int, k0: int, nb: int) -> None:
@@ -121,7 +165,7 @@ def cholesky_block(device, a, piv, info, n: int, batch: int, k0: int, nb: int) -
     bucket = _bucket(nb)
     sh = bucket * bucket * d.device_itemsize + PANEL_WG * (d.device_itemsize + 4) + bucket * 4 + 16 <= \
         device.properties.limits.max_compute_workgroup_storage_size
-    kernel = _factor_kernel(d, False, sh, False, False, False, bucket if sh else 1, panel_sh=sh)
+    kernel = _factor_kernel(d, False, sh, bucket if sh else 1, panel_sh=sh)
     params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
     _run(device, ("linalg_chol_block", d.name, sh, bucket if sh else 0), kernel, [a, piv, info], params, batch)
 

@@ -1,8 +1,7 @@
 // Unblocked LU with partial pivoting (LU = true) or Cholesky, lower (LU = false), of the panel of columns
 // [k0, k0 + nb) over rows [k0, m_end) of each matrix of a stack; one workgroup a matrix.
-// SHARED: the whole matrix (k0 = 0, nb = m_end = n) is staged in workgroup memory and stored back at the end
-// (STORE), optionally followed by the solve of A X = B for the columns of X (SOLVE, X in place; GEN_ID: B is the
-// identity, for inv).  Otherwise the panel is factored in place in global memory (the blocked path).
+// SHARED (with PANEL_SH): the panel is staged in workgroup memory; otherwise it is factored in place in global
+// memory.  (Stacks of small matrices have their own kernel, linalg_small.wgsl.)
 // LU: pivots (the row swapped with row j, LAPACK's ipiv less one) go to piv[b * n + j]; a zero pivot is skipped
 // (no division, as LAPACK's getrf) and recorded in info[b] (first zero pivot + 1).  Cholesky: a pivot that is not
 // > 0 (negative, zero or NaN) is recorded the same way; the upper triangle of the panel's columns is zeroed.
@@ -22,9 +21,6 @@ struct Params {
 
 const LU: bool = ${LU};
 const SHARED: bool = ${SHARED};
-const STORE: bool = ${STORE};
-const SOLVE: bool = ${SOLVE};
-const GEN_ID: bool = ${GEN_ID};
 const WG: u32 = ${WG}u;
 
 ${BINDINGS}
@@ -34,7 +30,6 @@ var<workgroup> red_v: array<${T}, ${WG}>;
 var<workgroup> red_i: array<u32, ${WG}>;
 
 ${ARGMAX}
-var<workgroup> pv: array<u32, ${PV_LEN}>;
 var<workgroup> bad: u32;
 var<private> abase: u32;
 
@@ -112,10 +107,6 @@ ${ENTRY}
         for (var e = tid; e < (p.m_end - p.k0) * p.nb; e = e + WG) {
             sh[e] = a[abase + (p.k0 + e / p.nb) * n + p.k0 + e % p.nb];
         }
-    } else if (SHARED) {
-        for (var e = tid; e < n * n; e = e + WG) {
-            sh[e] = a[abase + e];
-        }
     }
     fence();
     let ce = p.k0 + p.nb;
@@ -135,9 +126,6 @@ ${ENTRY}
             let pr = wg_argmax(tid, best, bi);
             if (tid == 0u) {
                 piv[b * n + j] = pr;
-                if (SOLVE) {
-                    pv[j] = pr;
-                }
             }
             if (pr != j) {  // swap rows j and pr within the panel's columns
                 for (var c = p.k0 + tid; c < ce; c = c + WG) {
@@ -194,10 +182,5 @@ ${ENTRY}
         for (var e = tid; e < (p.m_end - p.k0) * p.nb; e = e + WG) {
             a[abase + (p.k0 + e / p.nb) * n + p.k0 + e % p.nb] = sh[e];
         }
-    } else if (SHARED && STORE) {
-        for (var e = tid; e < n * n; e = e + WG) {
-            a[abase + e] = sh[e];
-        }
     }
-${SOLVE_CODE}
 }

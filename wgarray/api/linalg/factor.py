@@ -22,12 +22,15 @@ from . import embed as _embed
 
 # == the factorisation half: cholesky, solve, inv, det, slogdet, matrix_power (Array API 2024.12).
 #
-# Every function copies its input into a contiguous stack of n x n matrices in the compute dtype (float32, or
-# float64 where the device has shader-f64; integers and bools become float64 there, as numpy casts them, else
-# float32), factors it on the device and computes the result there (``kernels/linalg_factor.py``):
+# The compute dtype is float32, or float64 where the device has shader-f64 (integers and bools become float64
+# there, as numpy casts them, else float32); the factorisation and the result are computed on the device
+# (``kernels/linalg_factor.py``):
 #
-# - n <= ``kernels.linalg_factor.small_limit`` (64 float32 / 48 float64 on lavapipe): one workgroup a matrix with the
-#   matrix in workgroup memory; solve and inv factor and solve in the same dispatch.
+# - n <= ``kernels.linalg_factor.small_limit`` (64 float32 / 48 float64 on lavapipe): one dispatch a call, several
+#   matrices a workgroup in workgroup memory, factored and turned into the result (L, X, A^-1, det) there; the
+#   kernel reads the input where it lies when it is already in the compute dtype (``_operand``) and writes the
+#   output directly; one status word for the whole batch.  (The blocked path below copies its input into a
+#   contiguous stack of n x n matrices in the compute dtype first.)
 # - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns.  LU: the panel's pivots by
 #   tournament pivoting over many workgroups (``tslu``), then L21, the row permutation and the block row U12 in one
 #   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve;
@@ -35,11 +38,11 @@ from . import embed as _embed
 #   triangle's tiles only).  solve and inv then run blocked forward and back substitution (a fused step a block for
 #   few right-hand sides on GPUs, else trsm on the diagonal blocks and the in-place matmul for the rest).
 #
-# Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded in one status word a matrix on
-# the device.  Results of failed matrices are NaN (never a wrong finite answer); in the default error mode
-# ``"raise"`` the call then reads the largest status word (4 bytes, one host sync) and raises
-# ``LinAlgError`` (numpy's class) as numpy does; ``errors("nan")`` skips that read (CuPy's default: no sync).
-# det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
+# Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded on the device (the small path:
+# one word for the batch; the blocked path: one a matrix).  Results of failed matrices are NaN (never a wrong
+# finite answer); in the default error mode ``"raise"`` the call then reads the largest status (4 bytes, one host
+# sync) and raises ``LinAlgError`` (numpy's class) as numpy does; ``errors("nan")`` skips that read (CuPy's
+# default: no sync).  det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
 LinAlgError = np.linalg.LinAlgError  # the same class: ``except numpy.linalg.LinAlgError`` catches ours
 BLOCK = 64  # panel width of the blocked path (tests lower it to reach the blocked path with small matrices)
 _MODES = ("raise", "nan")
@@ -107,6 +110,43 @@ def _stack(x: Array, cdt: _dt.DType, batch_shape: tuple[int, ...] | None = None)
     return Array(c.mirror, (math.prod(c.shape[:-2]),) + c.shape[-2:])
 
 
+def _batch_stride(shape: tuple[int, ...], strides: tuple[int, ...]) -> int | None:
+    """The one stride that steps through batch dimensions of ``shape`` in order (0 for a broadcast), or None."""
+    dims = [(d, s) for d, s in zip(shape, strides) if d != 1]
+    if all(s == 0 for _, s in dims):
+        return 0
+    for (_, s), (d2, s2) in zip(dims, dims[1:]):
+        if s != s2 * d2:
+            return None
+    return dims[-1][1]
+
+
+def _operand(x: Array, cdt: _dt.DType, batch_shape: tuple[int, ...] | None = None) -> Array:
+    """x (broadcast to ``batch_shape`` first) as the (batch, rows, cols) view the small path's kernel reads: x
+    itself when it already is in ``cdt`` with non-negative strides and batch dimensions of one stride (no copy),
+    else a contiguous copy."""
+    if batch_shape is not None:
+        x = broadcast_to(x, batch_shape + x.shape[-2:])
+    if x.dtype is cdt and x.mirror.device_nbytes <= x.device.stream.binding_limit:
+        sb = _batch_stride(x.shape[:-2], x.strides[:-2])
+        if sb is not None and sb >= 0 and min(x.strides[-2:]) >= 0:
+            return Array(x.mirror, (math.prod(x.shape[:-2]),) + x.shape[-2:], (sb,) + x.strides[-2:], x.offset)
+    return _stack(x, cdt)
+
+
+def _small(op: str, a: Array, out: Array, message: str, b: Array | None = None, upper: bool = False) -> None:
+    """The small path: one dispatch into ``out``.  In the 'raise' mode its status word is zeroed first (a 4-byte
+    write, no dispatch) and read after (4 bytes, ``message`` for the LinAlgError); otherwise it is scratch."""
+    dev = out.device
+    check = _mode == "raise" and bool(message)
+    status = core.new_array((1,), _dt.uint32, dev)
+    if check:
+        status.mirror.host_for_write(whole=True)[0] = 0  # uploaded by the dispatch: a 4-byte queue write
+    _k.small(dev, op, a, out, status, b=b, upper=upper)
+    if check and int(status.numpy()[0]):
+        raise LinAlgError(message)
+
+
 def _block(w: Array, r: int, c: int, h: int, wd: int) -> Array:
     """The (batch, h, wd) view of rows r.., columns c.. of each matrix of the contiguous stack w."""
     b, m, n = w.shape
@@ -130,9 +170,6 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
-    if n <= _k.small_limit(dev, w.dtype):
-        _k.factor_small(dev, w, piv, info, n, batch, lu)
-        return
     ws = _k.Workspace(dev, w.dtype, n, batch, BLOCK) if lu else None
     for k0 in range(0, n, BLOCK):
         nb = min(BLOCK, n - k0)
@@ -191,15 +228,12 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
     dev = w.device
     batch, n, _ = w.shape
     info, piv = _status(batch, n, dev)
-    if n <= _k.small_limit(dev, w.dtype):
-        _k.factor_small(dev, w, piv, info, n, batch, True, x=x, k=x.shape[-1], gen_id=gen_id, store=False)
-    else:
-        if gen_id:
-            eye = _eye(n, dtype=x.dtype, device=dev)
-            assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
-        _factor(w, info, piv, True)
-        _lu_solve(w, piv, x)
-        _k.nanfill(dev, info, x, n * x.shape[-1], batch)
+    if gen_id:
+        eye = _eye(n, dtype=x.dtype, device=dev)
+        assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
+    _factor(w, info, piv, True)
+    _lu_solve(w, piv, x)
+    _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
 
@@ -212,6 +246,11 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     dev = x.device
     cdt = _compute_dtype(x.dtype, dev)
     src = x.mT if upper else x
+    if x.shape[-1] <= _k.small_limit(dev, cdt):
+        out = core.new_array(x.shape, cdt, dev)
+        if out.size:
+            _small("cholesky", _operand(src, cdt), out, "Matrix is not positive definite", upper=upper)
+        return out
     w = _stack(src, cdt)
     batch, n, _ = w.shape
     if batch * n:
@@ -244,11 +283,16 @@ def solve(x1: Array, x2: Array, /) -> Array:
         batch = tuple(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
     except ValueError:
         raise ValueError(f"solve: batch dimensions of {a.shape} and {x2.shape} do not broadcast") from None
+    shape = batch + ((n,) if vector else (n, b.shape[-1]))
+    if n <= _k.small_limit(dev, cdt):
+        out = core.new_array(shape, cdt, dev)
+        if out.size:
+            _small("solve", _operand(a, cdt, batch), out, "Singular matrix", b=_operand(b, cdt, batch))
+        return out
     w = _stack(a, cdt, batch)
     x = _stack(b, cdt, batch)
     if x.size:
         _solve_stack(w, x, gen_id=False)
-    shape = batch + ((n,) if vector else (n, b.shape[-1]))
     return Array(x.mirror, shape)
 
 
@@ -271,6 +315,11 @@ def inv(x: Array, /) -> Array:
         return _embed.unstack_parts(inv(_embed.embed(x))[..., :n], n, -2, x.dtype)
     dev = x.device
     cdt = _compute_dtype(x.dtype, dev)
+    if x.shape[-1] <= _k.small_limit(dev, cdt):
+        out = core.new_array(x.shape, cdt, dev)
+        if out.size:
+            _small("inv", _operand(x, cdt), out, "Singular matrix")
+        return out
     w = _stack(x, cdt)
     out = core.new_array(w.shape, cdt, dev)
     if out.size:
@@ -289,9 +338,13 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
         row = core.asarray(np.array([1.0, 1.0, 0.0]), dtype=cdt, device=dev)
         out = core.astype(broadcast_to(row, (batch, 3)), cdt)
         return out, bshape
+    out = core.new_array((batch, 3), cdt, dev)
+    if n <= _k.small_limit(dev, cdt):
+        if batch:
+            _small("det", _operand(x, cdt), out, "")
+        return out, bshape
     w = _stack(x, cdt)
     info, piv = _status(batch, n, dev)
-    out = core.new_array((batch, 3), cdt, dev)
     if batch:
         _factor(w, info, piv, True)
         _k.det(dev, w, piv, info, out, n, batch)

@@ -1,0 +1,123 @@
+"""The small linalg path against torch, with where a call's time goes (issue 12; `python -m benchmarks.linalg_small`).
+
+Rows: cholesky / solve (16 right-hand sides) / inv of 10,000 x 8^2 and 1,000 x 32^2 float32, and of one 64^2.
+Per row, interleaved (``timing.measure_all``; median and best of the samples, milliseconds a call):
+
+* ``raise``: one call in the default error mode (its status word: a 4-byte write, one dispatch, a 4-byte read),
+  then ``synchronize()``; against torch's ``linalg.cholesky/solve/inv`` (which read their info word too) + sync.
+* ``nan+sync``: ``errors("nan")`` (no read), then ``synchronize()``; against torch's ``*_ex`` (no check) + sync.
+* ``nan x20``: 20 calls back to back, one sync, per call (host recording and device work overlapped).
+* ``host``: one ``errors("nan")`` call alone, the device idle before it (the Python and recording cost).
+* counters per call (dispatches, submits, uploads, downloads) of the ``raise`` case.
+
+Floors printed first: ``synchronize()`` alone, a tiny add + sync, a tiny add + 4-byte read.  Under a minute on a
+GPU (``--repeat`` samples a case, default 25); ``--quick`` uses batches of 1/10 (for lavapipe).
+"""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+import wgarray as wg
+
+from .peers import find_torch
+from .timing import Case, measure_all
+
+K = 16  # right-hand sides of solve
+
+
+def _data(rng, batch: int, n: int):
+    shape = (n, n) if batch == 1 else (batch, n, n)
+    g = (rng.standard_normal(shape) / np.sqrt(n)).astype(np.float32)
+    a = (g + 2 * np.eye(n, dtype=np.float32)).astype(np.float32)
+    s = (g @ np.swapaxes(g, -1, -2) + np.eye(n, dtype=np.float32)).astype(np.float32)
+    b = rng.standard_normal(shape[:-1] + (K,)).astype(np.float32)
+    return a, s, b
+
+
+def _calls(la, a, s, b, ex: bool = False):
+    """op -> a call of the namespace ``la`` (wg.linalg or torch.linalg; ``ex``: torch's unchecked forms)."""
+    if ex:
+        return {"cholesky": lambda: la.cholesky_ex(s), "solve": lambda: la.solve_ex(a, b),
+                "inv": lambda: la.inv_ex(a)}
+    return {"cholesky": lambda: la.cholesky(s), "solve": lambda: la.solve(a, b), "inv": lambda: la.inv(a)}
+
+
+def _in_mode(mode: str, f):
+    def call(_):
+        with wg.linalg.errors(mode):
+            f()
+    return call
+
+
+def _ms(t) -> str:
+    return f"{t.median * 1e3:7.3f} / {t.best * 1e3:7.3f}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=25)
+    ap.add_argument("--quick", action="store_true", help="batches of 1/10 (a CPU adapter)")
+    args = ap.parse_args()
+    dev = wg.default_device()
+    torch = find_torch()
+    print(dev, "|", f"torch {torch.version} on {torch.device_name}" if torch.available else f"torch: {torch.reason}")
+    one = wg.asarray(np.ones(1, np.float32), device=dev)
+    floors = [Case("synchronize() alone", lambda _: dev.synchronize()),
+              Case("tiny add + sync", lambda _: one + one, dev.synchronize),
+              Case("tiny add + 4-byte read", lambda _: (one + one).numpy())]
+    if torch.available:
+        tone = torch.module.ones(1, device="cuda")
+        floors += [Case("torch tiny add + sync", lambda _: tone + tone, torch.sync),
+                   Case("torch tiny add + .item()", lambda _: (tone + tone).item())]
+    for name, t in measure_all(floors, repeat=4 * args.repeat, budget_s=2.0).items():
+        print(f"floor  {name:28s} {t.median * 1e3:7.3f} / {t.best * 1e3:7.3f} ms (median / best)")
+    scale = 10 if args.quick else 1
+    rng = np.random.default_rng(12)
+    print(f"\n{'row':22s} {'raise':>17s} {'nan+sync':>17s} {'nan x20':>8s} {'host':>7s} | {'torch':>17s} "
+          f"{'torch _ex':>17s} | torch/wg raise, _ex/nan | per raise call: dispatches submits up down")
+    for batch, n in [(10_000 // scale, 8), (1_000 // scale, 32), (1, 64)]:
+        a, s, b = _data(rng, batch, n)
+        wa, ws, wb = (wg.asarray(x, device=dev) for x in (a, s, b))
+        for x in (wa, ws, wb):
+            x.mirror.buffer()
+        dev.synchronize()
+        wcalls = _calls(wg.linalg, wa, ws, wb)
+        tcalls = tex = None
+        if torch.available:
+            ta, ts, tb = (torch.module.from_numpy(x).cuda() for x in (a, s, b))
+            tcalls, tex = _calls(torch.module.linalg, ta, ts, tb), _calls(torch.module.linalg, ta, ts, tb, ex=True)
+        for op, f in wcalls.items():
+            ref = {"cholesky": lambda: np.linalg.cholesky(s), "solve": lambda: np.linalg.solve(a, b),
+                   "inv": lambda: np.linalg.inv(a)}[op]()
+            err = float(np.max(np.abs(f().numpy() - ref)) / max(float(np.max(np.abs(ref))), 1e-30))
+            cases = [Case("raise", _in_mode("raise", f), dev.synchronize, counters=dev),
+                     Case("nan", _in_mode("nan", f), dev.synchronize)]
+            if tcalls is not None and tex is not None:
+                tf, tx = tcalls[op], tex[op]
+                cases += [Case("torch", lambda _, tf=tf: tf(), torch.sync),
+                          Case("torch_ex", lambda _, tx=tx: tx(), torch.sync)]
+            times = measure_all(cases, repeat=args.repeat, budget_s=3.0)
+            # alone, so that the work it leaves recorded lands in no other case's sample
+            host = measure_all([Case("host", _in_mode("nan", f), setup=dev.synchronize)], repeat=args.repeat,
+                               budget_s=1.0)["host"]
+            dev.synchronize()
+            inner = 20
+            loop_t = measure_all([Case("x", lambda _: [_in_mode("nan", f)(None) for _ in range(inner)],
+                                       dev.synchronize)], repeat=max(3, args.repeat // 5), budget_s=2.0)["x"]
+            c = next(x for x in cases if x.name == "raise")
+            per = {k: getattr(c.stats, k) / c.calls for k in ("dispatches", "submits", "uploads", "downloads")}
+            label = f"{op} {n}^2" if batch == 1 else f"{op} {batch}x{n}^2"
+            tt, tx_ = times.get("torch"), times.get("torch_ex")
+            ratio = (f"{tt.median / times['raise'].median:5.2f}x, {tx_.median / times['nan'].median:5.2f}x"
+                     if tt and tx_ else "   -")
+            print(f"{label:22s} {_ms(times['raise'])} {_ms(times['nan'])} {loop_t.best / inner * 1e3:8.3f} "
+                  f"{host.best * 1e3:7.3f} | {(_ms(tt) if tt else '-'):>17s} {(_ms(tx_) if tx_ else '-'):>17s}"
+                  f" | {ratio} | {per['dispatches']:.0f} {per['submits']:.0f} {per['uploads']:.0f} "
+                  f"{per['downloads']:.0f}  (max rel err {err:.1e})", flush=True)
+    print("\nms a call, median / best; torch/wg > 1: wgarray faster.  nan x20 and host: best.")
+
+
+if __name__ == "__main__":
+    main()
