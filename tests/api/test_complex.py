@@ -181,6 +181,7 @@ def test_functions_within_4_ulp(dt, name, a):
     assert_ulps(got.astype(REF), want, dt, where=where)
 
 
+@pytest.mark.slow  # ~5 s: in `make test-long` (CI runs it)
 def test_small_argument_accuracy():
     """Tiny z: log1p(z) = z - z^2/2, expm1(z) = z + z^2/2, asin/atan/asinh/atanh/sin/tan(z) = z to an ulp."""
     for dt in COMPLEX:

@@ -258,6 +258,7 @@ def test_binding_limit_is_checked():
 
 
 # -- the real thing: beyond lavapipe's 128 MiB binding ----------------------------------------------------------------
+@pytest.mark.slow  # 14 s on lavapipe: in `make test-long` (CI runs it); the split paths stay in the default run above
 def test_arrays_beyond_the_devices_binding(dev):
     binding = dev.properties.limits.max_storage_buffer_binding_size
     n = binding // 4 + (1 << 20)  # float32 elements: a MiB-odd beyond one binding
