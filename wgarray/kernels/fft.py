@@ -5,13 +5,13 @@
   workgroup memory (Stockham sub-passes of radix 8, 4, 2, 7, 5, 3, generated unrolled; no bit reversal).  A row
   that fits one workgroup's memory is one pass (C = 1: load once, all sub-passes, store once); a strided axis
   whose length fits with tiles of at least 32 contiguous bytes is one pass too, read and written in place.
-  Longer transforms move runs of at least 256 bytes in every pass (where the length's factors allow tiles that
-  wide): tiled Stockham passes n = L_1 L_2 ... L_p, pass q a Stockham step of radix L_q with its twiddles
-  multiplied in as the tile loads and its transpose folded into the store addresses; or, for a contiguous row,
-  the four-step plan n = n1 n2 (the columns of the (n1, n2) matrix in tiles of 32-64 columns, one pass over its
-  rows with the twiddles w_n^(c b) fused into the loads, a tiled transpose: ``fft_transpose.wgsl``) where it needs
-  no more passes.  2^24 complex64 is four passes with 32-48 KiB of workgroup memory (three would need runs of 128
-  bytes or larger tiles: see ``plan``).  Small data keeps the fewest-pass plans of short runs (L2-resident).
+  Longer transforms take the tiled Stockham passes with the fewest passes, n = L_1 L_2 ... L_p (tiles of 4-16
+  complex64 columns, 32-128-byte runs; 2^24 complex64: three passes of 256), pass q a Stockham step of radix L_q
+  with its twiddles multiplied in as the tile loads and its transpose folded into the store addresses: the
+  default, which the H200 measured fastest at every size.  Selectable styles (``plan_style``) keep the plans of
+  the 256-byte rule (tiles of 32-64 columns, and for a contiguous row the four-step plan n = n1 n2: the columns
+  of the (n1, n2) matrix in tiles, one pass over its rows with the twiddles w_n^(c b) fused into the loads, a
+  tiled transpose: ``fft_transpose.wgsl``; four passes at 2^24), measured 15-25% slower there.
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
