@@ -98,15 +98,6 @@ def _argmax(T: str) -> str:
 
 
 # -- factorisations -----------------------------------------------------------------------------------------------
-def _factor_kernel(d: DType, lu: bool, shared: bool, bucket: int, panel_sh: bool = False) -> launch.Kernel:
-    T = d.wgsl
-    bindings = [launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>")]
-    flag = {True: "true", False: "false"}
-    return launch.Kernel("linalg_lu_factor.wgsl", tuple(bindings), dict(
-        HELPERS=source.helpers([d]), T=T, LU=flag[lu], SHARED=flag[shared], SH_LEN=bucket * bucket if shared else 1,
-        PANEL_SH=flag[panel_sh], ARGMAX=_argmax(T)), workgroup=PANEL_WG)
-
-
 _SMALL_OPS = ("cholesky", "solve", "inv", "det")
 
 
@@ -157,17 +148,20 @@ def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> No
     launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=-(-batch // per_group))
 
 
-def cholesky_block(device, a, piv, info, n: int, batch: int, k0: int, nb: int) -> None:
+def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> None:
     """Factor in place the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` (Cholesky,
     one workgroup a matrix; the rows below are a trsm) and zero the panel's columns above the diagonal: staged in
-    workgroup memory where the nb x nb block fits it, else in global memory."""
+    workgroup memory where the nb x nb block fits it, else in global memory (``linalg_chol_block.wgsl``)."""
     d = a.dtype
+    T = d.wgsl
     bucket = _bucket(nb)
-    sh = bucket * bucket * d.device_itemsize + PANEL_WG * (d.device_itemsize + 4) + bucket * 4 + 16 <= \
-        device.properties.limits.max_compute_workgroup_storage_size
-    kernel = _factor_kernel(d, False, sh, bucket if sh else 1, panel_sh=sh)
+    staged = bucket * bucket * d.device_itemsize + 16 <= device.properties.limits.max_compute_workgroup_storage_size
+    kernel = launch.Kernel("linalg_chol_block.wgsl", (launch.write("a", f"array<{T}>"),
+                                                      launch.write("info", "array<u32>")),
+                           dict(HELPERS=source.helpers([d]), T=T, STAGED="true" if staged else "false",
+                                SH_LEN=bucket * bucket if staged else 1), workgroup=PANEL_WG)
     params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
-    _run(device, ("linalg_chol_block", d.name, sh, bucket if sh else 0), kernel, [a, piv, info], params, batch)
+    _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0), kernel, [a, info], params, batch)
 
 
 # -- the LU panel: tournament pivoting --------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// The pivot search's reduction (rendered into linalg_lu_factor.wgsl and linalg_lu_tslu.wgsl): the index of the
+// The pivot search's reduction (rendered into linalg_lu_tslu.wgsl): the index of the
 // largest key over the workgroup, the smaller index on ties, by a tree over the including shader's workgroup
 // arrays red_v / red_i (WG long).  Every invocation returns the winner; the caller must pass a barrier before
 // red_v / red_i are written again.  Call from uniform control flow (it holds barriers).

@@ -180,7 +180,7 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
             _k.tslu(dev, w, piv, info, n, batch, k0, nb, ws)
             _k.lu_finish(dev, w, ws, n, batch, k0, nb)
         else:  # Cholesky: the diagonal block
-            _k.cholesky_block(dev, w, piv, info, n, batch, k0, nb)
+            _k.cholesky_block(dev, w, info, n, batch, k0, nb)
         if k1 == n:
             break
         if lu:
