@@ -54,3 +54,13 @@ fn rx_digit(e: u32) -> u32 {
     }
     return ((idx_in[e] / p.L) >> rx_shift) & ${MASK}u;
 }
+
+// The CPU kernels' cut of block b among its wg invocations (radix_hist_cpu and radix_scatter_cpu must cut it the
+// same way: the scanned counts are per chunk): (segment, segment count, first element, end) of invocation lid.
+fn rx_chunk(b: u32, lid: u32, wg: u32) -> vec4<u32> {
+    let bstart = b * p.block;
+    let bstop = min(bstart + p.block, p.n);
+    let chunk = (bstop - bstart + wg - 1u) / wg;
+    let lo = min(bstart + lid * chunk, bstop);
+    return vec4<u32>(b * wg + lid, p.nb * wg, lo, min(lo + chunk, bstop));
+}

@@ -13,13 +13,11 @@ ${ENTRY}
     if (b >= p.nb) {
         return;
     }
-    let seg = b * ${WG}u + lid;
-    let nseg = p.nb * ${WG}u;
-    let bstart = b * p.block;
-    let bstop = min(bstart + p.block, p.n);
-    let chunk = (bstop - bstart + ${WG}u - 1u) / ${WG}u;
-    let lo = min(bstart + lid * chunk, bstop);
-    let hi = min(lo + chunk, bstop);
+    let cut = rx_chunk(b, lid, ${WG}u);
+    let seg = cut.x;
+    let nseg = cut.y;
+    let lo = cut.z;
+    let hi = cut.w;
     if (rx_copy_pass()) {
         for (var e = lo; e < hi; e = e + 1u) {
             idx_out[e] = idx_in[e];
