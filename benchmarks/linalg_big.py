@@ -80,18 +80,6 @@ def measure_wgarray(sizes, reps: int, budget: float) -> list[dict]:
                "inv": lambda: wg.linalg.inv(A)}
         for op in OPS:
             rows.append(_wg_row(dev, op, op, n, fns[op], (a, spd, b), reps, budget))
-        try:  # the same solve with the other substitution (trsm + matmul a block, or the fused step): which wins here
-            from wgarray.kernels import linalg_factor as LF
-            saved = LF.SUBST_MAX_K, LF.SUBST_ON
-            fused = LF.subst_max_k(dev) >= K
-        except (ImportError, AttributeError):  # a tree without the knob (--compare with an older one)
-            continue
-        LF.SUBST_MAX_K, LF.SUBST_ON = (0, False) if fused else (32, True)
-        try:
-            label = "solve/" + ("trsm" if fused else "fused")
-            rows.append(_wg_row(dev, "solve", label, n, fns["solve"], (a, spd, b), reps, budget))
-        finally:
-            LF.SUBST_MAX_K, LF.SUBST_ON = saved
     return rows
 
 
@@ -167,7 +155,6 @@ def main(argv=None) -> None:
         line += f" {t_t:>9.2f} {t_t / r['ms']:>10.2f}x" if t_t else f" {'-':>9} {'-':>11}"
         print(line)
     print("ratios: the peer's time over wgarray's (> 1: wgarray faster); resid: backward error of wgarray's answer;")
-    print("solve/trsm or solve/fused: the same solve with the other substitution than this device's default")
 
 
 if __name__ == "__main__":

@@ -54,12 +54,10 @@ def fro(x, axes=(-2, -1)):
 @pytest.fixture
 def blocked(monkeypatch):
     """Every n >= 1 through the blocked path, with 8-column panels (several panels from n = 9 on) and tournament
-    leaves of 12 rows (several leaves from n = 13 on, the last one often shorter than a panel is wide); solve's
-    substitution through the fused block step (``subst``) as on a GPU."""
+    leaves of 12 rows (several leaves from n = 13 on, the last one often shorter than a panel is wide)."""
     monkeypatch.setattr(K, "SMALL_MAX", 0)
     monkeypatch.setattr(F, "BLOCK", 8)
     monkeypatch.setattr(K, "tslu_rows", 12)
-    monkeypatch.setattr(K, "SUBST_ON", True)  # solve's fused substitution step (off by default: slower)
 
 
 def check_all(rng, batch, n, dt):

@@ -13,7 +13,7 @@ Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
   (L21, the row permutation on the other columns and U12 in one dispatch); Cholesky: ``cholesky_block`` (the
   diagonal block, in workgroup memory where it fits) and ``trsm`` (L21); both: ``update`` (the trailing
   C -= A @ B through the tiled matmul's in-place epilogue).  Substitution: ``swap`` (the pivots on the right-hand
-  sides), ``trsm`` + ``update`` a block, or for few right-hand sides on GPUs ``subst`` (one fused step a block).
+  sides), ``trsm`` + ``update`` a block.
 
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
 (Cholesky) plus one.  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
@@ -299,40 +299,6 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
                            dict(T=d.wgsl), workgroup=WG)
     params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, 0)
     _run(device, ("linalg_swap", d.name), kernel, [piv, x], params, math.ceil(ncol / WG) * batch)
-
-
-# -- substitution for few right-hand sides ----------------------------------------------------------------------
-SUBST_MAX_K = 32  # right-hand sides up to which solve's substitution runs the fused block step (``subst``)
-SUBST_ON = False  # off by default: measured slower than trsm + matmul on both devices (tests turn it on).  lavapipe
-# pays ~10 us a barrier and the step's triangle takes 64-128 of them a workgroup (0.9 s vs 0.08 s at n = 1024); the
-# H200 (2026-12-02, `python -m benchmarks.linalg_big`) solved n = 1024 / 4096 with 16 right-hand sides in 24.7 / 107.9
-# ms fused against 23.5 / 97.8 ms through trsm + matmul, despite 97 / 385 dispatches against 127 / 511.
-
-
-def subst_max_k(device) -> int:
-    """The most right-hand sides for which ``subst`` is used on this device (0: never)."""
-    return SUBST_MAX_K if SUBST_ON else 0
-
-
-def subst(device, w, src, dst, n: int, k: int, batch: int, k0: int, nb: int, forward: bool) -> None:
-    """One block step of blocked substitution for the contiguous (batch, n, k) stacks src/dst, k <= SUBST_MAX_K
-    (``linalg_lu_subst.wgsl``): forward, dst[k0..k1] = L_kk^-1 src[k0..k1] and src[k1..] -= L[k1.., k0..k1] @ that;
-    back, dst[k0..k1] = U_kk^-1 src[k0..k1] and src[..k0] -= U[..k0, k0..k1] @ that.  One dispatch."""
-    d = w.dtype
-    T = d.wgsl
-    lim = device.properties.limits.max_compute_workgroup_storage_size
-    side = _bucket(nb)
-    stage = side if (side * side + nb * k) * d.device_itemsize <= lim else 0
-    kernel = launch.Kernel("linalg_lu_subst.wgsl", (
-        launch.read("w", f"array<{T}>"), launch.write("src", f"array<{T}>"), launch.write("dst", f"array<{T}>")),
-        dict(T=T, FORWARD="true" if forward else "false", STAGE=stage, TS_LEN=max(stage * stage, 1),
-             YB_LEN=_bucket(nb) * SUBST_MAX_K), workgroup=WG)
-    rows = n - k0 - nb if forward else k0
-    groups = max(1, math.ceil(rows / WG))
-    params = layout.Params().u32(n, k, k0, nb, batch, groups, 0, 0)
-    compiled = launch.compile(device, ("linalg_subst", d.name, forward, stage), lambda: kernel)
-    launch.dispatch(device, compiled, [w.mirror.buffer(), src.mirror.buffer_for_write(),
-                                       dst.mirror.buffer_for_write()], params.bytes(), workgroups=groups * batch)
 
 
 # -- trailing updates -------------------------------------------------------------------------------------------

@@ -35,8 +35,8 @@ from . import embed as _embed
 #   tournament pivoting over many workgroups (``tslu``), then L21, the row permutation and the block row U12 in one
 #   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve;
 #   both: the trailing update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower
-#   triangle's tiles only).  solve and inv then run blocked forward and back substitution (a fused step a block for
-#   few right-hand sides on GPUs, else trsm on the diagonal blocks and the in-place matmul for the rest).
+#   triangle's tiles only).  solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
+#   the in-place matmul for the rest).
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded on the device (the small path:
 # one word for the batch; the blocked path: one a matrix).  Results of failed matrices are NaN (never a wrong
@@ -202,13 +202,6 @@ def _lu_solve(w: Array, piv: Array, x: Array) -> None:
 
     _k.swap(dev, piv, x, n, 0, n)
     starts = list(range(0, n, BLOCK))
-    if k <= _k.subst_max_k(dev):  # few right-hand sides: one fused dispatch a block each way, through y and back
-        y = core.new_array(x.shape, x.dtype, dev)
-        for k0 in starts:
-            _k.subst(dev, w, x, y, n, k, batch, k0, min(BLOCK, n - k0), True)
-        for k0 in reversed(starts):
-            _k.subst(dev, w, y, x, n, k, batch, k0, min(BLOCK, n - k0), False)
-        return
     for k0 in starts:
         nb = min(BLOCK, n - k0)
         k1 = k0 + nb
