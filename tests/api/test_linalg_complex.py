@@ -8,6 +8,11 @@ matrix norms, against numpy.  They run through the real embedding E(A) = [[Re A,
     svdvals   |s - numpy's s|                            <= C 2k eps ||A||_2   (Weyl; k = max(m, n))
     pinv      ||pinv - numpy's pinv||_F / ||numpy's||_F  <= C 2k eps cond(A)^2
     rank      exactly numpy's, for matrices of known rank r (products of m x r and r x n factors)
+
+cholesky and eigvalsh run through the interleaved embedding (embed.interleaved_hermitian), also of order 2n:
+
+    cholesky  ||L L^H - A||_F / ||A||_F                  <= C 2n eps, L lower with a real positive diagonal
+    eigvalsh  |w - numpy's w|                            <= C 2n eps ||A||_2   (Weyl)
 """
 from __future__ import annotations
 
@@ -163,9 +168,71 @@ def test_singular_and_non_finite():
     np.testing.assert_array_equal(x.numpy(), bad)
 
 
+def hermitian_pd(rng, shape, dt, garbage: bool):
+    """A Hermitian positive-definite stack; with ``garbage`` its strict upper triangle and the imaginary parts of
+    its diagonal are overwritten with noise, which the solvers must not read (numpy's do not)."""
+    b = cplx(rng, shape, np.complex128)
+    a = b @ np.conj(np.swapaxes(b, -1, -2)) + shape[-1] * np.eye(shape[-1])
+    if garbage:
+        n = shape[-1]
+        a = a + np.triu(cplx(rng, shape, np.complex128), 1) + 1j * np.eye(n) * rng.standard_normal(shape[:-1])[..., None]
+    return a.astype(dt)
+
+
+@settings(max_examples=10)
+@given(dt=DT, n=st.integers(0, 9), batch=BATCH, seed=SEED, upper=st.booleans(), garbage=st.booleans())
+def test_cholesky(dt, n, batch, seed, upper, garbage):
+    rng = np.random.default_rng(seed)
+    a = hermitian_pd(rng, batch + (n, n), dt, garbage)
+    if upper:  # numpy reads the upper triangle then: the garbage goes below it
+        a = np.conj(np.swapaxes(a, -1, -2))
+    got = wg.linalg.cholesky(wg.asarray(a), upper=upper)
+    want = np.linalg.cholesky(a, upper=upper)
+    assert got.dtype == wg.asarray(want).dtype and got.shape == want.shape
+    g = got.numpy()
+    if g.size == 0:
+        return
+    low = np.conj(np.swapaxes(g, -1, -2)) if upper else g
+    assert np.all(np.triu(low, 1) == 0)
+    d = np.diagonal(low, axis1=-2, axis2=-1)
+    assert np.all(d.imag == 0) and np.all(d.real > 0)
+    h = np.conj(np.swapaxes(want, -1, -2)) @ want if upper else want @ np.conj(np.swapaxes(want, -1, -2))
+    resid = frob(low @ np.conj(np.swapaxes(low, -1, -2)) - h) / frob(h)
+    assert np.all(resid <= C * 2 * n * eps(dt)), resid
+
+
+@settings(max_examples=10)
+@given(dt=DT, n=st.integers(0, 9), batch=BATCH, seed=SEED, garbage=st.booleans(),
+       repeated=st.booleans())
+def test_eigvalsh(dt, n, batch, seed, garbage, repeated):
+    rng = np.random.default_rng(seed)
+    if repeated:  # eigenvalues 1 and 2, each about n/2 times: the embedding's pairs meet other pairs
+        q = np.linalg.qr(cplx(rng, batch + (n, n), np.complex128))[0]
+        lam = 1.0 + (np.arange(n) % 2)
+        a = ((q * lam) @ np.conj(np.swapaxes(q, -1, -2))).astype(dt)
+    else:
+        a = hermitian_pd(rng, batch + (n, n), dt, garbage)
+    got = wg.linalg.eigvalsh(wg.asarray(a))
+    want = np.linalg.eigvalsh(a)
+    assert got.dtype == wg.asarray(want).dtype and got.shape == want.shape
+    if want.size:
+        bound = C * 2 * n * eps(dt) * np.abs(want).max(axis=-1, keepdims=True)
+        assert np.all(np.abs(got.numpy() - want) <= bound)
+
+
+def test_cholesky_not_positive_definite():
+    a = np.array([[[4, 1j], [-1j, 2]], [[1, 2j], [-2j, 1]]], dtype=np.complex64)  # the second is indefinite
+    with pytest.raises(np.linalg.LinAlgError):
+        wg.linalg.cholesky(wg.asarray(a))
+    with wg.linalg.errors("nan"):
+        g = wg.linalg.cholesky(wg.asarray(a)).numpy()
+    np.testing.assert_allclose(g[0], np.linalg.cholesky(a[0]), rtol=1e-6)
+    assert np.all(np.isnan(g[1]))
+
+
 def test_still_refused_with_a_reason():
-    """det/slogdet (the phase), cholesky, qr, eigh and the svd's vectors do not follow from the embedding."""
+    """det/slogdet (the phase), qr, eigh and the svd's vectors do not follow from the embedding."""
     a = wg.asarray(np.eye(2, dtype=np.complex64))
-    for fn in (wg.linalg.det, wg.linalg.slogdet, wg.linalg.cholesky, wg.linalg.qr, wg.linalg.eigh, wg.linalg.svd):
+    for fn in (wg.linalg.det, wg.linalg.slogdet, wg.linalg.qr, wg.linalg.eigh, wg.linalg.svd):
         with pytest.raises(TypeError, match="complex64"):
             fn(a)

@@ -8,8 +8,16 @@ inv(E(A)) = E(inv(A)), pinv(E(A)) = E(pinv(A)) (the four Penrose conditions carr
 unique), E(A) [Re x; Im x] = [Re b; Im b] exactly when A x = b, and the singular values of E(A) are those of A, each
 twice.  Why this design: inv, solve, pinv, matrix_rank and svdvals keep one (real, tested) set of WGSL kernels; the
 price is about twice the flops of native complex kernels ((2n)^3 real multiply-adds against n^3 complex ones of 4
-real each) and 4x the working memory.  What it cannot give: the phase of det (det E(A) = |det A|^2), the complex
-Cholesky/QR/eigen/singular vectors (E's factors are not embeddings of A's); those still refuse complex input.
+real each) and 4x the working memory.  What it cannot give in general: the phase of det (det E(A) = |det A|^2) and the
+QR/eigen/singular vectors (E's factors are not embeddings of A's); those still refuse complex input.
+
+The interleaved form M = P E(A) P^T (P interleaves real and imaginary parts: M[2i+a, 2j+b] is entry (a, b) of
+the 2 x 2 block [[Re a_ij, -Im a_ij], [Im a_ij, Re a_ij]]) keeps triangles: M's lower triangle reads only A's
+lower triangle (and the imaginary parts of A's diagonal, which a Hermitian matrix has as zeros), and a triangular
+L with a real diagonal gives a triangular P E(L) P^T.  Hence, for Hermitian positive-definite A = L L^H, M =
+(P E(L) P^T)(P E(L) P^T)^T with a lower-triangular factor of positive diagonal: by the uniqueness of the Cholesky
+factor, cholesky(M) = P E(L) P^T, and L is read off its even columns.  M is similar to E(A), so its eigenvalues
+are A's, each twice (eigvalsh).
 Everything here is device work: real/imag parts, negation, concatenation and slicing are elementwise kernels and
 copies.
 """
@@ -19,7 +27,8 @@ from ... import dtypes as _dt
 from ..._array import Array
 from ...ops import core
 from ...ops.elementwise import elementwise
-from ..manipulation import concat
+from ..creation import eye
+from ..manipulation import concat, reshape, stack
 
 
 def real_dtype(cdt: _dt.DType) -> _dt.DType:
@@ -43,6 +52,32 @@ def unstack_parts(y: Array, n: int, axis: int, cdt: _dt.DType) -> Array:
     """The complex array whose real part is the first n entries of y along ``axis`` (negative) and whose imaginary
     part is the next n: the inverse of stack_parts, and the first block column of an embedded result."""
     lead = (slice(None),) * (y.ndim + axis)
-    re = y[lead + (slice(0, n),)]
-    im = y[lead + (slice(n, 2 * n),)]
+    return complex_from(y[lead + (slice(0, n),)], y[lead + (slice(n, 2 * n),)], cdt)
+
+
+def complex_from(re: Array, im: Array, cdt: _dt.DType) -> Array:
+    """re + 1j * im in the complex dtype ``cdt``."""
     return elementwise("add", core.astype(re, cdt), elementwise("multiply", core.astype(im, cdt), 1j))
+
+
+def interleaved_hermitian(x: Array) -> Array:
+    """M = P E(H) P^T (module docstring) for H, the Hermitian matrix of x's lower triangle: M's lower triangle
+    reads x's lower triangle only, with the imaginary parts of x's diagonal taken as zero (numpy's Hermitian
+    solvers ignore them too), so the real solvers, which read M's lower triangle, see H.  Shape (..., 2n, 2n)."""
+    n = x.shape[-1]
+    re, im = elementwise("real", x), elementwise("imag", x)
+    im = _off_diagonal(im)
+    rows = [stack([re, elementwise("negative", im)], axis=-1), stack([im, re], axis=-1)]  # (..., n, n, 2) each
+    return reshape(stack(rows, axis=-3), x.shape[:-2] + (2 * n, 2 * n))  # (..., n, 2, n, 2) -> (..., 2n, 2n)
+
+
+def _off_diagonal(x: Array) -> Array:
+    """x with its diagonal set to zero."""
+    return elementwise("multiply", x, elementwise("subtract", 1, eye(x.shape[-1], dtype=x.dtype, device=x.device)))
+
+
+def triangle_from_interleaved(m: Array, cdt: _dt.DType) -> Array:
+    """The complex triangular (..., n, n) matrix L with a real diagonal whose interleaved embedding m is (m's even
+    columns: Re from the even rows, Im from the odd rows; the diagonal's imaginary part, zero in exact arithmetic,
+    is dropped rather than left as rounding noise)."""
+    return complex_from(m[..., 0::2, 0::2], _off_diagonal(m[..., 1::2, 0::2]), cdt)

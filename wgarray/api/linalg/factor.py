@@ -13,6 +13,7 @@ from ..._array import Array
 from ...kernels import linalg_factor as _k
 from ...kernels.layout import contiguous_strides
 from ...ops import core
+from ...ops.elementwise import elementwise
 from ...ops.indexing import assign
 from ...ops.matmul import matmul as _matmul
 from ...ops.reduction import reduce
@@ -232,10 +233,15 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
 
 # -- the public functions ---------------------------------------------------------------------------------------------
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
-    """The Cholesky factor of each symmetric positive-definite matrix of x: lower L with A = L L^T (from the
-    lower triangle of x), or with ``upper`` U = L^T with A = U^T U (from the upper triangle, as numpy reads it).
+    """The Cholesky factor of each symmetric (Hermitian) positive-definite matrix of x: lower L with A = L L^H
+    (from the lower triangle of x), or with ``upper`` U = L^H with A = U^H U (from the upper triangle, as numpy
+    reads it).  Complex x through the real factor of its interleaved embedding (embed.py).
     Not positive definite: NaN for that matrix, and LinAlgError in the 'raise' mode."""
     x = _square(x, "cholesky")
+    if x.dtype.kind == "c":  # cholesky of the interleaved embedding is the embedding of L (embed.py)
+        src = elementwise("conj", x).mT if upper else x  # the upper triangle, as the lower one of A^H
+        low = _embed.triangle_from_interleaved(cholesky(_embed.interleaved_hermitian(src)), x.dtype)
+        return elementwise("conj", low).mT if upper else low
     dev = x.device
     cdt = _compute_dtype(x.dtype, dev)
     src = x.mT if upper else x
