@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 import wgpu
 
+from . import native
 from .stats import Counters
 
 _CHUNK = 16 << 20  # staging buffer size: transfers move in chunks of this many bytes
@@ -60,6 +61,10 @@ try:  # a map through wgpu-native's own entry point, so no poller thread races t
 except (ImportError, AttributeError):
     _MAP_ASYNC = None
 _UNFIRED: list = []  # callbacks of maps given up on: kept alive, as wgpu-native may still call them
+# Record and submit through wgpu-native's C entry points (``native``): the encoder, the compute pass, copies, the
+# parameter ring's write, finish and submit, with bare handles the stream releases itself.  False: wgpu-py's objects.
+# Read when an encoder is opened, so switching it between batches is safe.
+NATIVE_SUBMIT: bool = native.available and _SET_PIPELINE is not None
 
 
 def _round_up(n: int, to: int) -> int:
@@ -85,8 +90,8 @@ class Stream:
         self._counters = counters
         self._align = max(16, uniform_align)
         self._lock = threading.RLock()
-        self._encoder: wgpu.GPUCommandEncoder | None = None
-        self._pass: wgpu.GPUComputePassEncoder | None = None
+        self._encoder: Any = None  # wgpu-py's encoder and pass, or bare native handles where ``_native``
+        self._pass: Any = None
         self._last_pipeline: Any = None  # what the open pass has bound
         self._last_group: Any = None
         self._last_params: bytes | None = None
@@ -101,6 +106,7 @@ class Stream:
         self._pending: set = set()
         self._folded = 0  # entries of ``_bound`` already folded into ``_pending``
         self._handle: Any = None  # the open pass's wgpu-native handle
+        self._native = False  # whether the pending encoder and pass are bare wgpu-native handles (NATIVE_SUBMIT)
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
         self._ring_used = 0
         self._ring = device.create_buffer(size=_RING_BYTES + PARAMS_WINDOW, usage=_BU.UNIFORM | _BU.COPY_DST)
@@ -111,6 +117,7 @@ class Stream:
         self._ring_group = device.create_bind_group(layout=self.params_layout, entries=[
             {"binding": 0, "resource": {"buffer": self._ring, "offset": 0, "size": PARAMS_WINDOW}}])
         self._ring_handle = self._ring_group._internal if _SET_PIPELINE is not None else None
+        self._ring_native = (self._ring, native.ffi.from_buffer(self._ring_host)) if native.available else None
         self._groups: dict[tuple, tuple] = {}  # key -> (group, key); insertion-ordered: the first is the oldest
         self._stagers: dict[tuple[str, int], wgpu.GPUBuffer] = {}
         self._sync_src = device.create_buffer(size=16, usage=_BU.COPY_SRC)
@@ -172,11 +179,20 @@ class Stream:
             self.flush()
         self._last_pipeline = self._last_group = self._last_params = None
         with self.guard():
-            if self._encoder is None:
-                self._encoder = self._device.create_command_encoder()
-            self._pass = self._encoder.begin_compute_pass()
-        self._handle = self._pass._internal if _SET_PIPELINE is not None else None
+            self._open_encoder()
+            if self._native:
+                self._pass = self._handle = native.begin_pass(self._encoder)
+            else:
+                self._pass = self._encoder.begin_compute_pass()
+                self._handle = self._pass._internal if _SET_PIPELINE is not None else None
         return self._pass
+
+    def _open_encoder(self) -> None:
+        """Open the pending encoder if there is none: lazily, at the first command after a submit, so a host read
+        leaves no encoder behind (``recording`` is False until something is recorded)."""
+        if self._encoder is None:
+            self._native = NATIVE_SUBMIT
+            self._encoder = native.new_encoder(self._device) if self._native else self._device.create_command_encoder()
 
     def dispatch(self, pipeline: wgpu.GPUComputePipeline, layout: wgpu.GPUBindGroupLayout,
                  buffers: Sequence[wgpu.GPUBuffer], params: bytes, grid: tuple[int, int, int],
@@ -259,12 +275,17 @@ class Stream:
         """Record a buffer-to-buffer copy, in order with the dispatches."""
         with self._lock:
             self._check_open()
-            if self._pass is not None:
-                self._pass.end()
-                self._pass = None
-            if self._encoder is None:
-                self._encoder = self._device.create_command_encoder()
-            self._encoder.copy_buffer_to_buffer(src, src_offset, dst, dst_offset, size)
+            cpass, self._pass = self._pass, None
+            if cpass is not None:
+                if self._native:
+                    native.end_pass(cpass)
+                else:
+                    cpass.end()
+            self._open_encoder()
+            if self._native:
+                native.copy(self._encoder, src, src_offset, dst, dst_offset, size)
+            else:
+                self._encoder.copy_buffer_to_buffer(src, src_offset, dst, dst_offset, size)
             self._pending.update((src, dst))
             self._batch += 1
 
@@ -280,6 +301,10 @@ class Stream:
             self._bound.clear()
             self._pending.clear()
             with self.guard():
+                if encoder is not None and self._native:
+                    native.submit(self._queue, encoder, cpass, self._ring_native, ring)
+                    self._counters.submits += 1
+                    return
                 if cpass is not None:
                     cpass.end()
                 if encoder is not None:
@@ -443,6 +468,22 @@ class Stream:
                 self._groups.clear()
                 self.closed = True
 
+    def _drop_recording(self) -> None:
+        """Forget the pending encoder and pass unsubmitted (releasing native handles)."""
+        cpass, encoder = self._pass, self._encoder
+        self._pass = self._encoder = None
+        if self._native and native.available:
+            if cpass is not None:
+                native.release_pass(cpass)
+            if encoder is not None:
+                native.release_encoder(encoder)
+
+    def __del__(self) -> None:
+        try:
+            self._drop_recording()
+        except Exception:  # interpreter shutdown: wgpu-native may be gone
+            pass
+
     def _check_open(self) -> None:
         if self.closed:
             raise RuntimeError(f"this device has been {self.ended}")
@@ -461,7 +502,7 @@ class Stream:
                 raise
             with self._lock:
                 self.closed, self.ended = True, "lost"
-                self._pass = self._encoder = None
+                self._drop_recording()
                 self._bound.clear()
                 self._pending.clear()
                 self._folded = 0
