@@ -1,9 +1,10 @@
 """`python -m benchmarks.readpath_sweep [--small]`: the cost of a small read and of small calls (issues 17 row 2, 12),
 for each setting of the stream's submit path against torch and CuPy in the same process (~1-2 min on a GPU).
 
-Variants (``wgarray.runtime.stream.NATIVE_SUBMIT``, read when the stream opens an encoder, so it is switched per
-call): ``native`` records, finishes and submits through wgpu-native's C entry points (``wgarray/runtime/native.py``),
-``wgpu-py`` through wgpu-py's objects (the path before).  The default is marked ``*``.
+Variants (``wgarray.runtime.stream.NATIVE_SUBMIT`` and ``NATIVE_READ``, switched per call): ``native`` records,
+finishes and submits through wgpu-native's C entry points (``wgarray/runtime/native.py``) and reads a small result
+in one native map/copy/unmap; ``submit-only`` the first without the second; ``wgpu-py`` neither (the path before).
+The default is marked ``*``.  (The sum's shorter Python path is in every variant.)
 
 Rows (float32; device-resident before timing; every answer checked against numpy once per variant and peer):
 * ``float(a.sum())``: a sum of 1,000 and its 4-byte read, one at a time (the round trip of a convergence check);
@@ -30,12 +31,16 @@ from .peers import find_cupy, find_torch
 from .timing import Case, measure_all
 
 K = 16  # right-hand sides of solve
-VARIANTS = {"native": True, "wgpu-py": False}
+VARIANTS = {"native": (True, True), "submit-only": (True, False), "wgpu-py": (False, False)}
 
 
-def _variant(value: bool, f: Callable[[], Any]) -> Callable[[Any], Any]:
+def _set(value: tuple[bool, bool]) -> None:
+    stream_mod.NATIVE_SUBMIT, stream_mod.NATIVE_READ = value
+
+
+def _variant(value: tuple[bool, bool], f: Callable[[], Any]) -> Callable[[Any], Any]:
     def call(_):
-        stream_mod.NATIVE_SUBMIT = value
+        _set(value)
         return f()
     return call
 
@@ -83,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (5 if args.small else 15)
     target = 0.02 if args.small else 0.01  # seconds a sample: loops of many calls, one synchronisation
     dev = wg.default_device()
-    default = stream_mod.NATIVE_SUBMIT
+    default = (stream_mod.NATIVE_SUBMIT, stream_mod.NATIVE_READ)
+    default_name = next((k for k, v in VARIANTS.items() if v == default), "?")
     peers = [("wgarray", wg, lambda x: wg.asarray(x, device=dev), lambda s: float(s), lambda r: r.numpy(),
               dev.synchronize)]
     notes = []
@@ -97,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             c = p.module
             peers.append(("cupy", c, c.asarray, lambda s: float(s), c.asnumpy, p.sync))
-    print(f"readpath sweep on {dev}; default NATIVE_SUBMIT={default} (native available: "
+    print(f"readpath sweep on {dev}; default {default_name} (NATIVE_SUBMIT, NATIVE_READ = {default}; native: "
           f"{stream_mod.native.available})" + (f"; skipped {', '.join(notes)}" if notes else ""))
     table: dict[str, dict[str, Any]] = {}
     checks: list[str] = []
@@ -108,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
             for label, value in variants:
                 for rname, f, want, _ in rows:
                     if value is not None:
-                        stream_mod.NATIVE_SUBMIT = value
-                    checks.append(f"{label:8s} {rname:24s} {_check(rname, f(), want, to_np)}")
+                        _set(value)
+                    checks.append(f"{label:11s} {rname:24s} {_check(rname, f(), want, to_np)}")
                     call = _variant(value, f) if value is not None else (lambda _, f=f: f())
                     name = f"wgarray {label}" if value is not None else label
                     table.setdefault(rname, {})[name] = Case(name, call, sync)
@@ -121,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         a = wg.asarray(np.ones(1000, np.float32), device=dev)
         for _ in range(3):
             for label, value in VARIANTS.items():
-                stream_mod.NATIVE_SUBMIT = value
+                _set(value)
                 for _ in range(20):
                     float(a.sum())
                 t0 = time.process_time()
@@ -129,14 +135,14 @@ def main(argv: list[str] | None = None) -> int:
                     float(a.sum())
                 cpu.setdefault(label, []).append((time.process_time() - t0) / 300 * 1e6)
     finally:
-        stream_mod.NATIVE_SUBMIT = default
+        _set(default)
     print("answers: " + ("all ok" if all(c.endswith(" ok") for c in checks) else "\n  " + "\n  ".join(
         c for c in checks if not c.endswith(" ok"))))
     print(f"{'row':24s} {'variant':18s} {'us a call (median / best)':>26s} {'torch/this':>11s} {'cupy/this':>10s}")
     for rname, res in results.items():
         torch_t, cupy_t = res.get("torch"), res.get("cupy")
         for name, t in res.items():
-            mark = "*" if name == f"wgarray {'native' if default else 'wgpu-py'}" else " "
+            mark = "*" if name == f"wgarray {default_name}" else " "
             tr = f"{torch_t.best / t.best:10.2f}x" if torch_t else f"{'-':>11s}"
             cr = f"{cupy_t.best / t.best:9.2f}x" if cupy_t else f"{'-':>10s}"
             print(f"{rname:24s} {name + mark:18s} {t.median * 1e6:12.1f} / {t.best * 1e6:10.1f} {tr} {cr}")

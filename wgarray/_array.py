@@ -369,9 +369,13 @@ class Array:
         return _ops.reshape(self, (-1,))
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        if out is None:  # what numpy's adapter does without ``out``, minus its dispatch (a loop of sums pays it)
+            return _ops.reduce("sum", self, axis, bool(keepdims), dtype)
         return _np_method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        if out is None:
+            return _ops.reduce("prod", self, axis, bool(keepdims), dtype)
         return _np_method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):

@@ -126,3 +126,26 @@ def test_switching_the_knob_between_batches(monkeypatch):
         total += float(c.sum())
     want = sum(float((np.arange(100, dtype=np.float32) * 2 + i - 1).sum()) for i in range(6))
     assert total == want
+
+
+@pytest.mark.parametrize("native_read", [True, False], ids=["native-read", "chunked-read"])
+def test_reads_of_every_size_and_offset_interleaved_with_chunked_reads(native_read, monkeypatch):
+    """Small reads (one piece, mapped and unmapped through wgpu-native) leave the staging buffer as wgpu-py knows
+    it (unmapped), so a read larger than one chunk (wgpu-py's mapped ranges, the same staging buffer) still works
+    after them, and the other way round."""
+    monkeypatch.setattr(stream_mod, "NATIVE_READ", native_read)
+    monkeypatch.setattr(stream_mod, "_CHUNK", 1 << 12)  # so that a 9 KiB read takes three pieces
+    dev = wg.default_device()
+    st = _fresh(dev)
+    data = np.arange(9 << 8, dtype=np.uint32)  # 9 KiB
+    buf = dev.wgpu_device.create_buffer(size=data.nbytes, usage=wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST)
+    st.write(buf, 0, data)
+    raw = data.view(np.uint8)
+    for offset, size in [(0, 4), (8, 4), (4, 12), (0, 4096), (4092, 4), (0, data.nbytes), (16, 4000), (0, 4)]:
+        got = st.read(buf, offset, size)
+        assert bytes(got) == raw[offset:offset + size].tobytes()
+        out = bytearray(size)
+        assert st.read(buf, offset, size, out) is not None and bytes(out) == raw[offset:offset + size].tobytes()
+        for stager in st._stagers.values():
+            assert stager.map_state == "unmapped"
+    buf.destroy()

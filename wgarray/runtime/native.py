@@ -24,6 +24,9 @@ try:
     _finish = lib.wgpuCommandEncoderFinish
     _submit = lib.wgpuQueueSubmit
     _write = lib.wgpuQueueWriteBuffer
+    _mapped_range = lib.wgpuBufferGetConstMappedRange
+    _unmap = lib.wgpuBufferUnmap
+    _memmove = ffi.memmove
     release_pass = lib.wgpuComputePassEncoderRelease
     release_encoder = lib.wgpuCommandEncoderRelease
     _release_commands = lib.wgpuCommandBufferRelease
@@ -99,3 +102,17 @@ def _raise(error: tuple[str, str] | None) -> None:
     if error is not None:
         kind, message = error
         raise _ERROR_TYPES.get(kind, _ERROR_TYPES[""])(message)
+
+
+def read_mapped(buffer: Any, size: int, dest: Any) -> None:
+    """Copy the first ``size`` bytes of the mapped wgpu-py buffer ``buffer`` into the writable buffer ``dest``,
+    then unmap it.  For a buffer mapped through wgpu-native directly (the stream's ``_map`` with ``track=False``):
+    wgpu-py's own view of the buffer never left "unmapped"."""
+    try:
+        _memmove(dest, _mapped_range(buffer._internal, 0, _round4(size)), size)
+    finally:
+        _unmap(buffer._internal)
+
+
+def _round4(n: int) -> int:
+    return (n + 3) & ~3

@@ -60,11 +60,15 @@ try:  # a map through wgpu-native's own entry point, so no poller thread races t
         raise AttributeError("another wgpu-py buffer layout")
 except (ImportError, AttributeError):
     _MAP_ASYNC = None
+_NATIVE_MAP = _MAP_ASYNC is not None and _POLL is not None and _POLL_WAIT is not None  # Stream._map's own path
 _UNFIRED: list = []  # callbacks of maps given up on: kept alive, as wgpu-native may still call them
 # Record and submit through wgpu-native's C entry points (``native``): the encoder, the compute pass, copies, the
 # parameter ring's write, finish and submit, with bare handles the stream releases itself.  False: wgpu-py's objects.
 # Read when an encoder is opened, so switching it between batches is safe.
 NATIVE_SUBMIT: bool = native.available and _SET_PIPELINE is not None
+# Reads of up to one staging chunk map, copy and unmap through wgpu-native in one call (``Stream.read``), without
+# the chunked generator path or wgpu-py's mapped-range bookkeeping.  False: every read takes ``read_chunks``.
+NATIVE_READ: bool = True
 
 
 def _round_up(n: int, to: int) -> int:
@@ -372,6 +376,16 @@ class Stream:
         """Copy ``size`` bytes of ``buffer`` to the host after everything recorded so far (flushes).
         Writes into the writable buffer ``out`` when given (and returns it), else into new memory."""
         dest = memoryview(bytearray(size) if out is None else out).cast("B")
+        if NATIVE_READ and size <= _CHUNK and _NATIVE_MAP and native.available:
+            # one piece, mapped and copied through wgpu-native: no generators, no wgpu-py mapping state
+            with self._lock, self.guard():
+                self._check_open()
+                staging = self._stage("down", 0)
+                self.copy(buffer, offset, staging, 0, size)
+                self.flush()
+                self._map(staging, wgpu.MapMode.READ, _round_up(size, 4), track=False)
+                native.read_mapped(staging, size, dest)
+            return dest
         for start, chunk in self.read_chunks(buffer, offset, size):
             dest[start:start + len(chunk)] = chunk
         return dest
@@ -399,7 +413,7 @@ class Stream:
         finally:
             staging.unmap()
 
-    def _map(self, buffer: wgpu.GPUBuffer, mode: int, size: int) -> None:
+    def _map(self, buffer: wgpu.GPUBuffer, mode: int, size: int, track: bool = True) -> None:
         """Map ``buffer[:size]`` (its copy already submitted) and wait for it in this thread.
 
         Measured on the H200 (benchmarks/read_floor.py): a blocking device poll issued while a map is pending took
@@ -408,7 +422,8 @@ class Stream:
         under the GIL.  So: first wait for the device with no map pending (what ``synchronize()`` does: 5 us when
         idle), then request the map from wgpu-native directly, with no poll token, and fire its callback from
         this thread with non-blocking polls (the buffer is idle, so the first one does).  Where wgpu-py's
-        internals differ, its ``map_sync``."""
+        internals differ, its ``map_sync``.  ``track=False``: leave wgpu-py's record of the buffer "unmapped" (the
+        caller reads and unmaps it through ``native.read_mapped``)."""
         if _POLL_WAIT is None or _POLL is None or _MAP_ASYNC is None:
             buffer.map_sync(mode, 0, size)
             return
@@ -432,6 +447,8 @@ class Stream:
             raise RuntimeError(f"the device did not map a {size}-byte staging buffer after {_MAP_SPINS} polls")
         if fired[0] != _MAP_OK:
             raise RuntimeError(f"could not map a {size}-byte staging buffer (wgpu-native status {fired[0]})")
+        if not track:
+            return
         buffer._map_state = _MAPPED  # what wgpu-py's own map callback records, so read_mapped/unmap work
         buffer._mapped_status = (0, size, int(mode))
         buffer._mapped_memoryviews = []
