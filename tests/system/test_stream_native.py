@@ -129,14 +129,16 @@ def test_switching_the_knob_between_batches(monkeypatch):
 
 
 @pytest.mark.parametrize("native_read", [True, False], ids=["native-read", "chunked-read"])
-def test_reads_of_every_size_and_offset_interleaved_with_chunked_reads(native_read, monkeypatch):
+def test_reads_of_every_size_and_offset_interleaved_with_chunked_reads(native_read, monkeypatch, request):
     """Small reads (one piece, mapped and unmapped through wgpu-native) leave the staging buffer as wgpu-py knows
     it (unmapped), so a read larger than one chunk (wgpu-py's mapped ranges, the same staging buffer) still works
     after them, and the other way round."""
     monkeypatch.setattr(stream_mod, "NATIVE_READ", native_read)
-    monkeypatch.setattr(stream_mod, "_CHUNK", 1 << 12)  # so that a 9 KiB read takes three pieces
     dev = wg.default_device()
     st = _fresh(dev)
+    st.trim_staging()  # staging buffers are made _CHUNK bytes: new ones for the smaller chunk, and after it
+    request.addfinalizer(st.trim_staging)
+    monkeypatch.setattr(stream_mod, "_CHUNK", 1 << 12)  # so that a 9 KiB read takes three pieces
     data = np.arange(9 << 8, dtype=np.uint32)  # 9 KiB
     buf = dev.wgpu_device.create_buffer(size=data.nbytes, usage=wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST)
     st.write(buf, 0, data)

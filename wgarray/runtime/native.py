@@ -67,6 +67,18 @@ def end_pass(cpass: Any) -> None:
         _raise(_errors.release(_NAME))
 
 
+def write(queue: Any, buffer: Any, offset: int, data: memoryview) -> None:
+    """``queue.write_buffer(buffer, offset, data)`` (``data``: a contiguous byte view), with its range check."""
+    size = len(data)
+    if offset < 0 or offset + size > buffer.size:
+        raise ValueError(f"a {size}-byte write at {offset} does not fit a {buffer.size}-byte buffer")
+    _errors.capture(_NAME)
+    try:
+        _write(queue._internal, buffer._internal, offset, ffi.from_buffer(data), size)
+    finally:
+        _raise(_errors.release(_NAME))
+
+
 def submit(queue: Any, encoder: Any, cpass: Any = None, ring: Any = None, ring_bytes: int = 0) -> None:
     """End ``cpass`` (if given), write ``ring_bytes`` of the host buffer ``ring`` (a ``(wgpu buffer, cffi pointer)``
     pair) into the wgpu buffer, finish ``encoder`` and submit it to the wgpu-py queue ``queue``.  Releases the pass,

@@ -49,6 +49,17 @@ except (ImportError, AttributeError):  # another wgpu-py layout: use the public 
 _POLL_WAIT = getattr(getattr(wgpu.backends, "wgpu_native", None), "GPUDevice", None)
 _POLL = getattr(_POLL_WAIT, "_poll", None)  # the same poll without waiting
 _POLL_WAIT = getattr(_POLL_WAIT, "_poll_wait", None)
+if _POLL_WAIT is not None and _SET_PIPELINE is not None:  # the same polls through wgpu-native directly (wgpu-native
+    # treats a failed poll as fatal, so wgpu-py's error capture around them never has anything to raise)
+    def _POLL(device: wgpu.GPUDevice) -> None:
+        handle = device._internal
+        if handle:
+            _DEVICE_POLL(handle, 0, _NULL)
+
+    def _POLL_WAIT(device: wgpu.GPUDevice) -> None:
+        handle = device._internal
+        if handle:
+            _DEVICE_POLL(handle, 1, _NULL)
 _MAP_SPINS = 100_000  # non-blocking polls a map may take before the stream gives up on its callback
 try:  # a map through wgpu-native's own entry point, so no poller thread races this one (see Stream._map)
     from wgpu.backends.wgpu_native._api import ffi as _mffi, lib as _mlib
@@ -359,7 +370,10 @@ class Stream:
             if self.is_pending(buffer):
                 self.flush()
             if len(data) <= _SMALL:
-                self._queue.write_buffer(buffer, offset, data)
+                if NATIVE_SUBMIT:
+                    native.write(self._queue, buffer, offset, data)
+                else:
+                    self._queue.write_buffer(buffer, offset, data)
                 return
             for k, start in enumerate(range(0, len(data), _CHUNK)):
                 part = data[start:start + _CHUNK]
