@@ -151,3 +151,15 @@ def test_reads_of_every_size_and_offset_interleaved_with_chunked_reads(native_re
         for stager in st._stagers.values():
             assert stager.map_state == "unmapped"
     buf.destroy()
+
+
+@pytest.mark.skipif(not stream_mod._NATIVE_MAP, reason="another wgpu-py layout: reads use map_sync")
+def test_maps_reuse_one_callback():
+    """Every map of a stream fires the same cffi callback (making one per read cost microseconds)."""
+    dev = wg.default_device()
+    a = wg.asarray(np.arange(10, dtype=np.float32))
+    assert float(a.sum()) == 45.0
+    first = dev.stream._on_mapped
+    for i in range(5):
+        assert float((a + i).sum()) == 45.0 + 10 * i
+    assert dev.stream._on_mapped is first is not None

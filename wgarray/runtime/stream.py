@@ -82,6 +82,21 @@ NATIVE_SUBMIT: bool = native.available and _SET_PIPELINE is not None
 NATIVE_READ: bool = True
 
 
+def _map_callback() -> tuple[list, Any, Any]:
+    """A map callback and the callback info that names it, reused by every map of one stream (maps are made under
+    the stream's lock, one at a time): ``(statuses fired, callback, info)``."""
+    fired: list[int] = []
+
+    @_mffi.callback("void(WGPUMapAsyncStatus, WGPUStringView, void *, void *)")
+    def on_mapped(status, _message, _user1, _user2):
+        fired.append(status)
+
+    info = _mffi.new("WGPUBufferMapCallbackInfo *")
+    info.mode = _MAP_EVENTS
+    info.callback = on_mapped
+    return fired, on_mapped, info
+
+
 def _round_up(n: int, to: int) -> int:
     return (n + to - 1) // to * to
 
@@ -121,6 +136,7 @@ class Stream:
         self._pending: set = set()
         self._folded = 0  # entries of ``_bound`` already folded into ``_pending``
         self._handle: Any = None  # the open pass's wgpu-native handle
+        self._on_mapped: tuple | None = None  # the map callback every map reuses (``_map_callback``)
         self._native = False  # whether the pending encoder and pass are bare wgpu-native handles (NATIVE_SUBMIT)
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
         self._ring_used = 0
@@ -442,22 +458,18 @@ class Stream:
             buffer.map_sync(mode, 0, size)
             return
         _POLL_WAIT(self._device)
-        fired: list[int] = []
-
-        @_mffi.callback("void(WGPUMapAsyncStatus, WGPUStringView, void *, void *)")
-        def on_mapped(status, _message, _user1, _user2):
-            fired.append(status)
-
-        info = _mffi.new("WGPUBufferMapCallbackInfo *")
-        info.mode = _MAP_EVENTS
-        info.callback = on_mapped
+        if self._on_mapped is None:
+            self._on_mapped = _map_callback()
+        fired, on_mapped, info = self._on_mapped
+        fired.clear()
         _MAP_ASYNC(buffer._internal, int(mode), 0, size, info[0])
         for spin in range(_MAP_SPINS):
             if fired:
                 break
             (_POLL if spin < _MAP_SPINS // 2 else _POLL_WAIT)(self._device)
         if not fired:
-            _UNFIRED.append(on_mapped)
+            _UNFIRED.append(self._on_mapped)  # it may still fire: keep it alive, and use a new one from now on
+            self._on_mapped = None
             raise RuntimeError(f"the device did not map a {size}-byte staging buffer after {_MAP_SPINS} polls")
         if fired[0] != _MAP_OK:
             raise RuntimeError(f"could not map a {size}-byte staging buffer (wgpu-native status {fired[0]})")
