@@ -17,19 +17,13 @@ from typing import Any
 try:
     from wgpu.backends.wgpu_native._api import error_handler as _errors, ffi, lib
     from wgpu.backends.wgpu_native._helpers import ERROR_TYPES as _ERROR_TYPES
-    _create_encoder = lib.wgpuDeviceCreateCommandEncoder
-    _begin_pass = lib.wgpuCommandEncoderBeginComputePass
-    _end_pass = lib.wgpuComputePassEncoderEnd
-    _copy = lib.wgpuCommandEncoderCopyBufferToBuffer
-    _finish = lib.wgpuCommandEncoderFinish
-    _submit = lib.wgpuQueueSubmit
-    _write = lib.wgpuQueueWriteBuffer
-    _mapped_range = lib.wgpuBufferGetConstMappedRange
-    _unmap = lib.wgpuBufferUnmap
+    (_create_encoder, _begin_pass, _end_pass, _copy, _finish, _submit, _write, _mapped_range, _unmap, release_pass,
+     release_encoder, _release_commands) = (getattr(lib, "wgpu" + name) for name in (
+        "DeviceCreateCommandEncoder", "CommandEncoderBeginComputePass", "ComputePassEncoderEnd",
+        "CommandEncoderCopyBufferToBuffer", "CommandEncoderFinish", "QueueSubmit", "QueueWriteBuffer",
+        "BufferGetConstMappedRange", "BufferUnmap", "ComputePassEncoderRelease", "CommandEncoderRelease",
+        "CommandBufferRelease"))
     _memmove = ffi.memmove
-    release_pass = lib.wgpuComputePassEncoderRelease
-    release_encoder = lib.wgpuCommandEncoderRelease
-    _release_commands = lib.wgpuCommandBufferRelease
     # descriptors with no label and no chained struct, shared by every call (wgpu-native only reads them)
     _ENCODER_DESC = ffi.new("WGPUCommandEncoderDescriptor *")
     _PASS_DESC = ffi.new("WGPUComputePassDescriptor *")
