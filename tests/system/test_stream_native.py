@@ -163,3 +163,22 @@ def test_maps_reuse_one_callback():
     for i in range(5):
         assert float((a + i).sum()) == 45.0 + 10 * i
     assert dev.stream._on_mapped is first is not None
+
+
+def test_reads_of_contiguous_views_take_a_slice_not_as_strided(monkeypatch):
+    """A contiguous view's host copy is a slice and a reshape of the host block (no ``as_strided``, which a small
+    read paid for its 0-d result); offsets into the block and into a partial download (``first``) both hold."""
+    calls = []
+    real = np.lib.stride_tricks.as_strided
+    monkeypatch.setattr(np.lib.stride_tricks, "as_strided", lambda *a, **k: calls.append(1) or real(*a, **k))
+    h = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    a = wg.asarray(h) + 0  # device-valid only
+    np.testing.assert_array_equal(a[1].numpy(), h[1])  # a partial download: elements 12..23, first = 12
+    np.testing.assert_array_equal(a[1, 2].numpy(), h[1, 2])
+    assert float(a[1, 2, 3]) == 23.0 and float(a.sum()) == float(h.sum())
+    np.testing.assert_array_equal(a.numpy(), h)  # the whole base: the host side becomes valid
+    np.testing.assert_array_equal(a[1, 1:].numpy(), h[1, 1:])
+    assert not calls
+    np.testing.assert_array_equal(a[:, 1].numpy(), h[:, 1])  # not contiguous: as_strided
+    np.testing.assert_array_equal(a.mT.numpy(), np.swapaxes(h, -1, -2))
+    assert calls
