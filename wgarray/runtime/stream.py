@@ -9,7 +9,6 @@ buffer objects they bind; a repeated dispatch sets only what changed (two wgpu-n
 """
 from __future__ import annotations
 
-import contextlib
 import threading
 from typing import Any, Sequence
 
@@ -532,25 +531,39 @@ class Stream:
             raise RuntimeError(f"this device has been {self.ended}")
 
     # -- a lost device ----------------------------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def guard(self):
-        """Turn wgpu's errors about a lost device into a RuntimeError that says so, and end the stream: the
-        device's arrays can no longer be used (their host copies stay readable), other devices are unaffected."""
-        try:
-            yield
-        except DeviceLostError:
-            raise
-        except Exception as e:
-            if not _is_lost(e):
-                raise
-            with self._lock:
-                self.closed, self.ended = True, "lost"
-                self._drop_recording()
-                self._bound.clear()
-                self._pending.clear()
-                self._folded = 0
-                self._groups.clear()
-                self._stagers.clear()
-            detail = str(e).strip().splitlines()[-1].strip() if str(e).strip() else type(e).__name__
-            raise DeviceLostError(f"the device has been lost ({detail}); its arrays can no longer be used on it, "
-                               "open a new device") from None
+    def guard(self) -> _LostGuard:
+        """A context that turns wgpu's errors about a lost device into a RuntimeError that says so and ends the
+        stream: the device's arrays can no longer be used (their host copies stay readable), other devices are
+        unaffected.  (A small class, not a generator context: every flush and read enters one.)"""
+        return _LostGuard(self)
+
+    def _end_lost(self, e: Exception) -> None:
+        """End the stream after ``e`` said the device is lost, and raise DeviceLostError."""
+        with self._lock:
+            self.closed, self.ended = True, "lost"
+            self._drop_recording()
+            self._bound.clear()
+            self._pending.clear()
+            self._folded = 0
+            self._groups.clear()
+            self._stagers.clear()
+        detail = str(e).strip().splitlines()[-1].strip() if str(e).strip() else type(e).__name__
+        raise DeviceLostError(f"the device has been lost ({detail}); its arrays can no longer be used on it, "
+                              "open a new device") from None
+
+
+class _LostGuard:
+    """``Stream.guard()``'s context."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: Stream) -> None:
+        self._stream = stream
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if isinstance(exc, Exception) and not isinstance(exc, DeviceLostError) and _is_lost(exc):
+            self._stream._end_lost(exc)  # raises DeviceLostError
+        return False
