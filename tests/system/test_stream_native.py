@@ -79,11 +79,16 @@ def test_every_native_handle_is_released(monkeypatch):
     dev = wg.default_device()
     _fresh(dev)
     counts = dict.fromkeys(("new_encoder", "begin_pass", "release_encoder", "release_pass"), 0)
+    def counting(name):
+        real = getattr(native, name)
+
+        def counted(*args):
+            counts[name] += 1
+            return real(*args)
+        return counted
+
     for name in counts:
-        def counted(*args, _f=getattr(native, name), _n=name):
-            counts[_n] += 1
-            return _f(*args)
-        monkeypatch.setattr(native, name, counted)
+        monkeypatch.setattr(native, name, counting(name))
     a = wg.asarray(np.arange(1000, dtype=np.float32))
     float(a.sum())
     live = generate_report()["hub"]["commandBuffers"]["allocated"]
