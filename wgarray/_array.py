@@ -167,6 +167,9 @@ class Array:
         item = host.itemsize
         if self.size == 0:
             return np.empty(self.shape, dtype=host.dtype)
+        if self.strides == contiguous_strides(self.shape):  # a slice and a reshape: views, and cheaper than
+            start = self.offset - first  # as_strided (which a small read otherwise pays for a 0-d result)
+            return host[start:start + self.size].reshape(self.shape)
         return np.lib.stride_tricks.as_strided(host[self.offset - first:], self.shape,
                                                [s * item for s in self.strides])
 
@@ -369,9 +372,13 @@ class Array:
         return _ops.reshape(self, (-1,))
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        if out is None:  # what numpy's adapter does without ``out``, minus its dispatch (a loop of sums pays it)
+            return _ops.reduce("sum", self, axis, bool(keepdims), dtype)
         return _np_method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        if out is None:
+            return _ops.reduce("prod", self, axis, bool(keepdims), dtype)
         return _np_method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):

@@ -148,7 +148,6 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike, ma
         if len(device.plans) >= _MAX_PLANS:  # shapes and offsets vary without end in some loops: stay bounded
             device.plans.clear()
         passes = device.plans[key] = _plan(device, op, x, offset, axes, out, mapped)
-    acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
     if mapped is None:
         src, ranges = [x.mirror.buffer()], [window]
     else:
@@ -157,6 +156,7 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike, ma
     keep_alive = []  # partials live until the passes that read them are recorded
     for p in passes:
         if p.temp:
+            acc = accumulator(op, x.dtype, out.dtype if not (op.order or op.logical or op.arg) else None)
             part = _Partial(device, acc, p.temp, op.arg)
             keep_alive.append(part)
             dst = [part.values.buffer_for_write(whole=True)]

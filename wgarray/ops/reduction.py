@@ -45,11 +45,23 @@ def reduce(name: str | rtable.RedOp, x, axis=None, keepdims: bool = False, dtype
     elif out.size:
         if x.size > MAX_ELEMENTS and _reduce_repeats(op, x, axes, out, dtype):
             pass
-        elif x.size <= MAX_ELEMENTS and _red.fits(dev, x, out.size) and _red.addressable(x, axes):
+        elif x.size <= MAX_ELEMENTS and _one_launch(dev, x, axes, out.size):
             _red.run(dev, op, x, axes, out)
         else:
             _reduce_split(name, x, axes, out, dtype)
     return Array(out.mirror, out_shape) if keepdims else out
+
+
+def _one_launch(dev, x: Array, axes: tuple[int, ...], n_out: int) -> bool:
+    """Whether ``_red.run`` reduces ``x`` in one launch (``fits`` and ``addressable``), remembered per layout in the
+    device's plan cache: the two checks cost more than the launch's own recording in a loop of small sums."""
+    key = ("reduce-route", x.shape, x.strides, x.offset, x.dtype, x.mirror.size, axes, n_out)
+    ok = dev.plans.get(key)
+    if ok is None:
+        if len(dev.plans) >= _red._MAX_PLANS:
+            dev.plans.clear()
+        ok = dev.plans[key] = _red.fits(dev, x, n_out) and _red.addressable(x, axes)
+    return ok
 
 
 def _reduce_repeats(op: rtable.RedOp, x: Array, axes: tuple[int, ...], out: Array, dtype) -> bool:

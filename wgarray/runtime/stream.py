@@ -9,12 +9,12 @@ buffer objects they bind; a repeated dispatch sets only what changed (two wgpu-n
 """
 from __future__ import annotations
 
-import contextlib
 import threading
 from typing import Any, Sequence
 
 import wgpu
 
+from . import native
 from .stats import Counters
 
 _CHUNK = 16 << 20  # staging buffer size: transfers move in chunks of this many bytes
@@ -48,6 +48,17 @@ except (ImportError, AttributeError):  # another wgpu-py layout: use the public 
 _POLL_WAIT = getattr(getattr(wgpu.backends, "wgpu_native", None), "GPUDevice", None)
 _POLL = getattr(_POLL_WAIT, "_poll", None)  # the same poll without waiting
 _POLL_WAIT = getattr(_POLL_WAIT, "_poll_wait", None)
+if _POLL_WAIT is not None and _SET_PIPELINE is not None:  # the same polls through wgpu-native directly (wgpu-native
+    # treats a failed poll as fatal, so wgpu-py's error capture around them never has anything to raise)
+    def _POLL(device: wgpu.GPUDevice) -> None:
+        handle = device._internal
+        if handle:
+            _DEVICE_POLL(handle, 0, _NULL)
+
+    def _POLL_WAIT(device: wgpu.GPUDevice) -> None:
+        handle = device._internal
+        if handle:
+            _DEVICE_POLL(handle, 1, _NULL)
 _MAP_SPINS = 100_000  # non-blocking polls a map may take before the stream gives up on its callback
 try:  # a map through wgpu-native's own entry point, so no poller thread races this one (see Stream._map)
     from wgpu.backends.wgpu_native._api import ffi as _mffi, lib as _mlib
@@ -59,7 +70,30 @@ try:  # a map through wgpu-native's own entry point, so no poller thread races t
         raise AttributeError("another wgpu-py buffer layout")
 except (ImportError, AttributeError):
     _MAP_ASYNC = None
+_NATIVE_MAP = _MAP_ASYNC is not None and _POLL is not None and _POLL_WAIT is not None  # Stream._map's own path
 _UNFIRED: list = []  # callbacks of maps given up on: kept alive, as wgpu-native may still call them
+# Record and submit through wgpu-native's C entry points (``native``): the encoder, the compute pass, copies, the
+# parameter ring's write, finish and submit, with bare handles the stream releases itself.  False: wgpu-py's objects.
+# Read when an encoder is opened, so switching it between batches is safe.
+NATIVE_SUBMIT: bool = native.available and _SET_PIPELINE is not None
+# Reads of up to one staging chunk map, copy and unmap through wgpu-native in one call (``Stream.read``), without
+# the chunked generator path or wgpu-py's mapped-range bookkeeping.  False: every read takes ``read_chunks``.
+NATIVE_READ: bool = True
+
+
+def _map_callback() -> tuple[list, Any, Any]:
+    """A map callback and the callback info that names it, reused by every map of one stream (maps are made under
+    the stream's lock, one at a time): ``(statuses fired, callback, info)``."""
+    fired: list[int] = []
+
+    @_mffi.callback("void(WGPUMapAsyncStatus, WGPUStringView, void *, void *)")
+    def on_mapped(status, _message, _user1, _user2):
+        fired.append(status)
+
+    info = _mffi.new("WGPUBufferMapCallbackInfo *")
+    info.mode = _MAP_EVENTS
+    info.callback = on_mapped
+    return fired, on_mapped, info
 
 
 def _round_up(n: int, to: int) -> int:
@@ -85,8 +119,8 @@ class Stream:
         self._counters = counters
         self._align = max(16, uniform_align)
         self._lock = threading.RLock()
-        self._encoder: wgpu.GPUCommandEncoder | None = None
-        self._pass: wgpu.GPUComputePassEncoder | None = None
+        self._encoder: Any = None  # wgpu-py's encoder and pass, or bare native handles where ``_native``
+        self._pass: Any = None
         self._last_pipeline: Any = None  # what the open pass has bound
         self._last_group: Any = None
         self._last_params: bytes | None = None
@@ -101,6 +135,8 @@ class Stream:
         self._pending: set = set()
         self._folded = 0  # entries of ``_bound`` already folded into ``_pending``
         self._handle: Any = None  # the open pass's wgpu-native handle
+        self._on_mapped: tuple | None = None  # the map callback every map reuses (``_map_callback``)
+        self._native = False  # whether the pending encoder and pass are bare wgpu-native handles (NATIVE_SUBMIT)
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
         self._ring_used = 0
         self._ring = device.create_buffer(size=_RING_BYTES + PARAMS_WINDOW, usage=_BU.UNIFORM | _BU.COPY_DST)
@@ -111,6 +147,7 @@ class Stream:
         self._ring_group = device.create_bind_group(layout=self.params_layout, entries=[
             {"binding": 0, "resource": {"buffer": self._ring, "offset": 0, "size": PARAMS_WINDOW}}])
         self._ring_handle = self._ring_group._internal if _SET_PIPELINE is not None else None
+        self._ring_native = (self._ring, native.ffi.from_buffer(self._ring_host)) if native.available else None
         self._groups: dict[tuple, tuple] = {}  # key -> (group, key); insertion-ordered: the first is the oldest
         self._stagers: dict[tuple[str, int], wgpu.GPUBuffer] = {}
         self._sync_src = device.create_buffer(size=16, usage=_BU.COPY_SRC)
@@ -172,11 +209,20 @@ class Stream:
             self.flush()
         self._last_pipeline = self._last_group = self._last_params = None
         with self.guard():
-            if self._encoder is None:
-                self._encoder = self._device.create_command_encoder()
-            self._pass = self._encoder.begin_compute_pass()
-        self._handle = self._pass._internal if _SET_PIPELINE is not None else None
+            self._open_encoder()
+            if self._native:
+                self._pass = self._handle = native.begin_pass(self._encoder)
+            else:
+                self._pass = self._encoder.begin_compute_pass()
+                self._handle = self._pass._internal if _SET_PIPELINE is not None else None
         return self._pass
+
+    def _open_encoder(self) -> None:
+        """Open the pending encoder if there is none: lazily, at the first command after a submit, so a host read
+        leaves no encoder behind (``recording`` is False until something is recorded)."""
+        if self._encoder is None:
+            self._native = NATIVE_SUBMIT
+            self._encoder = native.new_encoder(self._device) if self._native else self._device.create_command_encoder()
 
     def dispatch(self, pipeline: wgpu.GPUComputePipeline, layout: wgpu.GPUBindGroupLayout,
                  buffers: Sequence[wgpu.GPUBuffer], params: bytes, grid: tuple[int, int, int],
@@ -259,12 +305,17 @@ class Stream:
         """Record a buffer-to-buffer copy, in order with the dispatches."""
         with self._lock:
             self._check_open()
-            if self._pass is not None:
-                self._pass.end()
-                self._pass = None
-            if self._encoder is None:
-                self._encoder = self._device.create_command_encoder()
-            self._encoder.copy_buffer_to_buffer(src, src_offset, dst, dst_offset, size)
+            cpass, self._pass = self._pass, None
+            if cpass is not None:
+                if self._native:
+                    native.end_pass(cpass)
+                else:
+                    cpass.end()
+            self._open_encoder()
+            if self._native:
+                native.copy(self._encoder, src, src_offset, dst, dst_offset, size)
+            else:
+                self._encoder.copy_buffer_to_buffer(src, src_offset, dst, dst_offset, size)
             self._pending.update((src, dst))
             self._batch += 1
 
@@ -280,6 +331,10 @@ class Stream:
             self._bound.clear()
             self._pending.clear()
             with self.guard():
+                if encoder is not None and self._native:
+                    native.submit(self._queue, encoder, cpass, self._ring_native, ring)
+                    self._counters.submits += 1
+                    return
                 if cpass is not None:
                     cpass.end()
                 if encoder is not None:
@@ -330,7 +385,10 @@ class Stream:
             if self.is_pending(buffer):
                 self.flush()
             if len(data) <= _SMALL:
-                self._queue.write_buffer(buffer, offset, data)
+                if NATIVE_SUBMIT:
+                    native.write(self._queue, buffer, offset, data)
+                else:
+                    self._queue.write_buffer(buffer, offset, data)
                 return
             for k, start in enumerate(range(0, len(data), _CHUNK)):
                 part = data[start:start + _CHUNK]
@@ -347,6 +405,16 @@ class Stream:
         """Copy ``size`` bytes of ``buffer`` to the host after everything recorded so far (flushes).
         Writes into the writable buffer ``out`` when given (and returns it), else into new memory."""
         dest = memoryview(bytearray(size) if out is None else out).cast("B")
+        if NATIVE_READ and size <= _CHUNK and _NATIVE_MAP and native.available:
+            # one piece, mapped and copied through wgpu-native: no generators, no wgpu-py mapping state
+            with self._lock, self.guard():
+                self._check_open()
+                staging = self._stage("down", 0)
+                self.copy(buffer, offset, staging, 0, size)
+                self.flush()
+                self._map(staging, wgpu.MapMode.READ, _round_up(size, 4), track=False)
+                native.read_mapped(staging, size, dest)
+            return dest
         for start, chunk in self.read_chunks(buffer, offset, size):
             dest[start:start + len(chunk)] = chunk
         return dest
@@ -374,7 +442,7 @@ class Stream:
         finally:
             staging.unmap()
 
-    def _map(self, buffer: wgpu.GPUBuffer, mode: int, size: int) -> None:
+    def _map(self, buffer: wgpu.GPUBuffer, mode: int, size: int, track: bool = True) -> None:
         """Map ``buffer[:size]`` (its copy already submitted) and wait for it in this thread.
 
         Measured on the H200 (benchmarks/read_floor.py): a blocking device poll issued while a map is pending took
@@ -383,30 +451,29 @@ class Stream:
         under the GIL.  So: first wait for the device with no map pending (what ``synchronize()`` does: 5 us when
         idle), then request the map from wgpu-native directly, with no poll token, and fire its callback from
         this thread with non-blocking polls (the buffer is idle, so the first one does).  Where wgpu-py's
-        internals differ, its ``map_sync``."""
+        internals differ, its ``map_sync``.  ``track=False``: leave wgpu-py's record of the buffer "unmapped" (the
+        caller reads and unmaps it through ``native.read_mapped``)."""
         if _POLL_WAIT is None or _POLL is None or _MAP_ASYNC is None:
             buffer.map_sync(mode, 0, size)
             return
         _POLL_WAIT(self._device)
-        fired: list[int] = []
-
-        @_mffi.callback("void(WGPUMapAsyncStatus, WGPUStringView, void *, void *)")
-        def on_mapped(status, _message, _user1, _user2):
-            fired.append(status)
-
-        info = _mffi.new("WGPUBufferMapCallbackInfo *")
-        info.mode = _MAP_EVENTS
-        info.callback = on_mapped
+        if self._on_mapped is None:
+            self._on_mapped = _map_callback()
+        fired, on_mapped, info = self._on_mapped
+        fired.clear()
         _MAP_ASYNC(buffer._internal, int(mode), 0, size, info[0])
         for spin in range(_MAP_SPINS):
             if fired:
                 break
             (_POLL if spin < _MAP_SPINS // 2 else _POLL_WAIT)(self._device)
         if not fired:
-            _UNFIRED.append(on_mapped)
+            _UNFIRED.append(self._on_mapped)  # it may still fire: keep it alive, and use a new one from now on
+            self._on_mapped = None
             raise RuntimeError(f"the device did not map a {size}-byte staging buffer after {_MAP_SPINS} polls")
         if fired[0] != _MAP_OK:
             raise RuntimeError(f"could not map a {size}-byte staging buffer (wgpu-native status {fired[0]})")
+        if not track:
+            return
         buffer._map_state = _MAPPED  # what wgpu-py's own map callback records, so read_mapped/unmap work
         buffer._mapped_status = (0, size, int(mode))
         buffer._mapped_memoryviews = []
@@ -443,30 +510,60 @@ class Stream:
                 self._groups.clear()
                 self.closed = True
 
+    def _drop_recording(self) -> None:
+        """Forget the pending encoder and pass unsubmitted (releasing native handles)."""
+        cpass, encoder = self._pass, self._encoder
+        self._pass = self._encoder = None
+        if self._native and native.available:
+            if cpass is not None:
+                native.release_pass(cpass)
+            if encoder is not None:
+                native.release_encoder(encoder)
+
+    def __del__(self) -> None:
+        try:
+            self._drop_recording()
+        except Exception:  # interpreter shutdown: wgpu-native may be gone
+            pass
+
     def _check_open(self) -> None:
         if self.closed:
             raise RuntimeError(f"this device has been {self.ended}")
 
     # -- a lost device ----------------------------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def guard(self):
-        """Turn wgpu's errors about a lost device into a RuntimeError that says so, and end the stream: the
-        device's arrays can no longer be used (their host copies stay readable), other devices are unaffected."""
-        try:
-            yield
-        except DeviceLostError:
-            raise
-        except Exception as e:
-            if not _is_lost(e):
-                raise
-            with self._lock:
-                self.closed, self.ended = True, "lost"
-                self._pass = self._encoder = None
-                self._bound.clear()
-                self._pending.clear()
-                self._folded = 0
-                self._groups.clear()
-                self._stagers.clear()
-            detail = str(e).strip().splitlines()[-1].strip() if str(e).strip() else type(e).__name__
-            raise DeviceLostError(f"the device has been lost ({detail}); its arrays can no longer be used on it, "
-                               "open a new device") from None
+    def guard(self) -> _LostGuard:
+        """A context that turns wgpu's errors about a lost device into a RuntimeError that says so and ends the
+        stream: the device's arrays can no longer be used (their host copies stay readable), other devices are
+        unaffected.  (A small class, not a generator context: every flush and read enters one.)"""
+        return _LostGuard(self)
+
+    def _end_lost(self, e: Exception) -> None:
+        """End the stream after ``e`` said the device is lost, and raise DeviceLostError."""
+        with self._lock:
+            self.closed, self.ended = True, "lost"
+            self._drop_recording()
+            self._bound.clear()
+            self._pending.clear()
+            self._folded = 0
+            self._groups.clear()
+            self._stagers.clear()
+        detail = str(e).strip().splitlines()[-1].strip() if str(e).strip() else type(e).__name__
+        raise DeviceLostError(f"the device has been lost ({detail}); its arrays can no longer be used on it, "
+                              "open a new device") from None
+
+
+class _LostGuard:
+    """``Stream.guard()``'s context."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: Stream) -> None:
+        self._stream = stream
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if isinstance(exc, Exception) and not isinstance(exc, DeviceLostError) and _is_lost(exc):
+            self._stream._end_lost(exc)  # raises DeviceLostError
+        return False

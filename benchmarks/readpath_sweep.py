@@ -1,0 +1,160 @@
+"""`python -m benchmarks.readpath_sweep [--small]`: the cost of a small read and of small calls (issues 17 row 2, 12),
+for each setting of the stream's submit path against torch and CuPy in the same process (~1-2 min on a GPU).
+
+Variants (``wgarray.runtime.stream.NATIVE_SUBMIT`` and ``NATIVE_READ``, switched per call): ``native`` records,
+finishes and submits through wgpu-native's C entry points (``wgarray/runtime/native.py``) and reads a small result
+in one native map/copy/unmap; ``submit-only`` the first without the second; ``wgpu-py`` neither (the path before).
+The default is marked ``*``.  (The sum's shorter Python path is in every variant.)
+
+Rows (float32; device-resident before timing; every answer checked against numpy once per variant and peer):
+* ``float(a.sum())``: a sum of 1,000 and its 4-byte read, one at a time (the round trip of a convergence check);
+* ``s = a.sum()`` and ``c = a + b``: loops of 1,000-element ops, one synchronisation per sample;
+* ``cholesky / solve (16 rhs) / inv`` of 10,000 x 8^2 and 1,000 x 32^2 in the default ``errors("raise")`` mode (each
+  call reads its 4-byte status word), against torch's checked ``torch.linalg.*`` (which read theirs) and CuPy's.
+Per row: median / best microseconds a call, ratio peer / wgarray on the best (> 1: wgarray faster).  Then the
+host's process time (CPU, all threads) per ``float(a.sum())`` for each variant: the evidence on a CPU adapter, where
+the device's own work is host CPU too.  ``--small``: batches of 1/10 and fewer samples (lavapipe).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+import wgarray as wg
+from wgarray.runtime import stream as stream_mod
+
+from .peers import find_cupy, find_torch
+from .timing import Case, measure_all
+
+K = 16  # right-hand sides of solve
+VARIANTS = {"native": (True, True), "submit-only": (True, False), "wgpu-py": (False, False)}
+
+
+def _set(value: tuple[bool, bool]) -> None:
+    stream_mod.NATIVE_SUBMIT, stream_mod.NATIVE_READ = value
+
+
+def _variant(value: tuple[bool, bool], f: Callable[[], Any]) -> Callable[[Any], Any]:
+    def call(_):
+        _set(value)
+        return f()
+    return call
+
+
+def _linalg_data(rng, batch: int, n: int):
+    g = (rng.standard_normal((batch, n, n)) / np.sqrt(n)).astype(np.float32)
+    a = (g + 2 * np.eye(n, dtype=np.float32)).astype(np.float32)
+    s = (g @ np.swapaxes(g, -1, -2) + np.eye(n, dtype=np.float32)).astype(np.float32)
+    b = rng.standard_normal((batch, n, K)).astype(np.float32)
+    return a, s, b
+
+
+def _rows(xp: Any, put: Callable[[np.ndarray], Any], scalar: Callable[[Any], float], small: bool):
+    """(row name, call, numpy answer, read back) for the namespace ``xp`` (wgarray, torch or cupy)."""
+    rng = np.random.default_rng(17)
+    x, y = rng.random(1000, dtype=np.float32), rng.random(1000, dtype=np.float32)
+    a, b = put(x), put(y)
+    rows = [("float(a.sum())", lambda: scalar(a.sum()), float(x.sum(dtype=np.float64)), float),
+            ("s = a.sum()", lambda: a.sum(), float(x.sum(dtype=np.float64)), scalar),
+            ("c = a + b", lambda: a + b, x + y, None)]
+    la = xp.linalg
+    for batch, n in ((10_000, 8), (1_000, 32)):
+        batch //= 10 if small else 1
+        A, S, B = _linalg_data(rng, batch, n)
+        dA, dS, dB = put(A), put(S), put(B)
+        tag = f"{batch}x{n}^2"
+        rows += [(f"cholesky {tag}", lambda dS=dS: la.cholesky(dS), np.linalg.cholesky(S), None),
+                 (f"solve {tag}", lambda dA=dA, dB=dB: la.solve(dA, dB), np.linalg.solve(A, B), None),
+                 (f"inv {tag}", lambda dA=dA: la.inv(dA), np.linalg.inv(A), None)]
+    return rows
+
+
+def _check(name: str, got: Any, want: Any, to_numpy: Callable[[Any], np.ndarray]) -> str:
+    g = np.asarray(got if isinstance(got, float) else to_numpy(got), dtype=np.float64)
+    w = np.asarray(want, dtype=np.float64)
+    err = float(np.max(np.abs(g - w)) / max(1.0, float(np.max(np.abs(w))))) if w.size else 0.0
+    return "ok" if err < 1e-3 else f"WRONG (rel err {err:.2e})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.readpath_sweep", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--small", action="store_true", help="batches of 1/10, fewer samples (a CPU adapter)")
+    ap.add_argument("--repeat", type=int, default=0, help="timed samples a case (default 15, --small 5)")
+    args = ap.parse_args(argv)
+    repeat = args.repeat or (5 if args.small else 15)
+    target = 0.02 if args.small else 0.01  # seconds a sample: loops of many calls, one synchronisation
+    dev = wg.default_device()
+    default = (stream_mod.NATIVE_SUBMIT, stream_mod.NATIVE_READ)
+    default_name = next((k for k, v in VARIANTS.items() if v == default), "?")
+    peers = [("wgarray", wg, lambda x: wg.asarray(x, device=dev), lambda s: float(s), lambda r: r.numpy(),
+              dev.synchronize)]
+    notes = []
+    for p in (find_torch(), find_cupy()):
+        if not p.available:
+            notes.append(f"{p.name}: {p.reason}")
+        elif p.name == "torch":
+            t = p.module
+            peers.append(("torch", t, lambda x, t=t: t.from_numpy(x).cuda(), lambda s: s.item(),
+                          lambda r: r.cpu().numpy(), p.sync))
+        else:
+            c = p.module
+            peers.append(("cupy", c, c.asarray, lambda s: float(s), c.asnumpy, p.sync))
+    print(f"readpath sweep on {dev}; default {default_name} (NATIVE_SUBMIT, NATIVE_READ = {default}; native: "
+          f"{stream_mod.native.available})" + (f"; skipped {', '.join(notes)}" if notes else ""))
+    table: dict[str, dict[str, Any]] = {}
+    checks: list[str] = []
+    try:
+        for pname, xp, put, scalar, to_np, sync in peers:
+            rows = _rows(xp, put, scalar, args.small)
+            variants = VARIANTS.items() if pname == "wgarray" else [(pname, None)]
+            for label, value in variants:
+                for rname, f, want, _ in rows:
+                    if value is not None:
+                        _set(value)
+                    try:
+                        checks.append(f"{label:11s} {rname:24s} {_check(rname, f(), want, to_np)}")
+                    except Exception as e:  # a peer without this call: left out of the row
+                        checks.append(f"{label:11s} {rname:24s} skipped ({type(e).__name__}: {e})"[:160])
+                        continue
+                    call = _variant(value, f) if value is not None else (lambda _, f=f: f())
+                    name = f"wgarray {label}" if value is not None else label
+                    table.setdefault(rname, {})[name] = Case(name, call, sync)
+        results = {}
+        for rname, cases in table.items():
+            results[rname] = measure_all(list(cases.values()), repeat=repeat, target_s=target, budget_s=1.5,
+                                         max_inner=2000, on_error=lambda c, e: checks.append(
+                                             f"{c.name} failed while timed: {type(e).__name__}: {e}"[:160]))
+        cpu = {}
+        a = wg.asarray(np.ones(1000, np.float32), device=dev)
+        for _ in range(3):
+            for label, value in VARIANTS.items():
+                _set(value)
+                for _ in range(20):
+                    float(a.sum())
+                t0 = time.process_time()
+                for _ in range(300):
+                    float(a.sum())
+                cpu.setdefault(label, []).append((time.process_time() - t0) / 300 * 1e6)
+    finally:
+        _set(default)
+    print("answers: " + ("all ok" if all(c.endswith(" ok") for c in checks) else "\n  " + "\n  ".join(
+        c for c in checks if not c.endswith(" ok"))))
+    print(f"{'row':24s} {'variant':18s} {'us a call (median / best)':>26s} {'torch/this':>11s} {'cupy/this':>10s}")
+    for rname, res in results.items():
+        torch_t, cupy_t = res.get("torch"), res.get("cupy")
+        for name, t in res.items():
+            mark = "*" if name == f"wgarray {default_name}" else " "
+            tr = f"{torch_t.best / t.best:10.2f}x" if torch_t else f"{'-':>11s}"
+            cr = f"{cupy_t.best / t.best:9.2f}x" if cupy_t else f"{'-':>10s}"
+            print(f"{rname:24s} {name + mark:18s} {t.median * 1e6:12.1f} / {t.best * 1e6:10.1f} {tr} {cr}")
+    print("host process time per float(a.sum()) (us, best of 3 x 300 reads): " + ", ".join(
+        f"{label} {min(v):.1f}" for label, v in cpu.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
