@@ -66,3 +66,33 @@ def test_underflowing_parts_keep_numpys_zero_signs(name):
         for g, w in ((got.real, want.real), (got.imag, want.imag)):
             zero = w == 0
             assert (g[zero] == 0).all() and (np.signbit(g[zero]) == np.signbit(w[zero])).all(), (name, dt, z, got, want)
+
+
+# np.rint and np.trunc at the values where a driver's WGSL round()/trunc() went wrong (Debian's Mesa 22.3.6-1+deb12u2
+# lavapipe on f64: round(1.5) = 1, trunc(-0.5) = +0, fractions kept beyond 2^31; an older one beyond 2^52): zeros'
+# signs, ties to even, the 2^31 / 2^mantissa boundaries, integers beyond them, inf and NaN.
+ROUNDING = [-0.0, 0.0, -0.4, 0.4, -0.5, 0.5, -0.6, 0.6, 1.5, 2.5, -2.5, 3.5, -1e-300, 0.49999999999999994,
+            2.0**31 - 0.5, 2.0**31 + 0.5, -(2.0**31) - 0.5, 4294967295.3, 3e9 + 0.5, 2.0**52 - 0.5, 2.0**52 + 1,
+            2.0**23 - 0.5, 2.0**23 + 1, 2.0**24 + 2, 1e300, -1e300, np.inf, -np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("name,ref", [("round", np.rint), ("trunc", np.trunc)])
+def test_rounding_exact_with_zero_signs(dt, name, ref):
+    if dt in (np.complex64, np.complex128) and name == "trunc":
+        pytest.skip("trunc has no complex form")
+    x = np.array(ROUNDING, dtype=np.float64)
+    if np.dtype(dt).kind == "c":  # both parts rounded alone
+        x = x + 1j * x[::-1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = x.astype(dt)
+    try:
+        a = wg.asarray(x)
+    except TypeError:
+        pytest.skip(f"{np.dtype(dt).name} not offered by this device")
+    got, want = getattr(wg, name)(a).numpy(), ref(x)
+    for part in ((lambda v: v.real, lambda v: v.imag) if np.dtype(dt).kind == "c" else (lambda v: v,)):
+        g, w = part(got), part(want)
+        assert np.array_equal(g, w, equal_nan=True) and np.array_equal(np.signbit(g), np.signbit(w)), \
+            [(v, gi, wi) for v, gi, wi in zip(x, g, w) if not (gi == wi and np.signbit(gi) == np.signbit(wi))
+             and not (np.isnan(gi) and np.isnan(wi))]

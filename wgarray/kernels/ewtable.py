@@ -71,8 +71,9 @@ _UNARY: list[EwOp] = [
     EwOp("sign", 1, "same", {**_iuf("wg_sign_{T}({x})", "select({T}(0), {T}(1), {x} > {T}(0))"), **_c("sign")}),
     EwOp("floor", 1, "same", _iuf("{x}", "{x}", "floor({x})")),
     EwOp("ceil", 1, "same", _iuf("{x}", "{x}", "ceil({x})")),
-    EwOp("trunc", 1, "same", _iuf("{x}", "{x}", "trunc({x})")),
-    EwOp("round", 1, "same", {**_iuf("{x}", "{x}", "round({x})"), "c": "round({x})"}),  # WGSL round: ties to even, like np.rint
+    EwOp("trunc", 1, "same", _iuf("{x}", "{x}", "wg_trunc_{T}({x})")),  # not WGSL's trunc/round (numerics_float)
+    EwOp("round", 1, "same", {**_iuf("{x}", "{x}", "wg_rint_{T}({x})"),  # ties to even, like np.rint
+                              "c": "vec2<{R}>(wg_rint_{R}({x}.x), wg_rint_{R}({x}.y))"}),
     EwOp("sqrt", 1, "float", {**_f("wg_sqrtcr_{T}({x})"), **_c("sqrt")}),  # correctly rounded (numerics_exact.wgsl)
     EwOp("reciprocal", 1, "float", {**_f("wg_divide_{T}({T}(1.0), {x})"), **_c("reciprocal")}),
     # software implementations with numpy's special cases (math_float.wgsl): the WGSL built-ins are 32-bit only

@@ -270,7 +270,7 @@ fn wg_cpow_${T}(a: vec2<${T}>, b: vec2<${T}>) -> vec2<${T}> {
         if (b.x > ${T}(0.0) && b.y == ${T}(0.0)) { return vec2<${T}>(${T}(0.0), ${T}(0.0)); }
         return wg_impl_cnan_${T}();
     }
-    if (b.y == ${T}(0.0) && wg_abs_${T}(b.x) < ${T}(100.0) && round(b.x) == b.x) {
+    if (b.y == ${T}(0.0) && wg_abs_${T}(b.x) < ${T}(100.0) && wg_rint_${T}(b.x) == b.x) {
         var n = i32(b.x);
         if (n == 1) { return a; }
         if (n == 2) { return wg_cmul_${T}(a, a); }

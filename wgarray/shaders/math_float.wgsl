@@ -28,7 +28,7 @@ fn wg_impl_expm1_dd_${T}(th: ${T}, tl: ${T}) -> vec2<${T}> {
 // x = n ln2 + (th + tl) with |th| <= ~0.35: vec3(n, th, tl), for |x| < 2^20
 fn wg_impl_exp_reduce_${T}(x: ${T}) -> vec3<${T}> {
     let is64 = wg_impl_is_f64_${T}();
-    let n = round(x * select(${T}(1.4426950216293335), ${T}(1.4426950408889634), is64));
+    let n = wg_rint_${T}(x * select(${T}(1.4426950216293335), ${T}(1.4426950408889634), is64));
     let ln2_hi = select(${T}(0.6931471824645996), ${T}(0.6931471805599453), is64);
     let ln2_lo = select(${T}(-1.9046542121259336e-09), ${T}(2.3190468138462996e-17), is64);
     let t = wg_impl_two_prod_${T}(n, ln2_hi);
@@ -70,7 +70,7 @@ fn wg_exp2_${T}(x: ${T}) -> ${T} {
     if (wg_isnan_${T}(x)) { return x; }
     if (x >= select(${T}(128.0), ${T}(1024.0), is64)) { return wg_impl_inf_${T}(); }
     if (x < select(${T}(-151.0), ${T}(-1076.0), is64)) { return ${T}(0.0); }
-    let n = round(x);
+    let n = wg_rint_${T}(x);
     let f = x - n;  // exact, |f| <= 1/2
     let ln2_hi = select(${T}(0.6931471824645996), ${T}(0.6931471805599453), is64);
     let ln2_lo = select(${T}(-1.9046542121259336e-09), ${T}(2.3190468138462996e-17), is64);
@@ -279,8 +279,7 @@ fn wg_impl_rem_pio2_step_${T}(xh: ${T}, xl: ${T}) -> vec3<${T}> {
     let p3 = select(${T}(-1.7151245100058819e-15), ${T}(-1.4973849048591698e-33), is64);
     let p4 = select(${T}(1.056299898220315e-23), ${T}(5.562271104316826e-50), is64);
     let t = xh * select(${T}(0.6366197466850281), ${T}(0.6366197723675814), is64);
-    // round() is not trusted beyond 2^mantissa (lavapipe's misrounds there); such values are integers anyway
-    let k = select(round(t), t, wg_abs_${T}(t) >= select(${T}(0x1p23), ${T}(0x1p52), is64));
+    let k = wg_rint_${T}(t);  // not WGSL's round(): see wg_rint
     let a = wg_impl_two_prod_${T}(k, p1);
     let r0 = wg_impl_opaque_${T}(xh - a.x);  // exact (Sterbenz), or xh itself for k == 0
     let b = wg_impl_two_prod_${T}(k, p2);

@@ -105,6 +105,24 @@ fn wg_copysign_${T}(a: ${T}, b: ${T}) -> ${T} {
     return bitcast<${T}>((bitcast<${U}>(a) & ~s) | (bitcast<${U}>(b) & s));
 }
 
+// np.trunc and np.rint (round half to even) from floor and ceil alone.  WGSL's trunc() and round() are not
+// trusted on f64: Debian's Mesa 22.3.6-1+deb12u2 lavapipe converts through 32-bit integers (round(1.5) = 1,
+// trunc(-0.5) = +0, values beyond 2^31 come back with their fraction), an older one misrounded beyond 2^52;
+// floor and ceil are exact there and everywhere else seen.  x - floor(x) is exact (in [0, 1)), f is odd when
+// f - 2 floor(f / 2) is 1 (exact too), integers beyond 2^mantissa come back unchanged (d = 0), NaN and inf pass
+// through, and the sign of a zero result is x's (np.rint(-0.4) = -0.0).
+fn wg_trunc_${T}(x: ${T}) -> ${T} {
+    return select(floor(x), ceil(x), x < ${T}(0.0));
+}
+
+fn wg_rint_${T}(x: ${T}) -> ${T} {
+    let f = floor(x);
+    let d = x - f;
+    let odd = f - ${T}(2.0) * floor(f * ${T}(0.5)) == ${T}(1.0);
+    let up = d > ${T}(0.5) || (d == ${T}(0.5) && odd);
+    return wg_copysign_${T}(f + select(${T}(0.0), ${T}(1.0), up), x);
+}
+
 // Signs of zeros by construction.  A GPU compiler does not promise signed-zero-exact float arithmetic (NVIDIA's
 // Vulkan driver folded select(0.0, -0.0, c) to -0.0; others may turn 0.0 - v into -v or x * -1.0 into -x), so
 // where a special case of the standard fixes a zero's sign the sign bit is computed with integer operations.
@@ -411,7 +429,7 @@ fn wg_impl_pow_core_${T}(x: ${T}, b: ${T}) -> ${T} {
         return ${T}(0.0);
     }
     let yl = wg_impl_two_prod_${T}(b, l.x).y + b * l.y;
-    let n = round(yh);
+    let n = wg_rint_${T}(yh);
     let rh = yh - n;  // exact
     let is64 = wg_impl_is_f64_${T}();
     let ln2_hi = select(${T}(0.6931471824645996), ${T}(0.6931471805599453), is64);
