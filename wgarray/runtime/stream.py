@@ -563,7 +563,6 @@ class _LostGuard:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind, exc, tb) -> bool:
+    def __exit__(self, kind, exc, tb) -> None:  # None: never swallows the exception
         if isinstance(exc, Exception) and not isinstance(exc, DeviceLostError) and _is_lost(exc):
             self._stream._end_lost(exc)  # raises DeviceLostError
-        return False
