@@ -85,6 +85,9 @@ NATIVE_READ: bool = True
 # command buffer in the submit.  Only blocks of up to RING_KEEP bytes are remembered.  False: write every time.
 RING_REUSE: bool = True
 RING_KEEP = 4096
+# A small read records its copy inside the submit (``flush(copy_)``: one error capture, no pass ended on its own).
+# False: ``copy`` then ``flush``.
+READ_FUSED: bool = True
 # Request a map before the blocking poll that waits for its copy, so that one poll waits, maps and fires the callback
 # (a non-blocking poll follows only if it did not).  False: wait for the device first, then map with a non-blocking
 # poll (two polls a read, each with wgpu-core's maintenance; see ``Stream._map`` for why that was chosen).
@@ -332,10 +335,17 @@ class Stream:
             self._batch += 1
 
     # -- submitting -------------------------------------------------------------------------------------------
-    def flush(self) -> None:
+    def flush(self, copy_: tuple | None = None) -> None:
         """Submit everything recorded so far (one submit).  If the driver rejects the batch, the error is raised
-        and the stream starts afresh, so the device stays usable."""
+        and the stream starts afresh, so the device stays usable.  ``copy_``: ``copy``'s arguments, a copy recorded
+        last (a read's: on the native path it is recorded inside the submit's own error capture)."""
         with self._lock:
+            if copy_ is not None:
+                self._check_open()
+                self._open_encoder()
+                if not self._native:
+                    self.copy(*copy_)
+                    copy_ = None
             cpass, encoder, ring = self._pass, self._encoder, self._ring_used
             self._pass = self._encoder = None
             self._ring_used = self._batch = self._work = self._folded = 0
@@ -347,7 +357,7 @@ class Stream:
             try:
                 with self.guard():
                     if encoder is not None and self._native:
-                        native.submit(self._queue, encoder, cpass, self._ring_native, ring)
+                        native.submit(self._queue, encoder, cpass, self._ring_native, ring, copy_)
                         self._counters.submits += 1
                         return
                     if cpass is not None:
@@ -438,8 +448,11 @@ class Stream:
             with self._lock, self.guard():
                 self._check_open()
                 staging = self._stage("down", 0)
-                self.copy(buffer, offset, staging, 0, size)
-                self.flush()
+                if READ_FUSED:
+                    self.flush((buffer, offset, staging, 0, size))
+                else:
+                    self.copy(buffer, offset, staging, 0, size)
+                    self.flush()
                 self._map(staging, wgpu.MapMode.READ, _round_up(size, 4), track=False)
                 native.read_mapped(staging, size, dest)
             return dest

@@ -1,8 +1,9 @@
-"""The parameter ring's write is skipped when the ring buffer already holds a submit's parameter bytes
-(``stream.RING_REUSE``), and a read may request its map before the blocking poll (``stream.MAP_FIRST``).  These
-tests pin that a repeated op and read skips the write, that any change of parameters (shorter, longer, different
-bytes, a batch too large to remember) is written, that a failed submit forgets what the ring holds, and that reads
-stay right under both map orders, on both submit paths."""
+"""The small read's path (runtime/stream.py): the parameter ring's write is skipped when the ring buffer already
+holds a submit's parameter bytes (``stream.RING_REUSE``), a read records its copy inside the submit
+(``stream.READ_FUSED``), and a read may request its map before the blocking poll (``stream.MAP_FIRST``).  These tests
+pin that a repeated op and read skips the write, that any change of parameters (shorter, longer, different bytes, a
+batch too large to remember) is written, that a failed submit forgets what the ring holds, and that reads stay right
+(and a bad read still raises) under every setting, on both submit paths."""
 from __future__ import annotations
 
 import numpy as np
@@ -110,3 +111,27 @@ def test_reads_under_both_map_orders(first, monkeypatch):
         np.testing.assert_array_equal((a + 1).numpy(), x + 1)  # 64 KiB: 16 chunks through wgpu-py's mapped ranges
     finally:
         st.trim_staging()
+
+
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "copy-then-flush"])
+def test_fused_reads_with_and_without_pending_work(fused, submit_path, monkeypatch):
+    monkeypatch.setattr(stream_mod, "READ_FUSED", fused)
+    dev = wg.default_device()
+    st = dev.stream
+    st.flush()
+    x = np.arange(64, dtype=np.float32)
+    buf = dev.wgpu_device.create_buffer(size=256, usage=wgpu.BufferUsage.COPY_SRC | wgpu.BufferUsage.COPY_DST)
+    st.write(buf, 0, x)
+    st.flush()
+    assert not st.recording
+    assert bytes(st.read(buf, 8, 12)) == x[2:5].tobytes()  # nothing recorded: the read opens its own encoder
+    a = wg.asarray(x)
+    b = a * 3  # recorded, not submitted: the read's copy follows it in the same submit
+    assert st.recording
+    assert float(b[5]) == 15.0 and float(b.sum()) == float((x * 3).sum())
+    assert not st.recording and st._encoder is None
+    with pytest.raises(wgpu.GPUValidationError):
+        st.read(buf, 252, 8)  # past the end: wgpu-native reports it when the submit finishes the encoder
+    assert not st.recording
+    assert float(a.sum()) == float(x.sum())
+    buf.destroy()
