@@ -214,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         for label in ("native", "phase1"):
             _set(VARIANTS[label])
             breakdown[label] = phases(a)
+        _set({})
+        floors = _floors(dev, a)
     finally:
         _set({})
     print("answers: " + ("all ok" if all(c.endswith(" ok") for c in checks) else "\n  " + "\n  ".join(
@@ -232,7 +234,38 @@ def main(argv: list[str] | None = None) -> int:
         print(f"one float(a.sum()) under {label}, per wgpu-native call (300 reads; each line includes its timing "
               "wrapper, about the cheapest line's cost):")
         print("\n".join(lines))
+    print("floors (default; best of 3 x 300, this thread's CPU / wall us a call): " + ", ".join(
+        f"{k} {c:.1f} / {w:.1f}" for k, (c, w) in floors.items()))
     return 0
+
+
+def _floors(dev: Any, a: Any) -> dict[str, tuple[float, float]]:
+    """What a read costs without the sum: a 4-byte read with nothing recorded (copy, submit, wait, map), the
+    wait of an idle device (``synchronize``), and the sum's recording alone (its submit and wait shared by 300)."""
+    st = dev.stream
+    s = a.sum()
+    dev.synchronize()
+    buf, out = s.mirror.buffer(), bytearray(4)
+
+    def sums():
+        a.sum()
+
+    cases = {"4-byte read, nothing recorded": lambda: st.read(buf, 0, 4, out),
+             "synchronize, idle": dev.synchronize, "a.sum() recorded": sums}
+    res = {}
+    for name, f in cases.items():
+        best = (float("inf"), float("inf"))
+        for _ in range(3):
+            for _ in range(20):
+                f()
+            dev.synchronize()
+            t0, w0 = time.thread_time(), time.perf_counter()
+            for _ in range(300):
+                f()
+            best = min(best, ((time.thread_time() - t0) / 300 * 1e6, (time.perf_counter() - w0) / 300 * 1e6))
+            dev.synchronize()
+        res[name] = best
+    return res
 
 
 if __name__ == "__main__":
