@@ -278,6 +278,9 @@ class Array:
             return self[tuple(int(a) for a in args)].item()
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
+        m = self.mirror
+        if m.size == 1:  # the only element of its base (a reduction's result): no view or copy to build
+            return m.host()[0].item()
         return self.numpy().reshape(()).item()
 
     def _scalar(self, kind: str):

@@ -73,17 +73,22 @@ def write(queue: Any, buffer: Any, offset: int, data: memoryview) -> None:
         _raise(_errors.release(_NAME))
 
 
-def submit(queue: Any, encoder: Any, cpass: Any = None, ring: Any = None, ring_bytes: int = 0) -> None:
-    """End ``cpass`` (if given), write ``ring_bytes`` of the host buffer ``ring`` (a ``(wgpu buffer, cffi pointer)``
-    pair) into the wgpu buffer, finish ``encoder`` and submit it to the wgpu-py queue ``queue``.  Releases the pass,
-    the encoder and the command buffer whatever happens, and raises the first error wgpu-native reported (nothing is
-    submitted then), as the wgpu error class that wgpu-py would raise."""
+def submit(queue: Any, encoder: Any, cpass: Any = None, ring: Any = None, ring_bytes: int = 0,
+           copy_: tuple | None = None) -> None:
+    """End ``cpass`` (if given), record the copy ``copy_`` (if given: ``(src, src_offset, dst, dst_offset, size)``,
+    wgpu-py buffers), write ``ring_bytes`` of the host buffer ``ring`` (a ``(wgpu buffer, cffi pointer)`` pair) into
+    the wgpu buffer, finish ``encoder`` and submit it to the wgpu-py queue ``queue``.  Releases the pass, the encoder
+    and the command buffer whatever happens, and raises the first error wgpu-native reported (nothing is submitted
+    then), as the wgpu error class that wgpu-py would raise."""
     commands = None
     try:
         _errors.capture(_NAME)
         try:
             if cpass is not None:
                 _end_pass(cpass)
+            if copy_ is not None:
+                src, src_offset, dst, dst_offset, size = copy_
+                _copy(encoder, src._internal, src_offset, dst._internal, dst_offset, size)
             if ring_bytes:
                 _write(queue._internal, ring[0]._internal, 0, ring[1], ring_bytes)
             commands = ffi.new("WGPUCommandBuffer[1]")

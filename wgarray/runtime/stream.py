@@ -79,6 +79,19 @@ NATIVE_SUBMIT: bool = native.available and _SET_PIPELINE is not None
 # Reads of up to one staging chunk map, copy and unmap through wgpu-native in one call (``Stream.read``), without
 # the chunked generator path or wgpu-py's mapped-range bookkeeping.  False: every read takes ``read_chunks``.
 NATIVE_READ: bool = True
+# Skip the parameter ring's queue write at a submit whose parameter bytes equal those the previous write left in the
+# ring buffer (a loop of the same small op and its read: ``float(a.sum())`` submits the same block every time).  A
+# queue write costs wgpu-core a staging buffer (created, copied from, destroyed at the next poll) and a second
+# command buffer in the submit.  Only blocks of up to RING_KEEP bytes are remembered.  False: write every time.
+RING_REUSE: bool = True
+RING_KEEP = 4096
+# A small read records its copy inside the submit (``flush(copy_)``: one error capture, no pass ended on its own).
+# False: ``copy`` then ``flush``.
+READ_FUSED: bool = True
+# Request a map before the blocking poll that waits for its copy, so that one poll waits, maps and fires the callback
+# (a non-blocking poll follows only if it did not).  False: wait for the device first, then map with a non-blocking
+# poll (two polls a read, each with wgpu-core's maintenance; see ``Stream._map`` for why that was chosen).
+MAP_FIRST: bool = False
 
 
 def _map_callback() -> tuple[list, Any, Any]:
@@ -139,6 +152,8 @@ class Stream:
         self._native = False  # whether the pending encoder and pass are bare wgpu-native handles (NATIVE_SUBMIT)
         self._ring_host = bytearray(_RING_BYTES + PARAMS_WINDOW)
         self._ring_used = 0
+        self._ring_sent = b""  # what the last ring write left in the ring buffer (RING_REUSE; b"": unknown)
+        self.ring_skips = 0  # submits that found their parameters in the ring buffer already (RING_REUSE)
         self._ring = device.create_buffer(size=_RING_BYTES + PARAMS_WINDOW, usage=_BU.UNIFORM | _BU.COPY_DST)
         self.params_layout = device.create_bind_group_layout(entries=[{
             "binding": 0, "visibility": wgpu.ShaderStage.COMPUTE,
@@ -320,28 +335,51 @@ class Stream:
             self._batch += 1
 
     # -- submitting -------------------------------------------------------------------------------------------
-    def flush(self) -> None:
+    def flush(self, copy_: tuple | None = None) -> None:
         """Submit everything recorded so far (one submit).  If the driver rejects the batch, the error is raised
-        and the stream starts afresh, so the device stays usable."""
+        and the stream starts afresh, so the device stays usable.  ``copy_``: ``copy``'s arguments, a copy recorded
+        last (a read's: on the native path it is recorded inside the submit's own error capture)."""
         with self._lock:
+            if copy_ is not None:
+                self._check_open()
+                self._open_encoder()
+                if not self._native:
+                    self.copy(*copy_)
+                    copy_ = None
             cpass, encoder, ring = self._pass, self._encoder, self._ring_used
             self._pass = self._encoder = None
             self._ring_used = self._batch = self._work = self._folded = 0
             self._feed_at = FEED_AFTER or MAX_BATCH
             self._bound.clear()
             self._pending.clear()
-            with self.guard():
-                if encoder is not None and self._native:
-                    native.submit(self._queue, encoder, cpass, self._ring_native, ring)
-                    self._counters.submits += 1
-                    return
-                if cpass is not None:
-                    cpass.end()
-                if encoder is not None:
-                    if ring:
-                        self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:ring])
-                    self._queue.submit([encoder.finish()])
-                    self._counters.submits += 1
+            if ring and encoder is not None:
+                ring = self._ring_write(ring)
+            try:
+                with self.guard():
+                    if encoder is not None and self._native:
+                        native.submit(self._queue, encoder, cpass, self._ring_native, ring, copy_)
+                        self._counters.submits += 1
+                        return
+                    if cpass is not None:
+                        cpass.end()
+                    if encoder is not None:
+                        if ring:
+                            self._queue.write_buffer(self._ring, 0, memoryview(self._ring_host)[:ring])
+                        self._queue.submit([encoder.finish()])
+                        self._counters.submits += 1
+            except BaseException:
+                self._ring_sent = b""  # the ring's write may or may not have been made
+                raise
+
+    def _ring_write(self, ring: int) -> int:
+        """The bytes of the ring a submit must write: ``ring``, or 0 when the ring buffer already holds them (RING_REUSE).
+        Notes what the write will leave there before it is made; ``flush`` forgets it if the submit fails."""
+        sent = self._ring_sent
+        if RING_REUSE and ring <= len(sent) and sent.startswith(self._ring_host[:ring]):
+            self.ring_skips += 1
+            return 0
+        self._ring_sent = bytes(self._ring_host[:ring]) if RING_REUSE and ring <= RING_KEEP else b""
+        return ring
 
     def submit(self, encoder: wgpu.GPUCommandEncoder) -> None:
         """Submit a finished foreign encoder after everything recorded so far (for one-off probes)."""
@@ -410,8 +448,11 @@ class Stream:
             with self._lock, self.guard():
                 self._check_open()
                 staging = self._stage("down", 0)
-                self.copy(buffer, offset, staging, 0, size)
-                self.flush()
+                if READ_FUSED:
+                    self.flush((buffer, offset, staging, 0, size))
+                else:
+                    self.copy(buffer, offset, staging, 0, size)
+                    self.flush()
                 self._map(staging, wgpu.MapMode.READ, _round_up(size, 4), track=False)
                 native.read_mapped(staging, size, dest)
             return dest
@@ -456,12 +497,16 @@ class Stream:
         if _POLL_WAIT is None or _POLL is None or _MAP_ASYNC is None:
             buffer.map_sync(mode, 0, size)
             return
-        _POLL_WAIT(self._device)
+        first = MAP_FIRST
+        if not first:
+            _POLL_WAIT(self._device)
         if self._on_mapped is None:
             self._on_mapped = _map_callback()
         fired, on_mapped, info = self._on_mapped
         fired.clear()
         _MAP_ASYNC(buffer._internal, int(mode), 0, size, info[0])
+        if first:
+            _POLL_WAIT(self._device)
         for spin in range(_MAP_SPINS):
             if fired:
                 break
