@@ -61,6 +61,11 @@ class Shape:
     tile: int = TILE  # keys the GPU scatter ranks at once (a power of two, tile / wg of them an invocation); the
     # CPU kernels' block granularity (8192: chunks of >= 1024 keys, so a 2^14 sort counts 2 blocks, not 16, and
     # scans 8x fewer counters: 2.1 against 3.5 ms on lavapipe)
+    ranker: str = "split4"  # the GPU scatter's tile ranking: "split4" (two 4-bit counting sorts in workgroup
+    # memory, radix_scatter.wgsl) or "subgroup" (ballot multisplit, radix_scatter_sg.wgsl; needs the device's
+    # "subgroup" feature, else split4 runs)
+    sgmin: int = 0  # subgroup ranker: the smallest subgroup size it is built for (0: the device's reported minimum)
+    sgwide: bool = True  # subgroup ranker: 128-lane ballot masks (vec4); False: 32 (u32), for subgroups <= 32
 
     def __post_init__(self) -> None:
         if not (1 <= self.bits <= 16 and (self.chunked or self.bits == 8)):
@@ -76,7 +81,15 @@ class Shape:
     def scatter_bytes(self) -> int:
         """Workgroup memory of the GPU scatter: two tiles, 16 counters an invocation, two 256-entry tables and the
         workgroup scan's."""
-        return 4 * (2 * self.tile + 16 * self.wg + 512 + self.wg + self.wg // min(8, self.wg) + 1)
+        scan = self.wg + self.wg // min(8, self.wg) + 1
+        if self.ranker == "subgroup":
+            return 4 * (256 * self.slots + 256 + 1 + scan)
+        return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
+
+    @property
+    def slots(self) -> int:
+        """Subgroup ranker: the counter slots of a workgroup (one a subgroup of the smallest size)."""
+        return max(1, self.wg // max(self.sgmin, 1))
 
 
 GPU = Shape(wg=64, wide=256, max_blocks=4096)
@@ -182,6 +195,16 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (read("counts", "array<u32>"), read("totals", "array<u32>"),
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
+    if shp.ranker == "subgroup":
+        mask = "vec4<u32>" if shp.sgwide else "u32"
+        below = ("vec4<u32>(rx_lt(lane, 0u), rx_lt(lane, 32u), rx_lt(lane, 64u), rx_lt(lane, 96u))"
+                 if shp.sgwide else "(1u << lane) - 1u")
+        pop = "dot(countOneBits(m), vec4<u32>(1u))" if shp.sgwide else "countOneBits(m)"
+        return launch.Kernel("radix_scatter_sg.wgsl", bindings,
+                             dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items,
+                                  TILE=shp.tile, SMIN=shp.sgmin, NSLOT=shp.slots, NCNT=256 * shp.slots,
+                                  CPER=256 * shp.slots // wg, NBAL=9 * shp.items, MASKT=mask, BELOW=below, POP=pop,
+                                  BX="" if shp.sgwide else ".x", PER=256 // wg), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
@@ -250,10 +273,17 @@ def _shape(device) -> Shape:
     else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
     workgroup memory."""
     lim = device.properties.limits
-    if device.properties.adapter_type == "CPU" and \
-            4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size:
-        return CPU
-    shp = GPU
+    cpu = device.properties.adapter_type == "CPU" and \
+        4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size
+    shp = CPU if cpu else GPU
+    if shp.chunked:
+        return shp
+    if shp.ranker == "subgroup":
+        lo, hi = device.subgroup_sizes
+        sub = dataclasses.replace(shp, sgmin=max(shp.sgmin, lo), sgwide=shp.sgwide and hi > 32)
+        ok = "subgroup" in device.features and 0 < lo and hi <= 128 and sub.sgmin <= sub.wg <= 256 and \
+            sub.scatter_bytes <= lim.max_compute_workgroup_storage_size
+        shp = sub if ok else dataclasses.replace(shp, ranker="split4", tile=TILE)
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
     return shp
