@@ -65,6 +65,7 @@ class Shape:
     # memory, radix_scatter.wgsl) or "subgroup" (ballot multisplit, radix_scatter_sg.wgsl; needs the device's
     # "subgroup" feature, else split4 runs)
     sgmin: int = 0  # subgroup ranker: the smallest subgroup size it is built for (0: the device's reported minimum)
+    staged: bool = False  # subgroup ranker: order the tile in workgroup memory before the global writes
     sgwide: bool = True  # subgroup ranker: 128-lane ballot masks (vec4); False: 32 (u32), for subgroups <= 32
 
     def __post_init__(self) -> None:
@@ -83,7 +84,7 @@ class Shape:
         workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "subgroup":
-            return 4 * (256 * self.slots + 256 + 1 + scan)
+            return 4 * (256 * self.slots + 256 + 1 + scan + (self.tile if self.staged else 1))
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
     @property
@@ -204,7 +205,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                              dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items,
                                   TILE=shp.tile, SMIN=shp.sgmin, NSLOT=shp.slots, NCNT=256 * shp.slots,
                                   CPER=256 * shp.slots // wg, NBAL=9 * shp.items, MASKT=mask, BELOW=below, POP=pop,
-                                  BX="" if shp.sgwide else ".x", PER=256 // wg), wg)
+                                  BX="" if shp.sgwide else ".x", PER=256 // wg,
+                                  STAGED=str(shp.staged).lower(), NSTAGE=shp.tile if shp.staged else 1), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)

@@ -14,6 +14,8 @@
 // Subgroups take consecutive slots of ${SMIN} invocations from a workgroup ticket (a subgroup of S takes
 // S / ${SMIN}; its first slot holds its counters, the others stay zero), so any subgroup size that is a multiple
 // of ${SMIN} (the device's smallest) is correct, whatever the layout of local indices over subgroups.
+// STAGED (Shape.staged): the keys are placed in workgroup memory in digit order first, so that the global
+// writes of a subgroup go to consecutive slots.
 // MASKT is u32 where subgroups have at most 32 invocations, else vec4<u32> (ballot's full mask).
 ${BINDINGS}
 
@@ -26,6 +28,8 @@ var<workgroup> cnt: array<u32, ${NCNT}>;
 // the next free output slot of each digit for this block
 var<workgroup> run: array<u32, 256>;
 var<workgroup> ticket: atomic<u32>;
+// STAGED: the tile's (digit << 16 | position) in digit order
+var<workgroup> stage: array<u32, ${NSTAGE}>;
 
 fn rx_pop(m: ${MASKT}) -> u32 {
     return ${POP};
@@ -141,15 +145,37 @@ ${ENTRY}
             cacc = cacc + c;
         }
         workgroupBarrier();
-        for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
-            let j = first + k * S + lane;
-            if (j < valid) {
-                let d = dig[k];
-                let dest = run[d] + cnt[d * NSLOT + slot] - cnt[d * NSLOT] + pre[k];
-                let at = t0 + j;
+        if (${STAGED}) {  // the tile in digit order through workgroup memory: consecutive invocations write
+            // consecutive slots (reads gather from the tile instead)
+            for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
+                let j = first + k * S + lane;
+                if (j < valid) {
+                    let d = dig[k];
+                    stage[cnt[d * NSLOT + slot] + pre[k]] = (d << 16u) | j;
+                }
+            }
+            workgroupBarrier();
+            for (var i = lid; i < valid; i = i + ${WG}u) {
+                let v = stage[i];
+                let d = v >> 16u;
+                let dest = run[d] + i - cnt[d * NSLOT];
+                let at = t0 + (v & 0xffffu);
                 idx_out[dest] = idx_in[at];
                 if (rx_write_keys) {
                     keys_out[dest] = keys_in[at];
+                }
+            }
+        } else {
+            for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
+                let j = first + k * S + lane;
+                if (j < valid) {
+                    let d = dig[k];
+                    let dest = run[d] + cnt[d * NSLOT + slot] - cnt[d * NSLOT] + pre[k];
+                    let at = t0 + j;
+                    idx_out[dest] = idx_in[at];
+                    if (rx_write_keys) {
+                        keys_out[dest] = keys_in[at];
+                    }
                 }
             }
         }
