@@ -1,0 +1,99 @@
+"""The radix sort's subgroup ranker (``Shape.ranker = "subgroup"``, shaders/radix_scatter_sg.wgsl), forced on this
+adapter (lavapipe: subgroups of 8, reported 4..128) through ``radix.GPU``/``radix.CPU`` as the GPU tests of
+test_sorting_radix.py do.  Reference: numpy's stable argsort (stable descending: the stable argsort of the negated
+dense rank, NaNs one value, -0.0 == 0.0)."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import wgarray as wg
+from wgarray.kernels import radix
+from wgarray.ops import core as _ops
+
+from strategies import assert_same
+from test_sorting_radix import ref_argsort, run_radix
+
+# 64 invocations x 4 keys (256-key tiles), two tiles a block at most (max_blocks 2 of a few thousand keys: many
+# tiles a block); 32-lane (u32) and 128-lane (vec4) ballot masks; direct and staged writes; slots of the
+# device's smallest subgroup size (4 here) and of 8 (lavapipe's actual size).
+SG = {"u32": radix.Shape(wg=64, wide=256, max_blocks=2, tile=256, ranker="subgroup", sgwide=False),
+      "vec4-staged": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="subgroup", staged=True),
+      "u32-staged-8": radix.Shape(wg=64, wide=256, max_blocks=2, tile=512, ranker="subgroup", staged=True,
+                                  sgwide=False, sgmin=8)}
+
+_POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
+
+
+def _force(monkeypatch, shape: radix.Shape) -> None:
+    monkeypatch.setattr(radix, "CPU", shape)
+    monkeypatch.setattr(radix, "GPU", shape)
+
+
+def _check(a: np.ndarray, axis: int, desc: bool) -> None:
+    got_v, got_i = run_radix(wg.asarray(a), axis, desc)
+    want = ref_argsort(a, axis, desc)
+    np.testing.assert_array_equal(got_i, want)
+    assert_same(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))
+
+
+def test_subgroup_ranker_in_use(monkeypatch):
+    """The forced shape resolves to the subgroup ranker here (the adapter offers the feature), and to the split4
+    ranker on a device without it (the default path stays for adapters without subgroups)."""
+    dev = wg.default_device()
+    if "subgroup" not in dev.features:
+        pytest.skip("no subgroup feature on this adapter")
+    _force(monkeypatch, SG["u32"])
+    shp = radix._shape(dev)
+    assert shp.ranker == "subgroup" and shp.sgmin >= dev.subgroup_sizes[0] and not shp.sgwide
+    monkeypatch.setattr(dev, "features", frozenset(dev.features - {"subgroup"}))
+    assert radix._shape(dev).ranker == "split4"
+
+
+@pytest.mark.parametrize("shape", list(SG))
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8"])
+def test_subgroup_ranker_stable(monkeypatch, shape, dtype):
+    """Many equal keys (stability), a partial last tile and several tiles a block, ascending and descending,
+    values and indices, rows along either axis, and a values-only sort (keys recomputed from the payload)."""
+    _force(monkeypatch, SG[shape])
+    rng = np.random.default_rng(11)
+    pool = _POOL.astype(dtype) if dtype.startswith("float") else rng.integers(0, 200, 9).astype(dtype)
+    for shp, axis, desc in (((2049,), 0, False), ((2049,), 0, True), ((3, 700), 1, True), ((37, 61), 0, False)):
+        _check(pool[rng.integers(0, len(pool), int(np.prod(shp)))].reshape(shp), axis, desc)
+    a = pool[rng.integers(0, len(pool), 1500)]
+    x = wg.asarray(a)
+    out = _ops.new_array(x.shape, x.dtype, x.device)
+    radix.run(x.device, x, 0, True, out, None)
+    assert_same(out.numpy(), a[ref_argsort(a, 0, True)])
+
+
+@settings(deadline=None)
+@given(n=st.sampled_from([1, 2, 7, 8, 9, 255, 256, 257, 511, 512, 513, 767, 1023, 1025, 1537]),
+       distinct=st.integers(1, 12), desc=st.booleans(), seed=st.integers(0, 2 ** 31 - 1),
+       shape=st.sampled_from(sorted(SG)))
+def test_subgroup_ranker_property(n, distinct, desc, seed, shape):
+    """Lengths around subgroup, tile and block boundaries; few distinct keys (NaN, -0.0/0.0, inf among them)."""
+    rng = np.random.default_rng(seed)
+    pool = rng.choice(_POOL, size=distinct)
+    a = pool[rng.integers(0, distinct, n)]
+    saved = radix.GPU, radix.CPU
+    radix.GPU = radix.CPU = dataclasses.replace(SG[shape], max_blocks=1 + seed % 3)
+    try:
+        _check(a, 0, desc)
+    finally:
+        radix.GPU, radix.CPU = saved
+
+
+def test_subgroup_ranker_public_api(monkeypatch):
+    """wg.sort / wg.argsort / unique through the forced ranker (rows longer than 1024 take the radix sort)."""
+    _force(monkeypatch, SG["vec4-staged"])
+    rng = np.random.default_rng(12)
+    a = _POOL[rng.integers(0, len(_POOL), 3001)]
+    x = wg.asarray(a)
+    np.testing.assert_array_equal(wg.argsort(x).numpy(), np.argsort(a, kind="stable"))
+    assert_same(wg.sort(x).numpy(), a[np.argsort(a, kind="stable")])
+    b = rng.integers(-50, 50, 3001).astype(np.int32)
+    np.testing.assert_array_equal(wg.unique_values(wg.asarray(b)).numpy(), np.unique(b))
