@@ -66,6 +66,7 @@ class Shape:
     # "subgroup" feature, else split4 runs)
     sgmin: int = 0  # subgroup ranker: the smallest subgroup size it is built for (0: the device's reported minimum)
     staged: bool = False  # subgroup ranker: order the tile in workgroup memory before the global writes
+    atomic_totals: bool = False  # subgroup ranker: per-subgroup digit counts by workgroup atomics
     sgwide: bool = True  # subgroup ranker: 128-lane ballot masks (vec4); False: 32 (u32), for subgroups <= 32
 
     def __post_init__(self) -> None:
@@ -84,7 +85,8 @@ class Shape:
         workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "subgroup":
-            return 4 * (256 * self.slots + 256 + 1 + scan + (self.tile if self.staged else 1))
+            return 4 * (256 * self.slots + 256 + 1 + scan + (self.tile if self.staged else 1)
+                        + (256 * self.slots if self.atomic_totals else 1))
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
     @property
@@ -206,7 +208,9 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                                   TILE=shp.tile, SMIN=shp.sgmin, NSLOT=shp.slots, NCNT=256 * shp.slots,
                                   CPER=256 * shp.slots // wg, NBAL=9 * shp.items, MASKT=mask, BELOW=below, POP=pop,
                                   BX="" if shp.sgwide else ".x", PER=256 // wg,
-                                  STAGED=str(shp.staged).lower(), NSTAGE=shp.tile if shp.staged else 1), wg)
+                                  STAGED=str(shp.staged).lower(), NSTAGE=shp.tile if shp.staged else 1,
+                                  ATOMIC=str(shp.atomic_totals).lower(),
+                                  NACNT=256 * shp.slots if shp.atomic_totals else 1), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)

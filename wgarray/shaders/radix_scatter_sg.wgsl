@@ -25,6 +25,9 @@ ${WGSCAN}
 const NSLOT: u32 = ${NSLOT}u;  // ${WG} / ${SMIN}
 // (digit, slot) counters, digit-major: the subgroup's count of the digit, then its exclusive scan over the tile
 var<workgroup> cnt: array<u32, ${NCNT}>;
+// ATOMIC (Shape.atomic_totals): the (digit, slot) counts summed by atomics, so that an invocation looks at the
+// ballots of its key's item and the earlier ones only (half the ballot work)
+var<workgroup> acnt: array<atomic<u32>, ${NACNT}>;
 // the next free output slot of each digit for this block
 var<workgroup> run: array<u32, 256>;
 var<workgroup> ticket: atomic<u32>;
@@ -96,6 +99,9 @@ ${ENTRY}
         let valid = min(${TILE}u, bstop - t0);
         for (var i = lid; i < ${NCNT}u; i = i + ${WG}u) {
             cnt[i] = 0u;
+            if (${ATOMIC}) {
+                atomicStore(&acnt[i], 0u);
+            }
         }
         for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
             let j = first + k * S + lane;
@@ -114,7 +120,12 @@ ${ENTRY}
             let d = dig[k];
             var before = 0u;
             var total = 0u;
+            var rank = 0u;
+            var own = 0u;
             for (var k2 = 0u; k2 < ${ITEMS}u; k2 = k2 + 1u) {
+                if (${ATOMIC} && k2 > k) {
+                    break;
+                }
                 var m = bal[9u * k2];
                 for (var i = 0u; i < 8u; i = i + 1u) {
                     let bi = bal[9u * k2 + 1u + i];
@@ -125,17 +136,27 @@ ${ENTRY}
                 if (k2 < k) {
                     before = before + c;
                 } else if (k2 == k) {
-                    before = before + rx_pop(m & below);
+                    rank = rx_pop(m & below);
+                    own = c;
                 }
             }
-            pre[k] = before;
-            if (first + k * S + lane < valid && before + 1u == total) {
-                cnt[d * NSLOT + slot] = total;
+            pre[k] = before + rank;
+            if (first + k * S + lane < valid) {
+                if (${ATOMIC}) {  // the item's first of its digit adds the item's count: sums commute
+                    if (rank == 0u) {
+                        atomicAdd(&acnt[d * NSLOT + slot], own);
+                    }
+                } else if (before + rank + 1u == total) {  // the last of its digit stores the count
+                    cnt[d * NSLOT + slot] = total;
+                }
             }
         }
         workgroupBarrier();
         var cs = 0u;
         for (var i = 0u; i < ${CPER}u; i = i + 1u) {
+            if (${ATOMIC}) {
+                cnt[lid * ${CPER}u + i] = atomicLoad(&acnt[lid * ${CPER}u + i]);
+            }
             cs = cs + cnt[lid * ${CPER}u + i];
         }
         var cacc = rx_exscan(lid, cs);
