@@ -27,24 +27,33 @@ from wgarray.kernels import launch, radix
 from benchmarks.sort_ratio import best as _best
 
 
+BUDGET_S = 105  # seconds of variants, then the phase breakdown (the whole run under 150 s on an H100/H200)
+
+
 def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", radix.GPU)]
     if small:
-        for wgs, items, staged in ((64, 4, False), (64, 8, True)):
-            out.append((f"sg wg={wgs} items={items} staged={int(staged)}",
+        for wgs, items, staged, atomic in ((64, 4, False, False), (64, 8, True, True)):
+            out.append((f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)}",
                         radix.Shape(wg=wgs, wide=256, max_blocks=16, tile=wgs * items, ranker="subgroup", sgmin=8,
-                                    staged=staged)))
+                                    staged=staged, atomic_totals=atomic)))
         return out
-    for wgs in (128, 256):
-        for items in (4, 8, 16):
-            for staged in (False, True):
-                for blocks in (1024, 4096):
-                    out.append((f"sg wg={wgs} items={items} staged={int(staged)} blocks={blocks}",
-                                radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items,
-                                            ranker="subgroup", staged=staged)))
-    out.append(("sg wg=256 items=8 staged=1 blocks=4096 vec4-masks",
-                radix.Shape(wg=256, wide=256, max_blocks=4096, tile=2048, ranker="subgroup", staged=True,
-                            sgwide=True)))
+
+    def sg(wgs: int, items: int, staged: bool, atomic: bool, blocks: int = 4096, **kw) -> None:
+        label = f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} blocks={blocks}"
+        label += "".join(f" {k}={v}" for k, v in kw.items())
+        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="subgroup",
+                                       staged=staged, atomic_totals=atomic, **kw)))
+    # the likeliest first (a sweep past its time budget skips the rest)
+    for items in (8, 4, 16):
+        for wgs in (256, 128):
+            for staged in (True, False):
+                for atomic in (True, False):
+                    sg(wgs, items, staged, atomic)
+    sg(256, 8, True, True, blocks=1024)
+    sg(256, 8, False, False, blocks=1024)
+    sg(256, 8, True, True, sgmin=32)  # a device that reports a smaller minimum than the 32 it runs
+    sg(256, 8, True, True, sgwide=True)  # 128-lane ballot masks (vec4) where 32 would do
     return out
 
 
@@ -122,6 +131,9 @@ def main() -> None:
 
     try:
         for label, shp in variants(small):
+            if time.perf_counter() - t_start > BUDGET_S:
+                print(f"-- {label}: skipped (past the {BUDGET_S} s budget)", flush=True)
+                continue
             radix.GPU = radix.CPU = shp  # the GPU kernels on any adapter
             used = radix._shape(dev)
             print(f"-- {label}: {used}", flush=True)
