@@ -15,7 +15,6 @@ so).  ``--small``: sizes 2^10..2^14 and two shapes that fit a CPU adapter (lavap
 that it runs.  ``--quick``: the 2^24 rows only.  Under 150 s on an H100/H200."""
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 
@@ -25,7 +24,6 @@ import wgarray as wg
 from wgarray.kernels import launch, radix
 
 from benchmarks.sort_ratio import best as _best
-
 
 BUDGET_S = 105  # seconds of variants, then the phase breakdown (the whole run under 150 s on an H100/H200)
 
@@ -145,7 +143,7 @@ def main() -> None:
             except Exception as exc:  # noqa: BLE001 - report a shape the device refuses, keep sweeping
                 print(f"{label}: failed: {type(exc).__name__}: {exc}"[:400], flush=True)
         ranked = sorted((t, label) for label, t in results.items() if label != "default")
-        print("-- best at 2^%d sort: " % top + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
+        print(f"-- best at 2^{top} sort: " + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
         skip = _Skip()
         try:
             names = {label: shp for label, shp in variants(small)}

@@ -9,13 +9,13 @@ import dataclasses
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from test_sorting_radix import ref_argsort, run_radix
 
 import wgarray as wg
 from wgarray.kernels import radix
 from wgarray.ops import core as _ops
 
 from strategies import assert_same
-from test_sorting_radix import ref_argsort, run_radix
 
 # 64 invocations x 4 keys (256-key tiles), two tiles a block at most (max_blocks 2 of a few thousand keys: many
 # tiles a block); 32-lane (u32) and 128-lane (vec4) ballot masks; direct and staged writes; slots of the
