@@ -2,8 +2,9 @@
 
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU``) and with every variant of the subgroup ranker (``Shape.ranker = "subgroup"``,
-``shaders/radix_scatter_sg.wgsl``): invocations x keys an invocation x maximum blocks x staged writes (and one
-with 128-lane ballot masks), each against torch.sort (stable for argsort) in the same process when a CUDA torch
+``shaders/radix_scatter_sg.wgsl``): invocations x keys an invocation x staged writes x atomic totals, with the
+subgroup histogram (``sghist``; a few without it, with 1024 blocks, with 128-lane ballot masks; and the default
+with the subgroup histogram), each against torch.sort (stable for argsort) in the same process when a CUDA torch
 imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
 synchronised loops after a warm-up.  Then a phase breakdown of the default and of the subgroup variants that won:
 the 2^24 sort's time with the scatter, the histogram, the digit scan or all three of a pass's kernels left out (the
@@ -15,6 +16,7 @@ so).  ``--small``: sizes 2^10..2^14 and two shapes that fit a CPU adapter (lavap
 that it runs.  ``--quick``: the 2^24 rows only.  Under 150 s on an H100/H200."""
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 
@@ -32,22 +34,25 @@ def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", radix.GPU)]
     if small:
         for wgs, items, staged, atomic in ((64, 4, False, False), (64, 8, True, True)):
-            out.append((f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)}",
+            out.append((f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} sghist={int(atomic)}",
                         radix.Shape(wg=wgs, wide=256, max_blocks=16, tile=wgs * items, ranker="subgroup", sgmin=8,
-                                    staged=staged, atomic_totals=atomic)))
+                                    staged=staged, atomic_totals=atomic, sghist=atomic)))
         return out
 
-    def sg(wgs: int, items: int, staged: bool, atomic: bool, blocks: int = 4096, **kw) -> None:
-        label = f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} blocks={blocks}"
-        label += "".join(f" {k}={v}" for k, v in kw.items())
+    def sg(wgs: int, items: int, staged: bool, atomic: bool, blocks: int = 4096, sghist: bool = True, **kw) -> None:
+        label = f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} sghist={int(sghist)}"
+        label += f" blocks={blocks}" + "".join(f" {k}={v}" for k, v in kw.items())
         out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="subgroup",
-                                       staged=staged, atomic_totals=atomic, **kw)))
+                                       staged=staged, atomic_totals=atomic, sghist=sghist, **kw)))
+    out.append(("default sghist=1", dataclasses.replace(radix.GPU, sghist=True)))
     # the likeliest first (a sweep past its time budget skips the rest)
     for items in (8, 4, 16):
         for wgs in (256, 128):
             for staged in (True, False):
                 for atomic in (True, False):
                     sg(wgs, items, staged, atomic)
+    sg(256, 8, True, True, sghist=False)
+    sg(256, 8, False, False, sghist=False)
     sg(256, 8, True, True, blocks=1024)
     sg(256, 8, False, False, blocks=1024)
     sg(256, 8, True, True, sgmin=32)  # a device that reports a smaller minimum than the 32 it runs

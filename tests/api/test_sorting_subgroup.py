@@ -19,13 +19,16 @@ from strategies import assert_same
 
 # 64 invocations x 4 keys (256-key tiles), two tiles a block at most (max_blocks 2 of a few thousand keys: many
 # tiles a block); 32-lane (u32) and 128-lane (vec4) ballot masks; direct and staged writes; slots of the
-# device's smallest subgroup size (4 here) and of 8 (lavapipe's actual size); counts by atomics.
+# device's smallest subgroup size (4 here) and of 8 (lavapipe's actual size); counts by atomics; the subgroup
+# histogram (sghist), also under the split4 ranker.
 SG = {"u32": radix.Shape(wg=64, wide=256, max_blocks=2, tile=256, ranker="subgroup", sgwide=False),
-      "vec4-staged": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="subgroup", staged=True),
+      "vec4-staged": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="subgroup", staged=True,
+                                 sghist=True),
       "u32-staged-8": radix.Shape(wg=64, wide=256, max_blocks=2, tile=512, ranker="subgroup", staged=True,
                                   sgwide=False, sgmin=8),
       "u32-atomic-8": radix.Shape(wg=64, wide=256, max_blocks=2, tile=256, ranker="subgroup", atomic_totals=True,
-                                  sgwide=False, sgmin=8)}
+                                  sgwide=False, sgmin=8, sghist=True),
+      "split4-sghist": radix.Shape(wg=64, wide=256, max_blocks=2, sghist=True)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
 
@@ -62,7 +65,8 @@ def test_subgroup_ranker_stable(monkeypatch, shape, dtype):
     values and indices, rows along either axis, and a values-only sort (keys recomputed from the payload)."""
     _force(monkeypatch, SG[shape])
     if "subgroup" in wg.default_device().features:
-        assert radix._shape(wg.default_device()).ranker == "subgroup"  # fits: not the split4 fallback
+        used = radix._shape(wg.default_device())  # fits: not the split4 fallback
+        assert (used.ranker, used.sghist) == (SG[shape].ranker, SG[shape].sghist)
     rng = np.random.default_rng(11)
     pool = _POOL.astype(dtype) if dtype.startswith("float") else rng.integers(0, 200, 9).astype(dtype)
     for shp, axis, desc in (((2049,), 0, False), ((2049,), 0, True), ((3, 700), 1, True), ((37, 61), 0, False)):

@@ -67,6 +67,8 @@ class Shape:
     sgmin: int = 0  # subgroup ranker: the smallest subgroup size it is built for (0: the device's reported minimum)
     staged: bool = False  # subgroup ranker: order the tile in workgroup memory before the global writes
     atomic_totals: bool = False  # subgroup ranker: per-subgroup digit counts by workgroup atomics
+    sghist: bool = False  # the histogram adds a subgroup's equal digits at once (radix_hist_sg.wgsl; needs the
+    # "subgroup" feature like the subgroup ranker, else radix_hist.wgsl runs)
     sgwide: bool = True  # subgroup ranker: 128-lane ballot masks (vec4); False: 32 (u32), for subgroups <= 32
 
     def __post_init__(self) -> None:
@@ -176,11 +178,26 @@ def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
     return read("keys_in", f"array<{kdt.wgsl}>"), read("idx_in", "array<u32>"), read("plan", "array<u32>")
 
 
+def _mask(shp: Shape) -> str:
+    return "vec4<u32>" if shp.sgwide else "u32"
+
+
+def _ballot(shp: Shape) -> str:
+    """The subgroup kernels' mask functions (``radix_ballot.wgsl``): 128-lane (vec4) or 32-lane (u32) masks."""
+    below = ("vec4<u32>(rx_lt(lane, 0u), rx_lt(lane, 32u), rx_lt(lane, 64u), rx_lt(lane, 96u))"
+             if shp.sgwide else "(1u << lane) - 1u")
+    pop = "dot(countOneBits(m), vec4<u32>(1u))" if shp.sgwide else "countOneBits(m)"
+    return source.render("radix_ballot.wgsl", MASKT=_mask(shp), BELOW=below, POP=pop, BX="" if shp.sgwide else ".x")
+
+
 def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"),)
     if shp.chunked:
         return launch.Kernel("radix_hist_cpu.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, shp.bits, carried), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
+    if shp.sghist:
+        return launch.Kernel("radix_hist_sg.wgsl", bindings,
+                             dict(DIGIT=_digit(kdt, 8, carried), BALLOT=_ballot(shp)), shp.wide)
     return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
 
 
@@ -199,14 +216,11 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
     if shp.ranker == "subgroup":
-        mask = "vec4<u32>" if shp.sgwide else "u32"
-        below = ("vec4<u32>(rx_lt(lane, 0u), rx_lt(lane, 32u), rx_lt(lane, 64u), rx_lt(lane, 96u))"
-                 if shp.sgwide else "(1u << lane) - 1u")
-        pop = "dot(countOneBits(m), vec4<u32>(1u))" if shp.sgwide else "countOneBits(m)"
         return launch.Kernel("radix_scatter_sg.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items,
-                                  TILE=shp.tile, SMIN=shp.sgmin, NSLOT=shp.slots, NCNT=256 * shp.slots,
-                                  CPER=256 * shp.slots // wg, NBAL=9 * shp.items, MASKT=mask, BELOW=below, POP=pop,
+                                  BALLOT=_ballot(shp), TILE=shp.tile, SMIN=shp.sgmin, NSLOT=shp.slots,
+                                  NCNT=256 * shp.slots,
+                                  CPER=256 * shp.slots // wg, NBAL=9 * shp.items, MASKT=_mask(shp),
                                   BX="" if shp.sgwide else ".x", PER=256 // wg,
                                   STAGED=str(shp.staged).lower(), NSTAGE=shp.tile if shp.staged else 1,
                                   ATOMIC=str(shp.atomic_totals).lower(),
@@ -277,19 +291,22 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
 def _shape(device) -> Shape:
     """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 2^bits digits x chunks),
     else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
-    workgroup memory."""
+    workgroup memory.  The subgroup kernels (``ranker``, ``sghist``) where the device offers subgroups (else the
+    others), the ranker only where its counters fit the workgroup memory."""
     lim = device.properties.limits
     cpu = device.properties.adapter_type == "CPU" and \
         4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size
     shp = CPU if cpu else GPU
     if shp.chunked:
         return shp
-    if shp.ranker == "subgroup":
-        lo, hi = device.subgroup_sizes
-        sub = dataclasses.replace(shp, sgmin=max(shp.sgmin, lo), sgwide=shp.sgwide and hi > 32)
-        ok = "subgroup" in device.features and 0 < lo and hi <= 128 and sub.sgmin <= sub.wg <= 256 and \
-            sub.scatter_bytes <= lim.max_compute_workgroup_storage_size
-        shp = sub if ok else dataclasses.replace(shp, ranker="split4", tile=TILE)
+    lo, hi = device.subgroup_sizes
+    sg_ok = "subgroup" in device.features and 0 < lo and hi <= 128
+    if shp.ranker == "subgroup" or shp.sghist:
+        shp = dataclasses.replace(shp, sgmin=max(shp.sgmin, lo), sgwide=shp.sgwide and hi > 32,
+                                  sghist=shp.sghist and sg_ok)
+    if shp.ranker == "subgroup" and not (sg_ok and shp.sgmin <= shp.wg <= 256 and
+                                         shp.scatter_bytes <= lim.max_compute_workgroup_storage_size):
+        shp = dataclasses.replace(shp, ranker="split4", tile=TILE)
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
     return shp

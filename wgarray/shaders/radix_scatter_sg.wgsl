@@ -34,25 +34,7 @@ var<workgroup> ticket: atomic<u32>;
 // STAGED: the tile's (digit << 16 | position) in digit order
 var<workgroup> stage: array<u32, ${NSTAGE}>;
 
-fn rx_pop(m: ${MASKT}) -> u32 {
-    return ${POP};
-}
-
-// The bits of lanes o .. o + 31 below ``lane`` (one word of a 128-lane mask).
-fn rx_lt(lane: u32, o: u32) -> u32 {
-    if (lane <= o) {
-        return 0u;
-    }
-    if (lane >= o + 32u) {
-        return 0xffffffffu;
-    }
-    return (1u << (lane - o)) - 1u;
-}
-
-// The lanes of the subgroup below ``lane``, as a ballot mask.
-fn rx_below(lane: u32) -> ${MASKT} {
-    return ${BELOW};
-}
+${BALLOT}
 
 ${ENTRY}
     let b = group_index;
