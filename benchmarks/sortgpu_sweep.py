@@ -3,7 +3,7 @@
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU``) and with every variant of the subgroup ranker (``Shape.ranker = "subgroup"``,
 ``shaders/radix_scatter_sg.wgsl``): invocations x keys an invocation x staged writes x atomic totals, with the
-subgroup histogram (``sghist``; a few without it, with 1024 blocks, with 128-lane ballot masks; and the default
+subgroup histogram (``sghist``; a few without it, with 1024 blocks; and the default
 with the subgroup histogram), each against torch.sort (stable for argsort) in the same process when a CUDA torch
 imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
 synchronised loops after a warm-up.  Then a phase breakdown of the default and of the subgroup variants that won:
@@ -56,7 +56,7 @@ def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     sg(256, 8, True, True, blocks=1024)
     sg(256, 8, False, False, blocks=1024)
     sg(256, 8, True, True, sgmin=32)  # a device that reports a smaller minimum than the 32 it runs
-    sg(256, 8, True, True, sgwide=True)  # 128-lane ballot masks (vec4) where 32 would do
+    sg(64, 16, True, True)
     return out
 
 
