@@ -67,7 +67,7 @@ class Shape:
     sgmin: int = 0  # subgroup ranker: the smallest subgroup size it is built for (0: the device's reported minimum)
     staged: bool = False  # subgroup ranker: order the tile in workgroup memory before the global writes
     atomic_totals: bool = False  # subgroup ranker: per-subgroup digit counts by workgroup atomics
-    sghist: bool = False  # the histogram adds a subgroup's equal digits at once (radix_hist_sg.wgsl; needs the
+    sghist: bool = False  # the histogram adds a subgroup's equal digits at once (radix_hist_count_sg.wgsl; needs the
     # "subgroup" feature like the subgroup ranker, else radix_hist.wgsl runs)
     sgwide: bool = True  # subgroup ranker: 128-lane ballot masks (vec4); False: 32 (u32), for subgroups <= 32
 
@@ -195,11 +195,9 @@ def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     if shp.chunked:
         return launch.Kernel("radix_hist_cpu.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, shp.bits, carried), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
-    if shp.sghist:
-        return launch.Kernel("radix_hist_sg.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, 8, carried), BALLOT=_ballot(shp)), shp.wide)
-    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
-
+    count = source.render("radix_hist_count_sg.wgsl" if shp.sghist else "radix_hist_count.wgsl", WG=shp.wide)
+    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried), COUNT=count,
+                                                           BALLOT=_ballot(shp) if shp.sghist else ""), shp.wide)
 
 def _build_dscan(wide: int) -> launch.Kernel:
     return launch.Kernel("radix_dscan.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>"),
@@ -215,9 +213,10 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (read("counts", "array<u32>"), read("totals", "array<u32>"),
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
+    begin = source.render("radix_scatter_begin.wgsl", WG=wg)
     if shp.ranker == "subgroup":
         return launch.Kernel("radix_scatter_sg.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items,
+                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items,
                                   BALLOT=_ballot(shp), TILE=shp.tile, SMIN=shp.sgmin, NSLOT=shp.slots,
                                   NCNT=256 * shp.slots,
                                   CPER=256 * shp.slots // wg, NBAL=9 * shp.items, MASKT=_mask(shp),
@@ -226,7 +225,7 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                                   ATOMIC=str(shp.atomic_totals).lower(),
                                   NACNT=256 * shp.slots if shp.atomic_totals else 1), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
+                         dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
 
 

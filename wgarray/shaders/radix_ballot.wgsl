@@ -1,4 +1,4 @@
-// Radix sort's subgroup kernels (radix_scatter_sg.wgsl, radix_hist_sg.wgsl): ballot masks of ${MASKT} (u32 where
+// Radix sort's subgroup kernels (radix_scatter_sg.wgsl, radix_hist_count_sg.wgsl): ballot masks of ${MASKT} (u32 where
 // subgroups have at most 32 invocations, else vec4<u32>, ballot's full 128-lane mask).
 
 fn rx_pop(m: ${MASKT}) -> u32 {

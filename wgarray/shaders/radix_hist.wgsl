@@ -1,8 +1,10 @@
 // Radix sort pass, step 1: the digit histogram of each block (workgroup-memory atomics), stored digit-major:
 // counts[d * nb + b], so that an exclusive scan in that order gives every (digit, block) its first output slot.
+// COUNT: radix_hist_count.wgsl (an atomic a key) or, with subgroups (Shape.sghist), radix_hist_count_sg.wgsl.
 ${BINDINGS}
 
 ${DIGIT}
+${BALLOT}
 
 var<workgroup> h: array<atomic<u32>, 256>;
 
@@ -16,9 +18,7 @@ ${ENTRY}
     }
     workgroupBarrier();
     let stop = min(b * p.block + p.block, p.n);
-    for (var e = b * p.block + lid; e < stop; e = e + ${WG}u) {
-        atomicAdd(&h[rx_digit(e)], 1u);
-    }
+${COUNT}
     workgroupBarrier();
     for (var d = lid; d < 256u; d = d + ${WG}u) {
         counts[d * p.nb + b] = atomicLoad(&h[d]);

@@ -51,19 +51,7 @@ fn rx_split(lid: u32, src: u32, dst: u32, sh: u32) {
 }
 
 ${ENTRY}
-    let b = group_index;
-    if (b >= p.nb) {
-        return;
-    }
-    if (rx_copy_pass()) {
-        for (var e = b * p.block + lid; e < min(b * p.block + p.block, p.n); e = e + ${WG}u) {
-            idx_out[e] = idx_in[e];
-        }
-        return;
-    }
-    if (!rx_begin()) {
-        return;
-    }
+${BEGIN}
     var s = 0u;
     for (var i = 0u; i < ${PER}u; i = i + 1u) {
         s = s + totals[lid * ${PER}u + i];

@@ -37,19 +37,7 @@ var<workgroup> stage: array<u32, ${NSTAGE}>;
 ${BALLOT}
 
 ${ENTRY}
-    let b = group_index;
-    if (b >= p.nb) {
-        return;
-    }
-    if (rx_copy_pass()) {
-        for (var e = b * p.block + lid; e < min(b * p.block + p.block, p.n); e = e + ${WG}u) {
-            idx_out[e] = idx_in[e];
-        }
-        return;
-    }
-    if (!rx_begin()) {
-        return;
-    }
+${BEGIN}
     if (lid == 0u) {
         atomicStore(&ticket, 0u);
     }
