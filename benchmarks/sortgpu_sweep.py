@@ -13,7 +13,8 @@ result is then wrong and not checked), so full minus "no X" is the time of X's d
 One line a case: ``<variant> <op> 2^e: <ms> ms, torch <ms> ms, speed <torch/ours>`` (speed >= 0.5 is the target)
 and the shape the device resolved (a variant the device cannot run falls back to split4: its ``ranker`` then says
 so).  ``--small``: sizes 2^10..2^14 and two shapes that fit a CPU adapter (lavapipe, subgroups of 8), to check
-that it runs.  ``--quick``: the 2^24 rows only.  Under 150 s on an H100/H200."""
+that it runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the default and the variants whose
+label contains TEXT (e.g. ``--only="items=8 staged=1"``).  Under 150 s on an H100/H200."""
 from __future__ import annotations
 
 import dataclasses
@@ -133,7 +134,10 @@ def main() -> None:
         return t
 
     try:
+        only = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")]
         for label, shp in variants(small):
+            if only and label != "default" and not any(o in label for o in only):
+                continue
             if time.perf_counter() - t_start > BUDGET_S:
                 print(f"-- {label}: skipped (past the {BUDGET_S} s budget)", flush=True)
                 continue
@@ -151,7 +155,7 @@ def main() -> None:
         print(f"-- best at 2^{top} sort: " + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
         skip = _Skip()
         try:
-            names = {label: shp for label, shp in variants(small)}
+            names = dict(variants(small))
             for label in ["default"] + [lab for _, lab in ranked[:1 if small else 2]]:
                 radix.GPU = radix.CPU = names[label]
                 full = row(f"phases {label}: full", top, "sort", check=False)
