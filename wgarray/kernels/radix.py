@@ -298,10 +298,10 @@ def _shape(device) -> Shape:
     shp = CPU if cpu else GPU
     if shp.chunked:
         return shp
-    lo, hi = device.subgroup_sizes
-    sg_ok = "subgroup" in device.features and 0 < lo and hi <= 128
+    lo, hi = device.subgroup_sizes  # 0: not reported (then a shape's own sgmin, and 128-lane masks)
+    sg_ok = "subgroup" in device.features and 0 < max(lo, shp.sgmin) and hi <= 128
     if shp.ranker == "subgroup" or shp.sghist:
-        shp = dataclasses.replace(shp, sgmin=max(shp.sgmin, lo), sgwide=shp.sgwide and hi > 32,
+        shp = dataclasses.replace(shp, sgmin=max(shp.sgmin, lo), sgwide=shp.sgwide and (hi > 32 or not hi),
                                   sghist=shp.sghist and sg_ok)
     if shp.ranker == "subgroup" and not (sg_ok and shp.sgmin <= shp.wg <= 256 and
                                          shp.scatter_bytes <= lim.max_compute_workgroup_storage_size):
