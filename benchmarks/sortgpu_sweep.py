@@ -2,9 +2,9 @@
 
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU``) and with every variant of the subgroup ranker (``Shape.ranker = "subgroup"``,
-``shaders/radix_scatter_sg.wgsl``): invocations x keys an invocation x staged writes x atomic totals, with the
-subgroup histogram (``sghist``; a few without it, with 1024 blocks; and the default
-with the subgroup histogram), each against torch.sort (stable for argsort) in the same process when a CUDA torch
+``shaders/radix_scatter_sg.wgsl``): invocations x keys an invocation x staged writes x atomic totals or stepwise
+ranking, with the subgroup histogram (``sghist``; a few without it, with 1024 blocks; and the default with the
+subgroup histogram), each against torch.sort (stable for argsort) in the same process when a CUDA torch
 imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
 synchronised loops after a warm-up.  Then a phase breakdown of the default and of the subgroup variants that won:
 the 2^24 sort's time with the scatter, the histogram, the digit scan or all three of a pass's kernels left out (the
@@ -12,7 +12,7 @@ result is then wrong and not checked), so full minus "no X" is the time of X's d
 
 One line a case: ``<variant> <op> 2^e: <ms> ms, torch <ms> ms, speed <torch/ours>`` (speed >= 0.5 is the target)
 and the shape the device resolved (a variant the device cannot run falls back to split4: its ``ranker`` then says
-so).  ``--small``: sizes 2^10..2^14 and two shapes that fit a CPU adapter (lavapipe, subgroups of 8), to check
+so).  ``--small``: sizes 2^10..2^14 and three shapes that fit a CPU adapter (lavapipe, subgroups of 8), to check
 that it runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the default and the variants whose
 label contains TEXT (e.g. ``--only="items=8 staged=1"``).  Under 150 s on an H100/H200."""
 from __future__ import annotations
@@ -34,24 +34,27 @@ BUDGET_S = 105  # seconds of variants, then the phase breakdown (the whole run u
 def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", radix.GPU)]
     if small:
-        for wgs, items, staged, atomic in ((64, 4, False, False), (64, 8, True, True)):
-            out.append((f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} sghist={int(atomic)}",
+        for wgs, items, staged, atomic, step in ((64, 4, False, False, False), (64, 8, True, True, False),
+                                                 (64, 8, True, False, True)):
+            out.append((f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} stepwise={int(step)}"
+                        f" sghist={int(atomic or step)}",
                         radix.Shape(wg=wgs, wide=256, max_blocks=16, tile=wgs * items, ranker="subgroup", sgmin=8,
-                                    staged=staged, atomic_totals=atomic, sghist=atomic)))
+                                    staged=staged, atomic_totals=atomic, sghist=atomic or step, stepwise=step)))
         return out
 
-    def sg(wgs: int, items: int, staged: bool, atomic: bool, blocks: int = 4096, sghist: bool = True, **kw) -> None:
-        label = f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} sghist={int(sghist)}"
-        label += f" blocks={blocks}" + "".join(f" {k}={v}" for k, v in kw.items())
+    def sg(wgs: int, items: int, staged: bool, atomic: bool, blocks: int = 4096, sghist: bool = True,
+           stepwise: bool = False, **kw) -> None:
+        label = f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} stepwise={int(stepwise)}"
+        label += f" sghist={int(sghist)} blocks={blocks}" + "".join(f" {k}={v}" for k, v in kw.items())
         out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="subgroup",
-                                       staged=staged, atomic_totals=atomic, sghist=sghist, **kw)))
+                                       staged=staged, atomic_totals=atomic, sghist=sghist, stepwise=stepwise,
+                                       **kw)))
     out.append(("default sghist=1", dataclasses.replace(radix.GPU, sghist=True)))
     # the likeliest first (a sweep past its time budget skips the rest)
     for items in (8, 4, 16):
         for wgs in (256, 128):
-            for staged in (True, False):
-                for atomic in (True, False):
-                    sg(wgs, items, staged, atomic)
+            for staged, atomic, stepwise in ((1, 1, 0), (1, 0, 1), (0, 1, 0), (0, 0, 1), (1, 0, 0), (0, 0, 0)):
+                sg(wgs, items, bool(staged), bool(atomic), stepwise=bool(stepwise))
     sg(256, 8, True, True, sghist=False)
     sg(256, 8, False, False, sghist=False)
     sg(256, 8, True, True, blocks=1024)

@@ -19,8 +19,8 @@ from strategies import assert_same
 
 # 64 invocations x 4 keys (256-key tiles), two tiles a block at most (max_blocks 2 of a few thousand keys: many
 # tiles a block); 32-lane (u32) and 128-lane (vec4) ballot masks; direct and staged writes; slots of the
-# device's smallest subgroup size (4 here) and of 8 (lavapipe's actual size); counts by atomics; the subgroup
-# histogram (sghist), also under the split4 ranker.
+# device's smallest subgroup size (4 here) and of 8 (lavapipe's actual size); counts by atomics; item by item
+# (stepwise); the subgroup histogram (sghist), also under the split4 ranker.
 SG = {"u32": radix.Shape(wg=64, wide=256, max_blocks=2, tile=256, ranker="subgroup", sgwide=False),
       "vec4-staged": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="subgroup", staged=True,
                                  sghist=True),
@@ -28,6 +28,8 @@ SG = {"u32": radix.Shape(wg=64, wide=256, max_blocks=2, tile=256, ranker="subgro
                                   sgwide=False, sgmin=8),
       "u32-atomic-8": radix.Shape(wg=64, wide=256, max_blocks=2, tile=256, ranker="subgroup", atomic_totals=True,
                                   sgwide=False, sgmin=8, sghist=True),
+      "stepwise": radix.Shape(wg=64, wide=256, max_blocks=2, tile=512, ranker="subgroup", stepwise=True,
+                              staged=True, sghist=True),
       "split4-sghist": radix.Shape(wg=64, wide=256, max_blocks=2, sghist=True)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)

@@ -67,6 +67,7 @@ class Shape:
     sgmin: int = 0  # subgroup ranker: the smallest subgroup size it is built for (0: the device's reported minimum)
     staged: bool = False  # subgroup ranker: order the tile in workgroup memory before the global writes
     atomic_totals: bool = False  # subgroup ranker: per-subgroup digit counts by workgroup atomics
+    stepwise: bool = False  # subgroup ranker: item by item with a barrier between (9 ballots a key, none kept)
     sghist: bool = False  # the histogram adds a subgroup's equal digits at once (radix_hist_count_sg.wgsl; needs the
     # "subgroup" feature like the subgroup ranker, else radix_hist.wgsl runs)
     sgwide: bool = True  # subgroup ranker: 128-lane ballot masks (vec4); False: 32 (u32), for subgroups <= 32
@@ -187,7 +188,11 @@ def _ballot(shp: Shape) -> str:
     below = ("vec4<u32>(rx_lt(lane, 0u), rx_lt(lane, 32u), rx_lt(lane, 64u), rx_lt(lane, 96u))"
              if shp.sgwide else "(1u << lane) - 1u")
     pop = "dot(countOneBits(m), vec4<u32>(1u))" if shp.sgwide else "countOneBits(m)"
-    return source.render("radix_ballot.wgsl", MASKT=_mask(shp), BELOW=below, POP=pop, BX="" if shp.sgwide else ".x")
+    first = ("select(select(select(96u + countTrailingZeros(m.w), 64u + countTrailingZeros(m.z), m.z != 0u), "
+             "32u + countTrailingZeros(m.y), m.y != 0u), countTrailingZeros(m.x), m.x != 0u)"
+             if shp.sgwide else "countTrailingZeros(m)")
+    return source.render("radix_ballot.wgsl", MASKT=_mask(shp), BELOW=below, POP=pop, FIRST=first,
+                         BX="" if shp.sgwide else ".x")
 
 
 def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
@@ -222,7 +227,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                                   CPER=256 * shp.slots // wg, NBAL=9 * shp.items, MASKT=_mask(shp),
                                   BX="" if shp.sgwide else ".x", PER=256 // wg,
                                   STAGED=str(shp.staged).lower(), NSTAGE=shp.tile if shp.staged else 1,
-                                  ATOMIC=str(shp.atomic_totals).lower(),
+                                  ATOMIC=str(shp.atomic_totals and not shp.stepwise).lower(),
+                                  STEPWISE=str(shp.stepwise).lower(),
                                   NACNT=256 * shp.slots if shp.atomic_totals else 1), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,

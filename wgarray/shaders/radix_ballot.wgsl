@@ -21,6 +21,11 @@ fn rx_below(lane: u32) -> ${MASKT} {
     return ${BELOW};
 }
 
+// The lowest lane of a non-zero mask.
+fn rx_first(m: ${MASKT}) -> u32 {
+    return ${FIRST};
+}
+
 // The lanes of the subgroup holding a key (``ok``) whose 8-bit digit equals this invocation's ``d``: the AND, over
 // the digit's bits, of the ballot of that bit or its complement.  Call from subgroup-uniform control flow.
 fn rx_peers(ok: bool, d: u32) -> ${MASKT} {

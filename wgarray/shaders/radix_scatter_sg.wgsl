@@ -14,6 +14,9 @@
 // Subgroups take consecutive slots of ${SMIN} invocations from a workgroup ticket (a subgroup of S takes
 // S / ${SMIN}; its first slot holds its counters, the others stay zero), so any subgroup size that is a multiple
 // of ${SMIN} (the device's smallest) is correct, whatever the layout of local indices over subgroups.
+// STEPWISE (Shape.stepwise): instead, item by item with a workgroup barrier between, the first invocation of each
+// digit in the subgroup reads the (digit, slot) counter (its peers' base, passed by subgroupShuffle) and adds
+// their count: 9 ballots a key and no ballots kept, for ${ITEMS} barriers a tile.
 // STAGED (Shape.staged): the keys are placed in workgroup memory in digit order first, so that the global
 // writes of a subgroup go to consecutive slots.
 // MASKT is u32 where subgroups have at most 32 invocations, else vec4<u32> (ballot's full mask).
@@ -73,55 +76,76 @@ ${BEGIN}
                 atomicStore(&acnt[i], 0u);
             }
         }
-        for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
-            let j = first + k * S + lane;
-            var d = 0u;
-            if (j < valid) {
-                d = rx_digit(t0 + j);
-            }
-            dig[k] = d;
-            bal[9u * k] = subgroupBallot(j < valid)${BX};
-            for (var i = 0u; i < 8u; i = i + 1u) {
-                bal[9u * k + 1u + i] = subgroupBallot(((d >> i) & 1u) == 1u)${BX};
-            }
-        }
-        workgroupBarrier();  // cnt cleared
-        for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
-            let d = dig[k];
-            var before = 0u;
-            var total = 0u;
-            var rank = 0u;
-            var own = 0u;
-            for (var k2 = 0u; k2 < ${ITEMS}u; k2 = k2 + 1u) {
-                if (${ATOMIC} && k2 > k) {
-                    break;
+        if (${STEPWISE}) {  // item by item, a barrier between: the counters so far are each item's base
+            workgroupBarrier();  // cnt cleared
+            for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
+                let j = first + k * S + lane;
+                var d = 0u;
+                if (j < valid) {
+                    d = rx_digit(t0 + j);
                 }
-                var m = bal[9u * k2];
+                dig[k] = d;
+                let m = rx_peers(j < valid, d);
+                let rank = rx_pop(m & below);
+                var old = 0u;
+                if (j < valid && rank == 0u) {  // the item's first of its digit: one (digit, slot) a subgroup
+                    old = cnt[d * NSLOT + slot];
+                    cnt[d * NSLOT + slot] = old + rx_pop(m);
+                }
+                pre[k] = subgroupShuffle(old, select(lane, rx_first(m), rx_pop(m) != 0u)) + rank;
+                workgroupBarrier();
+            }
+        } else {
+            for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
+                let j = first + k * S + lane;
+                var d = 0u;
+                if (j < valid) {
+                    d = rx_digit(t0 + j);
+                }
+                dig[k] = d;
+                bal[9u * k] = subgroupBallot(j < valid)${BX};
                 for (var i = 0u; i < 8u; i = i + 1u) {
-                    let bi = bal[9u * k2 + 1u + i];
-                    m = m & select(~bi, bi, ((d >> i) & 1u) == 1u);
-                }
-                let c = rx_pop(m);
-                total = total + c;
-                if (k2 < k) {
-                    before = before + c;
-                } else if (k2 == k) {
-                    rank = rx_pop(m & below);
-                    own = c;
+                    bal[9u * k + 1u + i] = subgroupBallot(((d >> i) & 1u) == 1u)${BX};
                 }
             }
-            pre[k] = before + rank;
-            if (first + k * S + lane < valid) {
-                if (${ATOMIC}) {  // the item's first of its digit adds the item's count: sums commute
-                    if (rank == 0u) {
-                        atomicAdd(&acnt[d * NSLOT + slot], own);
+            workgroupBarrier();  // cnt cleared
+            for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
+                let d = dig[k];
+                var before = 0u;
+                var total = 0u;
+                var rank = 0u;
+                var own = 0u;
+                for (var k2 = 0u; k2 < ${ITEMS}u; k2 = k2 + 1u) {
+                    if (${ATOMIC} && k2 > k) {
+                        break;
                     }
-                } else if (before + rank + 1u == total) {  // the last of its digit stores the count
-                    cnt[d * NSLOT + slot] = total;
+                    var m = bal[9u * k2];
+                    for (var i = 0u; i < 8u; i = i + 1u) {
+                        let bi = bal[9u * k2 + 1u + i];
+                        m = m & select(~bi, bi, ((d >> i) & 1u) == 1u);
+                    }
+                    let c = rx_pop(m);
+                    total = total + c;
+                    if (k2 < k) {
+                        before = before + c;
+                    } else if (k2 == k) {
+                        rank = rx_pop(m & below);
+                        own = c;
+                    }
+                }
+                pre[k] = before + rank;
+                if (first + k * S + lane < valid) {
+                    if (${ATOMIC}) {  // the item's first of its digit adds the item's count: sums commute
+                        if (rank == 0u) {
+                            atomicAdd(&acnt[d * NSLOT + slot], own);
+                        }
+                    } else if (before + rank + 1u == total) {  // the last of its digit stores the count
+                        cnt[d * NSLOT + slot] = total;
+                    }
                 }
             }
+            workgroupBarrier();
         }
-        workgroupBarrier();
         var cs = 0u;
         for (var i = 0u; i < ${CPER}u; i = i + 1u) {
             if (${ATOMIC}) {
