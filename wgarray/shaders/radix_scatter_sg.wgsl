@@ -39,6 +39,14 @@ var<workgroup> stage: array<u32, ${NSTAGE}>;
 
 ${BALLOT}
 
+// The digit of the tile's element j (0 past its ``valid`` elements: not counted, the ballot of validity excludes it).
+fn rx_tile_digit(t0: u32, j: u32, valid: u32) -> u32 {
+    if (j < valid) {
+        return rx_digit(t0 + j);
+    }
+    return 0u;
+}
+
 ${ENTRY}
 ${BEGIN}
     if (lid == 0u) {
@@ -80,10 +88,7 @@ ${BEGIN}
             workgroupBarrier();  // cnt cleared
             for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
                 let j = first + k * S + lane;
-                var d = 0u;
-                if (j < valid) {
-                    d = rx_digit(t0 + j);
-                }
+                let d = rx_tile_digit(t0, j, valid);
                 dig[k] = d;
                 let m = rx_peers(j < valid, d);
                 let rank = rx_pop(m & below);
@@ -98,10 +103,7 @@ ${BEGIN}
         } else {
             for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {
                 let j = first + k * S + lane;
-                var d = 0u;
-                if (j < valid) {
-                    d = rx_digit(t0 + j);
-                }
+                let d = rx_tile_digit(t0, j, valid);
                 dig[k] = d;
                 bal[9u * k] = subgroupBallot(j < valid)${BX};
                 for (var i = 0u; i < 8u; i = i + 1u) {
