@@ -61,18 +61,17 @@ class Shape:
     tile: int = TILE  # keys the GPU scatter ranks at once (a power of two, tile / wg of them an invocation); the
     # CPU kernels' block granularity (8192: chunks of >= 1024 keys, so a 2^14 sort counts 2 blocks, not 16, and
     # scans 8x fewer counters: 2.1 against 3.5 ms on lavapipe)
-    ranker: str = "split4"  # the GPU scatter's tile ranking: "split4" (two 4-bit counting sorts in workgroup
-    # memory, radix_scatter.wgsl) or "subgroup" (ballot multisplit, radix_scatter_sg.wgsl; needs the device's
-    # "subgroup" feature, else split4 runs)
-    sgmin: int = 0  # subgroup ranker: the smallest subgroup size it is built for (0: the device's reported minimum)
-    staged: bool = False  # subgroup ranker: order the tile in workgroup memory before the global writes
-    atomic_totals: bool = False  # subgroup ranker: per-subgroup digit counts by workgroup atomics
-    stepwise: bool = False  # subgroup ranker: item by item with a barrier between (9 ballots a key, none kept)
-    sghist: bool = False  # the histogram adds a subgroup's equal digits at once (radix_hist_count_sg.wgsl; needs the
-    # "subgroup" feature like the subgroup ranker, else radix_hist.wgsl runs)
-    sgwide: bool = True  # subgroup ranker: 128-lane ballot masks (vec4); False: 32 (u32), for subgroups <= 32
+    ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
+    # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
+    # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
+    hist_copies: int = 1  # GPU histogram: copies of the 256 workgroup counters (invocation lid adds to copy
+    # lid % copies: equal digits of neighbouring invocations contend less)
+    hist_items: int = 1  # GPU histogram: keys an invocation loads a round, unrolled (more loads in flight)
 
     def __post_init__(self) -> None:
+        if self.ranker not in ("split4", "reg") or self.hist_copies < 1 or self.hist_items < 1:
+            raise ValueError(f"radix shape: ranker {self.ranker!r}, {self.hist_copies} histogram copies, "
+                             f"{self.hist_items} keys a round")
         if not (1 <= self.bits <= 16 and (self.chunked or self.bits == 8)):
             raise ValueError(f"radix digits of {self.bits} bits need the CPU kernels (the GPU ones take 8)")
         if self.tile & (self.tile - 1) or not self.wg <= self.tile <= 1 << 16:
@@ -84,22 +83,21 @@ class Shape:
 
     @property
     def scatter_bytes(self) -> int:
-        """Workgroup memory of the GPU scatter: two tiles, 16 counters an invocation, two 256-entry tables and the
-        workgroup scan's."""
+        """Workgroup memory of the GPU scatter: two tiles, 16 counters an invocation (reg: 8 words, padded), two
+        256-entry tables and the workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
-        if self.ranker == "subgroup":
-            return 4 * (256 * self.slots + 256 + 1 + scan + (self.tile if self.staged else 1)
-                        + (256 * self.slots if self.atomic_totals else 1))
+        if self.ranker == "reg":
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
-
-    @property
-    def slots(self) -> int:
-        """Subgroup ranker: the counter slots of a workgroup (one a subgroup of the smallest size)."""
-        return max(1, self.wg // max(self.sgmin, 1))
 
 
 GPU = Shape(wg=64, wide=256, max_blocks=4096)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
+
+
+def _padded(n: int) -> int:
+    """Words of a workgroup array of ``n`` entries padded one word in 32 (``rx_pad`` in radix_scatter_reg.wgsl)."""
+    return n + n // 32 + 1
 
 
 def _scan_text(wg: int) -> str:
@@ -179,35 +177,89 @@ def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
     return read("keys_in", f"array<{kdt.wgsl}>"), read("idx_in", "array<u32>"), read("plan", "array<u32>")
 
 
-def _mask(shp: Shape) -> str:
-    return "vec4<u32>" if shp.sgwide else "u32"
-
-
-def _ballot(shp: Shape) -> str:
-    """The subgroup kernels' mask functions (``radix_ballot.wgsl``): 128-lane (vec4) or 32-lane (u32) masks."""
-    below = ("vec4<u32>(rx_lt(lane, 0u), rx_lt(lane, 32u), rx_lt(lane, 64u), rx_lt(lane, 96u))"
-             if shp.sgwide else "(1u << lane) - 1u")
-    pop = "dot(countOneBits(m), vec4<u32>(1u))" if shp.sgwide else "countOneBits(m)"
-    first = ("select(select(select(96u + countTrailingZeros(m.w), 64u + countTrailingZeros(m.z), m.z != 0u), "
-             "32u + countTrailingZeros(m.y), m.y != 0u), countTrailingZeros(m.x), m.x != 0u)"
-             if shp.sgwide else "countTrailingZeros(m)")
-    return source.render("radix_ballot.wgsl", MASKT=_mask(shp), BELOW=below, POP=pop, FIRST=first,
-                         BX="" if shp.sgwide else ".x")
-
-
 def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"),)
     if shp.chunked:
         return launch.Kernel("radix_hist_cpu.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, shp.bits, carried), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
-    count = source.render("radix_hist_count_sg.wgsl" if shp.sghist else "radix_hist_count.wgsl", WG=shp.wide)
-    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried), COUNT=count,
-                                                           BALLOT=_ballot(shp) if shp.sghist else ""), shp.wide)
+    copies, items, wide = shp.hist_copies, shp.hist_items, shp.wide
+    stride = 256 + (copies > 1)  # copies one word apart: equal digits of different copies in different banks
+    get = [f"d{k}" for k in range(items)]
+    count = "\n".join([f"        let e{k} = e + {k * wide}u;\n        var d{k} = 0u;\n"
+                       f"        if (e{k} < stop) {{ d{k} = rx_digit(e{k}); }}" for k in range(items)]
+                      + [f"        if (e{k} < stop) {{ atomicAdd(&h[hoff + {g}], 1u); }}" for k, g in enumerate(get)])
+    total = " + ".join(f"atomicLoad(&h[{c * stride}u + d])" for c in range(copies))
+    return launch.Kernel("radix_hist.wgsl", bindings,
+                         dict(DIGIT=_digit(kdt, 8, carried), COUNT=count, HN=stride * copies, STEP=wide * items,
+                              HOFF=f"(lid % {copies}u) * {stride}u" if copies > 1 else "0u", TOTAL=total), wide)
 
 def _build_dscan(wide: int) -> launch.Kernel:
     return launch.Kernel("radix_dscan.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>"),
                                               write("totals", "array<u32>")),
                          dict(WGSCAN=_scan_text(wide)), wide)
+
+
+def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
+    """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
+    (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1."""
+    r = range(items)
+    ind = "            "
+    out = [f"        {{  // counting sort by bits {sh}..{sh + 3}: {src} -> {dst}",
+           f"{ind}let base = lid * {items}u;"]
+    out += [f"{ind}let v{i} = {src}[rx_pad(base + {i}u)];" for i in r]
+    out += [f"{ind}let d{i} = (v{i} >> {sh}u) & 15u;" for i in r]
+    out.append(f"{ind}var c = vec4<u32>(0u);  // 16 byte counters: digit d in byte d & 3 of component d >> 2")
+    for i in r:
+        out += [f"{ind}let h{i} = select(vec4<u32>(0u), vec4<u32>(1u), vec4<u32>(d{i} >> 2u) == rx_q);",
+                f"{ind}let s{i} = (d{i} & 3u) * 8u;",
+                f"{ind}let l{i} = (dot(c, h{i}) >> s{i}) & 0xffu;",
+                f"{ind}c = c + (h{i} << vec4<u32>(s{i}));"]
+    for w in range(8):
+        lo, hi, sb = ("c.x", "c.z", 8 * w) if w < 4 else ("c.y", "c.w", 8 * (w - 4))
+        out.append(f"{ind}sc[rx_pad({w * wg}u + lid)] = (({lo} >> {sb}u) & 0xffu) | ((({hi} >> {sb}u) & 0xffu) << 16u);")
+    out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"]
+    out += [f"{ind}let a{w} = sc[rx_pad(f + {w}u)];" for w in range(8)]
+    out.append(f"{ind}let e0 = 0u;")
+    out += [f"{ind}let e{w} = e{w - 1} + a{w - 1};" for w in range(1, 8)]
+    out += [f"{ind}let ex = rx_exscan(lid, e7 + a7);", f"{ind}let lo_total = rx_total & 0xffffu;"]
+    out += [f"{ind}sc[rx_pad(f + {w}u)] = ex + e{w};" for w in range(8)]
+    out.append(f"{ind}workgroupBarrier();")
+    for i in r:
+        out += [f"{ind}let q{i} = sc[rx_pad((d{i} & 7u) * {wg}u + lid)];",
+                f"{ind}{dst}[rx_pad(select(q{i} & 0xffffu, (q{i} >> 16u) + lo_total, d{i} >= 8u) + l{i})] = v{i};"]
+    out += [f"{ind}workgroupBarrier();", "        }"]
+    return "\n".join(out)
+
+
+def _reg_parts(wg: int, items: int) -> dict[str, str]:
+    r = range(items)
+    ind = "        "
+    load = []
+    for k in r:
+        load += [f"{ind}let j{k} = {k * wg}u + lid;",
+                 f"{ind}var c{k} = (0xffu << 16u) | j{k};",
+                 f"{ind}if (j{k} < valid) {{ c{k} = (rx_digit(t0 + j{k}) << 16u) | j{k}; }}"]
+    load += [f"{ind}ta[rx_pad(j{k})] = c{k};" for k in r]
+    starts = []
+    for k in r:
+        starts += [f"{ind}let o{k} = ta[rx_pad(j{k})];",
+                   f"{ind}if (j{k} < valid && (j{k} == 0u || (ta[rx_pad(j{k} - 1u)] >> 16u) != (o{k} >> 16u))) "
+                   f"{{ tstart[o{k} >> 16u] = j{k}; }}"]
+    write = []
+    for k in r:
+        write += [f"{ind}var n{k} = 0u;",
+                  f"{ind}if (j{k} < valid) {{",
+                  f"{ind}    let d = o{k} >> 16u;",
+                  f"{ind}    let at = t0 + (o{k} & 0xffffu);",
+                  f"{ind}    let dest = run[d] + j{k} - tstart[d];",
+                  f"{ind}    idx_out[dest] = idx_in[at];",
+                  f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}",
+                  f"{ind}    if (j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != d) {{ n{k} = dest + 1u; }}",
+                  f"{ind}}}"]
+    advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
+    return dict(LOAD="\n".join(load), SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items), STARTS="\n".join(starts), WRITE="\n".join(write),
+                ADVANCE="\n".join(advance))
 
 
 def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
@@ -219,17 +271,11 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
     begin = source.render("radix_scatter_begin.wgsl", WG=wg)
-    if shp.ranker == "subgroup":
-        return launch.Kernel("radix_scatter_sg.wgsl", bindings,
+    if shp.ranker == "reg":
+        return launch.Kernel("radix_scatter_reg.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items,
-                                  BALLOT=_ballot(shp), TILE=shp.tile, SMIN=shp.sgmin, NSLOT=shp.slots,
-                                  NCNT=256 * shp.slots,
-                                  CPER=256 * shp.slots // wg, NBAL=9 * shp.items, MASKT=_mask(shp),
-                                  BX="" if shp.sgwide else ".x", PER=256 // wg,
-                                  STAGED=str(shp.staged).lower(), NSTAGE=shp.tile if shp.staged else 1,
-                                  ATOMIC=str(shp.atomic_totals and not shp.stepwise).lower(),
-                                  STEPWISE=str(shp.stepwise).lower(),
-                                  NACNT=256 * shp.slots if shp.atomic_totals else 1), wg)
+                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg), PER=256 // wg,
+                                  **_reg_parts(wg, shp.items)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
@@ -296,22 +342,13 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
 def _shape(device) -> Shape:
     """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 2^bits digits x chunks),
     else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
-    workgroup memory.  The subgroup kernels (``ranker``, ``sghist``) where the device offers subgroups (else the
-    others), the ranker only where its counters fit the workgroup memory."""
+    workgroup memory."""
     lim = device.properties.limits
     cpu = device.properties.adapter_type == "CPU" and \
         4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size
     shp = CPU if cpu else GPU
     if shp.chunked:
         return shp
-    lo, hi = device.subgroup_sizes  # 0: not reported (then a shape's own sgmin, and 128-lane masks)
-    sg_ok = "subgroup" in device.features and 0 < max(lo, shp.sgmin) and hi <= 128
-    if shp.ranker == "subgroup" or shp.sghist:
-        shp = dataclasses.replace(shp, sgmin=max(shp.sgmin, lo), sgwide=shp.sgwide and (hi > 32 or not hi),
-                                  sghist=shp.sghist and sg_ok)
-    if shp.ranker == "subgroup" and not (sg_ok and shp.sgmin <= shp.wg <= 256 and
-                                         shp.scatter_bytes <= lim.max_compute_workgroup_storage_size):
-        shp = dataclasses.replace(shp, ranker="split4", tile=TILE)
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
     return shp

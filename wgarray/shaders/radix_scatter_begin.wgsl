@@ -1,4 +1,4 @@
-    // The GPU scatters' start (radix_scatter.wgsl, radix_scatter_sg.wgsl): past the blocks, return; a plan's
+    // The GPU scatters' start (radix_scatter.wgsl, radix_scatter_reg.wgsl): past the blocks, return; a plan's
     // payload copy copies the block in place; an inactive pass returns.
     let b = group_index;
     if (b >= p.nb) {

@@ -1,0 +1,102 @@
+"""The radix sort's register ranker (``Shape.ranker = "reg"``, shaders/radix_scatter_reg.wgsl) and the GPU
+histogram's knobs (``hist_copies``, ``hist_items``), forced on this adapter (lavapipe) through
+``radix.GPU``/``radix.CPU`` as the GPU tests of test_sorting_radix.py do.  Reference: numpy's stable argsort
+(stable descending: the stable argsort of the negated dense rank, NaNs one value, -0.0 == 0.0)."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from test_sorting_radix import ref_argsort, run_radix
+
+import wgarray as wg
+from wgarray.kernels import radix
+from wgarray.ops import core as _ops
+
+from strategies import assert_same
+
+# invocations x keys an invocation (tiles of 256..1024 keys), two or three blocks at most (many tiles a block);
+# histograms with copies of the counters and several keys a round, also under the split4 ranker.
+SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
+          "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg", hist_copies=4,
+                                  hist_items=4),
+          "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg", hist_copies=2,
+                                  hist_items=2),
+          "split4-hist": radix.Shape(wg=64, wide=256, max_blocks=2, hist_copies=8, hist_items=3)}
+
+_POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
+
+
+def _force(monkeypatch, shape: radix.Shape) -> None:
+    monkeypatch.setattr(radix, "CPU", shape)
+    monkeypatch.setattr(radix, "GPU", shape)
+
+
+def _check(a: np.ndarray, axis: int, desc: bool) -> None:
+    got_v, got_i = run_radix(wg.asarray(a), axis, desc)
+    want = ref_argsort(a, axis, desc)
+    np.testing.assert_array_equal(got_i, want)
+    assert_same(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))
+
+
+def test_forced_shapes_in_use(monkeypatch):
+    """The forced shapes run as given here (they fit lavapipe's workgroup memory); a bad knob is refused."""
+    for shape in SHAPES.values():
+        _force(monkeypatch, shape)
+        assert radix._shape(wg.default_device()) == shape
+    with pytest.raises(ValueError):
+        radix.Shape(wg=64, wide=256, max_blocks=2, ranker="subgroup")
+    with pytest.raises(ValueError):
+        radix.Shape(wg=64, wide=256, max_blocks=2, hist_copies=0)
+
+
+_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8")}  # and every shape's float32; the other pairs are slow
+
+
+@pytest.mark.parametrize("shape,dtype", [pytest.param(s, d, marks=() if d == "float32" or (s, d) in _QUICK
+                                                      else pytest.mark.slow)
+                                         for s in SHAPES for d in ("float32", "int64", "uint8")])
+def test_forced_shape_stable(monkeypatch, shape, dtype):
+    """Many equal keys (stability), a partial last tile and several tiles a block, ascending and descending,
+    values and indices, rows along either axis, and a values-only sort (keys recomputed from the payload)."""
+    _force(monkeypatch, SHAPES[shape])
+    rng = np.random.default_rng(11)
+    pool = _POOL.astype(dtype) if dtype.startswith("float") else rng.integers(0, 200, 9).astype(dtype)
+    for shp, axis, desc in (((2049,), 0, False), ((2049,), 0, True), ((3, 700), 1, True), ((37, 61), 0, False)):
+        _check(pool[rng.integers(0, len(pool), int(np.prod(shp)))].reshape(shp), axis, desc)
+    a = pool[rng.integers(0, len(pool), 1500)]
+    x = wg.asarray(a)
+    out = _ops.new_array(x.shape, x.dtype, x.device)
+    radix.run(x.device, x, 0, True, out, None)
+    assert_same(out.numpy(), a[ref_argsort(a, 0, True)])
+
+
+@settings(deadline=None, max_examples=15)
+@given(n=st.sampled_from([1, 2, 7, 8, 9, 255, 256, 257, 511, 512, 513, 767, 1023, 1025, 1537]),
+       distinct=st.integers(1, 12), desc=st.booleans(), seed=st.integers(0, 2 ** 31 - 1),
+       shape=st.sampled_from(sorted(SHAPES)))
+def test_forced_shape_property(n, distinct, desc, seed, shape):
+    """Lengths around invocation, tile and block boundaries; few distinct keys (NaN, -0.0/0.0, inf among them)."""
+    rng = np.random.default_rng(seed)
+    pool = rng.choice(_POOL, size=distinct)
+    a = pool[rng.integers(0, distinct, n)]
+    saved = radix.GPU, radix.CPU
+    radix.GPU = radix.CPU = dataclasses.replace(SHAPES[shape], max_blocks=1 + seed % 3)
+    try:
+        _check(a, 0, desc)
+    finally:
+        radix.GPU, radix.CPU = saved
+
+
+def test_reg_ranker_public_api(monkeypatch):
+    """wg.sort / wg.argsort / unique through the forced ranker (rows longer than 1024 take the radix sort)."""
+    _force(monkeypatch, SHAPES["reg32x16"])
+    rng = np.random.default_rng(12)
+    a = _POOL[rng.integers(0, len(_POOL), 3001)]
+    x = wg.asarray(a)
+    np.testing.assert_array_equal(wg.argsort(x).numpy(), np.argsort(a, kind="stable"))
+    assert_same(wg.sort(x).numpy(), a[np.argsort(a, kind="stable")])
+    b = rng.integers(-50, 50, 3001).astype(np.int32)
+    np.testing.assert_array_equal(wg.unique_values(wg.asarray(b)).numpy(), np.unique(b))
