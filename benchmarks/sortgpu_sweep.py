@@ -1,20 +1,20 @@
 """GPU radix sort variants (issue 18's GPU target): ``python -m benchmarks.sortgpu_sweep [--small] [--quick]``.
 
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
-(``radix.GPU``) and with every variant of the subgroup ranker (``Shape.ranker = "subgroup"``,
-``shaders/radix_scatter_sg.wgsl``): invocations x keys an invocation x staged writes x atomic totals or stepwise
-ranking, with the subgroup histogram (``sghist``; a few without it, with 1024 blocks; and the default with the
-subgroup histogram), each against torch.sort (stable for argsort) in the same process when a CUDA torch
-imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
-synchronised loops after a warm-up.  Then a phase breakdown of the default and of the subgroup variants that won:
-the 2^24 sort's time with the scatter, the histogram, the digit scan or all three of a pass's kernels left out (the
-result is then wrong and not checked), so full minus "no X" is the time of X's dispatches.
+(``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
+``shaders/radix_scatter_reg.wgsl``: invocations x keys an invocation, blocks) and of the GPU histogram
+(``hist_copies`` x ``hist_items``, also under the default split4 ranker), each against torch.sort (stable for
+argsort) in the same process when a CUDA torch imports.  Every result is checked (against torch on CUDA, else
+numpy), untimed.  Times are the best of three synchronised loops after a warm-up.  Then a phase breakdown of the
+default and of the two fastest variants: the 2^24 sort's time with the scatter, the histogram, the digit scan or
+all three of a pass's kernels left out (the result is then wrong and not checked), so full minus "no X" is the
+time of X's dispatches.
 
 One line a case: ``<variant> <op> 2^e: <ms> ms, torch <ms> ms, speed <torch/ours>`` (speed >= 0.5 is the target)
-and the shape the device resolved (a variant the device cannot run falls back to split4: its ``ranker`` then says
-so).  ``--small``: sizes 2^10..2^14 and three shapes that fit a CPU adapter (lavapipe, subgroups of 8), to check
-that it runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the default and the variants whose
-label contains TEXT (e.g. ``--only="items=8 staged=1"``).  Under 150 s on an H100/H200."""
+and the shape the device resolved (a tile that does not fit the device's workgroup memory is halved: the printed
+shape says so).  ``--small``: sizes 2^10..2^14 and shapes that fit a CPU adapter (lavapipe), to check that it
+runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the default and the variants whose label
+contains TEXT (e.g. ``--only="reg wg=256"``).  Under 150 s on an H100/H200."""
 from __future__ import annotations
 
 import dataclasses
@@ -31,36 +31,29 @@ from benchmarks.sort_ratio import best as _best
 BUDGET_S = 105  # seconds of variants, then the phase breakdown (the whole run under 150 s on an H100/H200)
 
 
-def variants(small: bool) -> list[tuple[str, radix.Shape]]:
-    out = [("default", radix.GPU)]
-    if small:
-        for wgs, items, staged, atomic, step in ((64, 4, False, False, False), (64, 8, True, True, False),
-                                                 (64, 8, True, False, True)):
-            out.append((f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} stepwise={int(step)}"
-                        f" sghist={int(atomic or step)}",
-                        radix.Shape(wg=wgs, wide=256, max_blocks=16, tile=wgs * items, ranker="subgroup", sgmin=8,
-                                    staged=staged, atomic_totals=atomic, sghist=atomic or step, stepwise=step)))
-        return out
+DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GPU
 
-    def sg(wgs: int, items: int, staged: bool, atomic: bool, blocks: int = 4096, sghist: bool = True,
-           stepwise: bool = False, **kw) -> None:
-        label = f"sg wg={wgs} items={items} staged={int(staged)} atomic={int(atomic)} stepwise={int(stepwise)}"
-        label += f" sghist={int(sghist)} blocks={blocks}" + "".join(f" {k}={v}" for k, v in kw.items())
-        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="subgroup",
-                                       staged=staged, atomic_totals=atomic, sghist=sghist, stepwise=stepwise,
-                                       **kw)))
-    out.append(("default sghist=1", dataclasses.replace(radix.GPU, sghist=True)))
+
+def variants(small: bool) -> list[tuple[str, radix.Shape]]:
+    out = [("default", DEFAULT)]
+
+    def reg(wgs: int, items: int, blocks: int = 4096, copies: int = 1, hitems: int = 1, ranker: str = "reg") -> None:
+        label = f"{ranker} wg={wgs} items={items} blocks={blocks} hist={copies}x{hitems}"
+        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker=ranker,
+                                       hist_copies=copies, hist_items=hitems)))
+    if small:
+        reg(64, 4, blocks=8)
+        reg(32, 16, blocks=4, copies=4, hitems=4)
+        reg(64, 16, blocks=4, copies=8, hitems=2, ranker="split4")
+        return out
     # the likeliest first (a sweep past its time budget skips the rest)
-    for items in (8, 4, 16):
-        for wgs in (256, 128):
-            for staged, atomic, stepwise in ((1, 1, 0), (1, 0, 1), (0, 1, 0), (0, 0, 1), (1, 0, 0), (0, 0, 0)):
-                sg(wgs, items, bool(staged), bool(atomic), stepwise=bool(stepwise))
-    sg(256, 8, True, True, sghist=False)
-    sg(256, 8, False, False, sghist=False)
-    sg(256, 8, True, True, blocks=1024)
-    sg(256, 8, False, False, blocks=1024)
-    sg(256, 8, True, True, sgmin=32)  # a device that reports a smaller minimum than the 32 it runs
-    sg(64, 16, True, True)
+    for wgs, items in ((256, 8), (256, 16), (128, 16), (128, 8), (64, 16), (256, 4)):
+        reg(wgs, items)
+    for copies, hitems in ((4, 4), (8, 4), (1, 4), (8, 1), (32, 2)):
+        reg(256, 8, copies=copies, hitems=hitems)
+    reg(64, 16, copies=8, hitems=4, ranker="split4")  # the default's scatter with a histogram variant
+    reg(256, 8, blocks=1024, copies=8, hitems=4)
+    reg(256, 16, blocks=1024, copies=8, hitems=4)
     return out
 
 
@@ -93,8 +86,9 @@ def main() -> None:
     quick = "--quick" in sys.argv
     t_start = time.perf_counter()
     dev = wg.default_device()
-    print(f"adapter: {dev.properties.adapter_type} {dev.properties.name}; subgroup sizes {dev.subgroup_sizes}, "
-          f"features subgroup={'subgroup' in dev.features}; default shape {radix._shape(dev)}", flush=True)
+    print(f"adapter: {dev.properties.adapter_type} {dev.properties.name}; workgroup memory "
+          f"{dev.properties.limits.max_compute_workgroup_storage_size} B; default shape {radix._shape(dev)}",
+          flush=True)
     try:
         import torch
         cuda = torch.cuda.is_available()
@@ -124,6 +118,7 @@ def main() -> None:
     dev.synchronize()
     reps = {e: (20 if e < 22 else 5) for e in sizes}
     default = radix.GPU, radix.CPU
+    names = dict(variants(small))
     results: dict[str, float] = {}
 
     def row(label: str, e: int, op: str, check: bool = True) -> float:
@@ -138,7 +133,7 @@ def main() -> None:
 
     try:
         only = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")]
-        for label, shp in variants(small):
+        for label, shp in names.items():
             if only and label != "default" and not any(o in label for o in only):
                 continue
             if time.perf_counter() - t_start > BUDGET_S:
@@ -158,7 +153,6 @@ def main() -> None:
         print(f"-- best at 2^{top} sort: " + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
         skip = _Skip()
         try:
-            names = dict(variants(small))
             for label in ["default"] + [lab for _, lab in ranked[:1 if small else 2]]:
                 radix.GPU = radix.CPU = names[label]
                 full = row(f"phases {label}: full", top, "sort", check=False)
