@@ -17,13 +17,15 @@ from wgarray.ops import core as _ops
 
 from strategies import assert_same
 
-# invocations x keys an invocation (tiles of 256..1024 keys), two or three blocks at most (many tiles a block);
+# invocations x keys an invocation (tiles of 256..1024 keys), two or three blocks at most (many tiles a block),
+# the writes gathering from global memory or staged in workgroup memory;
 # histograms with copies of the counters and several keys a round, also under the split4 ranker.
 SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
           "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg", hist_copies=4,
                                   hist_items=4),
           "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg", hist_copies=2,
                                   hist_items=2),
+          "reg64x8-staged": radix.Shape(wg=64, wide=256, max_blocks=2, tile=512, ranker="reg", staged=True),
           "split4-hist": radix.Shape(wg=64, wide=256, max_blocks=2, hist_copies=8, hist_items=3)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
@@ -52,7 +54,7 @@ def test_forced_shapes_in_use(monkeypatch):
         radix.Shape(wg=64, wide=256, max_blocks=2, hist_copies=0)
 
 
-_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8")}  # and every shape's float32; the other pairs are slow
+_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8"), ("reg64x8-staged", "int64")}  # and every shape's float32; the other pairs are slow
 
 
 @pytest.mark.parametrize("shape,dtype", [pytest.param(s, d, marks=() if d == "float32" or (s, d) in _QUICK

@@ -64,6 +64,8 @@ class Shape:
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
+    staged: bool = False  # reg ranker: the tile's payload and keys loaded coalesced into workgroup memory for the
+    # writes (else gathered from global memory)
     hist_copies: int = 1  # GPU histogram: copies of the 256 workgroup counters (invocation lid adds to copy
     # lid % copies: equal digits of neighbouring invocations contend less)
     hist_items: int = 1  # GPU histogram: keys an invocation loads a round, unrolled (more loads in flight)
@@ -87,7 +89,8 @@ class Shape:
         256-entry tables and the workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan)
+            keys = 2 * _padded(self.tile) if self.staged else 1  # u64 keys at most
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + keys)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
@@ -199,7 +202,7 @@ def _build_dscan(wide: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide)), wide)
 
 
-def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
+def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, stage: str = "") -> str:
     """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
     (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1."""
     r = range(items)
@@ -217,7 +220,7 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
     for w in range(8):
         lo, hi, sb = ("c.x", "c.z", 8 * w) if w < 4 else ("c.y", "c.w", 8 * (w - 4))
         out.append(f"{ind}sc[rx_pad({w * wg}u + lid)] = (({lo} >> {sb}u) & 0xffu) | ((({hi} >> {sb}u) & 0xffu) << 16u);")
-    out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"]
+    out += [f"{ind}workgroupBarrier();", stage, f"{ind}let f = lid * 8u;"]
     out += [f"{ind}let a{w} = sc[rx_pad(f + {w}u)];" for w in range(8)]
     out.append(f"{ind}let e0 = 0u;")
     out += [f"{ind}let e{w} = e{w - 1} + a{w - 1};" for w in range(1, 8)]
@@ -231,9 +234,16 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
     return "\n".join(out)
 
 
-def _reg_parts(wg: int, items: int) -> dict[str, str]:
+def _reg_parts(wg: int, items: int, staged: bool) -> dict[str, str]:
+    """radix_scatter_reg.wgsl's generated parts; ``staged``: the tile's payload (into ``tb``, free once the second
+    counting sort has read it) and keys (into ``tc``) are loaded coalesced into workgroup memory, and the writes
+    read them there rather than gathering them from global memory."""
     r = range(items)
     ind = "        "
+    stage = ""
+    if staged:
+        stage = "\n".join(f"{ind}    if (j{k} < valid) {{ tb[rx_pad(j{k})] = idx_in[t0 + j{k}]; "
+                          f"if (rx_write_keys) {{ tc[rx_pad(j{k})] = keys_in[t0 + j{k}]; }} }}" for k in r)
     load = []
     for k in r:
         load += [f"{ind}let j{k} = {k * wg}u + lid;",
@@ -250,15 +260,18 @@ def _reg_parts(wg: int, items: int) -> dict[str, str]:
         write += [f"{ind}var n{k} = 0u;",
                   f"{ind}if (j{k} < valid) {{",
                   f"{ind}    let d = o{k} >> 16u;",
-                  f"{ind}    let at = t0 + (o{k} & 0xffffu);",
                   f"{ind}    let dest = run[d] + j{k} - tstart[d];",
-                  f"{ind}    idx_out[dest] = idx_in[at];",
-                  f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}",
+                  *([f"{ind}    let at = o{k} & 0xffffu;",
+                     f"{ind}    idx_out[dest] = tb[rx_pad(at)];",
+                     f"{ind}    if (rx_write_keys) {{ keys_out[dest] = tc[rx_pad(at)]; }}"] if staged else
+                    [f"{ind}    let at = t0 + (o{k} & 0xffffu);",
+                     f"{ind}    idx_out[dest] = idx_in[at];",
+                     f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}"]),
                   f"{ind}    if (j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != d) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
     return dict(LOAD="\n".join(load), SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
-                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items), STARTS="\n".join(starts), WRITE="\n".join(write),
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, stage), STARTS="\n".join(starts), WRITE="\n".join(write),
                 ADVANCE="\n".join(advance))
 
 
@@ -275,7 +288,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items,
                                   TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg), PER=256 // wg,
-                                  **_reg_parts(wg, shp.items)), wg)
+                                  TC=_padded(shp.tile) if shp.staged else 1, KT=kdt.wgsl,
+                                  **_reg_parts(wg, shp.items, shp.staged)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
