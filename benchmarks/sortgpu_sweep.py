@@ -17,7 +17,6 @@ runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the defau
 contains TEXT (e.g. ``--only="reg wg=256"``).  Under 150 s on an H100/H200."""
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 

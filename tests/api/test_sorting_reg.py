@@ -54,7 +54,8 @@ def test_forced_shapes_in_use(monkeypatch):
         radix.Shape(wg=64, wide=256, max_blocks=2, hist_copies=0)
 
 
-_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8"), ("reg64x8-staged", "int64")}  # and every shape's float32; the other pairs are slow
+# and every shape's float32; the other pairs are slow
+_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8"), ("reg64x8-staged", "int64")}
 
 
 @pytest.mark.parametrize("shape,dtype", [pytest.param(s, d, marks=() if d == "float32" or (s, d) in _QUICK
@@ -102,3 +103,17 @@ def test_reg_ranker_public_api(monkeypatch):
     assert_same(wg.sort(x).numpy(), a[np.argsort(a, kind="stable")])
     b = rng.integers(-50, 50, 3001).astype(np.int32)
     np.testing.assert_array_equal(wg.unique_values(wg.asarray(b)).numpy(), np.unique(b))
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_reg_scatter_has_no_private_arrays(staged):
+    """The reg scatter keeps an invocation's state in named scalars/vectors: every array is a binding or in
+    workgroup memory (private arrays indexed in loops spill to local memory on NVIDIA's Vulkan stack)."""
+    import re
+
+    from wgarray import dtypes as dt
+    shp = radix.Shape(wg=256, wide=256, max_blocks=4096, tile=4096, ranker="reg", staged=staged)
+    text = radix._build_scatter(dt.uint32, shp, None).source()
+    assert "rx_pad(base + 15u)" in text  # 16 keys an invocation, unrolled
+    arrays = re.findall(r"var(<[^>]*>)?\s+\w+\s*:\s*array", text)
+    assert arrays and all(a.startswith(("<workgroup", "<storage")) for a in arrays), arrays

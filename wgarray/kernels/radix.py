@@ -283,16 +283,16 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (read("counts", "array<u32>"), read("totals", "array<u32>"),
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
-    begin = source.render("radix_scatter_begin.wgsl", WG=wg)
+    begin = source.render("radix_scatter_begin.wgsl", WG=wg, PER=256 // wg)
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items,
-                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg), PER=256 // wg,
+                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   TC=_padded(shp.tile) if shp.staged else 1, KT=kdt.wgsl,
                                   **_reg_parts(wg, shp.items, shp.staged)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
-                              TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
+                              TILE2=2 * shp.tile, CNT=16 * wg), wg)
 
 
 def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int, bits: int = 8) -> tuple[int, list[int]]:

@@ -38,19 +38,6 @@ fn rx_pad(j: u32) -> u32 {
 
 ${ENTRY}
 ${BEGIN}
-    var s = 0u;
-    for (var i = 0u; i < ${PER}u; i = i + 1u) {
-        s = s + totals[lid * ${PER}u + i];
-    }
-    var acc = rx_exscan(lid, s);
-    for (var i = 0u; i < ${PER}u; i = i + 1u) {
-        let d = lid * ${PER}u + i;
-        run[d] = acc + counts[d * p.nb + b];
-        acc = acc + totals[d];
-    }
-    workgroupBarrier();
-    let bstart = b * p.block;
-    let bstop = min(bstart + p.block, p.n);
     for (var t0 = bstart; t0 < bstop; t0 = t0 + ${TILE}u) {
         let valid = min(${TILE}u, bstop - t0);
         // load: padding sorts after every element (digit 255, later position)
