@@ -109,6 +109,21 @@ def _scan_text(wg: int) -> str:
     return source.render("radix_wgscan.wgsl", WG=wg, SEG=seg, NSEG=wg // seg)
 
 
+def _reg_scan_text(wg: int) -> str:
+    """``radix_wgscan_reg.wgsl``: the reg scatter's workgroup scan, its segment scans and sums generated."""
+    seg = min(8, wg)
+    nseg = wg // seg
+    ind = "        "
+    scan = [f"{ind}let a{i} = rx_sc[rx_pad(f + {i}u)];" for i in range(seg)]
+    scan += [f"{ind}rx_sc[rx_pad(f + {i}u)] = {' + '.join(f'a{k}' for k in range(i)) or '0u'};" for i in range(seg)]
+    scan.append(f"{ind}rx_seg[lid] = {' + '.join(f'a{k}' for k in range(seg))};")
+    sums = [f"    let g{i} = rx_seg[{i}u];" for i in range(nseg)]
+    sums.append(f"    rx_sum = {' + '.join(f'g{i}' for i in range(nseg))};")
+    sums.append(f"    let before = {' + '.join(f'select(0u, g{i}, {i}u < seg)' for i in range(nseg))};")
+    return source.render("radix_wgscan_reg.wgsl", NSEG=nseg, SEG=seg, NSC=_padded(wg), SEGSCAN="\n".join(scan),
+                         SEGSUM="\n".join(sums))
+
+
 def _kdt(d: DType) -> DType:
     return sort.key_dtype(d)
 
@@ -225,7 +240,7 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, stage: str = ""
     out += [f"{ind}let a{w} = sc[rx_pad(f + {w}u)];" for w in range(8)]
     out.append(f"{ind}let e0 = 0u;")
     out += [f"{ind}let e{w} = e{w - 1} + a{w - 1};" for w in range(1, 8)]
-    out += [f"{ind}let ex = rx_exscan(lid, e7 + a7);", f"{ind}let lo_total = rx_total & 0xffffu;"]
+    out += [f"{ind}let ex = rx_exscan(lid, e7 + a7);", f"{ind}let lo_total = rx_sum & 0xffffu;"]
     out += [f"{ind}sc[rx_pad(f + {w}u)] = ex + e{w};" for w in range(8)]
     out.append(f"{ind}workgroupBarrier();")
     for i in r:
@@ -287,7 +302,7 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     begin = source.render("radix_scatter_begin.wgsl", WG=wg, PER=256 // wg)
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items,
+                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg), ITEMS=shp.items,
                                   TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   TC=_padded(shp.tile) if shp.staged else 1, KT=kdt.wgsl,
                                   **_reg_parts(wg, shp.items, shp.staged)), wg)
