@@ -270,13 +270,13 @@ def _reg_parts(wg: int, items: int, staged: bool) -> dict[str, str]:
     for k in r:
         starts += [f"{ind}let o{k} = ta[rx_pad(j{k})];",
                    f"{ind}if (j{k} < valid && (j{k} == 0u || (ta[rx_pad(j{k} - 1u)] >> 16u) != (o{k} >> 16u))) "
-                   f"{{ tstart[o{k} >> 16u] = j{k}; }}"]
+                   f"{{ tstart[o{k} >> 16u] = run[o{k} >> 16u] - j{k}; }}"]
     write = []
     for k in r:
         write += [f"{ind}var n{k} = 0u;",
                   f"{ind}if (j{k} < valid) {{",
                   f"{ind}    let d = o{k} >> 16u;",
-                  f"{ind}    let dest = run[d] + j{k} - tstart[d];",
+                  f"{ind}    let dest = tstart[d] + j{k};",
                   *([f"{ind}    let at = o{k} & 0xffffu;",
                      f"{ind}    idx_out[dest] = tb[rx_pad(at)];",
                      f"{ind}    if (rx_write_keys) {{ keys_out[dest] = tc[rx_pad(at)]; }}"] if staged else

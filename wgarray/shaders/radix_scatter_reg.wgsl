@@ -27,7 +27,8 @@ var<workgroup> sc: array<u32, ${SP}>;
 var<workgroup> tc: array<${KT}, ${TC}>;
 // the next free output slot of each digit for this block
 var<workgroup> run: array<u32, 256>;
-// where each digit's elements start in the sorted tile
+// each digit's output slot minus its first position in the sorted tile (wrapping): an element's slot is this
+// plus its position
 var<workgroup> tstart: array<u32, 256>;
 
 const rx_q = vec4<u32>(0u, 1u, 2u, 3u);
@@ -45,7 +46,7 @@ ${LOAD}
         workgroupBarrier();
 ${SPLIT_LO}
 ${SPLIT_HI}
-        // the digits' first positions in the sorted tile
+        // the digits' first positions in the sorted tile, against their next output slots
 ${STARTS}
         workgroupBarrier();
         // write out in sorted order; the last element of a digit's run gives its next slot
