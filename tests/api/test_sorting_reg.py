@@ -48,6 +48,11 @@ def test_forced_shapes_in_use(monkeypatch):
     for shape in SHAPES.values():
         _force(monkeypatch, shape)
         assert radix._shape(wg.default_device()) == shape
+    big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 16, ranker="reg", hist_copies=1 << 10)
+    _force(monkeypatch, big)
+    fit = radix._shape(wg.default_device())  # halved until they fit
+    lim = wg.default_device().properties.limits.max_compute_workgroup_storage_size
+    assert fit.scatter_bytes <= lim and 4 * 257 * fit.hist_copies <= lim and fit.tile < big.tile
     with pytest.raises(ValueError):
         radix.Shape(wg=64, wide=256, max_blocks=2, ranker="subgroup")
     with pytest.raises(ValueError):

@@ -372,7 +372,7 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
 def _shape(device) -> Shape:
     """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 2^bits digits x chunks),
     else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
-    workgroup memory."""
+    workgroup memory, its histogram copies until they fit."""
     lim = device.properties.limits
     cpu = device.properties.adapter_type == "CPU" and \
         4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size
@@ -381,6 +381,8 @@ def _shape(device) -> Shape:
         return shp
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
+    while 4 * 257 * shp.hist_copies > lim.max_compute_workgroup_storage_size and shp.hist_copies > 1:
+        shp = dataclasses.replace(shp, hist_copies=shp.hist_copies // 2)
     return shp
 
 
