@@ -36,27 +36,16 @@ DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GP
 def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", DEFAULT)]
 
-    def reg(wgs: int, items: int, blocks: int = 4096, copies: int = 1, hitems: int = 1, ranker: str = "reg",
-            staged: bool = False) -> None:
-        label = f"{ranker} wg={wgs} items={items} staged={int(staged)} blocks={blocks} hist={copies}x{hitems}"
-        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker=ranker,
-                                       staged=staged, hist_copies=copies, hist_items=hitems)))
+    def reg(wgs: int, items: int, blocks: int = 4096, ranker: str = "reg") -> None:
+        label = f"{ranker} wg={wgs} items={items} blocks={blocks}"
+        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker=ranker)))
     if small:
         reg(64, 4, blocks=8)
-        reg(64, 8, blocks=4, staged=True)
-        reg(32, 16, blocks=4, copies=4, hitems=4)
-        reg(64, 16, blocks=4, copies=8, hitems=2, ranker="split4")
+        reg(32, 16, blocks=4)
         return out
     # the likeliest first (a sweep past its time budget skips the rest)
-    for wgs, items in ((256, 8), (256, 16), (128, 16), (128, 8), (64, 16), (256, 4)):
-        reg(wgs, items)
-    for wgs, items in ((256, 8), (128, 16), (128, 8), (64, 16)):
-        reg(wgs, items, staged=True)
-    for copies, hitems in ((4, 4), (8, 4), (1, 4), (8, 1), (32, 2)):
-        reg(256, 8, copies=copies, hitems=hitems)
-    reg(64, 16, copies=8, hitems=4, ranker="split4")  # the default's scatter with a histogram variant
-    reg(256, 8, blocks=1024, copies=8, hitems=4)
-    reg(256, 16, blocks=1024, copies=8, hitems=4)
+    for wgs, items, blocks in ((256, 4, 2048), (256, 4, 1024), (128, 8, 2048), (256, 4, 8192), (128, 8, 4096)):
+        reg(wgs, items, blocks)
     return out
 
 

@@ -1,5 +1,5 @@
-"""The radix sort's register ranker (``Shape.ranker = "reg"``, shaders/radix_scatter_reg.wgsl) and the GPU
-histogram's knobs (``hist_copies``, ``hist_items``), forced on this adapter (lavapipe) through
+"""The radix sort's register ranker (``Shape.ranker = "reg"``, shaders/radix_scatter_reg.wgsl) (the GPU
+default), forced on this adapter (lavapipe) through
 ``radix.GPU``/``radix.CPU`` as the GPU tests of test_sorting_radix.py do.  Reference: numpy's stable argsort
 (stable descending: the stable argsort of the negated dense rank, NaNs one value, -0.0 == 0.0)."""
 from __future__ import annotations
@@ -18,15 +18,11 @@ from wgarray.ops import core as _ops
 from strategies import assert_same
 
 # invocations x keys an invocation (tiles of 256..1024 keys), two or three blocks at most (many tiles a block),
-# the writes gathering from global memory or staged in workgroup memory;
-# histograms with copies of the counters and several keys a round, also under the split4 ranker.
+# the GPU default's 256 x 4.
 SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
-          "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg", hist_copies=4,
-                                  hist_items=4),
-          "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg", hist_copies=2,
-                                  hist_items=2),
-          "reg64x8-staged": radix.Shape(wg=64, wide=256, max_blocks=2, tile=512, ranker="reg", staged=True),
-          "split4-hist": radix.Shape(wg=64, wide=256, max_blocks=2, hist_copies=8, hist_items=3)}
+          "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg"),
+          "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg"),
+          "default": dataclasses.replace(radix.GPU, max_blocks=2)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
 
@@ -45,22 +41,21 @@ def _check(a: np.ndarray, axis: int, desc: bool) -> None:
 
 def test_forced_shapes_in_use(monkeypatch):
     """The forced shapes run as given here (they fit lavapipe's workgroup memory); a bad knob is refused."""
+    assert (radix.GPU.ranker, radix.GPU.wg, radix.GPU.items) == ("reg", 256, 4)  # the H100 sweep's fastest
     for shape in SHAPES.values():
         _force(monkeypatch, shape)
         assert radix._shape(wg.default_device()) == shape
-    big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 16, ranker="reg", hist_copies=1 << 10)
+    big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 16, ranker="reg")
     _force(monkeypatch, big)
     fit = radix._shape(wg.default_device())  # halved until they fit
     lim = wg.default_device().properties.limits.max_compute_workgroup_storage_size
-    assert fit.scatter_bytes <= lim and 4 * 257 * fit.hist_copies <= lim and fit.tile < big.tile
+    assert fit.scatter_bytes <= lim and fit.tile < big.tile
     with pytest.raises(ValueError):
         radix.Shape(wg=64, wide=256, max_blocks=2, ranker="subgroup")
-    with pytest.raises(ValueError):
-        radix.Shape(wg=64, wide=256, max_blocks=2, hist_copies=0)
 
 
 # and every shape's float32; the other pairs are slow
-_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8"), ("reg64x8-staged", "int64")}
+_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8"), ("default", "int64")}
 
 
 @pytest.mark.parametrize("shape,dtype", [pytest.param(s, d, marks=() if d == "float32" or (s, d) in _QUICK
@@ -110,14 +105,13 @@ def test_reg_ranker_public_api(monkeypatch):
     np.testing.assert_array_equal(wg.unique_values(wg.asarray(b)).numpy(), np.unique(b))
 
 
-@pytest.mark.parametrize("staged", [False, True])
-def test_reg_scatter_has_no_private_arrays(staged):
+def test_reg_scatter_has_no_private_arrays():
     """The reg scatter keeps an invocation's state in named scalars/vectors: every array is a binding or in
     workgroup memory (private arrays indexed in loops spill to local memory on NVIDIA's Vulkan stack)."""
     import re
 
     from wgarray import dtypes as dt
-    shp = radix.Shape(wg=256, wide=256, max_blocks=4096, tile=4096, ranker="reg", staged=staged)
+    shp = radix.Shape(wg=256, wide=256, max_blocks=4096, tile=4096, ranker="reg")
     text = radix._build_scatter(dt.uint32, shp, None).source()
     assert "rx_pad(base + 15u)" in text  # 16 keys an invocation, unrolled
     arrays = re.findall(r"var(<[^>]*>)?\s+\w+\s*:\s*array", text)

@@ -45,14 +45,13 @@ SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts se
 
 @dataclass(frozen=True)
 class Shape:
-    """Launch shapes.  GPUs: the tiled scatter (64 invocations rank 16 keys each of a 1024-key tile), 256
-    invocations in the other kernels, up to 4096 blocks (1024 blocks of 64 invocations fill a quarter of an H200's
-    132 x 2048 invocation slots; ``python -m benchmarks.sort_shapes`` times the alternatives: invocations x tile
-    (keys per invocation) x blocks).  CPU adapters (lavapipe), where a workgroup barrier costs tens of
-    microseconds: the chunked hist and scatter (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8
-    invocations, each counting and placing a contiguous chunk of thousands of keys, no barrier), up to 32
-    blocks (a few a core) of at least 8192 keys, 8-bit digits (``python -m benchmarks.sort_shapes`` sweeps the
-    width on a CPU adapter)."""
+    """Launch shapes.  GPUs: the register-ranked tiled scatter (256 invocations rank 4 keys each of a 1024-key
+    tile: the fastest of ``python -m benchmarks.sortgpu_sweep`` on an H100, 2.07 ms for a 2^24 float32 sort against
+    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 4096 blocks.  CPU
+    adapters (lavapipe), where a workgroup barrier costs tens of microseconds: the chunked hist and scatter
+    (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, each counting and placing a contiguous
+    chunk of thousands of keys, no barrier), up to 32 blocks (a few a core) of at least 8192 keys, 8-bit digits
+    (``python -m benchmarks.sort_shapes`` sweeps the width on a CPU adapter)."""
 
     wg: int  # scatter invocations (a power of two, 8..256)
     wide: int  # invocations of init, stats, hist, dscan
@@ -65,16 +64,10 @@ class Shape:
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
-    staged: bool = False  # reg ranker: the tile's payload and keys loaded coalesced into workgroup memory for the
-    # writes (else gathered from global memory)
-    hist_copies: int = 1  # GPU histogram: copies of the 256 workgroup counters (invocation lid adds to copy
-    # lid % copies: equal digits of neighbouring invocations contend less)
-    hist_items: int = 1  # GPU histogram: keys an invocation loads a round, unrolled (more loads in flight)
 
     def __post_init__(self) -> None:
-        if self.ranker not in ("split4", "reg") or self.hist_copies < 1 or self.hist_items < 1:
-            raise ValueError(f"radix shape: ranker {self.ranker!r}, {self.hist_copies} histogram copies, "
-                             f"{self.hist_items} keys a round")
+        if self.ranker not in ("split4", "reg"):
+            raise ValueError(f"radix shape: ranker {self.ranker!r}")
         if not (1 <= self.bits <= 16 and (self.chunked or self.bits == 8)):
             raise ValueError(f"radix digits of {self.bits} bits need the CPU kernels (the GPU ones take 8)")
         if self.tile & (self.tile - 1) or not self.wg <= self.tile <= 1 << 16:
@@ -90,12 +83,11 @@ class Shape:
         256-entry tables and the workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
-            keys = 2 * _padded(self.tile) if self.staged else 1  # u64 keys at most
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + keys)
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
-GPU = Shape(wg=64, wide=256, max_blocks=4096)
+GPU = Shape(wg=256, wide=256, max_blocks=4096, tile=1024, ranker="reg")
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
 
 
@@ -201,16 +193,8 @@ def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     if shp.chunked:
         return launch.Kernel("radix_hist_cpu.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, shp.bits, carried), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
-    copies, items, wide = shp.hist_copies, shp.hist_items, shp.wide
-    stride = 256 + (copies > 1)  # copies one word apart: equal digits of different copies in different banks
-    get = [f"d{k}" for k in range(items)]
-    count = "\n".join([f"        let e{k} = e + {k * wide}u;\n        var d{k} = 0u;\n"
-                       f"        if (e{k} < stop) {{ d{k} = rx_digit(e{k}); }}" for k in range(items)]
-                      + [f"        if (e{k} < stop) {{ atomicAdd(&h[hoff + {g}], 1u); }}" for k, g in enumerate(get)])
-    total = " + ".join(f"atomicLoad(&h[{c * stride}u + d])" for c in range(copies))
-    return launch.Kernel("radix_hist.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt, 8, carried), COUNT=count, HN=stride * copies, STEP=wide * items,
-                              HOFF=f"(lid % {copies}u) * {stride}u" if copies > 1 else "0u", TOTAL=total), wide)
+    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
+
 
 def _build_dscan(wide: int) -> launch.Kernel:
     return launch.Kernel("radix_dscan.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>"),
@@ -218,7 +202,7 @@ def _build_dscan(wide: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide)), wide)
 
 
-def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, stage: str = "") -> str:
+def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
     """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
     (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1."""
     r = range(items)
@@ -236,7 +220,7 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, stage: str = ""
     for w in range(8):
         lo, hi, sb = ("c.x", "c.z", 8 * w) if w < 4 else ("c.y", "c.w", 8 * (w - 4))
         out.append(f"{ind}sc[rx_pad({w * wg}u + lid)] = (({lo} >> {sb}u) & 0xffu) | ((({hi} >> {sb}u) & 0xffu) << 16u);")
-    out += [f"{ind}workgroupBarrier();", stage, f"{ind}let f = lid * 8u;"]
+    out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"]
     out += [f"{ind}let a{w} = sc[rx_pad(f + {w}u)];" for w in range(8)]
     out.append(f"{ind}let e0 = 0u;")
     out += [f"{ind}let e{w} = e{w - 1} + a{w - 1};" for w in range(1, 8)]
@@ -250,16 +234,10 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, stage: str = ""
     return "\n".join(out)
 
 
-def _reg_parts(wg: int, items: int, staged: bool) -> dict[str, str]:
-    """radix_scatter_reg.wgsl's generated parts; ``staged``: the tile's payload (into ``tb``, free once the second
-    counting sort has read it) and keys (into ``tc``) are loaded coalesced into workgroup memory, and the writes
-    read them there rather than gathering them from global memory."""
+def _reg_parts(wg: int, items: int) -> dict[str, str]:
+    """radix_scatter_reg.wgsl's generated parts."""
     r = range(items)
     ind = "        "
-    stage = ""
-    if staged:
-        stage = "\n".join(f"{ind}    if (j{k} < valid) {{ tb[rx_pad(j{k})] = idx_in[t0 + j{k}]; "
-                          f"if (rx_write_keys) {{ tc[rx_pad(j{k})] = keys_in[t0 + j{k}]; }} }}" for k in r)
     load = []
     for k in r:
         load += [f"{ind}let j{k} = {k * wg}u + lid;",
@@ -277,17 +255,14 @@ def _reg_parts(wg: int, items: int, staged: bool) -> dict[str, str]:
                   f"{ind}if (j{k} < valid) {{",
                   f"{ind}    let d = o{k} >> 16u;",
                   f"{ind}    let dest = tstart[d] + j{k};",
-                  *([f"{ind}    let at = o{k} & 0xffffu;",
-                     f"{ind}    idx_out[dest] = tb[rx_pad(at)];",
-                     f"{ind}    if (rx_write_keys) {{ keys_out[dest] = tc[rx_pad(at)]; }}"] if staged else
-                    [f"{ind}    let at = t0 + (o{k} & 0xffffu);",
-                     f"{ind}    idx_out[dest] = idx_in[at];",
-                     f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}"]),
+                  f"{ind}    let at = t0 + (o{k} & 0xffffu);",
+                  f"{ind}    idx_out[dest] = idx_in[at];",
+                  f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}",
                   f"{ind}    if (j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != d) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
     return dict(LOAD="\n".join(load), SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
-                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, stage), STARTS="\n".join(starts), WRITE="\n".join(write),
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items), STARTS="\n".join(starts), WRITE="\n".join(write),
                 ADVANCE="\n".join(advance))
 
 
@@ -303,9 +278,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg), ITEMS=shp.items,
-                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
-                                  TC=_padded(shp.tile) if shp.staged else 1, KT=kdt.wgsl,
-                                  **_reg_parts(wg, shp.items, shp.staged)), wg)
+                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg), **_reg_parts(wg, shp.items)),
+                             wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg), wg)
@@ -372,7 +346,7 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
 def _shape(device) -> Shape:
     """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 2^bits digits x chunks),
     else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
-    workgroup memory, its histogram copies until they fit."""
+    workgroup memory."""
     lim = device.properties.limits
     cpu = device.properties.adapter_type == "CPU" and \
         4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size
@@ -381,8 +355,6 @@ def _shape(device) -> Shape:
         return shp
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
-    while 4 * 257 * shp.hist_copies > lim.max_compute_workgroup_storage_size and shp.hist_copies > 1:
-        shp = dataclasses.replace(shp, hist_copies=shp.hist_copies // 2)
     return shp
 
 

@@ -10,9 +10,8 @@
 // both avoid bank conflicts.  The sorted tile is then written out in order (consecutive invocations write
 // consecutive slots of a digit), each element's slot the running offset of its digit for this block (the scanned
 // counts, advanced by each tile) plus its rank among the tile's equal digits.  Elements of keys_in/idx_in go to
-// keys_out/idx_out; the keys only where a later pass still reads them (write_keys).  Those are gathered from
-// global memory, or with Shape.staged loaded coalesced into workgroup memory first (the payload into tb once the
-// second counting sort has read it, the keys into tc).
+// keys_out/idx_out; the keys only where a later pass still reads them (write_keys), gathered from global memory
+// (a tile's elements are still in the cache).
 ${BINDINGS}
 
 ${DIGIT}
@@ -23,8 +22,6 @@ var<workgroup> ta: array<u32, ${TP}>;
 var<workgroup> tb: array<u32, ${TP}>;
 // the counting sorts' counters, 8 words an invocation, word-major, then their exclusive scan
 var<workgroup> sc: array<u32, ${SP}>;
-// Shape.staged: the tile's keys in tile order (the payload is staged in tb)
-var<workgroup> tc: array<${KT}, ${TC}>;
 // the next free output slot of each digit for this block
 var<workgroup> run: array<u32, 256>;
 // each digit's output slot minus its first position in the sorted tile (wrapping): an element's slot is this
