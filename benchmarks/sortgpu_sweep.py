@@ -2,13 +2,12 @@
 
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
-``shaders/radix_scatter_reg.wgsl``: invocations x keys an invocation, blocks) and of the GPU histogram
-(``hist_copies`` x ``hist_items``, also under the default split4 ranker), each against torch.sort (stable for
-argsort) in the same process when a CUDA torch imports.  Every result is checked (against torch on CUDA, else
-numpy), untimed.  Times are the best of three synchronised loops after a warm-up.  Then a phase breakdown of the
-default and of the two fastest variants: the 2^24 sort's time with the scatter, the histogram, the digit scan or
-all three of a pass's kernels left out (the result is then wrong and not checked), so full minus "no X" is the
-time of X's dispatches.
+``shaders/radix_scatter_reg.wgsl``: invocations x keys an invocation, blocks, ``dscan_regs``, ``direct``), each
+against torch.sort (stable for argsort) in the same process when a CUDA torch imports.  Every result is checked
+(against torch on CUDA, else numpy), untimed.  Times are the best of three synchronised loops after a warm-up.
+Then a phase breakdown of the default and of the two fastest variants: the 2^24 sort's time with the scatter,
+the histogram, the digit scan, all three of a pass's kernels or the final gather left out (the result is then
+wrong and not checked), so full minus "no X" is the time of X's dispatches.
 
 One line a case: ``<variant> <op> 2^e: <ms> ms, torch <ms> ms, speed <torch/ours>`` (speed >= 0.5 is the target)
 and the shape the device resolved (a tile that does not fit the device's workgroup memory is halved: the printed
@@ -36,16 +35,23 @@ DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GP
 def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", DEFAULT)]
 
-    def reg(wgs: int, items: int, blocks: int = 4096, ranker: str = "reg") -> None:
-        label = f"{ranker} wg={wgs} items={items} blocks={blocks}"
-        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker=ranker)))
+    def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False) -> None:
+        label = f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)}"
+        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="reg",
+                                       dscan_regs=dscan, direct=direct)))
     if small:
         reg(64, 4, blocks=8)
-        reg(32, 16, blocks=4)
+        reg(32, 16, blocks=100, dscan=2, direct=True)
         return out
     # the likeliest first (a sweep past its time budget skips the rest)
-    for wgs, items, blocks in ((256, 4, 2048), (256, 4, 1024), (128, 8, 2048), (256, 4, 8192), (128, 8, 4096)):
-        reg(wgs, items, blocks)
+    reg(256, 4, dscan=16, direct=True)
+    reg(256, 4, dscan=16)
+    reg(256, 4, direct=True)
+    reg(256, 4, 2048, dscan=8, direct=True)
+    reg(256, 4, 2048)
+    reg(128, 8, 2048, dscan=8, direct=True)
+    reg(256, 4, 1024, dscan=4, direct=True)
+    reg(256, 4, 8192, dscan=32, direct=True)
     return out
 
 
@@ -149,10 +155,11 @@ def main() -> None:
                 radix.GPU = radix.CPU = names[label]
                 full = row(f"phases {label}: full", top, "sort", check=False)
                 for parts in (("radix_scatter",), ("radix_hist",), ("radix_dscan",),
-                              ("radix_hist", "radix_dscan", "radix_scatter")):
+                              ("radix_hist", "radix_dscan", "radix_scatter"), ("sort_gather",)):
                     skip.skip = set(parts)
-                    t = row(f"phases {label}: no {'+'.join(p[6:] for p in parts)}", top, "sort", check=False)
-                    print(f"   => {'+'.join(p[6:] for p in parts)}: {(full - t) * 1e3:.3f} ms of {full * 1e3:.3f}")
+                    name = "+".join(p.split("_", 1)[1] for p in parts)
+                    t = row(f"phases {label}: no {name}", top, "sort", check=False)
+                    print(f"   => {name}: {(full - t) * 1e3:.3f} ms of {full * 1e3:.3f}")
                     skip.skip = set()
         finally:
             skip.close()

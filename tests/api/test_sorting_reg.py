@@ -116,3 +116,51 @@ def test_reg_scatter_has_no_private_arrays():
     assert "rx_pad(base + 15u)" in text  # 16 keys an invocation, unrolled
     arrays = re.findall(r"var(<[^>]*>)?\s+\w+\s*:\s*array", text)
     assert arrays and all(a.startswith(("<workgroup", "<storage")) for a in arrays), arrays
+
+
+@pytest.mark.parametrize("n", [4500, 6400, 8320])
+def test_dscan_regs(monkeypatch, n):
+    """Shape.dscan_regs: the digit scan's chunks held in registers (65-130 blocks of 64 keys over 64 invocations:
+    chunks of 2 held, of 3 past the 2 registers scanned in the loops), stable against numpy."""
+    shp = radix.Shape(wg=32, wide=64, max_blocks=200, tile=64, ranker="reg", dscan_regs=2)
+    _force(monkeypatch, shp)
+    assert "c1 = counts[lo + 1u]" in radix._build_dscan(64, 2).source()
+    rng = np.random.default_rng(n)
+    a = rng.integers(-300, 300, n).astype(np.int32)
+    np.testing.assert_array_equal(wg.argsort(wg.asarray(a)).numpy(), np.argsort(a, kind="stable"))
+    b = _POOL[rng.integers(0, len(_POOL), n)]
+    assert_same(wg.sort(wg.asarray(b)).numpy(), b[np.argsort(b, kind="stable")])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
+def test_direct_values_sort(monkeypatch, dtype):
+    """Shape.direct: a values-only sort of one 32-bit row into a fresh contiguous output runs its passes there and
+    records no gather; strided outputs, rows and argsort still gather.  Against numpy's sort (NaNs last)."""
+    _force(monkeypatch, dataclasses.replace(radix.GPU, max_blocks=3, direct=True))
+    from wgarray.kernels import sort as _sort
+    gathers = []
+    real = _sort.gather
+    monkeypatch.setattr(_sort, "gather", lambda *a, **k: (gathers.append(1), real(*a, **k)))
+    rng = np.random.default_rng(5)
+    pool = _POOL.astype(dtype) if dtype == "float32" else rng.integers(0, 2 ** 31, 9).astype(dtype)
+    for n in (1025, 3000):  # rows longer than 1024 take the radix sort
+        a = pool[rng.integers(0, len(pool), n)]
+        assert_same(wg.sort(wg.asarray(a)).numpy(), a[np.argsort(a, kind="stable")])
+        assert_same(wg.sort(wg.asarray(a), descending=True).numpy(), a[ref_argsort(a, 0, True)])
+    x = wg.asarray(pool[:1])
+    out = _ops.new_array(x.shape, x.dtype, x.device)
+    radix.run(x.device, x, 0, False, out, None)  # one element: no pass, the output holds the init's payload
+    assert_same(out.numpy(), pool[:1])
+    assert not gathers
+    a = pool[rng.integers(0, len(pool), 2000)]
+    x = wg.asarray(a)
+    out = _ops.new_array((4000,), x.dtype, x.device)
+    radix.run(x.device, x, 0, False, out[::2], None)  # strided: gathered
+    assert_same(out.numpy()[::2], a[np.argsort(a, kind="stable")])
+    x.sort()  # in place: a fresh result assigned back
+    assert_same(x.numpy(), a[np.argsort(a, kind="stable")])
+    b = a.reshape(2, 1000)
+    assert_same(wg.sort(wg.asarray(b), axis=1).numpy(),
+                np.take_along_axis(b, np.argsort(b, axis=1, kind="stable"), axis=1))
+    np.testing.assert_array_equal(wg.argsort(wg.asarray(a)).numpy(), np.argsort(a, kind="stable"))
+    assert len(gathers) == 3

@@ -61,6 +61,10 @@ class Shape:
     tile: int = TILE  # keys the GPU scatter ranks at once (a power of two, tile / wg of them an invocation); the
     # CPU kernels' block granularity (8192: chunks of >= 1024 keys, so a 2^14 sort counts 2 blocks, not 16, and
     # scans 8x fewer counters: 2.1 against 3.5 ms on lavapipe)
+    dscan_regs: int = 0  # GPU digit scan: an invocation's chunk of up to this many block counts is loaded into
+    # registers at once (straight-line; 0: loops over memory, a load or store at a time)
+    direct: bool = False  # a values-only sort of one 32-bit row into a whole contiguous output runs its passes
+    # in the output (its payload is the values' bits) and skips the final copy
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -196,10 +200,15 @@ def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
 
 
-def _build_dscan(wide: int) -> launch.Kernel:
+def _build_dscan(wide: int, regs: int) -> launch.Kernel:
+    """The digit scan; an invocation's chunk of up to ``regs`` counts held in named registers (generated)."""
+    ind = "        "
+    load = [f"{ind}var c{k} = 0u;\n{ind}if (held && lo + {k}u < hi) {{ c{k} = counts[lo + {k}u]; }}" for k in range(regs)]
+    load += [f"{ind}s = {' + '.join(f'c{k}' for k in range(regs))};"] if regs else []
+    store = [f"{ind}if (held && lo + {k}u < hi) {{ counts[lo + {k}u] = acc; acc = acc + c{k}; }}" for k in range(regs)]
     return launch.Kernel("radix_dscan.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>"),
                                               write("totals", "array<u32>")),
-                         dict(WGSCAN=_scan_text(wide)), wide)
+                         dict(WGSCAN=_scan_text(wide), REGS=regs, LOAD="\n".join(load), STORE="\n".join(store)), wide)
 
 
 def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
@@ -317,15 +326,16 @@ class _Work:
 
 
 def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, rws, shp: Shape,
-                   carry: bool = False) -> _Work:
+                   carry: bool = False, final: Mirror | None = None) -> _Work:
     """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
-    statistics that plan the key passes on the device."""
+    statistics that plan the key passes on the device; ``final``: the mirror that serves as the payload's first
+    buffer (where the passes end)."""
     kdt = _kdt(x.dtype)
     ntiles = math.ceil(n / shp.tile)
     block = math.ceil(ntiles / shp.max_blocks) * shp.tile
     nb = math.ceil(n / block)
     keys = [Mirror(kdt, n, device), Mirror(kdt, n, device)]
-    idxs = [Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
+    idxs = [final or Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
     work = _Work(n, nb, block, [m.buffer_for_write(whole=True) for m in keys],
                  [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 4 + 64, device), keys + idxs)
     part = Mirror(kdt, 4 * nb, device)
@@ -384,7 +394,12 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     # a values-only sort of one row carries the values' bits, not their index: no random gather at the end (row
     # passes need the index: the row is index / L)
     carry = index_out is None and n_rows == 1 and x.dtype.wgsl in CARRIED
-    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry)
+    # Shape.direct: such a sort into a whole contiguous output uses it as the payload's first buffer, where the
+    # passes end (the output then holds the sorted bits: no gather)
+    r = rws[1] if carry and values_out is not None else None
+    direct = (shp.direct and r is not None and r.offset == 0 and (n == 1 or (r.ishape, r.ist) == ((n,), (1,)))
+              and values_out.mirror.size == n and values_out.mirror is not x.mirror)
+    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, values_out.mirror if direct else None)
     nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
     bits = shp.bits
     passes = [(0, s) for s in range(key_slots(x.dtype, bits))] if length > 1 else []  # (mode, key slot | row shift)
@@ -398,7 +413,8 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried), lambda: _build_hist(kdt, shp, carried))
     scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried),
                              lambda: _build_scatter(kdt, shp, carried))
-    scan = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
+    regs = 0 if shp.chunked else shp.dscan_regs
+    scan = launch.compile(device, ("radix_dscan", shp.wide, regs), lambda: _build_dscan(shp.wide, regs))
     cur = 0
     for mode, arg in passes:
         if mode == 1 and arg == 0:
@@ -419,5 +435,7 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
         cur = 1 - cur
     if passes and passes[-1][0] == 0:
         cur = 0
+    if direct:
+        return
     sort.gather(device, x, x.mirror.buffer(), ibuf[cur], rws, values_out is not None, index_out is not None,
                 n_rows, length, length, length, [o.mirror for o in outs], carried=carry)
