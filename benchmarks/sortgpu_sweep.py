@@ -2,7 +2,7 @@
 
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
-``shaders/radix_scatter_reg.wgsl``: invocations x keys an invocation, blocks, ``dscan_regs``, ``direct``), each
+``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``sgscan``), each
 against torch.sort (stable for argsort) in the same process when a CUDA torch imports.  Every result is checked
 (against torch on CUDA, else numpy), untimed.  Times are the best of three synchronised loops after a warm-up.
 Then a phase breakdown of the default and of the two fastest variants: the 2^24 sort's time with the scatter,
@@ -35,15 +35,21 @@ DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GP
 def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", DEFAULT)]
 
-    def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False) -> None:
-        label = f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)}"
+    def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False, sg: bool = False) -> None:
+        label = f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)} sg={int(sg)}"
         out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="reg",
-                                       dscan_regs=dscan, direct=direct)))
+                                       dscan_regs=dscan, direct=direct, sgscan=sg)))
     if small:
-        reg(64, 4, blocks=8)
+        reg(64, 4, blocks=8, sg=True)
         reg(32, 16, blocks=100, dscan=2, direct=True)
         return out
     # the likeliest first (a sweep past its time budget skips the rest)
+    reg(256, 4, sg=True)
+    reg(256, 4, dscan=16, direct=True, sg=True)
+    reg(256, 8, dscan=16, direct=True, sg=True)
+    reg(128, 8, dscan=16, direct=True, sg=True)
+    reg(256, 4, 2048, dscan=8, direct=True, sg=True)
+    reg(256, 16, 1024, dscan=4, direct=True, sg=True)
     reg(256, 4, dscan=16, direct=True)
     reg(256, 4, dscan=16)
     reg(256, 4, direct=True)

@@ -28,6 +28,9 @@ var<workgroup> run: array<u32, 256>;
 // plus its position
 var<workgroup> tstart: array<u32, 256>;
 
+// Shape.sgscan: the subgroups' tickets (zeroed before the start's barriers)
+var<workgroup> rx_ticket: atomic<u32>;
+
 const rx_q = vec4<u32>(0u, 1u, 2u, 3u);
 
 fn rx_pad(j: u32) -> u32 {
@@ -35,7 +38,9 @@ fn rx_pad(j: u32) -> u32 {
 }
 
 ${ENTRY}
+${TICKET0}
 ${BEGIN}
+${TICKET}
     for (var t0 = bstart; t0 < bstop; t0 = t0 + ${TILE}u) {
         let valid = min(${TILE}u, bstop - t0);
         // load: padding sorts after every element (digit 255, later position)
