@@ -89,7 +89,7 @@ class Shape:
         256-entry tables and the workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan)
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + (2 * self.wg if self.sgscan else 4))
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
@@ -217,7 +217,7 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, sg: bool = Fals
     """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
     (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1.
     ``sg`` (Shape.sgscan): invocation vlid (its subgroup's ticket, then its lane) ranks them, and the scan of the
-    counter words is subgroupExclusiveAdd of them, the subgroups' sums stored (sc, 8 words a subgroup) and
+    counter words is subgroupExclusiveAdd of them, the subgroups' sums stored (rx_sgsum, 2 vec4 a subgroup) and
     added by every invocation after one barrier: two barriers a counting sort instead of five."""
     r = range(items)
     ind = "            "
@@ -256,17 +256,17 @@ def _sg_scan_place(dst: str, items: int, words: list[str], ind: str) -> list[str
     """The sgscan counting sort's scan (words: invocation's 8 counter words) and placement into ``dst``."""
     out = [f"{ind}let wa = vec4<u32>({', '.join(words[:4])});", f"{ind}let wb = vec4<u32>({', '.join(words[4:])});",
            f"{ind}let xa = subgroupExclusiveAdd(wa);", f"{ind}let xb = subgroupExclusiveAdd(wb);",
-           f"{ind}if (lane + 1u == sgs) {{"]
-    out += [f"{ind}    sc[slot * 8u + {w}u] = {'xa' if w < 4 else 'xb'}.{'xyzw'[w % 4]} + {'wa' if w < 4 else 'wb'}"
-            f".{'xyzw'[w % 4]};" for w in range(8)]
-    out += [f"{ind}}}", f"{ind}workgroupBarrier();",
+           f"{ind}if (lane + 1u == sgs) {{",
+           f"{ind}    rx_sgsum[2u * slot] = xa + wa;",
+           f"{ind}    rx_sgsum[2u * slot + 1u] = xb + wb;",
+           f"{ind}}}", f"{ind}workgroupBarrier();",
             f"{ind}var sa = vec4<u32>(0u);  // the words' sums over the tile",
             f"{ind}var sb = vec4<u32>(0u);",
             f"{ind}var pa = xa;  // and over the invocations before this one",
             f"{ind}var pb = xb;",
             f"{ind}for (var g = 0u; g < nsg; g = g + 1u) {{",
-            f"{ind}    let ga = vec4<u32>(sc[g * 8u], sc[g * 8u + 1u], sc[g * 8u + 2u], sc[g * 8u + 3u]);",
-            f"{ind}    let gb = vec4<u32>(sc[g * 8u + 4u], sc[g * 8u + 5u], sc[g * 8u + 6u], sc[g * 8u + 7u]);",
+            f"{ind}    let ga = rx_sgsum[2u * g];",
+            f"{ind}    let gb = rx_sgsum[2u * g + 1u];",
             f"{ind}    sa = sa + ga;",
             f"{ind}    sb = sb + gb;",
             f"{ind}    if (g < slot) {{",
@@ -335,7 +335,7 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg), ITEMS=shp.items,
-                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
+                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg), NSG2=wg // 2 if shp.sgscan else 1,
                                   **_reg_parts(wg, shp.items, shp.sgscan)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,

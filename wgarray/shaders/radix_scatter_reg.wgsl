@@ -28,8 +28,10 @@ var<workgroup> run: array<u32, 256>;
 // plus its position
 var<workgroup> tstart: array<u32, 256>;
 
-// Shape.sgscan: the subgroups' tickets (zeroed before the start's barriers)
+// Shape.sgscan: the subgroups' tickets (zeroed before the start's barriers), their sums of the 8 counter words
+// (subgroups of 4 invocations or more)
 var<workgroup> rx_ticket: atomic<u32>;
+var<workgroup> rx_sgsum: array<vec4<u32>, ${NSG2}>;
 
 const rx_q = vec4<u32>(0u, 1u, 2u, 3u);
 
