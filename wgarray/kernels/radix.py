@@ -299,7 +299,8 @@ def _reg_parts(wg: int, items: int, sg: bool) -> dict[str, str]:
     for k in r:
         starts += [f"{ind}let o{k} = ta[rx_pad(j{k})];",
                    f"{ind}if (j{k} < valid && (j{k} == 0u || (ta[rx_pad(j{k} - 1u)] >> 16u) != (o{k} >> 16u))) "
-                   f"{{ tstart[o{k} >> 16u] = run[o{k} >> 16u] - j{k}; }}"]
+                   f"{{ tstart[o{k} >> 16u] = run[o{k} >> 16u] - j{k}; }}",
+                   f"{ind}let last{k} = j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != (o{k} >> 16u);"]
     write = []
     for k in r:
         write += [f"{ind}var n{k} = 0u;",
@@ -309,7 +310,7 @@ def _reg_parts(wg: int, items: int, sg: bool) -> dict[str, str]:
                   f"{ind}    let at = t0 + (o{k} & 0xffffu);",
                   f"{ind}    idx_out[dest] = idx_in[at];",
                   f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}",
-                  f"{ind}    if (j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != d) {{ n{k} = dest + 1u; }}",
+                  f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
     ticket = ["    // Shape.sgscan: the subgroups number themselves by a ticket (no assumption on the layout of lid)",

@@ -50,12 +50,14 @@ ${LOAD}
         workgroupBarrier();
 ${SPLIT_LO}
 ${SPLIT_HI}
-        // the digits' first positions in the sorted tile, against their next output slots
+        // the digits' first positions in the sorted tile, against their next output slots; whether an element
+        // ends its digit's run (the tile's last read of ta)
 ${STARTS}
         workgroupBarrier();
-        // write out in sorted order; the last element of a digit's run gives its next slot
+        // write out in sorted order; the last element of a digit's run gives its next slot (no barrier before
+        // the next tile: its load writes ta, read here no more, and its starts read run and write tstart after
+        // its barriers)
 ${WRITE}
-        workgroupBarrier();
 ${ADVANCE}
     }
 }
