@@ -4,10 +4,10 @@ Each element e = row * L + pos gets an unsigned sort key (``sort.storage_key_exp
 float16 a 16-bit key, ``shaders/radix_key16.wgsl``; complemented for descending order, which keeps equal
 elements in their original order) and the payload e.  A pass sorts stably by one digit (``Shape.bits`` wide: 8 on
 GPUs, any of 1..16 in the CPU kernels): per-block digit histograms, a scan of the (digit, block) counts and a
-scatter.  GPUs (``radix_hist.wgsl``, ``radix_dscan.wgsl``, ``radix_scatter.wgsl`` or, ``Shape.ranker = "reg"``,
-``radix_scatter_reg.wgsl`` with its counters in registers) rank each tile's keys among equal digits with counting
-sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``, ``radix_dscan.wgsl``
-over all counts at once, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
+scatter.  GPUs (``radix_hist.wgsl``, ``radix_dscan.wgsl``, ``radix_scatter_reg.wgsl`` with its counters in
+registers, the default ``Shape.ranker = "reg"``, or ``radix_scatter.wgsl``) rank each tile's keys among equal
+digits with counting sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``, ``radix_dscan.wgsl`` over
+all counts at once, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
 invocation, without barriers.  A values-only sort of one row of a 32-bit dtype carries the values' bits as the
 payload and recomputes each pass's key from it: no key array is written or read after the statistics.
 
