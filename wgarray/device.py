@@ -18,7 +18,7 @@ from .runtime.properties import DeviceProperties
 from .runtime.stats import Counters, Stats
 from .runtime.stream import Stream
 
-_WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup")  # subgroup: the radix scatter's Shape.sgscan
+_WANTED_FEATURES = ("shader-f64", "shader-int64")
 _WANTED_LIMITS = ("max-buffer-size", "max-storage-buffer-binding-size", "max-compute-workgroup-storage-size",
                   "max-storage-buffers-per-shader-stage", "max-compute-invocations-per-workgroup",
                   "max-compute-workgroup-size-x", "max-compute-workgroup-size-y")

@@ -18,13 +18,11 @@ from wgarray.ops import core as _ops
 from strategies import assert_same
 
 # invocations x keys an invocation (tiles of 256..1024 keys), two or three blocks at most (many tiles a block),
-# the GPU default's 256 x 4; the subgroup scans (sgscan).
+# the GPU default's 256 x 4 (its digit scan's chunks in registers, direct values-only sorts).
 SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
           "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg"),
           "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg"),
-          "default": dataclasses.replace(radix.GPU, max_blocks=2),
-          "sg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", sgscan=True),
-          "sg256x4": dataclasses.replace(radix.GPU, max_blocks=2, sgscan=True)}
+          "default": dataclasses.replace(radix.GPU, max_blocks=2)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
 
@@ -43,7 +41,9 @@ def _check(a: np.ndarray, axis: int, desc: bool) -> None:
 
 def test_forced_shapes_in_use(monkeypatch):
     """The forced shapes run as given here (they fit lavapipe's workgroup memory); a bad knob is refused."""
-    assert (radix.GPU.ranker, radix.GPU.wg, radix.GPU.items) == ("reg", 256, 4)  # the H100 sweep's fastest
+    # the H100 sweep's fastest
+    assert (radix.GPU.ranker, radix.GPU.wg, radix.GPU.items, radix.GPU.dscan_regs, radix.GPU.direct) == \
+        ("reg", 256, 4, 16, True)
     for shape in SHAPES.values():
         _force(monkeypatch, shape)
         assert radix._shape(wg.default_device()) == shape
@@ -52,16 +52,12 @@ def test_forced_shapes_in_use(monkeypatch):
     fit = radix._shape(wg.default_device())  # halved until they fit
     lim = wg.default_device().properties.limits.max_compute_workgroup_storage_size
     assert fit.scatter_bytes <= lim and fit.tile < big.tile
-    dev = wg.default_device()
-    _force(monkeypatch, SHAPES["sg64x4"])
-    monkeypatch.setattr(dev, "features", dev.features - {"subgroup"})
-    assert radix._shape(dev) == dataclasses.replace(SHAPES["sg64x4"], sgscan=False)  # no subgroups: the scans
     with pytest.raises(ValueError):
         radix.Shape(wg=64, wide=256, max_blocks=2, ranker="subgroup")
 
 
 # and every shape's float32; the other pairs are slow
-_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8"), ("default", "int64"), ("sg64x4", "int64")}
+_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8"), ("default", "int64")}
 
 
 @pytest.mark.parametrize("shape,dtype", [pytest.param(s, d, marks=() if d == "float32" or (s, d) in _QUICK
@@ -111,14 +107,13 @@ def test_reg_ranker_public_api(monkeypatch):
     np.testing.assert_array_equal(wg.unique_values(wg.asarray(b)).numpy(), np.unique(b))
 
 
-@pytest.mark.parametrize("sgscan", [False, True])
-def test_reg_scatter_has_no_private_arrays(sgscan):
+def test_reg_scatter_has_no_private_arrays():
     """The reg scatter keeps an invocation's state in named scalars/vectors: every array is a binding or in
     workgroup memory (private arrays indexed in loops spill to local memory on NVIDIA's Vulkan stack)."""
     import re
 
     from wgarray import dtypes as dt
-    shp = radix.Shape(wg=256, wide=256, max_blocks=4096, tile=4096, ranker="reg", sgscan=sgscan)
+    shp = radix.Shape(wg=256, wide=256, max_blocks=4096, tile=4096, ranker="reg")
     text = radix._build_scatter(dt.uint32, shp, None).source()
     assert "rx_pad(base + 15u)" in text  # 16 keys an invocation, unrolled
     arrays = re.findall(r"var(<[^>]*>)?\s+\w+\s*:\s*array", text)

@@ -47,7 +47,9 @@ SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts se
 class Shape:
     """Launch shapes.  GPUs: the register-ranked tiled scatter (256 invocations rank 4 keys each of a 1024-key
     tile: the fastest of ``python -m benchmarks.sortgpu_sweep`` on an H100, 2.07 ms for a 2^24 float32 sort against
-    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 4096 blocks.  CPU
+    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 4096 blocks, the digit
+    scan's chunks of 16 block counts in registers and a values-only sort's passes run in its output (``direct``:
+    1.98 ms at 2^24 on the H100, torch.sort 0.92 ms).  CPU
     adapters (lavapipe), where a workgroup barrier costs tens of microseconds: the chunked hist and scatter
     (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, each counting and placing a contiguous
     chunk of thousands of keys, no barrier), up to 32 blocks (a few a core) of at least 8192 keys, 8-bit digits
@@ -65,8 +67,6 @@ class Shape:
     # registers at once (straight-line; 0: loops over memory, a load or store at a time)
     direct: bool = False  # a values-only sort of one 32-bit row into a whole contiguous output runs its passes
     # in the output (its payload is the values' bits) and skips the final copy
-    sgscan: bool = False  # reg ranker: the counting sorts' scans by subgroupExclusiveAdd (the device's "subgroup"
-    # feature; else off): 2 barriers a counting sort instead of 5
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -89,11 +89,11 @@ class Shape:
         256-entry tables and the workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + (2 * self.wg if self.sgscan else 4))
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
-GPU = Shape(wg=256, wide=256, max_blocks=4096, tile=1024, ranker="reg")
+GPU = Shape(wg=256, wide=256, max_blocks=4096, tile=1024, ranker="reg", dscan_regs=16, direct=True)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
 
 
@@ -213,16 +213,13 @@ def _build_dscan(wide: int, regs: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide), REGS=regs, LOAD="\n".join(load), STORE="\n".join(store)), wide)
 
 
-def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, sg: bool = False) -> str:
+def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
     """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
-    (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1.
-    ``sg`` (Shape.sgscan): invocation vlid (its subgroup's ticket, then its lane) ranks them, and the scan of the
-    counter words is subgroupExclusiveAdd of them, the subgroups' sums stored (rx_sgsum, 2 vec4 a subgroup) and
-    added by every invocation after one barrier: two barriers a counting sort instead of five."""
+    (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1."""
     r = range(items)
     ind = "            "
     out = [f"        {{  // counting sort by bits {sh}..{sh + 3}: {src} -> {dst}",
-           f"{ind}let base = {'vlid' if sg else 'lid'} * {items}u;"]
+           f"{ind}let base = lid * {items}u;"]
     out += [f"{ind}let v{i} = {src}[rx_pad(base + {i}u)];" for i in r]
     out += [f"{ind}let d{i} = (v{i} >> {sh}u) & 15u;" for i in r]
     out.append(f"{ind}var c = vec4<u32>(0u);  // 16 byte counters: digit d in byte d & 3 of component d >> 2")
@@ -235,8 +232,6 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, sg: bool = Fals
     for w in range(8):
         lo, hi, sb = ("c.x", "c.z", 8 * w) if w < 4 else ("c.y", "c.w", 8 * (w - 4))
         words.append(f"(({lo} >> {sb}u) & 0xffu) | ((({hi} >> {sb}u) & 0xffu) << 16u)")
-    if sg:
-        return "\n".join(out + _sg_scan_place(dst, items, words, ind))
     out += [f"{ind}sc[rx_pad({w * wg}u + lid)] = {words[w]};" for w in range(8)]
     out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"]
     out += [f"{ind}let a{w} = sc[rx_pad(f + {w}u)];" for w in range(8)]
@@ -252,40 +247,7 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, sg: bool = Fals
     return "\n".join(out)
 
 
-def _sg_scan_place(dst: str, items: int, words: list[str], ind: str) -> list[str]:
-    """The sgscan counting sort's scan (words: invocation's 8 counter words) and placement into ``dst``."""
-    out = [f"{ind}let wa = vec4<u32>({', '.join(words[:4])});", f"{ind}let wb = vec4<u32>({', '.join(words[4:])});",
-           f"{ind}let xa = subgroupExclusiveAdd(wa);", f"{ind}let xb = subgroupExclusiveAdd(wb);",
-           f"{ind}if (lane + 1u == sgs) {{",
-           f"{ind}    rx_sgsum[2u * slot] = xa + wa;",
-           f"{ind}    rx_sgsum[2u * slot + 1u] = xb + wb;",
-           f"{ind}}}", f"{ind}workgroupBarrier();",
-            f"{ind}var sa = vec4<u32>(0u);  // the words' sums over the tile",
-            f"{ind}var sb = vec4<u32>(0u);",
-            f"{ind}var pa = xa;  // and over the invocations before this one",
-            f"{ind}var pb = xb;",
-            f"{ind}for (var g = 0u; g < nsg; g = g + 1u) {{",
-            f"{ind}    let ga = rx_sgsum[2u * g];",
-            f"{ind}    let gb = rx_sgsum[2u * g + 1u];",
-            f"{ind}    sa = sa + ga;",
-            f"{ind}    sb = sb + gb;",
-            f"{ind}    if (g < slot) {{",
-            f"{ind}        pa = pa + ga;",
-            f"{ind}        pb = pb + gb;",
-            f"{ind}    }}",
-            f"{ind}}}",
-            f"{ind}let ha = sa.x + sa.y + sa.z + sa.w;",
-            f"{ind}let qa = pa + vec4<u32>(0u, sa.x, sa.x + sa.y, sa.x + sa.y + sa.z);",
-            f"{ind}let qb = pb + ha + vec4<u32>(0u, sb.x, sb.x + sb.y, sb.x + sb.y + sb.z);",
-            f"{ind}let lo_total = (ha + sb.x + sb.y + sb.z + sb.w) & 0xffffu;"]
-    for i in range(items):
-        out += [f"{ind}let q{i} = select(qa[d{i} & 3u], qb[d{i} & 3u], (d{i} & 4u) != 0u);",
-                f"{ind}{dst}[rx_pad(select(q{i} & 0xffffu, (q{i} >> 16u) + lo_total, d{i} >= 8u) + l{i})] = v{i};"]
-    out += [f"{ind}workgroupBarrier();", "        }"]
-    return out
-
-
-def _reg_parts(wg: int, items: int, sg: bool) -> dict[str, str]:
+def _reg_parts(wg: int, items: int) -> dict[str, str]:
     """radix_scatter_reg.wgsl's generated parts."""
     r = range(items)
     ind = "        "
@@ -313,15 +275,9 @@ def _reg_parts(wg: int, items: int, sg: bool) -> dict[str, str]:
                   f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
-    ticket = ["    // Shape.sgscan: the subgroups number themselves by a ticket (no assumption on the layout of lid)",
-              "    let lane = subgroupExclusiveAdd(1u);", "    let sgs = subgroupAdd(1u);", "    var tk = 0u;",
-              "    if (lane == 0u) {", "        tk = atomicAdd(&rx_ticket, 1u);", "    }",
-              "    let slot = subgroupBroadcastFirst(tk);", "    let vlid = slot * sgs + lane;",
-              f"    let nsg = {wg}u / sgs;"] if sg else []
-    return dict(LOAD="\n".join(load), SPLIT_LO=_reg_split("ta", "tb", 16, wg, items, sg),
-                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, sg), STARTS="\n".join(starts), WRITE="\n".join(write),
-                ADVANCE="\n".join(advance), TICKET="\n".join(ticket),
-                TICKET0="    if (lid == 0u) {\n        atomicStore(&rx_ticket, 0u);\n    }" if sg else "")
+    return dict(LOAD="\n".join(load), SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items), STARTS="\n".join(starts), WRITE="\n".join(write),
+                ADVANCE="\n".join(advance))
 
 
 def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
@@ -336,8 +292,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg), ITEMS=shp.items,
-                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg), NSG2=wg // 2 if shp.sgscan else 1,
-                                  **_reg_parts(wg, shp.items, shp.sgscan)), wg)
+                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
+                                  **_reg_parts(wg, shp.items)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg), wg)
@@ -412,8 +368,6 @@ def _shape(device) -> Shape:
     shp = CPU if cpu else GPU
     if shp.chunked:
         return shp
-    if shp.sgscan and not (shp.ranker == "reg" and "subgroup" in device.features):
-        shp = dataclasses.replace(shp, sgscan=False)
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
     return shp

@@ -28,11 +28,6 @@ var<workgroup> run: array<u32, 256>;
 // plus its position
 var<workgroup> tstart: array<u32, 256>;
 
-// Shape.sgscan: the subgroups' tickets (zeroed before the start's barriers), their sums of the 8 counter words
-// (subgroups of 4 invocations or more)
-var<workgroup> rx_ticket: atomic<u32>;
-var<workgroup> rx_sgsum: array<vec4<u32>, ${NSG2}>;
-
 const rx_q = vec4<u32>(0u, 1u, 2u, 3u);
 
 fn rx_pad(j: u32) -> u32 {
@@ -40,9 +35,7 @@ fn rx_pad(j: u32) -> u32 {
 }
 
 ${ENTRY}
-${TICKET0}
 ${BEGIN}
-${TICKET}
     for (var t0 = bstart; t0 < bstop; t0 = t0 + ${TILE}u) {
         let valid = min(${TILE}u, bstop - t0);
         // load: padding sorts after every element (digit 255, later position)
