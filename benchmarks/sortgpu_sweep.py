@@ -2,12 +2,13 @@
 
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
-``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``), each
+``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``src_first``), each
 against torch.sort (stable for argsort) in the same process when a CUDA torch imports.  Every result is checked
 (against torch on CUDA, else numpy), untimed.  Times are the best of three synchronised loops after a warm-up.
 Then a phase breakdown of the default and of the two fastest variants: the 2^24 sort's time with only some
 kernels recorded (the result is then wrong and not checked): scatter = full - (all but the scatters), hist =
-(init, stats, histograms, gather) - (init, stats, gather), dscan likewise, gather = full - (all but the gather).
+(init, stats, histograms, gather) - (init, stats, gather), dscan likewise, gather = full - (all but the gather);
+init+stats alone, and nothing recorded (the host's and the allocations' share).
 (Without the scatters the later histograms count a buffer no pass wrote: if it holds zeros, one digit contends
 for one counter, so hist is then an upper bound.)
 
@@ -37,15 +38,18 @@ DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GP
 def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", DEFAULT)]
 
-    def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False) -> None:
-        label = f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)}"
+    def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False, src: bool = False) -> None:
+        label = f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)} src={int(src)}"
         out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="reg",
-                                       dscan_regs=dscan, direct=direct)))
+                                       dscan_regs=dscan, direct=direct, src_first=src)))
     if small:
         reg(64, 4, blocks=8)
-        reg(32, 16, blocks=100, dscan=2, direct=True)
+        reg(32, 16, blocks=100, dscan=2, direct=True, src=True)
         return out
-    # the likeliest first (a sweep past its time budget skips the rest); sort4.txt's best two, the previous default
+    # the likeliest first (a sweep past its time budget skips the rest): the default with src_first; sort4.txt's
+    # best two, the previous default
+    reg(256, 4, dscan=16, direct=True, src=True)
+    reg(256, 4, 1024, dscan=4, direct=True, src=True)
     reg(256, 4, 1024, dscan=4, direct=True)
     reg(256, 4)
     reg(256, 4, 2048, dscan=8, direct=True)
@@ -158,14 +162,19 @@ def main() -> None:
                 # histogram or scan alone runs on valid keys (its cost does not depend on the counts it reads)
                 for name, parts in (("none", ("radix_hist", "radix_dscan", "radix_scatter")),
                                     ("hist", ("radix_dscan", "radix_scatter")), ("dscan", ("radix_hist", "radix_scatter")),
-                                    ("hist+dscan", ("radix_scatter",)), ("no gather", ("sort_gather",))):
+                                    ("hist+dscan", ("radix_scatter",)), ("no gather", ("sort_gather",)),
+                                    ("only init+stats", ("radix_hist", "radix_dscan", "radix_scatter", "sort_gather")),
+                                    ("nothing", ("radix_init", "radix_stats", "radix_hist", "radix_dscan", "radix_scatter",
+                                                 "sort_gather"))):
                     skip.skip = set(parts)
-                    shown = name if name == "no gather" else "init+stats+gather" + ("" if name == "none" else f"+{name}")
+                    shown = name if name in ("no gather", "only init+stats", "nothing") else \
+                        "init+stats+gather" + ("" if name == "none" else f"+{name}")
                     t[name] = row(f"phases {label}: {shown}", top, "sort", check=False)
                     skip.skip = set()
                 print(f"   => scatter {(full - t['hist+dscan']) * 1e3:.3f} ms, hist {(t['hist'] - t['none']) * 1e3:.3f}, "
                       f"dscan {(t['dscan'] - t['none']) * 1e3:.3f}, gather {(full - t['no gather']) * 1e3:.3f}, "
-                      f"init+stats+gather {t['none'] * 1e3:.3f} of {full * 1e3:.3f} ms")
+                      f"init+stats+gather {t['none'] * 1e3:.3f}, init+stats {t['only init+stats'] * 1e3:.3f}, "
+                      f"nothing recorded {t['nothing'] * 1e3:.3f} of {full * 1e3:.3f} ms")
         finally:
             skip.close()
     finally:

@@ -67,6 +67,9 @@ class Shape:
     # registers at once (straight-line; 0: loops over memory, a load or store at a time)
     direct: bool = False  # a values-only sort of one 32-bit row into a whole contiguous output runs its passes
     # in the output (its payload is the values' bits) and skips the final copy
+    src_first: bool = False  # such a sort of a contiguous row (offset 0) reads the source as the first pass's
+    # payload: the init writes no payload (only the statistics' reduction reads the keys); the plan then runs at
+    # least one pass (equal keys: a stable sort by digit 0 and the payload copy)
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -149,14 +152,17 @@ def _reduce4(k: str, wide: int) -> str:
     return source.render("radix_reduce4.wgsl", K=k, WG=wide)
 
 
-def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: bool, simple: bool) -> launch.Kernel:
+def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: bool, simple: bool,
+                store_idx: bool = True) -> launch.Kernel:
     c = _kconst(_kdt(xdt))
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
                          dict(KEYFNS=_keyfns(xdt), ROWS_STRUCT=rows.wgsl_struct(), STOREKEY="" if carry else "keys[e] = k;",
+                              STOREIDX=f"idx[e] = {'bitcast<u32>(src[src_at(row, pos)])' if carry else 'e'};"
+                              if store_idx else "",
                               ROWS_SRC=rows.wgsl_functions("src", "p.src", simple), KEY=_key(xdt, descending), K=c["K"],
-                              PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"],
+                              KMAX=c["KMAX"],
                               KZERO=c["KZERO"],
                               REDUCE4=_reduce4(c["K"], wide), ROWPOS=_ROWPOS[one_row]), wide)
 
@@ -165,12 +171,12 @@ _ROWPOS = {False: "        let row = e / p.L;\n        let pos = e - row * p.L;"
            True: "        let row = 0u;\n        let pos = e;"}
 
 
-def _build_stats(kdt: DType, wide: int, bits: int) -> launch.Kernel:
+def _build_stats(kdt: DType, wide: int, bits: int, least: int = 0) -> launch.Kernel:
     c = _kconst(kdt)
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_stats.wgsl", (read("part", k), write("plan", "array<u32>")),
                          dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], RHI=c["RHI"], BITS=bits,
-                              MASK=(1 << bits) - 1, NDIG=_digits(8 * int(c["KBYTES"]), bits),
+                              MASK=(1 << bits) - 1, NDIG=_digits(8 * int(c["KBYTES"]), bits), LEAST=least,
                               REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
@@ -331,10 +337,11 @@ class _Work:
 
 
 def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, rws, shp: Shape,
-                   carry: bool = False, final: Mirror | None = None) -> _Work:
+                   carry: bool = False, final: Mirror | None = None, src_first: bool = False) -> _Work:
     """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
     statistics that plan the key passes on the device; ``final``: the mirror that serves as the payload's first
-    buffer (where the passes end)."""
+    buffer (where the passes end); ``src_first``: no payload written (the first pass reads the source), at least
+    one pass planned."""
     kdt = _kdt(x.dtype)
     ntiles = math.ceil(n / shp.tile)
     block = math.ceil(ntiles / shp.max_blocks) * shp.tile
@@ -345,14 +352,16 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
                  [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 4 + 64, device), keys + idxs)
     part = Mirror(kdt, 4 * nb, device)
     one_row, simple = length == n, rws[0].simple  # no division by L; one multiply-add an address
-    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple),
-                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple))
+    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple,
+                                     not src_first),
+                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple, not src_first))
     params = layout.Params().u32(n, length, block, 0)
     rws[0].pack(params)
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
-    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits),
-                            lambda: _build_stats(kdt, shp.wide, shp.bits))
+    least = int(src_first)
+    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits, least),
+                            lambda: _build_stats(kdt, shp.wide, shp.bits, least))
     bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
     return work
@@ -404,10 +413,15 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     r = rws[1] if carry and values_out is not None else None
     direct = (shp.direct and r is not None and r.offset == 0 and (n == 1 or (r.ishape, r.ist) == ((n,), (1,)))
               and values_out.mirror.size == n and values_out.mirror is not x.mirror)
-    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, values_out.mirror if direct else None)
-    nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
     bits = shp.bits
     passes = [(0, s) for s in range(key_slots(x.dtype, bits))] if length > 1 else []  # (mode, key slot | row shift)
+    # Shape.src_first: the first pass reads such a sort's contiguous source (its bits are the payload)
+    q = rws[0]
+    src_first = shp.src_first and carry and bool(passes) and q.offset == 0 and (q.ishape, q.ist) == ((n,), (1,))
+    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, values_out.mirror if direct else None,
+                          src_first)
+    nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
+    first = x.mirror.buffer() if src_first else None
     if passes and n_rows > 1:
         passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), bits)]
     segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
@@ -424,18 +438,19 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     for mode, arg in passes:
         if mode == 1 and arg == 0:
             cur = 0  # the plan runs an even number of key passes: the keys' order is in the first buffers
+        src = first if first is not None and (mode, arg) == (0, 0) else ibuf[cur]  # this pass's payload
         params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
                                      0).bytes()
         cbuf = counts.buffer_for_write(whole=True)
-        launch.dispatch(device, hist, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
+        launch.dispatch(device, hist, [kbuf[cur], src, plan, cbuf], params, workgroups=nb)
         if shp.chunked:  # one exclusive scan of the digit-major chunk counts (as one "digit") gives every slot
             launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
                             layout.Params().u32((1 << bits) * segs, 1, mode, arg).bytes(), workgroups=1)
-            bufs = [kbuf[cur], ibuf[cur], plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
+            bufs = [kbuf[cur], src, plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
         else:
             launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
                             layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
-            bufs = [kbuf[cur], ibuf[cur], plan, cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]]
+            bufs = [kbuf[cur], src, plan, cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]]
         launch.dispatch(device, scatter, bufs, params, workgroups=nb)
         cur = 1 - cur
     if passes and passes[-1][0] == 0:

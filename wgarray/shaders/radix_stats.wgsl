@@ -73,6 +73,12 @@ ${ENTRY}
             plan[1] = 0u;
             plan[2] = 0u;
         }
+        // Shape.src_first (LEAST = 1): the first pass reads the source, so at least one pass moves the data into
+        // the ping-pong pair (equal keys: a stable sort by digit 0, then the payload copy)
+        if (np < ${LEAST}u) {
+            plan[4] = 0u;
+            np = 1u;
+        }
         plan[3] = np & 1u;
         plan[0] = np + (np & 1u);
     }
