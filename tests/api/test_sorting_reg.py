@@ -192,3 +192,23 @@ def test_src_first(monkeypatch, shape):
         assert_same(wg.sort(x[::2]).numpy(), a[::2][np.argsort(a[::2], kind="stable")])
         np.testing.assert_array_equal(wg.argsort(x).numpy(), np.argsort(a, kind="stable"))
         assert_same(x.numpy(), a)  # the source is read, never written
+
+
+@pytest.mark.parametrize("regs", [1, 3])
+def test_stats_regs(monkeypatch, regs):
+    """Shape.stats_regs: the statistics fold ``regs`` blocks' partials an invocation at once (130 blocks over 32
+    invocations: 2 rounds of 3, the last indices clamped; of 1, 5 rounds): the device plan equals plan_passes, the
+    extreme key in the last block, first block or elsewhere; int64 keys (u64 partials) and sorts against numpy."""
+    _force(monkeypatch, radix.Shape(wg=32, wide=32, max_blocks=130, tile=64, ranker="reg", stats_regs=regs))
+    assert ("i2 = 4u * min(b0 + 64u" in radix._build_stats(wg.uint32, 32, 8, 0, regs).source()) == (regs == 3)
+    dev = wg.default_device()
+    n = 130 * 64
+    for at in (n - 1, 0, 4321):
+        v = np.full(n, 0x300, dtype=np.uint32)
+        v[at], v[(at + 77) % n] = 0x7F0000, 0x5
+        o, a = np.bitwise_or.reduce(v), np.bitwise_and.reduce(v)
+        want = radix.plan_passes(4, int(v.min()), int(v.max()), int(o), int(a), 8)
+        assert radix.device_plan(dev, wg.asarray(v), 0, False) == want
+        np.testing.assert_array_equal(wg.sort(wg.asarray(v)).numpy(), np.sort(v))
+    b = np.random.default_rng(regs).integers(-2 ** 40, 2 ** 40, n)
+    np.testing.assert_array_equal(wg.argsort(wg.asarray(b)).numpy(), np.argsort(b, kind="stable"))

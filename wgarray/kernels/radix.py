@@ -67,6 +67,8 @@ class Shape:
     # registers at once (straight-line; 0: loops over memory, a load or store at a time)
     direct: bool = False  # a values-only sort of one 32-bit row into a whole contiguous output runs its passes
     # in the output (its payload is the values' bits) and skips the final copy
+    stats_regs: int = 0  # the statistics' fold: an invocation loads this many blocks' partials at once
+    # (straight-line, all loads in flight; 0: a loop, a block at a time)
     src_first: bool = False  # such a sort of a contiguous row (offset 0) reads the source as the first pass's
     # payload: the init writes no payload (only the statistics' reduction reads the keys); the plan then runs at
     # least one pass (equal keys: a stable sort by digit 0 and the payload copy)
@@ -171,12 +173,35 @@ _ROWPOS = {False: "        let row = e / p.L;\n        let pos = e - row * p.L;"
            True: "        let row = 0u;\n        let pos = e;"}
 
 
-def _build_stats(kdt: DType, wide: int, bits: int, least: int = 0) -> launch.Kernel:
+def _stats_fold(wide: int, regs: int) -> str:
+    """radix_stats.wgsl's fold of the blocks' partials: a loop, or ``regs`` blocks an invocation at once."""
+    ind = "    "
+    if not regs:
+        return "\n".join([f"{ind}for (var b = lid; b < p.nb; b = b + {wide}u) {{",
+                          f"{ind}    lo = min(lo, part[4u * b]);", f"{ind}    hi = max(hi, part[4u * b + 1u]);",
+                          f"{ind}    o = o | part[4u * b + 2u];", f"{ind}    a = a & part[4u * b + 3u];", f"{ind}}}"])
+    r = range(regs)
+    out = [f"{ind}for (var b0 = lid; b0 < p.nb; b0 = b0 + {wide * regs}u) {{"]
+    out += [f"{ind}    let i{k} = 4u * min(b0 + {k * wide}u, p.nb - 1u);" for k in r]
+    for j, v in enumerate("lhoa"):
+        out += [f"{ind}    let {v}{k} = part[i{k} + {j}u];" for k in r]
+    for var, v, op in (("lo", "l", "min"), ("hi", "h", "max")):
+        expr = var
+        for k in r:
+            expr = f"{op}({expr}, {v}{k})"
+        out.append(f"{ind}    {var} = {expr};")
+    out.append(f"{ind}    o = o | " + " | ".join(f"o{k}" for k in r) + ";")
+    out.append(f"{ind}    a = a & " + " & ".join(f"a{k}" for k in r) + ";")
+    return "\n".join(out + [f"{ind}}}"])
+
+
+def _build_stats(kdt: DType, wide: int, bits: int, least: int = 0, regs: int = 0) -> launch.Kernel:
     c = _kconst(kdt)
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_stats.wgsl", (read("part", k), write("plan", "array<u32>")),
                          dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], RHI=c["RHI"], BITS=bits,
                               MASK=(1 << bits) - 1, NDIG=_digits(8 * int(c["KBYTES"]), bits), LEAST=least,
+                              FOLD=_stats_fold(wide, regs),
                               REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
@@ -360,8 +385,8 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
     least = int(src_first)
-    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits, least),
-                            lambda: _build_stats(kdt, shp.wide, shp.bits, least))
+    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits, least, shp.stats_regs),
+                            lambda: _build_stats(kdt, shp.wide, shp.bits, least, shp.stats_regs))
     bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
     return work
