@@ -4,9 +4,10 @@ Each element e = row * L + pos gets an unsigned sort key (``sort.storage_key_exp
 float16 a 16-bit key, ``shaders/radix_key16.wgsl``; complemented for descending order, which keeps equal
 elements in their original order) and the payload e.  A pass sorts stably by one digit (``Shape.bits`` wide: 8 on
 GPUs, any of 1..16 in the CPU kernels): per-block digit histograms, a scan of the (digit, block) counts and a
-scatter.  GPUs (``radix_hist.wgsl``, ``radix_dscan.wgsl``, ``radix_scatter.wgsl``) rank each tile's keys among
-equal digits with counting sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``, ``radix_dscan.wgsl``
-over all counts at once, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
+scatter.  GPUs (``radix_hist.wgsl``, ``radix_dscan.wgsl``, ``radix_scatter_reg.wgsl`` with its counters in
+registers, the default ``Shape.ranker = "reg"``, or ``radix_scatter.wgsl``) rank each tile's keys among equal
+digits with counting sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``, ``radix_dscan.wgsl`` over
+all counts at once, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
 invocation, without barriers.  A values-only sort of one row of a 32-bit dtype carries the values' bits as the
 payload and recomputes each pass's key from it: no key array is written or read after the statistics.
 
@@ -44,14 +45,15 @@ SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts se
 
 @dataclass(frozen=True)
 class Shape:
-    """Launch shapes.  GPUs: the tiled scatter (64 invocations rank 16 keys each of a 1024-key tile), 256
-    invocations in the other kernels, up to 4096 blocks (1024 blocks of 64 invocations fill a quarter of an H200's
-    132 x 2048 invocation slots; ``python -m benchmarks.sort_shapes`` times the alternatives: invocations x tile
-    (keys per invocation) x blocks).  CPU adapters (lavapipe), where a workgroup barrier costs tens of
-    microseconds: the chunked hist and scatter (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8
-    invocations, each counting and placing a contiguous chunk of thousands of keys, no barrier), up to 32
-    blocks (a few a core) of at least 8192 keys, 8-bit digits (``python -m benchmarks.sort_shapes`` sweeps the
-    width on a CPU adapter)."""
+    """Launch shapes.  GPUs: the register-ranked tiled scatter (256 invocations rank 4 keys each of a 1024-key
+    tile: the fastest of ``python -m benchmarks.sortgpu_sweep`` on an H100, 2.07 ms for a 2^24 float32 sort against
+    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 4096 blocks, the digit
+    scan's chunks of 16 block counts in registers and a values-only sort's passes run in its output (``direct``:
+    1.98 ms at 2^24 on the H100, torch.sort 0.92 ms).  CPU
+    adapters (lavapipe), where a workgroup barrier costs tens of microseconds: the chunked hist and scatter
+    (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, each counting and placing a contiguous
+    chunk of thousands of keys, no barrier), up to 32 blocks (a few a core) of at least 8192 keys, 8-bit digits
+    (``python -m benchmarks.sort_shapes`` sweeps the width on a CPU adapter)."""
 
     wg: int  # scatter invocations (a power of two, 8..256)
     wide: int  # invocations of init, stats, hist, dscan
@@ -61,8 +63,22 @@ class Shape:
     tile: int = TILE  # keys the GPU scatter ranks at once (a power of two, tile / wg of them an invocation); the
     # CPU kernels' block granularity (8192: chunks of >= 1024 keys, so a 2^14 sort counts 2 blocks, not 16, and
     # scans 8x fewer counters: 2.1 against 3.5 ms on lavapipe)
+    dscan_regs: int = 0  # GPU digit scan: an invocation's chunk of up to this many block counts is loaded into
+    # registers at once (straight-line; 0: loops over memory, a load or store at a time)
+    direct: bool = False  # a values-only sort of one 32-bit row into a whole contiguous output runs its passes
+    # in the output (its payload is the values' bits) and skips the final copy
+    stats_regs: int = 0  # the statistics' fold: an invocation loads this many blocks' partials at once
+    # (straight-line, all loads in flight; 0: a loop, a block at a time)
+    src_first: bool = False  # such a sort of a contiguous row (offset 0) reads the source as the first pass's
+    # payload: the init writes no payload (only the statistics' reduction reads the keys); the plan then runs at
+    # least one pass (equal keys: a stable sort by digit 0 and the payload copy)
+    ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
+    # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
+    # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
 
     def __post_init__(self) -> None:
+        if self.ranker not in ("split4", "reg"):
+            raise ValueError(f"radix shape: ranker {self.ranker!r}")
         if not (1 <= self.bits <= 16 and (self.chunked or self.bits == 8)):
             raise ValueError(f"radix digits of {self.bits} bits need the CPU kernels (the GPU ones take 8)")
         if self.tile & (self.tile - 1) or not self.wg <= self.tile <= 1 << 16:
@@ -74,18 +90,41 @@ class Shape:
 
     @property
     def scatter_bytes(self) -> int:
-        """Workgroup memory of the GPU scatter: two tiles, 16 counters an invocation, two 256-entry tables and the
-        workgroup scan's."""
-        return 4 * (2 * self.tile + 16 * self.wg + 512 + self.wg + self.wg // min(8, self.wg) + 1)
+        """Workgroup memory of the GPU scatter: two tiles, 16 counters an invocation (reg: 8 words, padded), two
+        256-entry tables and the workgroup scan's."""
+        scan = self.wg + self.wg // min(8, self.wg) + 1
+        if self.ranker == "reg":
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan)
+        return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
-GPU = Shape(wg=64, wide=256, max_blocks=4096)
+GPU = Shape(wg=256, wide=256, max_blocks=4096, tile=1024, ranker="reg", dscan_regs=16, direct=True)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
+
+
+def _padded(n: int) -> int:
+    """Words of a workgroup array of ``n`` entries padded one word in 32 (``rx_pad`` in radix_scatter_reg.wgsl)."""
+    return n + n // 32 + 1
 
 
 def _scan_text(wg: int) -> str:
     seg = min(8, wg)
     return source.render("radix_wgscan.wgsl", WG=wg, SEG=seg, NSEG=wg // seg)
+
+
+def _reg_scan_text(wg: int) -> str:
+    """``radix_wgscan_reg.wgsl``: the reg scatter's workgroup scan, its segment scans and sums generated."""
+    seg = min(8, wg)
+    nseg = wg // seg
+    ind = "        "
+    scan = [f"{ind}let a{i} = rx_sc[rx_pad(f + {i}u)];" for i in range(seg)]
+    scan += [f"{ind}rx_sc[rx_pad(f + {i}u)] = {' + '.join(f'a{k}' for k in range(i)) or '0u'};" for i in range(seg)]
+    scan.append(f"{ind}rx_seg[lid] = {' + '.join(f'a{k}' for k in range(seg))};")
+    sums = [f"    let g{i} = rx_seg[{i}u];" for i in range(nseg)]
+    sums.append(f"    rx_sum = {' + '.join(f'g{i}' for i in range(nseg))};")
+    sums.append(f"    let before = {' + '.join(f'select(0u, g{i}, {i}u < seg)' for i in range(nseg))};")
+    return source.render("radix_wgscan_reg.wgsl", NSEG=nseg, SEG=seg, NSC=_padded(wg), SEGSCAN="\n".join(scan),
+                         SEGSUM="\n".join(sums))
 
 
 def _kdt(d: DType) -> DType:
@@ -115,14 +154,17 @@ def _reduce4(k: str, wide: int) -> str:
     return source.render("radix_reduce4.wgsl", K=k, WG=wide)
 
 
-def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: bool, simple: bool) -> launch.Kernel:
+def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: bool, simple: bool,
+                store_idx: bool = True) -> launch.Kernel:
     c = _kconst(_kdt(xdt))
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
                          dict(KEYFNS=_keyfns(xdt), ROWS_STRUCT=rows.wgsl_struct(), STOREKEY="" if carry else "keys[e] = k;",
+                              STOREIDX=f"idx[e] = {'bitcast<u32>(src[src_at(row, pos)])' if carry else 'e'};"
+                              if store_idx else "",
                               ROWS_SRC=rows.wgsl_functions("src", "p.src", simple), KEY=_key(xdt, descending), K=c["K"],
-                              PAYLOAD="bitcast<u32>(src[src_at(row, pos)])" if carry else "e", KMAX=c["KMAX"],
+                              KMAX=c["KMAX"],
                               KZERO=c["KZERO"],
                               REDUCE4=_reduce4(c["K"], wide), ROWPOS=_ROWPOS[one_row]), wide)
 
@@ -131,12 +173,35 @@ _ROWPOS = {False: "        let row = e / p.L;\n        let pos = e - row * p.L;"
            True: "        let row = 0u;\n        let pos = e;"}
 
 
-def _build_stats(kdt: DType, wide: int, bits: int) -> launch.Kernel:
+def _stats_fold(wide: int, regs: int) -> str:
+    """radix_stats.wgsl's fold of the blocks' partials: a loop, or ``regs`` blocks an invocation at once."""
+    ind = "    "
+    if not regs:
+        return "\n".join([f"{ind}for (var b = lid; b < p.nb; b = b + {wide}u) {{",
+                          f"{ind}    lo = min(lo, part[4u * b]);", f"{ind}    hi = max(hi, part[4u * b + 1u]);",
+                          f"{ind}    o = o | part[4u * b + 2u];", f"{ind}    a = a & part[4u * b + 3u];", f"{ind}}}"])
+    r = range(regs)
+    out = [f"{ind}for (var b0 = lid; b0 < p.nb; b0 = b0 + {wide * regs}u) {{"]
+    out += [f"{ind}    let i{k} = 4u * min(b0 + {k * wide}u, p.nb - 1u);" for k in r]
+    for j, v in enumerate("lhoa"):
+        out += [f"{ind}    let {v}{k} = part[i{k} + {j}u];" for k in r]
+    for var, v, op in (("lo", "l", "min"), ("hi", "h", "max")):
+        expr = var
+        for k in r:
+            expr = f"{op}({expr}, {v}{k})"
+        out.append(f"{ind}    {var} = {expr};")
+    out.append(f"{ind}    o = o | " + " | ".join(f"o{k}" for k in r) + ";")
+    out.append(f"{ind}    a = a & " + " & ".join(f"a{k}" for k in r) + ";")
+    return "\n".join(out + [f"{ind}}}"])
+
+
+def _build_stats(kdt: DType, wide: int, bits: int, least: int = 0, regs: int = 0) -> launch.Kernel:
     c = _kconst(kdt)
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_stats.wgsl", (read("part", k), write("plan", "array<u32>")),
                          dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], RHI=c["RHI"], BITS=bits,
-                              MASK=(1 << bits) - 1, NDIG=_digits(8 * int(c["KBYTES"]), bits),
+                              MASK=(1 << bits) - 1, NDIG=_digits(8 * int(c["KBYTES"]), bits), LEAST=least,
+                              FOLD=_stats_fold(wide, regs),
                               REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
@@ -168,10 +233,82 @@ def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
 
 
-def _build_dscan(wide: int) -> launch.Kernel:
+def _build_dscan(wide: int, regs: int) -> launch.Kernel:
+    """The digit scan; an invocation's chunk of up to ``regs`` counts held in named registers (generated)."""
+    ind = "        "
+    load = [f"{ind}var c{k} = 0u;\n{ind}if (held && lo + {k}u < hi) {{ c{k} = counts[lo + {k}u]; }}" for k in range(regs)]
+    load += [f"{ind}s = {' + '.join(f'c{k}' for k in range(regs))};"] if regs else []
+    store = [f"{ind}if (held && lo + {k}u < hi) {{ counts[lo + {k}u] = acc; acc = acc + c{k}; }}" for k in range(regs)]
     return launch.Kernel("radix_dscan.wgsl", (read("plan", "array<u32>"), write("counts", "array<u32>"),
                                               write("totals", "array<u32>")),
-                         dict(WGSCAN=_scan_text(wide)), wide)
+                         dict(WGSCAN=_scan_text(wide), REGS=regs, LOAD="\n".join(load), STORE="\n".join(store)), wide)
+
+
+def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
+    """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
+    (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1."""
+    r = range(items)
+    ind = "            "
+    out = [f"        {{  // counting sort by bits {sh}..{sh + 3}: {src} -> {dst}",
+           f"{ind}let base = lid * {items}u;"]
+    out += [f"{ind}let v{i} = {src}[rx_pad(base + {i}u)];" for i in r]
+    out += [f"{ind}let d{i} = (v{i} >> {sh}u) & 15u;" for i in r]
+    out.append(f"{ind}var c = vec4<u32>(0u);  // 16 byte counters: digit d in byte d & 3 of component d >> 2")
+    for i in r:
+        out += [f"{ind}let h{i} = select(vec4<u32>(0u), vec4<u32>(1u), vec4<u32>(d{i} >> 2u) == rx_q);",
+                f"{ind}let s{i} = (d{i} & 3u) * 8u;",
+                f"{ind}let l{i} = (dot(c, h{i}) >> s{i}) & 0xffu;",
+                f"{ind}c = c + (h{i} << vec4<u32>(s{i}));"]
+    words = []
+    for w in range(8):
+        lo, hi, sb = ("c.x", "c.z", 8 * w) if w < 4 else ("c.y", "c.w", 8 * (w - 4))
+        words.append(f"(({lo} >> {sb}u) & 0xffu) | ((({hi} >> {sb}u) & 0xffu) << 16u)")
+    out += [f"{ind}sc[rx_pad({w * wg}u + lid)] = {words[w]};" for w in range(8)]
+    out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"]
+    out += [f"{ind}let a{w} = sc[rx_pad(f + {w}u)];" for w in range(8)]
+    out.append(f"{ind}let e0 = 0u;")
+    out += [f"{ind}let e{w} = e{w - 1} + a{w - 1};" for w in range(1, 8)]
+    out += [f"{ind}let ex = rx_exscan(lid, e7 + a7);", f"{ind}let lo_total = rx_sum & 0xffffu;"]
+    out += [f"{ind}sc[rx_pad(f + {w}u)] = ex + e{w};" for w in range(8)]
+    out.append(f"{ind}workgroupBarrier();")
+    for i in r:
+        out += [f"{ind}let q{i} = sc[rx_pad((d{i} & 7u) * {wg}u + lid)];",
+                f"{ind}{dst}[rx_pad(select(q{i} & 0xffffu, (q{i} >> 16u) + lo_total, d{i} >= 8u) + l{i})] = v{i};"]
+    out += [f"{ind}workgroupBarrier();", "        }"]
+    return "\n".join(out)
+
+
+def _reg_parts(wg: int, items: int) -> dict[str, str]:
+    """radix_scatter_reg.wgsl's generated parts."""
+    r = range(items)
+    ind = "        "
+    load = []
+    for k in r:
+        load += [f"{ind}let j{k} = {k * wg}u + lid;",
+                 f"{ind}var c{k} = (0xffu << 16u) | j{k};",
+                 f"{ind}if (j{k} < valid) {{ c{k} = (rx_digit(t0 + j{k}) << 16u) | j{k}; }}"]
+    load += [f"{ind}ta[rx_pad(j{k})] = c{k};" for k in r]
+    starts = []
+    for k in r:
+        starts += [f"{ind}let o{k} = ta[rx_pad(j{k})];",
+                   f"{ind}if (j{k} < valid && (j{k} == 0u || (ta[rx_pad(j{k} - 1u)] >> 16u) != (o{k} >> 16u))) "
+                   f"{{ tstart[o{k} >> 16u] = run[o{k} >> 16u] - j{k}; }}",
+                   f"{ind}let last{k} = j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != (o{k} >> 16u);"]
+    write = []
+    for k in r:
+        write += [f"{ind}var n{k} = 0u;",
+                  f"{ind}if (j{k} < valid) {{",
+                  f"{ind}    let d = o{k} >> 16u;",
+                  f"{ind}    let dest = tstart[d] + j{k};",
+                  f"{ind}    let at = t0 + (o{k} & 0xffffu);",
+                  f"{ind}    idx_out[dest] = idx_in[at];",
+                  f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}",
+                  f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
+                  f"{ind}}}"]
+    advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
+    return dict(LOAD="\n".join(load), SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items), STARTS="\n".join(starts), WRITE="\n".join(write),
+                ADVANCE="\n".join(advance))
 
 
 def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
@@ -182,9 +319,15 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (read("counts", "array<u32>"), read("totals", "array<u32>"),
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
+    begin = source.render("radix_scatter_begin.wgsl", WG=wg, PER=256 // wg)
+    if shp.ranker == "reg":
+        return launch.Kernel("radix_scatter_reg.wgsl", bindings,
+                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg), ITEMS=shp.items,
+                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
+                                  **_reg_parts(wg, shp.items)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt, 8, carried), WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
-                              TILE2=2 * shp.tile, CNT=16 * wg, PER=256 // wg), wg)
+                         dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
+                              TILE2=2 * shp.tile, CNT=16 * wg), wg)
 
 
 def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int, bits: int = 8) -> tuple[int, list[int]]:
@@ -219,27 +362,31 @@ class _Work:
 
 
 def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, rws, shp: Shape,
-                   carry: bool = False) -> _Work:
+                   carry: bool = False, final: Mirror | None = None, src_first: bool = False) -> _Work:
     """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
-    statistics that plan the key passes on the device."""
+    statistics that plan the key passes on the device; ``final``: the mirror that serves as the payload's first
+    buffer (where the passes end); ``src_first``: no payload written (the first pass reads the source), at least
+    one pass planned."""
     kdt = _kdt(x.dtype)
     ntiles = math.ceil(n / shp.tile)
     block = math.ceil(ntiles / shp.max_blocks) * shp.tile
     nb = math.ceil(n / block)
     keys = [Mirror(kdt, n, device), Mirror(kdt, n, device)]
-    idxs = [Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
+    idxs = [final or Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
     work = _Work(n, nb, block, [m.buffer_for_write(whole=True) for m in keys],
                  [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 4 + 64, device), keys + idxs)
     part = Mirror(kdt, 4 * nb, device)
     one_row, simple = length == n, rws[0].simple  # no division by L; one multiply-add an address
-    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple),
-                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple))
+    kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple,
+                                     not src_first),
+                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple, not src_first))
     params = layout.Params().u32(n, length, block, 0)
     rws[0].pack(params)
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
-    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits),
-                            lambda: _build_stats(kdt, shp.wide, shp.bits))
+    least = int(src_first)
+    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits, least, shp.stats_regs),
+                            lambda: _build_stats(kdt, shp.wide, shp.bits, least, shp.stats_regs))
     bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
     return work
@@ -250,10 +397,11 @@ def _shape(device) -> Shape:
     else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
     workgroup memory."""
     lim = device.properties.limits
-    if device.properties.adapter_type == "CPU" and \
-            4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size:
-        return CPU
-    shp = GPU
+    cpu = device.properties.adapter_type == "CPU" and \
+        4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size
+    shp = CPU if cpu else GPU
+    if shp.chunked:
+        return shp
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
     return shp
@@ -285,10 +433,20 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     # a values-only sort of one row carries the values' bits, not their index: no random gather at the end (row
     # passes need the index: the row is index / L)
     carry = index_out is None and n_rows == 1 and x.dtype.wgsl in CARRIED
-    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry)
-    nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
+    # Shape.direct: such a sort into a whole contiguous output uses it as the payload's first buffer, where the
+    # passes end (the output then holds the sorted bits: no gather)
+    r = rws[1] if carry and values_out is not None else None
+    direct = (shp.direct and r is not None and r.offset == 0 and (n == 1 or (r.ishape, r.ist) == ((n,), (1,)))
+              and values_out.mirror.size == n and values_out.mirror is not x.mirror)
     bits = shp.bits
     passes = [(0, s) for s in range(key_slots(x.dtype, bits))] if length > 1 else []  # (mode, key slot | row shift)
+    # Shape.src_first: the first pass reads such a sort's contiguous source (its bits are the payload)
+    q = rws[0]
+    src_first = shp.src_first and carry and bool(passes) and q.offset == 0 and (q.ishape, q.ist) == ((n,), (1,))
+    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, values_out.mirror if direct else None,
+                          src_first)
+    nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
+    first = x.mirror.buffer() if src_first else None
     if passes and n_rows > 1:
         passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), bits)]
     segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
@@ -299,26 +457,30 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried), lambda: _build_hist(kdt, shp, carried))
     scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried),
                              lambda: _build_scatter(kdt, shp, carried))
-    scan = launch.compile(device, ("radix_dscan", shp.wide), lambda: _build_dscan(shp.wide))
+    regs = 0 if shp.chunked else shp.dscan_regs
+    scan = launch.compile(device, ("radix_dscan", shp.wide, regs), lambda: _build_dscan(shp.wide, regs))
     cur = 0
     for mode, arg in passes:
         if mode == 1 and arg == 0:
             cur = 0  # the plan runs an even number of key passes: the keys' order is in the first buffers
+        src = first if first is not None and (mode, arg) == (0, 0) else ibuf[cur]  # this pass's payload
         params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
                                      0).bytes()
         cbuf = counts.buffer_for_write(whole=True)
-        launch.dispatch(device, hist, [kbuf[cur], ibuf[cur], plan, cbuf], params, workgroups=nb)
+        launch.dispatch(device, hist, [kbuf[cur], src, plan, cbuf], params, workgroups=nb)
         if shp.chunked:  # one exclusive scan of the digit-major chunk counts (as one "digit") gives every slot
             launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
                             layout.Params().u32((1 << bits) * segs, 1, mode, arg).bytes(), workgroups=1)
-            bufs = [kbuf[cur], ibuf[cur], plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
+            bufs = [kbuf[cur], src, plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
         else:
             launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
                             layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
-            bufs = [kbuf[cur], ibuf[cur], plan, cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]]
+            bufs = [kbuf[cur], src, plan, cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]]
         launch.dispatch(device, scatter, bufs, params, workgroups=nb)
         cur = 1 - cur
     if passes and passes[-1][0] == 0:
         cur = 0
+    if direct:
+        return
     sort.gather(device, x, x.mirror.buffer(), ibuf[cur], rws, values_out is not None, index_out is not None,
                 n_rows, length, length, length, [o.mirror for o in outs], carried=carry)

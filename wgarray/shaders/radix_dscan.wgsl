@@ -35,15 +35,24 @@ ${ENTRY}
         let chunk = (p.nb + ${WG}u - 1u) / ${WG}u;
         let lo = d * p.nb + min(lid * chunk, p.nb);
         let hi = d * p.nb + min(lid * chunk + chunk, p.nb);
+        // a chunk of at most ${REGS} counts (Shape.dscan_regs) is loaded at once into registers (all loads in
+        // flight, then all stores), a longer one scanned in two loops over memory
+        let held = chunk <= ${REGS}u;
         var s = 0u;
-        for (var i = lo; i < hi; i = i + 1u) {
-            s = s + counts[i];
+${LOAD}
+        if (!held) {
+            for (var i = lo; i < hi; i = i + 1u) {
+                s = s + counts[i];
+            }
         }
         var acc = rx_exscan(lid, s);
-        for (var i = lo; i < hi; i = i + 1u) {
-            let c = counts[i];
-            counts[i] = acc;
-            acc = acc + c;
+${STORE}
+        if (!held) {
+            for (var i = lo; i < hi; i = i + 1u) {
+                let c = counts[i];
+                counts[i] = acc;
+                acc = acc + c;
+            }
         }
         if (lid == 0u) {
             totals[d] = rx_total;

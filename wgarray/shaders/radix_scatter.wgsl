@@ -51,32 +51,7 @@ fn rx_split(lid: u32, src: u32, dst: u32, sh: u32) {
 }
 
 ${ENTRY}
-    let b = group_index;
-    if (b >= p.nb) {
-        return;
-    }
-    if (rx_copy_pass()) {
-        for (var e = b * p.block + lid; e < min(b * p.block + p.block, p.n); e = e + ${WG}u) {
-            idx_out[e] = idx_in[e];
-        }
-        return;
-    }
-    if (!rx_begin()) {
-        return;
-    }
-    var s = 0u;
-    for (var i = 0u; i < ${PER}u; i = i + 1u) {
-        s = s + totals[lid * ${PER}u + i];
-    }
-    var acc = rx_exscan(lid, s);
-    for (var i = 0u; i < ${PER}u; i = i + 1u) {
-        let d = lid * ${PER}u + i;
-        run[d] = acc + counts[d * p.nb + b];
-        acc = acc + totals[d];
-    }
-    workgroupBarrier();
-    let bstart = b * p.block;
-    let bstop = min(bstart + p.block, p.n);
+${BEGIN}
     for (var t0 = bstart; t0 < bstop; t0 = t0 + ${TILE}u) {
         let valid = min(${TILE}u, bstop - t0);
         for (var k = 0u; k < ${ITEMS}u; k = k + 1u) {

@@ -6,7 +6,8 @@
 // digit.  As plan_passes in kernels/radix.py: the raw digits where some keys differ (or ^ and), or the digits of
 // key - min up to max - min, whichever needs fewer passes.  An odd count gets one more pass that only copies the
 // payload (radix_digit.wgsl), so the host-recorded passes after the key passes (rows, gather) always find the data
-// in the first buffer of the pair.
+// in the first buffer of the pair.  Shape.stats_regs = R > 0: an invocation loads R blocks' partials at once
+// (straight-line, all loads in flight; indices past the last block clamped to it: the four folds are idempotent).
 
 struct Params {
     nb: u32,
@@ -38,12 +39,7 @@ ${ENTRY}
     var hi: ${K} = ${KZERO};
     var o: ${K} = ${KZERO};
     var a: ${K} = ${KMAX};
-    for (var b = lid; b < p.nb; b = b + ${WG}u) {
-        lo = min(lo, part[4u * b]);
-        hi = max(hi, part[4u * b + 1u]);
-        o = o | part[4u * b + 2u];
-        a = a & part[4u * b + 3u];
-    }
+${FOLD}
     rx_reduce4(lid, lo, hi, o, a);
     if (lid == 0u) {
         let kmin = rmin[0];
@@ -72,6 +68,12 @@ ${ENTRY}
             }
             plan[1] = 0u;
             plan[2] = 0u;
+        }
+        // Shape.src_first (LEAST = 1): the first pass reads the source, so at least one pass moves the data into
+        // the ping-pong pair (equal keys: a stable sort by digit 0, then the payload copy)
+        if (np < ${LEAST}u) {
+            plan[4] = 0u;
+            np = 1u;
         }
         plan[3] = np & 1u;
         plan[0] = np + (np & 1u);

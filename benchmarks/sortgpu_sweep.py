@@ -1,0 +1,202 @@
+"""GPU radix sort variants (issue 18's GPU target): ``python -m benchmarks.sortgpu_sweep [--small] [--quick]``.
+
+Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
+(``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
+``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``src_first``,
+``stats_regs``), each
+against torch.sort (stable for argsort) in the same process when a CUDA torch imports.  Every result is checked
+(against torch on CUDA, else numpy), untimed.  Times are the best of three synchronised loops after a warm-up.
+Then a phase breakdown of the default and of the two fastest variants: the 2^24 sort's time with only some
+kernels recorded (the result is then wrong and not checked): scatter = full - (all but the scatters), hist =
+(init, stats, histograms, gather) - (init, stats, gather), dscan likewise, gather = full - (all but the gather);
+init+stats alone, nothing recorded (the host's and the allocations' share), and the host's time to record (not
+run) one sort: if that is near init+stats, those phases are host time that the full sort overlaps.
+(Without the scatters the later histograms count a buffer no pass wrote: if it holds zeros, one digit contends
+for one counter, so hist is then an upper bound.)
+
+One line a case: ``<variant> <op> 2^e: <ms> ms, torch <ms> ms, speed <torch/ours>`` (speed >= 0.5 is the target)
+and the shape the device resolved (a tile that does not fit the device's workgroup memory is halved: the printed
+shape says so).  ``--small``: sizes 2^10..2^14 and shapes that fit a CPU adapter (lavapipe), to check that it
+runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the default and the variants whose label
+contains TEXT (e.g. ``--only="reg wg=256"``).  Under 150 s on an H100/H200."""
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+import wgarray as wg
+from wgarray.kernels import launch, radix
+
+from benchmarks.sort_ratio import best as _best
+
+BUDGET_S = 70  # seconds of variants, then the phase breakdown (the whole run under 100 s on an H100/H200)
+
+
+DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GPU
+
+
+def variants(small: bool) -> list[tuple[str, radix.Shape]]:
+    out = [("default", DEFAULT)]
+
+    def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False, src: bool = False,
+            stats: int = 0) -> None:
+        label = (f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)} src={int(src)} "
+                 f"stats={stats}")
+        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="reg",
+                                       dscan_regs=dscan, direct=direct, src_first=src, stats_regs=stats)))
+    if small:
+        reg(64, 4, blocks=8)
+        reg(32, 16, blocks=100, dscan=2, direct=True, src=True, stats=1)
+        return out
+    # the likeliest first (a sweep past its time budget skips the rest): the default with src_first; sort4.txt's
+    # best two, the previous default
+    reg(256, 4, dscan=16, direct=True, src=True, stats=16)
+    reg(256, 4, dscan=16, direct=True, src=True)
+    reg(256, 4, dscan=16, direct=True, stats=16)
+    reg(256, 4, 1024, dscan=4, direct=True, src=True, stats=4)
+    reg(256, 4, 1024, dscan=4, direct=True)
+    reg(256, 4)
+    reg(256, 4, 2048, dscan=8, direct=True)
+    reg(256, 4, 8192, dscan=32, direct=True)
+    reg(256, 8, 2048, dscan=8, direct=True)
+    return out
+
+
+class _Skip:
+    """Leaves the dispatches of the named radix kernels out while active (the phase breakdown)."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, str] = {}
+        self.skip: set[str] = set()
+        self._compile, self._dispatch = launch.compile, launch.dispatch
+
+        def compile(device, key, build):
+            k = self._compile(device, key, build)
+            if isinstance(key, tuple) and key and isinstance(key[0], str):
+                self.names[id(k[0])] = key[0]
+            return k
+
+        def dispatch(device, kernel, *a, **kw):
+            if self.names.get(id(kernel[0])) in self.skip:
+                return None
+            return self._dispatch(device, kernel, *a, **kw)
+        launch.compile, launch.dispatch = compile, dispatch
+
+    def close(self) -> None:
+        launch.compile, launch.dispatch = self._compile, self._dispatch
+
+
+def main() -> None:
+    small = "--small" in sys.argv
+    quick = "--quick" in sys.argv
+    t_start = time.perf_counter()
+    dev = wg.default_device()
+    print(f"adapter: {dev.properties.adapter_type} {dev.properties.name}; workgroup memory "
+          f"{dev.properties.limits.max_compute_workgroup_storage_size} B; default shape {radix._shape(dev)}",
+          flush=True)
+    try:
+        import torch
+        cuda = torch.cuda.is_available()
+    except Exception:  # noqa: BLE001 - torch is optional
+        torch, cuda = None, False
+    sizes = [10, 12, 14] if small else [20, 22, 24]
+    if quick:
+        sizes = sizes[-1:]
+    top = sizes[-1]
+    cases = [(e, "sort") for e in sizes] + [(top, "argsort")]
+    rng = np.random.default_rng(0)
+    data = {e: rng.standard_normal(1 << e).astype(np.float32) for e in sizes}
+    arrays, wants, ref = {}, {}, {}
+    for e, op in cases:
+        x = data[e]
+        if e not in arrays:
+            arrays[e] = wg.asarray(x)
+            arrays[e].mirror.buffer()
+        if cuda:
+            t = torch.from_numpy(x).cuda()
+            stable = op == "argsort"
+            r = torch.sort(t, stable=stable)
+            wants[e, op] = (r.values if op == "sort" else r.indices).cpu().numpy()
+            ref[e, op] = _best(lambda: torch.sort(t, stable=stable), torch.cuda.synchronize, 20)
+        else:
+            wants[e, op] = np.sort(x) if op == "sort" else np.argsort(x, kind="stable")
+    dev.synchronize()
+    reps = {e: (20 if e < 22 else 5) for e in sizes}
+    default = radix.GPU, radix.CPU
+    names = dict(variants(small))
+    results: dict[str, float] = {}
+
+    def row(label: str, e: int, op: str, check: bool = True) -> float:
+        a = arrays[e]
+        f = getattr(wg, op)
+        ok = np.array_equal(f(a).numpy(), wants[e, op]) if check else True
+        t = _best(lambda: f(a), dev.synchronize, reps[e])
+        tt = ref.get((e, op))
+        extra = f", torch {tt * 1e3:.3f} ms, speed {tt / t:.3f}" if tt else ""
+        print(f"{label:<64} {op:<7} 2^{e}: {t * 1e3:8.3f} ms{extra}{'' if ok else '  !! MISMATCH'}", flush=True)
+        return t
+
+    try:
+        only = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")]
+        for label, shp in names.items():
+            if only and label != "default" and not any(o in label for o in only):
+                continue
+            if time.perf_counter() - t_start > BUDGET_S:
+                print(f"-- {label}: skipped (past the {BUDGET_S} s budget)", flush=True)
+                continue
+            radix.GPU = radix.CPU = shp  # the GPU kernels on any adapter
+            used = radix._shape(dev)
+            print(f"-- {label}: {used}", flush=True)
+            try:
+                for e, op in cases:
+                    t = row(label, e, op)
+                    if e == top and op == "sort":
+                        results[label] = t
+            except Exception as exc:  # noqa: BLE001 - report a shape the device refuses, keep sweeping
+                print(f"{label}: failed: {type(exc).__name__}: {exc}"[:400], flush=True)
+        ranked = sorted((t, label) for label, t in results.items() if label != "default")
+        print(f"-- best at 2^{top} sort: " + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
+        skip = _Skip()
+        try:
+            for label in ["default"] + [lab for _, lab in ranked[:1 if small else 2]]:
+                radix.GPU = radix.CPU = names[label]
+                full = row(f"phases {label}: full", top, "sort", check=False)
+                # the host's share: recording (not running) one sort, the device idle before each call
+                a = arrays[top]
+                rec = []
+                for _ in range(5):
+                    dev.synchronize()
+                    t0 = time.perf_counter()
+                    wg.sort(a)
+                    rec.append(time.perf_counter() - t0)
+                dev.synchronize()
+                print(f"phases {label}: recording one sort on the host {min(rec) * 1e3:.3f} ms", flush=True)
+                t = {}
+                # kernels left out: with the histograms and scans in place the scatter gets valid counts; a
+                # histogram or scan alone runs on valid keys (its cost does not depend on the counts it reads)
+                for name, parts in (("none", ("radix_hist", "radix_dscan", "radix_scatter")),
+                                    ("hist", ("radix_dscan", "radix_scatter")), ("dscan", ("radix_hist", "radix_scatter")),
+                                    ("hist+dscan", ("radix_scatter",)), ("no gather", ("sort_gather",)),
+                                    ("only init+stats", ("radix_hist", "radix_dscan", "radix_scatter", "sort_gather")),
+                                    ("nothing", ("radix_init", "radix_stats", "radix_hist", "radix_dscan", "radix_scatter",
+                                                 "sort_gather"))):
+                    skip.skip = set(parts)
+                    shown = name if name in ("no gather", "only init+stats", "nothing") else \
+                        "init+stats+gather" + ("" if name == "none" else f"+{name}")
+                    t[name] = row(f"phases {label}: {shown}", top, "sort", check=False)
+                    skip.skip = set()
+                print(f"   => scatter {(full - t['hist+dscan']) * 1e3:.3f} ms, hist {(t['hist'] - t['none']) * 1e3:.3f}, "
+                      f"dscan {(t['dscan'] - t['none']) * 1e3:.3f}, gather {(full - t['no gather']) * 1e3:.3f}, "
+                      f"init+stats+gather {t['none'] * 1e3:.3f}, init+stats {t['only init+stats'] * 1e3:.3f}, "
+                      f"nothing recorded {t['nothing'] * 1e3:.3f} of {full * 1e3:.3f} ms")
+        finally:
+            skip.close()
+    finally:
+        radix.GPU, radix.CPU = default
+    print(f"-- {time.perf_counter() - t_start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

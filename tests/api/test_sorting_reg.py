@@ -1,0 +1,214 @@
+"""The radix sort's register ranker (``Shape.ranker = "reg"``, shaders/radix_scatter_reg.wgsl) (the GPU
+default), forced on this adapter (lavapipe) through
+``radix.GPU``/``radix.CPU`` as the GPU tests of test_sorting_radix.py do.  Reference: numpy's stable argsort
+(stable descending: the stable argsort of the negated dense rank, NaNs one value, -0.0 == 0.0)."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from test_sorting_radix import ref_argsort, run_radix
+
+import wgarray as wg
+from wgarray.kernels import radix
+from wgarray.ops import core as _ops
+
+from strategies import assert_same
+
+# invocations x keys an invocation (tiles of 256..1024 keys), two or three blocks at most (many tiles a block),
+# the GPU default's 256 x 4 (its digit scan's chunks in registers, direct values-only sorts).
+SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
+          "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg"),
+          "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg"),
+          "default": dataclasses.replace(radix.GPU, max_blocks=2)}
+
+_POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
+
+
+def _force(monkeypatch, shape: radix.Shape) -> None:
+    monkeypatch.setattr(radix, "CPU", shape)
+    monkeypatch.setattr(radix, "GPU", shape)
+
+
+def _check(a: np.ndarray, axis: int, desc: bool) -> None:
+    got_v, got_i = run_radix(wg.asarray(a), axis, desc)
+    want = ref_argsort(a, axis, desc)
+    np.testing.assert_array_equal(got_i, want)
+    assert_same(got_v, np.take_along_axis(a, want.astype(np.intp), axis=axis))
+
+
+def test_forced_shapes_in_use(monkeypatch):
+    """The forced shapes run as given here (they fit lavapipe's workgroup memory); a bad knob is refused."""
+    # the H100 sweep's fastest
+    assert (radix.GPU.ranker, radix.GPU.wg, radix.GPU.items, radix.GPU.dscan_regs, radix.GPU.direct) == \
+        ("reg", 256, 4, 16, True)
+    for shape in SHAPES.values():
+        _force(monkeypatch, shape)
+        assert radix._shape(wg.default_device()) == shape
+    big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 16, ranker="reg")
+    _force(monkeypatch, big)
+    fit = radix._shape(wg.default_device())  # halved until they fit
+    lim = wg.default_device().properties.limits.max_compute_workgroup_storage_size
+    assert fit.scatter_bytes <= lim and fit.tile < big.tile
+    with pytest.raises(ValueError):
+        radix.Shape(wg=64, wide=256, max_blocks=2, ranker="subgroup")
+
+
+# and every shape's float32; the other pairs are slow
+_QUICK = {("reg32x16", "int64"), ("reg64x4", "uint8"), ("default", "int64")}
+
+
+@pytest.mark.parametrize("shape,dtype", [pytest.param(s, d, marks=() if d == "float32" or (s, d) in _QUICK
+                                                      else pytest.mark.slow)
+                                         for s in SHAPES for d in ("float32", "int64", "uint8")])
+def test_forced_shape_stable(monkeypatch, shape, dtype):
+    """Many equal keys (stability), a partial last tile and several tiles a block, ascending and descending,
+    values and indices, rows along either axis, and a values-only sort (keys recomputed from the payload)."""
+    _force(monkeypatch, SHAPES[shape])
+    rng = np.random.default_rng(11)
+    pool = _POOL.astype(dtype) if dtype.startswith("float") else rng.integers(0, 200, 9).astype(dtype)
+    for shp, axis, desc in (((2049,), 0, False), ((2049,), 0, True), ((3, 700), 1, True), ((37, 61), 0, False)):
+        _check(pool[rng.integers(0, len(pool), int(np.prod(shp)))].reshape(shp), axis, desc)
+    a = pool[rng.integers(0, len(pool), 1500)]
+    x = wg.asarray(a)
+    out = _ops.new_array(x.shape, x.dtype, x.device)
+    radix.run(x.device, x, 0, True, out, None)
+    assert_same(out.numpy(), a[ref_argsort(a, 0, True)])
+
+
+@settings(deadline=None, max_examples=15)
+@given(n=st.sampled_from([1, 2, 7, 8, 9, 255, 256, 257, 511, 512, 513, 767, 1023, 1025, 1537]),
+       distinct=st.integers(1, 12), desc=st.booleans(), seed=st.integers(0, 2 ** 31 - 1),
+       shape=st.sampled_from(sorted(SHAPES)))
+def test_forced_shape_property(n, distinct, desc, seed, shape):
+    """Lengths around invocation, tile and block boundaries; few distinct keys (NaN, -0.0/0.0, inf among them)."""
+    rng = np.random.default_rng(seed)
+    pool = rng.choice(_POOL, size=distinct)
+    a = pool[rng.integers(0, distinct, n)]
+    saved = radix.GPU, radix.CPU
+    radix.GPU = radix.CPU = dataclasses.replace(SHAPES[shape], max_blocks=1 + seed % 3)
+    try:
+        _check(a, 0, desc)
+    finally:
+        radix.GPU, radix.CPU = saved
+
+
+def test_reg_ranker_public_api(monkeypatch):
+    """wg.sort / wg.argsort / unique through the forced ranker (rows longer than 1024 take the radix sort)."""
+    _force(monkeypatch, SHAPES["reg32x16"])
+    rng = np.random.default_rng(12)
+    a = _POOL[rng.integers(0, len(_POOL), 3001)]
+    x = wg.asarray(a)
+    np.testing.assert_array_equal(wg.argsort(x).numpy(), np.argsort(a, kind="stable"))
+    assert_same(wg.sort(x).numpy(), a[np.argsort(a, kind="stable")])
+    b = rng.integers(-50, 50, 3001).astype(np.int32)
+    np.testing.assert_array_equal(wg.unique_values(wg.asarray(b)).numpy(), np.unique(b))
+
+
+def test_reg_scatter_has_no_private_arrays():
+    """The reg scatter keeps an invocation's state in named scalars/vectors: every array is a binding or in
+    workgroup memory (private arrays indexed in loops spill to local memory on NVIDIA's Vulkan stack)."""
+    import re
+
+    from wgarray import dtypes as dt
+    shp = radix.Shape(wg=256, wide=256, max_blocks=4096, tile=4096, ranker="reg")
+    text = radix._build_scatter(dt.uint32, shp, None).source()
+    assert "rx_pad(base + 15u)" in text  # 16 keys an invocation, unrolled
+    arrays = re.findall(r"var(<[^>]*>)?\s+\w+\s*:\s*array", text)
+    assert arrays and all(a.startswith(("<workgroup", "<storage")) for a in arrays), arrays
+
+
+@pytest.mark.parametrize("n", [4500, 6400, 8320])
+def test_dscan_regs(monkeypatch, n):
+    """Shape.dscan_regs: the digit scan's chunks held in registers (65-130 blocks of 64 keys over 64 invocations:
+    chunks of 2 held, of 3 past the 2 registers scanned in the loops), stable against numpy."""
+    shp = radix.Shape(wg=32, wide=64, max_blocks=200, tile=64, ranker="reg", dscan_regs=2)
+    _force(monkeypatch, shp)
+    assert "c1 = counts[lo + 1u]" in radix._build_dscan(64, 2).source()
+    rng = np.random.default_rng(n)
+    a = rng.integers(-300, 300, n).astype(np.int32)
+    np.testing.assert_array_equal(wg.argsort(wg.asarray(a)).numpy(), np.argsort(a, kind="stable"))
+    b = _POOL[rng.integers(0, len(_POOL), n)]
+    assert_same(wg.sort(wg.asarray(b)).numpy(), b[np.argsort(b, kind="stable")])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
+def test_direct_values_sort(monkeypatch, dtype):
+    """Shape.direct: a values-only sort of one 32-bit row into a fresh contiguous output runs its passes there and
+    records no gather; strided outputs, rows and argsort still gather.  Against numpy's sort (NaNs last)."""
+    _force(monkeypatch, dataclasses.replace(radix.GPU, max_blocks=3, direct=True))
+    from wgarray.kernels import sort as _sort
+    gathers = []
+    real = _sort.gather
+    monkeypatch.setattr(_sort, "gather", lambda *a, **k: (gathers.append(1), real(*a, **k)))
+    rng = np.random.default_rng(5)
+    pool = _POOL.astype(dtype) if dtype == "float32" else rng.integers(0, 2 ** 31, 9).astype(dtype)
+    for n in (1025, 3000):  # rows longer than 1024 take the radix sort
+        a = pool[rng.integers(0, len(pool), n)]
+        assert_same(wg.sort(wg.asarray(a)).numpy(), a[np.argsort(a, kind="stable")])
+        assert_same(wg.sort(wg.asarray(a), descending=True).numpy(), a[ref_argsort(a, 0, True)])
+    x = wg.asarray(pool[:1])
+    out = _ops.new_array(x.shape, x.dtype, x.device)
+    radix.run(x.device, x, 0, False, out, None)  # one element: no pass, the output holds the init's payload
+    assert_same(out.numpy(), pool[:1])
+    assert not gathers
+    a = pool[rng.integers(0, len(pool), 2000)]
+    x = wg.asarray(a)
+    out = _ops.new_array((4000,), x.dtype, x.device)
+    radix.run(x.device, x, 0, False, out[::2], None)  # strided: gathered
+    assert_same(out.numpy()[::2], a[np.argsort(a, kind="stable")])
+    x.sort()  # in place: a fresh result assigned back
+    assert_same(x.numpy(), a[np.argsort(a, kind="stable")])
+    b = a.reshape(2, 1000)
+    assert_same(wg.sort(wg.asarray(b), axis=1).numpy(),
+                np.take_along_axis(b, np.argsort(b, axis=1, kind="stable"), axis=1))
+    np.testing.assert_array_equal(wg.argsort(wg.asarray(a)).numpy(), np.argsort(a, kind="stable"))
+    assert len(gathers) == 3
+
+
+@pytest.mark.parametrize("shape", ["gpu", "gpu_direct", "cpu"])
+def test_src_first(monkeypatch, shape):
+    """Shape.src_first: a values-only sort of one contiguous row reads the source as its first pass's payload (the
+    init writes none); equal keys still pass once (then copy) so the data reach the pair; offset, strided or
+    argsort inputs take the payload written by the init.  Against numpy's stable sort (NaNs last)."""
+    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, direct=False),
+            "gpu_direct": dataclasses.replace(radix.GPU, max_blocks=3, direct=True),
+            "cpu": dataclasses.replace(radix.CPU, max_blocks=3)}[shape]
+    _force(monkeypatch, dataclasses.replace(base, src_first=True))
+    assert "idx[e] =" not in radix._build_init(wg.float32, False, 64, True, True, True, False).source()
+    rng = np.random.default_rng(8)
+    for dtype in ("float32", "int32", "uint32"):
+        pool = _POOL.astype(dtype) if dtype == "float32" else rng.integers(0, 2 ** 31, 9).astype(dtype)
+        for n, k in ((1025, len(pool)), (3000, 1), (2100, 2)):  # one key: no digit differs
+            a = pool[rng.integers(0, k, n)]
+            assert_same(wg.sort(wg.asarray(a)).numpy(), a[np.argsort(a, kind="stable")])
+            assert_same(wg.sort(wg.asarray(a), descending=True).numpy(), a[ref_argsort(a, 0, True)])
+        a = pool[rng.integers(0, len(pool), 2600)]
+        x = wg.asarray(a)
+        assert_same(wg.sort(x[3:]).numpy(), np.sort(a[3:], kind="stable") if dtype != "float32"
+                    else a[3:][np.argsort(a[3:], kind="stable")])
+        assert_same(wg.sort(x[::2]).numpy(), a[::2][np.argsort(a[::2], kind="stable")])
+        np.testing.assert_array_equal(wg.argsort(x).numpy(), np.argsort(a, kind="stable"))
+        assert_same(x.numpy(), a)  # the source is read, never written
+
+
+@pytest.mark.parametrize("regs", [1, 3])
+def test_stats_regs(monkeypatch, regs):
+    """Shape.stats_regs: the statistics fold ``regs`` blocks' partials an invocation at once (130 blocks over 32
+    invocations: 2 rounds of 3, the last indices clamped; of 1, 5 rounds): the device plan equals plan_passes, the
+    extreme key in the last block, first block or elsewhere; int64 keys (u64 partials) and sorts against numpy."""
+    _force(monkeypatch, radix.Shape(wg=32, wide=32, max_blocks=130, tile=64, ranker="reg", stats_regs=regs))
+    assert ("i2 = 4u * min(b0 + 64u" in radix._build_stats(wg.uint32, 32, 8, 0, regs).source()) == (regs == 3)
+    dev = wg.default_device()
+    n = 130 * 64
+    for at in (n - 1, 0, 4321):
+        v = np.full(n, 0x300, dtype=np.uint32)
+        v[at], v[(at + 77) % n] = 0x7F0000, 0x5
+        o, a = np.bitwise_or.reduce(v), np.bitwise_and.reduce(v)
+        want = radix.plan_passes(4, int(v.min()), int(v.max()), int(o), int(a), 8)
+        assert radix.device_plan(dev, wg.asarray(v), 0, False) == want
+        np.testing.assert_array_equal(wg.sort(wg.asarray(v)).numpy(), np.sort(v))
+    b = np.random.default_rng(regs).integers(-2 ** 40, 2 ** 40, n)
+    np.testing.assert_array_equal(wg.argsort(wg.asarray(b)).numpy(), np.argsort(b, kind="stable"))
