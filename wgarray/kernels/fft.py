@@ -82,10 +82,46 @@ def capacity_limit(elements: int):
         _cap_override = old
 
 
-def _workgroup(device, size: int, plan: list[int]) -> int:
+# The tiled kernels' knobs (``tile_options``; the defaults are what the H200 measured): invocations a workgroup
+# (0: ``_workgroup``'s rule), and radix-16 sub-passes (two radix-4 stages an invocation between barriers) before 8.
+_tile_wg, _radix16 = 0, False
+
+
+@contextlib.contextmanager
+def tile_options(workgroup: int = 0, radix16: bool = False):
+    """Within the block, the tiled passes use ``workgroup`` invocations a workgroup (a power of two from 32;
+    0: the default rule, capped by the device and raised to the tile's columns) and, with ``radix16``, sub-passes
+    of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4)."""
+    global _tile_wg, _radix16
+    if workgroup and (workgroup < 32 or workgroup & (workgroup - 1)):
+        raise ValueError(f"workgroup of {workgroup} invocations: need 0 or a power of two >= 32")
+    old, _tile_wg, _radix16 = (_tile_wg, _radix16), int(workgroup), bool(radix16)
+    try:
+        yield
+    finally:
+        _tile_wg, _radix16 = old
+
+
+def _subplan(R: int) -> list[int]:
+    """The sub-pass radices of a tile of length R (``factors``; with ``tile_options(radix16=True)`` as many
+    radix-16 sub-passes as 16 divides R, then ``factors`` of the rest)."""
+    sub = factors(R) or []
+    if not _radix16:
+        return sub
+    out: list[int] = []
+    while R % 16 == 0:
+        out.append(16)
+        R //= 16
+    return out + (factors(R) or [])
+
+
+def _workgroup(device, size: int, plan: list[int], columns: int = 1) -> int:
     """Invocations for a tile of ``size`` elements: enough that the smallest radix's sub-pass gives every
-    invocation one butterfly, a power of two from 32 to 256 (or the device's limit)."""
-    most = min(256, device.properties.limits.max_compute_invocations_per_workgroup)
+    invocation one butterfly, a power of two from 32 to 256 (or the device's limit); ``tile_options`` overrides."""
+    most = device.properties.limits.max_compute_invocations_per_workgroup
+    if _tile_wg:
+        return max(columns, min(_tile_wg, most))
+    most = min(256, most)
     want = size // min(plan) if plan else 1
     wg = 32
     while wg < want and wg < most:
@@ -122,7 +158,7 @@ def _split(n: int, parts: int, limit: int) -> list[int] | None:
 # a single strided pass (the whole axis in one tile) may use runs of one 32-byte sector, which beats a second pass.
 RUN, WIDE, ONE_RUN = 256, 512, 32
 _LEGACY = (32, 128, 32)  # the runs of the plans before the four-step one (``plan_style("legacy")``, benchmarks)
-STYLES = ("auto", "wide", "fourstep", "direct", "tiles", "legacy")
+STYLES = ("auto", "wide", "fourstep", "direct", "tiles", "legacy", "fewest")
 _style, _wide = "auto", WIDE
 
 
@@ -133,7 +169,9 @@ def plan_style(style: str, wide: int = WIDE):
     fewest-pass tiled plans, 32-128-byte runs), "wide" (tiles of >= 256-byte runs, and for long rows the four-step
     plan where it needs no more passes than the tiled one), "fourstep" or "tiles" (the one or the other, forced;
     for tests), "direct" (the four-step plan with its row pass storing transposed, element by element, instead of
-    the transpose pass: one pass fewer, scattered 8-16-byte stores); multi-pass wide tiles have runs of up to
+    the transpose pass: one pass fewer, scattered 8-16-byte stores), "fewest" (the fewest passes whatever the
+    runs: tiles of one column allowed, so 2^24 and the column axis of 4096^2 complex64 take passes of 4096 at
+    48 KiB, 8-byte accesses 32 KiB apart that neighbouring workgroups share through L2); multi-pass wide tiles have runs of up to
     ``wide`` bytes (the benchmark compares 256 and 512)."""
     global _style, _wide
     if style not in STYLES:
@@ -224,6 +262,8 @@ def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
     style = "legacy" if _style == "auto" else _style  # measured fastest on the H200 at every size (README)
     if style == "legacy":
         return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
+    if style == "fewest":
+        return Plan(tuple(pass_plan(n, inner, cap, itemsize, itemsize, _LEGACY[1], itemsize)))
     tiles = pass_plan(n, inner, cap, itemsize, wide=_wide)
     if inner != 1 or n <= cap or style == "tiles":
         return Plan(tuple(tiles))
@@ -309,6 +349,8 @@ def butterfly(R: int, t: str, inverse: bool, n_expr: str) -> list[str]:
         return ["let u0 = v0 + v1;", "let u1 = v0 - v1;"]
     if R == 4:
         return _dft4(t, v, "u", inverse)
+    if R == 16:
+        return _dft16(t, inverse)
     if R == 8:
         s = f"{t}({_SQRT_HALF})"
         lines = _dft4(t, v[0::2], "e", inverse) + _dft4(t, v[1::2], "o", inverse)
@@ -326,6 +368,38 @@ def butterfly(R: int, t: str, inverse: bool, n_expr: str) -> list[str]:
     for k in range(1, R):
         terms = ["v0"] + [f"cmul(v{r}, w{(r * k) % R})" for r in range(1, R)]
         lines.append(f"let u{k} = " + " + ".join(terms) + ";")
+    return lines
+
+
+# cos and sin of 2 pi e / 16 for e = 1, 2, 3 (correctly rounded literals; WGSL's abstract floats keep them)
+_W16 = {1: ("0.9238795325112867", "0.3826834323650898"), 2: (_SQRT_HALF, _SQRT_HALF),
+        3: ("0.3826834323650898", "0.9238795325112867")}
+
+
+def _dft16(t: str, inverse: bool) -> list[str]:
+    """v0..v15 -> u0..u15, their 16-point DFT as 4 x 4: DFT4s down the columns (x[4 a + b] over a), the
+    twiddles w16^(b k1), DFT4s along the rows (over b): u[k1 + 4 k2]."""
+    lines: list[str] = []
+    for b in range(4):
+        lines += _dft4(t, [f"v{4 * a + b}" for a in range(4)], f"c{b}_", inverse)
+    sign = "" if inverse else "-"
+    for b in range(1, 4):
+        for k1 in range(1, 4):
+            e = (b * k1) % 16
+            x = f"c{b}_{k1}"
+            if e == 4:
+                w = _times_i(t, x, inverse)
+            elif e in _W16:
+                co, si = _W16[e]
+                w = f"cmul({x}, vec2<{t}>({t}({co}), {sign}{t}({si})))"
+            else:  # e = 6, 9 (the other products b k1 of 1..3)
+                co, si = {6: (f"-{_SQRT_HALF}", _SQRT_HALF), 9: ("-0.9238795325112867", "-0.3826834323650898")}[e]
+                w = f"cmul({x}, vec2<{t}>({t}({co}), {sign}{t}({si})))"
+            lines.append(f"let d{b}_{k1} = {w};")
+    for k1 in range(4):
+        col = [f"c0_{k1}"] + [f"d{b}_{k1}" if k1 else f"c{b}_0" for b in range(1, 4)]
+        lines += _dft4(t, col, f"r{k1}_", inverse)
+        lines += [f"let u{k1 + 4 * k2} = r{k1}_{k2};" for k2 in range(4)]
     return lines
 
 
@@ -409,10 +483,10 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
         nsp = ns * inner
         store = "tr" if fourstep and fourstep[2] else "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
-        sub = factors(R) or []
-        wg = _workgroup(device, R * C, sub)
+        sub = _subplan(R)
+        wg = _workgroup(device, R * C, sub, C)
         pad = C == 1 and R >= 32 and R + R // 16 <= cap
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg),
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub)),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
         table = twiddles(device, cdtype, R).buffer()
