@@ -192,3 +192,54 @@ def test_dispatches_are_the_passes():
         before = dev.stats()
         wg.fft.fftn(x.reshape((128, 128)))
         assert (dev.stats() - before).dispatches == 2
+
+
+def test_fewest_style_plans():
+    # "fewest": tiles of one column allowed, so the GPU sizes of issue 13 take two passes of 4096 at 48 KiB
+    # (2^24; the column axis of 4096^2 one); where 32-byte runs already give the fewest passes, the legacy plan
+    with K.plan_style("fewest"):
+        assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 1), (4096, 1))
+        assert K.plan(4096, 4096, 6144, 8).tiles == ((4096, 1),)
+        assert K.plan(1 << 22, 1, 6144, 8).tiles == ((2048, 2), (2048, 2))
+        fewest = K.plan(1 << 20, 1, 6144, 8)
+    with K.plan_style("legacy"):
+        assert K.plan(1 << 20, 1, 6144, 8) == fewest
+        assert K.plan(1 << 24, 1, 6144, 8).passes == 3
+
+
+@pytest.mark.parametrize("shape,axes,dtype", [((2, 4096), (-1,), np.complex64), ((4096,), (-1,), np.complex128),
+                                              ((64, 64, 3), (0, 1), np.complex64), ((3, 1000, 5), (1,), np.complex64),
+                                              ((2, 48, 48), (1, 2), np.complex128)])
+def test_fewest_style_transforms(shape, axes, dtype):
+    # forced at a capacity of 64: rows of 4096 as 64 x 64 one-column passes, strided axes in one pass of one
+    # column (64, 48) or two (1000 = 40 x 25 at the general store path), batches, both directions
+    host = _signal(len(shape) + shape[-1], shape, dtype)
+    x = wg.asarray(host)
+    n = math.prod(shape[a] for a in axes)
+    with K.plan_style("fewest"):
+        assert K.plan(4096, 1, 64, 8).tiles == ((64, 1), (64, 1)) and K.plan(64, 3, 64, 8).tiles == ((64, 1),)
+        close(_run(wg.fft.fftn, 64, x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(_run(wg.fft.ifftn, 64, x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"),
+              dtype, n)
+    assert np.array_equal(x.numpy(), host)
+
+
+@pytest.mark.parametrize("n,cap,rows,dtype,wgs,r16", [
+    (4096, 4096, 2, np.complex64, 0, True), (4096, 256, 1, np.complex64, 512, True),
+    (256, 4096, 3, np.complex128, 32, True), (768, 4096, 2, np.complex64, 1024, False),
+    (48, 4096, 2, np.complex128, 64, True), (1 << 12, 64, 1, np.complex64, 128, True)])
+def test_tile_options(n, cap, rows, dtype, wgs, r16):
+    # the tiled kernels with other workgroup sizes (fewer invocations than a sub-pass has butterflies, more than
+    # the tile has elements) and radix-16 sub-passes (4096 = 16^3; 768 = 16 x 48; 48 = 16 x 3), one pass and
+    # multi-pass tiles of several columns
+    host = _signal(n + rows, (rows, n), dtype)
+    x = wg.asarray(host)
+    with K.tile_options(wgs, r16):
+        assert K._subplan(n if n <= cap else 64) == ([16, 16, 16] if n == 4096 and cap == 4096 else
+                                                     [16, 3] if n == 48 else [16, 4] if n > cap else
+                                                     [16, 16] if n == 256 else K.factors(n))
+        close(_run(wg.fft.fft, cap, x), np.fft.fft(host), dtype, n)
+        close(_run(wg.fft.ifft, cap, x, norm="forward"), np.fft.ifft(host, norm="forward"), dtype, n)
+    with pytest.raises(ValueError, match="workgroup of 48"):
+        with K.tile_options(48):
+            pass
