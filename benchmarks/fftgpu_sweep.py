@@ -1,0 +1,168 @@
+"""Issue 13's GPU target: the FFT's default plans and every candidate knob, timed against torch.fft in one process.
+
+`python -m benchmarks.fftgpu_sweep` (a GPU with torch: 1-D 2^24, 2^22, 2^20 and 2-D 4096^2, 1024^2 complex64,
+the issue's sizes first; under 150 s, a budget guard skips what is left after ``--budget`` seconds)
+`python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
+``capacity_limit`` so the multi-pass plans run)
+
+A variant is ``style[+wgN][+r16]``: the plan style (``kernels.fft.plan_style``: "auto" = the default, "fewest" =
+tiles of one column allowed, 2 passes at 2^24 and 4096^2; "wide", "direct" the styles measured before) and the
+tiled kernels' options (``kernels.fft.tile_options``: N invocations a workgroup, radix-16 sub-passes).  "auto:kernel"
+times the default's kernels alone (``kernels.fft.transform`` on raw buffers, no op layer): its difference to "auto"
+is the host cost of ``wg.fft`` a call.  One line a variant: the best time over synchronised samples (``inner``
+back-to-back calls and one synchronize each, warm), "issue" (the host's time to record one call, unsynchronised:
+near the total, the call is host-bound), the plan's bytes over the time, the relative L2 error against torch.fft's
+answer (numpy.fft's without torch) and the speed over torch.fft's (>= 0.7: issue 13's target).  A variant whose
+plans and options equal an earlier one's is not timed again.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import time
+
+import numpy as np
+
+import wgarray as wg
+from benchmarks.fft_gpu import _best, _torch
+from wgarray.alloc.mirror import Mirror
+from wgarray.kernels import fft as K
+
+VARIANTS = ("auto", "auto:kernel", "fewest", "auto+r16", "fewest+r16", "auto+wg128", "auto+wg512", "auto+wg1024",
+            "auto+r16+wg512", "fewest+wg512", "fewest+wg1024", "fewest+r16+wg512", "wide", "direct")
+
+
+@contextlib.contextmanager
+def variant(spec: str):
+    """The plan style and tile options of a variant's spec."""
+    parts = spec.split(":")[0].split("+")
+    wgs = next((int(p[2:]) for p in parts if p.startswith("wg")), 0)
+    with K.plan_style(parts[0]), K.tile_options(wgs, "r16" in parts):
+        yield
+
+
+def _axes(shape) -> list[tuple[int, int, int]]:
+    """(rows, n, inner) of each axis's transform: 1-D the row; 2-D the rows, then the columns."""
+    if len(shape) == 1:
+        return [(1, shape[0], 1)]
+    return [(shape[0], shape[1], 1), (1, shape[0], shape[1])]
+
+
+def _describe(dev, shape, cap: int) -> tuple[str, int]:
+    size = int(np.prod(shape))
+    text, traffic = [], 0
+    for _, n, inner in _axes(shape):
+        p = K.plan(n, inner, cap, 8)
+        traffic += p.traffic(size, 8)
+        sub = "/".join(",".join(map(str, K._subplan(L))) for L, _ in p.tiles)
+        text.append(f"{p.passes}p {p.describe()} radices {sub}")
+    return "; ".join(text), traffic
+
+
+def _kernel_call(dev, xa, shape):
+    """The default's kernels alone: transform() over raw buffers (2-D: rows into a scratch, columns into out)."""
+    cd = xa.dtype
+    size = int(np.prod(shape))
+    keep = (Mirror(cd, size, dev), Mirror(cd, size, dev))  # held by the closure: a dropped mirror's buffer is reused
+    a, b = (m.buffer_for_write(whole=True) for m in keep)
+    src = xa.mirror.buffer()
+    axes = _axes(shape)
+
+    def call():
+        assert keep
+        cur = src
+        for i, (rows, n, inner) in enumerate(axes):
+            out = a if i % 2 == 0 else b
+            K.transform(dev, cd, cur, out, rows, n, False, 1.0, inner)
+            cur = out
+    return call
+
+
+def _issue(f, sync, inner: int) -> float:
+    """The host's time per call to record ``inner`` calls (no synchronisation inside)."""
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(inner):
+        f()
+    dt = time.perf_counter() - t0
+    sync()
+    return dt / inner
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--small", action="store_true", help="lavapipe sizes, the GPU's capacity emulated")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--inner", type=int, default=10, help="calls a sample")
+    ap.add_argument("--samples", type=int, default=5)
+    ap.add_argument("--budget", type=float, default=135.0, help="seconds; later cases are skipped past it")
+    a = ap.parse_args(argv)
+    start = time.perf_counter()
+    dev = wg.default_device()
+    torch = _torch()
+    if a.small:
+        cases = [(1 << 12,), (1 << 14,), (64, 64), (128, 128)]
+        cap = 64  # 4096 = 64 x 64 in one-column tiles, as 2^24 = 4096 x 4096 at 48 KiB
+        inner, samples = min(a.inner, 3), min(a.samples, 3)
+    else:
+        cases = [(1 << 24,), (4096, 4096), (1 << 20,), (1024, 1024), (1 << 22,)]
+        cap = 0
+        inner, samples = a.inner, a.samples
+    limit = K.capacity_limit(cap) if cap else contextlib.nullcontext()
+    print(f"device: {dev.properties.name} ({dev.properties.backend}); workgroup memory "
+          f"{dev.properties.limits.max_compute_workgroup_storage_size} B; invocations "
+          f"{dev.properties.limits.max_compute_invocations_per_workgroup}; capacity "
+          f"{cap or K.local_capacity(dev, 8)} complex64; torch: "
+          f"{torch.cuda.get_device_name() if torch else 'none'}", flush=True)
+    rng = np.random.default_rng(0)
+    with limit:
+        for shape in cases:
+            label = f"fft 2^{shape[0].bit_length() - 1}" if len(shape) == 1 else f"fft2 {shape[0]}^2"
+            x = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+            wgf = wg.fft.fft if len(shape) == 1 else wg.fft.fftn
+            tt = None
+            if torch is not None:
+                t = torch.from_numpy(x).cuda()
+                tf = torch.fft.fft if len(shape) == 1 else torch.fft.fft2
+                want = tf(t).cpu().numpy().astype(np.complex128)
+                tt = _best(lambda: tf(t), torch.cuda.synchronize, inner, samples)
+                del t
+            else:
+                want = np.fft.fftn(x.astype(np.complex128))
+            xa = wg.asarray(x)
+            xa.mirror.buffer()
+            dev.synchronize()
+            print(f"{label} complex64 ({x.nbytes >> 20} MiB)" + (f": torch.fft {tt * 1e3:.3f} ms" if tt else ""),
+                  flush=True)
+            seen: dict[str, str] = {}
+            for spec in a.variants.split(","):
+                if time.perf_counter() - start > a.budget:
+                    print(f"  {spec:18s} skipped: past the {a.budget:.0f} s budget", flush=True)
+                    continue
+                with variant(spec):
+                    plans, traffic = _describe(dev, shape, cap or K.local_capacity(dev, 8))
+                    key = plans + " " + spec.split("+", 1)[-1] * ("+" in spec) + spec.partition(":")[2]
+                    if key in seen:
+                        print(f"  {spec:18s} the plans and options of {seen[key]}", flush=True)
+                        continue
+                    seen[key] = spec
+                    if spec.endswith(":kernel"):
+                        f = _kernel_call(dev, xa, shape)
+                        err = float("nan")
+                    else:
+                        def f():
+                            return wgf(xa)
+                        got = f().numpy()
+                        err = float(np.linalg.norm(got - want) / np.linalg.norm(want))
+                    tw = _best(f, dev.synchronize, inner, samples)
+                    ti = _issue(f, dev.synchronize, inner)
+                line = (f"  {spec:18s} {tw * 1e3:8.3f} ms  issue {ti * 1e3:6.3f} ms  {traffic / tw / 1e9:7.1f} GB/s"
+                        f"  rel err {err:.1e}")
+                if tt:
+                    line += f"  speed / torch {tt / tw:.2f}"
+                print(line + f"  [{plans}]", flush=True)
+    print(f"total {time.perf_counter() - start:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
