@@ -5,9 +5,10 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 `python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
 ``capacity_limit`` so the multi-pass plans run)
 
-A variant is ``style[+wgN][+r16]``: the plan style (``kernels.fft.plan_style``: "auto" = the default, "fewest" =
+A variant is ``style[+wgN][+r16][+cN]``: the plan style (``kernels.fft.plan_style``: "auto" = the default, "fewest" =
 tiles of one column allowed, 2 passes at 2^24 and 4096^2; "wide", "direct" the styles measured before) and the
-tiled kernels' options (``kernels.fft.tile_options``: N invocations a workgroup, radix-16 sub-passes).  "auto:kernel"
+tiled kernels' options (``kernels.fft.tile_options``: N invocations a workgroup, radix-16 sub-passes, tiles of at
+most N columns: more, smaller workgroups).  "auto:kernel"
 times the default's kernels alone (``kernels.fft.transform`` on raw buffers, no op layer): its difference to "auto"
 is the host cost of ``wg.fft`` a call.  One line a variant: the best time over synchronised samples (``inner``
 back-to-back calls and one synchronize each, warm), "issue" (the host's time to record one call, unsynchronised:
@@ -29,7 +30,8 @@ from wgarray.alloc.mirror import Mirror
 from wgarray.kernels import fft as K
 
 VARIANTS = ("auto", "auto:kernel", "fewest", "auto+r16", "fewest+r16", "auto+wg128", "auto+wg512", "auto+wg1024",
-            "auto+r16+wg512", "fewest+wg512", "fewest+wg1024", "fewest+r16+wg512", "wide", "direct")
+            "auto+r16+wg512", "fewest+wg512", "fewest+wg1024", "fewest+r16+wg512", "auto+c1", "auto+c2", "auto+c4",
+            "fewest+c1", "auto+c2+wg128", "wide", "direct")
 
 
 @contextlib.contextmanager
@@ -37,7 +39,8 @@ def variant(spec: str):
     """The plan style and tile options of a variant's spec."""
     parts = spec.split(":")[0].split("+")
     wgs = next((int(p[2:]) for p in parts if p.startswith("wg")), 0)
-    with K.plan_style(parts[0]), K.tile_options(wgs, "r16" in parts):
+    cols = next((int(p[1:]) for p in parts if p[:1] == "c"), 0)
+    with K.plan_style(parts[0]), K.tile_options(wgs, "r16" in parts, cols):
         yield
 
 
@@ -55,7 +58,10 @@ def _describe(dev, shape, cap: int) -> tuple[str, int]:
         p = K.plan(n, inner, cap, 8)
         traffic += p.traffic(size, 8)
         sub = "/".join(",".join(map(str, K._subplan(L))) for L, _ in p.tiles)
-        text.append(f"{p.passes}p {p.describe()} radices {sub}")
+        # the tiles' columns as the kernels take them (capped by the axis's columns and by tile_options)
+        cols = [max(1, min(C, K._pow2_floor(n // L * inner), K._tile_cols or C)) for L, C in p.tiles]
+        what = p.describe() if p.n2 else "tiles [" + " ".join(f"{L}x{C}" for (L, _), C in zip(p.tiles, cols)) + "]"
+        text.append(f"{p.passes}p {what} radices {sub}")
     return "; ".join(text), traffic
 
 

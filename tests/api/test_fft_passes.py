@@ -224,22 +224,26 @@ def test_fewest_style_transforms(shape, axes, dtype):
     assert np.array_equal(x.numpy(), host)
 
 
-@pytest.mark.parametrize("n,cap,rows,dtype,wgs,r16", [
-    (4096, 4096, 2, np.complex64, 0, True), (4096, 256, 1, np.complex64, 512, True),
-    (256, 4096, 3, np.complex128, 32, True), (768, 4096, 2, np.complex64, 1024, False),
-    (48, 4096, 2, np.complex128, 64, True), (1 << 12, 64, 1, np.complex64, 128, True)])
-def test_tile_options(n, cap, rows, dtype, wgs, r16):
+@pytest.mark.parametrize("n,cap,rows,dtype,wgs,r16,cols", [
+    (4096, 4096, 2, np.complex64, 0, True, 0), (4096, 256, 1, np.complex64, 512, True, 2),
+    (256, 4096, 3, np.complex128, 32, True, 0), (768, 4096, 2, np.complex64, 1024, False, 0),
+    (48, 4096, 2, np.complex128, 64, True, 0), (1 << 12, 64, 1, np.complex64, 128, True, 1),
+    (1 << 12, 256, 2, np.complex64, 0, False, 1)])
+def test_tile_options(n, cap, rows, dtype, wgs, r16, cols):
     # the tiled kernels with other workgroup sizes (fewer invocations than a sub-pass has butterflies, more than
-    # the tile has elements) and radix-16 sub-passes (4096 = 16^3; 768 = 16 x 48; 48 = 16 x 3), one pass and
-    # multi-pass tiles of several columns
+    # the tile has elements), radix-16 sub-passes (4096 = 16^3; 768 = 16 x 48; 48 = 16 x 3) and multi-pass tiles
+    # narrowed to 1 or 2 columns (later passes then store through the general path), one pass and multi-pass
     host = _signal(n + rows, (rows, n), dtype)
     x = wg.asarray(host)
-    with K.tile_options(wgs, r16):
-        assert K._subplan(n if n <= cap else 64) == ([16, 16, 16] if n == 4096 and cap == 4096 else
-                                                     [16, 3] if n == 48 else [16, 4] if n > cap else
-                                                     [16, 16] if n == 256 else K.factors(n))
+    with K.tile_options(wgs, r16, cols):
+        L = n if n <= cap else 64
+        assert K._subplan(L) == (K.factors(L) if not r16 else [16, 16, 16] if L == 4096 else [16, 3] if L == 48
+                                 else [16, 4] if L == 64 else [16, 16] if L == 256 else K.factors(L))
         close(_run(wg.fft.fft, cap, x), np.fft.fft(host), dtype, n)
         close(_run(wg.fft.ifft, cap, x, norm="forward"), np.fft.ifft(host, norm="forward"), dtype, n)
     with pytest.raises(ValueError, match="workgroup of 48"):
         with K.tile_options(48):
+            pass
+    with pytest.raises(ValueError, match="tiles of 3 columns"):
+        with K.tile_options(columns=3):
             pass

@@ -84,22 +84,27 @@ def capacity_limit(elements: int):
 
 # The tiled kernels' knobs (``tile_options``; the defaults are what the H200 measured): invocations a workgroup
 # (0: ``_workgroup``'s rule), and radix-16 sub-passes (two radix-4 stages an invocation between barriers) before 8.
-_tile_wg, _radix16 = 0, False
+# and the most columns a multi-column tile takes (0: the plan's; fewer columns, more and smaller workgroups).
+_tile_wg, _radix16, _tile_cols = 0, False, 0
 
 
 @contextlib.contextmanager
-def tile_options(workgroup: int = 0, radix16: bool = False):
+def tile_options(workgroup: int = 0, radix16: bool = False, columns: int = 0):
     """Within the block, the tiled passes use ``workgroup`` invocations a workgroup (a power of two from 32;
-    0: the default rule, capped by the device and raised to the tile's columns) and, with ``radix16``, sub-passes
-    of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4)."""
-    global _tile_wg, _radix16
+    0: the default rule, capped by the device and raised to the tile's columns), with ``radix16`` sub-passes of
+    radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4), and tiles of at most ``columns``
+    columns (a power of two; 0: the plan's)."""
+    global _tile_wg, _radix16, _tile_cols
     if workgroup and (workgroup < 32 or workgroup & (workgroup - 1)):
         raise ValueError(f"workgroup of {workgroup} invocations: need 0 or a power of two >= 32")
-    old, _tile_wg, _radix16 = (_tile_wg, _radix16), int(workgroup), bool(radix16)
+    if columns < 0 or columns & (columns - 1):
+        raise ValueError(f"tiles of {columns} columns: need 0 or a power of two")
+    old = _tile_wg, _radix16, _tile_cols
+    _tile_wg, _radix16, _tile_cols = int(workgroup), bool(radix16), int(columns)
     try:
         yield
     finally:
-        _tile_wg, _radix16 = old
+        _tile_wg, _radix16, _tile_cols = old
 
 
 def _subplan(R: int) -> list[int]:
@@ -479,7 +484,7 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     cur, ns = src, 1
     for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
-        C = max(1, min(C, _pow2_floor(mcols)))
+        C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
         nsp = ns * inner
         store = "tr" if fourstep and fourstep[2] else "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
