@@ -120,12 +120,15 @@ def _subplan(R: int) -> list[int]:
     return out + (factors(R) or [])
 
 
-def _workgroup(device, size: int, plan: list[int], columns: int = 1) -> int:
+def _workgroup(device, size: int, plan: list[int], columns: int = 1, rounds: bool = False) -> int:
     """Invocations for a tile of ``size`` elements: enough that the smallest radix's sub-pass gives every
-    invocation one butterfly, a power of two from 32 to 256 (or the device's limit); ``tile_options`` overrides."""
+    invocation one butterfly, a power of two from 32 to 256 (or the device's limit); a tile beyond workgroup
+    memory (``rounds``): 16 elements an invocation in registers, up to 1024; ``tile_options`` overrides."""
     most = device.properties.limits.max_compute_invocations_per_workgroup
     if _tile_wg:
         return max(columns, min(_tile_wg, most))
+    if rounds:
+        return max(columns, min(most, 1024, max(32, _pow2_floor(size // 16))))
     most = min(256, most)
     want = size // min(plan) if plan else 1
     wg = 32
@@ -163,7 +166,7 @@ def _split(n: int, parts: int, limit: int) -> list[int] | None:
 # a single strided pass (the whole axis in one tile) may use runs of one 32-byte sector, which beats a second pass.
 RUN, WIDE, ONE_RUN = 256, 512, 32
 _LEGACY = (32, 128, 32)  # the runs of the plans before the four-step one (``plan_style("legacy")``, benchmarks)
-STYLES = ("auto", "wide", "fourstep", "direct", "tiles", "legacy", "fewest")
+STYLES = ("auto", "wide", "fourstep", "direct", "tiles", "legacy", "fewest", "rounds")
 _style, _wide = "auto", WIDE
 
 
@@ -176,7 +179,9 @@ def plan_style(style: str, wide: int = WIDE):
     for tests), "direct" (the four-step plan with its row pass storing transposed, element by element, instead of
     the transpose pass: one pass fewer, scattered 8-16-byte stores), "fewest" (the fewest passes whatever the
     runs: tiles of one column allowed, so 2^24 and the column axis of 4096^2 complex64 take passes of 4096 at
-    48 KiB, 8-byte accesses 32 KiB apart that neighbouring workgroups share through L2); multi-pass wide tiles have runs of up to
+    48 KiB, 8-byte accesses 32 KiB apart that neighbouring workgroups share through L2), "rounds" (the plans of
+    "fewest" with tiles of at least 32-byte runs, or ``tile_options(columns=)``: a tile beyond workgroup memory
+    is held in registers and goes through it a column at a time, ``_build_rounds``); multi-pass wide tiles have runs of up to
     ``wide`` bytes (the benchmark compares 256 and 512)."""
     global _style, _wide
     if style not in STYLES:
@@ -267,8 +272,12 @@ def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
     style = "legacy" if _style == "auto" else _style  # measured fastest on the H200 at every size (README)
     if style == "legacy":
         return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
-    if style == "fewest":
-        return Plan(tuple(pass_plan(n, inner, cap, itemsize, itemsize, _LEGACY[1], itemsize)))
+    if style in ("fewest", "rounds"):
+        tiles = pass_plan(n, inner, cap, itemsize, itemsize, _LEGACY[1], itemsize)
+        if style == "rounds":  # tiles of >= 32-byte runs, beyond workgroup memory where need be
+            want = _tile_cols or max(1, ONE_RUN // itemsize)
+            tiles = [(L, max(C, want)) for L, C in tiles]
+        return Plan(tuple(tiles))
     tiles = pass_plan(n, inner, cap, itemsize, wide=_wide)
     if inner != 1 or n <= cap or style == "tiles":
         return Plan(tuple(tiles))
@@ -485,15 +494,17 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
         C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
+        rounds = R * C > cap  # a tile beyond workgroup memory ("rounds" plans): a column at a time through it
         nsp = ns * inner
         store = "tr" if fourstep and fourstep[2] else "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
         sub = _subplan(R)
-        wg = _workgroup(device, R * C, sub, C)
-        pad = C == 1 and R >= 32 and R + R // 16 <= cap
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub)),
-                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg:
-                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
+        wg = _workgroup(device, R * C, sub, C, rounds)
+        pad = (C == 1 or rounds) and R >= 32 and R + R // 16 <= cap
+        build = _build_rounds if rounds else _build_tile
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), rounds),
+                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, build=build:
+                                build(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
         table = twiddles(device, cdtype, R).buffer()
         groups = -(-mcols // C)
         # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
@@ -549,12 +560,10 @@ def _load(t: str, R: int, C: int, wg: int, twiddle: str) -> list[str]:
     return _TW_BASE[twiddle].format(last=R - 1).split("\n") + lines if twiddle else lines
 
 
-def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
-    """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
-    unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
-    barrier that ends its reads and the writes."""
-    t = cdtype.component.wgsl
-    size = R * C
+def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int) -> list[str]:
+    """The sub-passes of ``plan`` over an R x C tile in workgroup memory (``at``), unrolled with their constants
+    baked in, each staging its butterflies' outputs in registers between the barrier that ends its reads and the
+    writes, and ending with a barrier."""
     passes, ns = [], 1
     for R_s in plan:
         m = R // R_s
@@ -578,6 +587,16 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
         block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"]
         passes.append("    {\n" + _indent("\n".join(block).split("\n"), 2) + "\n    }")
         ns *= R_s
+    return passes
+
+
+def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
+    """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
+    unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
+    barrier that ends its reads and the writes."""
+    t = cdtype.component.wgsl
+    size = R * C
+    passes = _subpasses(t, R, C, plan, inverse, wg)
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
     # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
@@ -602,14 +621,68 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
                     f"if ({'cs < p.mcols' if (it + 1) * wg <= size else f'cs < p.mcols && t < {size}u'}) {{",
                     f"    dst[base + {addr}] = buf[at(r, cc)] * p.scale;", "}"]
             lines += ["{"] + ["    " + b for b in body] + ["}"]
+    return _tile_kernel(t, R, C, plan, size + size // 16 if pad else size, passes, at, lines,
+                        _load(t, R, C, wg, twiddle), inverse, wg)
+
+
+def _tile_kernel(t, R, C, plan, buf, passes, at, store, load, inverse, wg) -> launch.Kernel:
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
     return launch.Kernel("fft_tile.wgsl", bind, dict(
-        T=t, R=R, C=C, SIZE=size, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
-        PASSES="\n".join(passes), AT=at,
-        STORE=_indent(lines, 1), LOAD=_indent(_load(t, R, C, wg, twiddle), 1), SIGN="-" if inverse else "",
-        **_common(t, inverse)), workgroup=wg)
+        T=t, R=R, C=C, BUF=buf, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), AT=at,
+        STORE=_indent(store, 1), LOAD=_indent(load, 1), SIGN="-" if inverse else "", **_common(t, inverse)),
+        workgroup=wg)
+
+
+def _build_rounds(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
+    """A tiled pass whose R x C tile exceeds workgroup memory (one column of R fits): every invocation loads its
+    column's rows (lid / C + it wg / C, coalesced: neighbouring invocations read neighbouring columns) into
+    registers, the four-step twiddles multiplied in; then column by column the tile goes through workgroup memory
+    (the invocations of that column store it, all transform it, as a one-column tile) and out: stored straight
+    from workgroup memory where the outputs of a column are a contiguous row (the first pass), else read back
+    into the registers it came from and stored at the end, C neighbouring columns a row (coalesced)."""
+    t = cdtype.component.wgsl
+    step = wg // C
+    its = -(-R // step)
+    rows = [f"r{it}" for it in range(its)]
+    guard = ["" if (it + 1) * step <= R else f" && r{it} < {R}u" for it in range(its)]
+    lines = [f"let r{it} = lid / {C}u + {it * step}u;" for it in range(its)]
+    lines += [f"var v{it} = vec2<{t}>({t}(0.0), {t}(0.0));" for it in range(its)]
+    lines += [f"if (live{guard[it]}) {{ v{it} = src[base + r{it} * p.mcols + col]; }}" for it in range(its)]
+    if twiddle:
+        lines += _TW_BASE[twiddle].format(last=R - 1).split("\n")
+        for it in range(its):
+            lines.append(f"if (live{guard[it]}) {{ let r = r{it}; var v = v{it}; {_TW_APPLY[twiddle]} v{it} = v; }}")
+    passes = _subpasses(t, R, 1, plan, inverse, wg)
+    body = []
+    for q in range(C):
+        body.append(f"if (c == {q}u) {{")
+        body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}buf[at({rows[it]}, 0u)] = v{it};"
+                 f"{' }' if guard[it] else ''}" for it in range(its)]
+        body += ["}", "workgroupBarrier();"] + passes
+        if store == "col":  # read back into the registers; stored after the last column
+            body.append(f"if (c == {q}u) {{")
+            body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}v{it} = buf[at({rows[it]}, 0u)];"
+                     f"{' }' if guard[it] else ''}" for it in range(its)]
+            body.append("}")
+        else:  # row1 (a contiguous row of R outputs) or row (outputs ns apart): all invocations, from the tile
+            addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
+            body.append(f"if (col0 + {q}u < p.mcols) {{")
+            body.append(f"    let cs = col0 + {q}u;")
+            for i in range(-(-R // wg)):
+                st = f"{{ let r = lid + {i * wg}u; dst[base + {addr}] = buf[at(r, 0u)] * p.scale; }}"
+                body.append("    " + (st if (i + 1) * wg <= R else f"if (lid + {i * wg}u < {R}u) {st}"))
+            body.append("}")
+        body.append("workgroupBarrier();")
+    if store == "col":
+        body += ["let k = col % p.ns;", "if (live) {"]
+        body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}"
+                 f"dst[base + (col - k) * {R}u + k + r{it} * p.ns] = v{it} * p.scale;{' }' if guard[it] else ''}"
+                 for it in range(its)]
+        body.append("}")
+    at = "r + (r >> 4u)" if pad else "r + c"
+    return _tile_kernel(t, R, C, plan, R + R // 16 if pad else R, [], at, body, lines, inverse, wg)
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------
