@@ -6,7 +6,8 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 ``capacity_limit`` so the multi-pass plans run)
 
 A variant is ``style[+wgN][+r16][+cN]``: the plan style (``kernels.fft.plan_style``: "auto" = the default, "fewest" =
-tiles of one column allowed, 2 passes at 2^24 and 4096^2; "wide", "direct" the styles measured before) and the
+tiles of one column allowed, 2 passes at 2^24 and 4096^2; "rounds" = the same passes in tiles of 4 columns (cN: N)
+held in registers beyond workgroup memory, coalesced; "wide", "direct" the styles measured before) and the
 tiled kernels' options (``kernels.fft.tile_options``: N invocations a workgroup, radix-16 sub-passes, tiles of at
 most N columns: more, smaller workgroups).  "auto:kernel"
 times the default's kernels alone (``kernels.fft.transform`` on raw buffers, no op layer): its difference to "auto"
@@ -29,7 +30,8 @@ from benchmarks.fft_gpu import _best, _torch
 from wgarray.alloc.mirror import Mirror
 from wgarray.kernels import fft as K
 
-VARIANTS = ("auto", "auto:kernel", "fewest", "auto+r16", "fewest+r16", "auto+wg128", "auto+wg512", "auto+wg1024",
+VARIANTS = ("auto", "auto:kernel", "rounds", "rounds+c8", "rounds+c2", "rounds+r16", "rounds+wg512",
+            "rounds+c8+wg512", "fewest", "auto+r16", "fewest+r16", "auto+wg128", "auto+wg512", "auto+wg1024",
             "auto+r16+wg512", "fewest+wg512", "fewest+wg1024", "fewest+r16+wg512", "auto+c1", "auto+c2", "auto+c4",
             "fewest+c1", "auto+c2+wg128", "wide", "direct")
 
@@ -99,6 +101,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", action="store_true", help="lavapipe sizes, the GPU's capacity emulated")
     ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--cases", default="24,4096,20,1024,22",
+                    help="1-D lengths as log2 (< 64) and 2-D sides (>= 64), comma separated, in this order")
     ap.add_argument("--inner", type=int, default=10, help="calls a sample")
     ap.add_argument("--samples", type=int, default=5)
     ap.add_argument("--budget", type=float, default=135.0, help="seconds; later cases are skipped past it")
@@ -111,7 +115,7 @@ def main(argv=None) -> None:
         cap = 64  # 4096 = 64 x 64 in one-column tiles, as 2^24 = 4096 x 4096 at 48 KiB
         inner, samples = min(a.inner, 3), min(a.samples, 3)
     else:
-        cases = [(1 << 24,), (4096, 4096), (1 << 20,), (1024, 1024), (1 << 22,)]
+        cases = [(1 << v,) if v < 64 else (v, v) for v in map(int, a.cases.split(","))]
         cap = 0
         inner, samples = a.inner, a.samples
     limit = K.capacity_limit(cap) if cap else contextlib.nullcontext()

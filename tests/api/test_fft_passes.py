@@ -247,3 +247,25 @@ def test_tile_options(n, cap, rows, dtype, wgs, r16, cols):
     with pytest.raises(ValueError, match="tiles of 3 columns"):
         with K.tile_options(columns=3):
             pass
+
+
+@pytest.mark.parametrize("shape,axes,dtype,cols", [
+    ((2, 4096), (-1,), np.complex64, 0), ((4096,), (-1,), np.complex128, 8), ((64, 64, 3), (0, 1), np.complex64, 2),
+    ((3, 1000, 5), (1,), np.complex128, 8), ((2, 48, 48), (1, 2), np.complex64, 0)])
+def test_rounds_style_transforms(shape, axes, dtype, cols):
+    # "rounds": the plans of "fewest" with tiles of C >= 32-byte runs that exceed the capacity of 64: held in
+    # registers and transformed a column at a time (the first pass stores rows straight from workgroup memory,
+    # later ones from the registers, C columns a row; 1000 = 40 x 25: guarded rows, the general store path)
+    host = _signal(len(shape) + shape[-1] + cols, shape, dtype)
+    x = wg.asarray(host)
+    n = math.prod(shape[a] for a in axes)
+    with K.plan_style("rounds"), K.tile_options(columns=cols):
+        want = cols or 32 // np.dtype(dtype).itemsize
+        assert K.plan(4096, 1, 64, np.dtype(dtype).itemsize).tiles == ((64, max(1, want)),) * 2
+        close(_run(wg.fft.fftn, 64, x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(_run(wg.fft.ifftn, 64, x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"),
+              dtype, n)
+    with K.plan_style("rounds"):  # at 48 KiB: 2^24 and 4096^2's columns in two and one passes of 4096 x 4
+        assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 4), (4096, 4))
+        assert K.plan(4096, 4096, 6144, 8).tiles == ((4096, 4),)
+    assert np.array_equal(x.numpy(), host)
