@@ -26,9 +26,10 @@ import time
 import numpy as np
 
 import wgarray as wg
-from benchmarks.fft_gpu import _best, _torch
 from wgarray.alloc.mirror import Mirror
 from wgarray.kernels import fft as K
+
+from .fft_gpu import _best, _torch
 
 VARIANTS = ("auto", "auto:kernel", "rounds", "rounds+c8", "rounds+c2", "rounds+r16", "rounds+wg512",
             "rounds+c8+wg512", "fewest", "auto+r16", "fewest+r16", "auto+wg128", "auto+wg512", "auto+wg1024",
