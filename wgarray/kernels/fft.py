@@ -655,26 +655,26 @@ def _build_rounds(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launc
         for it in range(its):
             lines.append(f"if (live{guard[it]}) {{ let r = r{it}; var v = v{it}; {_TW_APPLY[twiddle]} v{it} = v; }}")
     passes = _subpasses(t, R, 1, plan, inverse, wg)
-    body = []
-    for q in range(C):
-        body.append(f"if (c == {q}u) {{")
-        body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}buf[at({rows[it]}, 0u)] = v{it};"
+    # the columns in a loop (uniform: its barriers are every invocation's), its body generated once
+    body = [f"for (var q = 0u; q < {C}u; q++) {{"]
+    body.append("if (c == q) {")
+    body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}buf[at({rows[it]}, 0u)] = v{it};"
+             f"{' }' if guard[it] else ''}" for it in range(its)]
+    body += ["}", "workgroupBarrier();"] + passes
+    if store == "col":  # read back into the registers; stored after the last column
+        body.append("if (c == q) {")
+        body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}v{it} = buf[at({rows[it]}, 0u)];"
                  f"{' }' if guard[it] else ''}" for it in range(its)]
-        body += ["}", "workgroupBarrier();"] + passes
-        if store == "col":  # read back into the registers; stored after the last column
-            body.append(f"if (c == {q}u) {{")
-            body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}v{it} = buf[at({rows[it]}, 0u)];"
-                     f"{' }' if guard[it] else ''}" for it in range(its)]
-            body.append("}")
-        else:  # row1 (a contiguous row of R outputs) or row (outputs ns apart): all invocations, from the tile
-            addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
-            body.append(f"if (col0 + {q}u < p.mcols) {{")
-            body.append(f"    let cs = col0 + {q}u;")
-            for i in range(-(-R // wg)):
-                st = f"{{ let r = lid + {i * wg}u; dst[base + {addr}] = buf[at(r, 0u)] * p.scale; }}"
-                body.append("    " + (st if (i + 1) * wg <= R else f"if (lid + {i * wg}u < {R}u) {st}"))
-            body.append("}")
-        body.append("workgroupBarrier();")
+        body.append("}")
+    else:  # row1 (a contiguous row of R outputs) or row (outputs ns apart): all invocations, from the tile
+        addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
+        body.append("if (col0 + q < p.mcols) {")
+        body.append("    let cs = col0 + q;")
+        for i in range(-(-R // wg)):
+            st = f"{{ let r = lid + {i * wg}u; dst[base + {addr}] = buf[at(r, 0u)] * p.scale; }}"
+            body.append("    " + (st if (i + 1) * wg <= R else f"if (lid + {i * wg}u < {R}u) {st}"))
+        body.append("}")
+    body += ["workgroupBarrier();", "}"]
     if store == "col":
         body += ["let k = col % p.ns;", "if (live) {"]
         body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}"
