@@ -269,3 +269,15 @@ def test_rounds_style_transforms(shape, axes, dtype, cols):
         assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 4), (4096, 4))
         assert K.plan(4096, 4096, 6144, 8).tiles == ((4096, 4),)
     assert np.array_equal(x.numpy(), host)
+
+
+def test_plans_are_memoised_per_style_and_options():
+    # planning 2^24 searched splits on every call (~0.2 ms of host time); the plan is now computed once per
+    # (length, axis, capacity, style, options), and a change of style or columns is a different plan
+    first = K.plan(1 << 24, 1, 6144, 8)
+    assert K.plan(1 << 24, 1, 6144, 8) is first
+    with K.plan_style("rounds"):
+        four = K.plan(1 << 24, 1, 6144, 8)
+        with K.tile_options(columns=8):
+            assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 8),) * 2
+    assert four.tiles == ((4096, 4),) * 2 and K.plan(1 << 24, 1, 6144, 8) is first

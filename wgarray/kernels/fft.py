@@ -26,6 +26,7 @@ and norms.  ``transform`` only reads its source buffer (the caller may pass a us
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import weakref
 from collections import OrderedDict
@@ -268,24 +269,30 @@ def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
     where the tiled plan's vary along every run.  Four passes at 2^24 complex64 are the fewest with 256-byte runs:
     a tile holds 12 of the index's 24 bits (4096 elements), the first pass's runs are input bits transformed only
     last, the last pass's runs output bits produced first, the second pass's runs 5 more bits: 24 + 3 x 5 > 3 x 12.
-    The default style ("auto") takes the legacy plans instead (``plan_style``)."""
-    style = "legacy" if _style == "auto" else _style  # measured fastest on the H200 at every size (README)
+    The default style ("auto") takes the legacy plans instead (``plan_style``).  Plans are memoised per (length,
+    axis, capacity, style): planning 2^24 took ~0.2 ms of host time a call (``_split``'s search), on every call."""
+    return _plan(n, inner, cap, itemsize, _style, _wide, _tile_cols)
+
+
+@functools.lru_cache(maxsize=512)
+def _plan(n: int, inner: int, cap: int, itemsize: int, style: str, wide: int, cols: int) -> Plan:
+    style = "legacy" if style == "auto" else style  # measured fastest on the H200 at every size (README)
     if style == "legacy":
         return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
     if style in ("fewest", "rounds"):
         tiles = pass_plan(n, inner, cap, itemsize, itemsize, _LEGACY[1], itemsize)
         if style == "rounds":  # tiles of >= 32-byte runs, beyond workgroup memory where need be
-            want = _tile_cols or max(1, ONE_RUN // itemsize)
+            want = cols or max(1, ONE_RUN // itemsize)
             tiles = [(L, max(C, want)) for L, C in tiles]
         return Plan(tuple(tiles))
-    tiles = pass_plan(n, inner, cap, itemsize, wide=_wide)
+    tiles = pass_plan(n, inner, cap, itemsize, wide=wide)
     if inner != 1 or n <= cap or style == "tiles":
         return Plan(tuple(tiles))
     n2 = max(d for d in _divisors(n) if d <= cap)
     if n2 > 1:
-        cols = pass_plan(n // n2, n2, cap, itemsize, wide=_wide, one_run=RUN)
-        if len(cols) + 2 <= len(tiles) or style in ("fourstep", "direct"):
-            return Plan(tuple(cols), n2, style == "direct")
+        down = pass_plan(n // n2, n2, cap, itemsize, wide=wide, one_run=RUN)
+        if len(down) + 2 <= len(tiles) or style in ("fourstep", "direct"):
+            return Plan(tuple(down), n2, style == "direct")
     return Plan(tuple(tiles))
 
 
