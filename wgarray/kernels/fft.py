@@ -11,7 +11,10 @@
   default, which the H200 measured fastest at every size.  Selectable styles (``plan_style``) keep the plans of
   the 256-byte rule (tiles of 32-64 columns, and for a contiguous row the four-step plan n = n1 n2: the columns
   of the (n1, n2) matrix in tiles, one pass over its rows with the twiddles w_n^(c b) fused into the loads, a
-  tiled transpose: ``fft_transpose.wgsl``; four passes at 2^24), measured 15-25% slower there.
+  tiled transpose: ``fft_transpose.wgsl``; four passes at 2^24), measured 15-25% slower there; "fewest" (tiles
+  of one column allowed: two passes of 4096 at 2^24) and "rounds" (the same passes in tiles of 4 columns held in
+  registers beyond workgroup memory, ``_build_rounds``), with ``tile_options`` (workgroup size, radix-16
+  sub-passes, narrower tiles) are the candidates ``benchmarks/fftgpu_sweep.py`` ranks on a GPU.
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
