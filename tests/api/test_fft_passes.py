@@ -281,3 +281,16 @@ def test_plans_are_memoised_per_style_and_options():
         with K.tile_options(columns=8):
             assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 8),) * 2
     assert four.tiles == ((4096, 4),) * 2 and K.plan(1 << 24, 1, 6144, 8) is first
+
+
+def test_auto_rounds_switch(monkeypatch):
+    # AUTO_ROUNDS (off by default): "auto" takes the rounds plan where it has fewer passes than the legacy one
+    legacy = K.plan(1 << 24, 1, 6144, 8)
+    monkeypatch.setattr(K, "AUTO_ROUNDS", True)
+    assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 4),) * 2 and K.plan(4096, 4096, 6144, 8).passes == 1
+    assert K.plan(1 << 20, 1, 6144, 8).tiles == ((1024, 4),) * 2  # the same pass count: the legacy plan
+    host = _signal(11, (3, 4096), np.complex64)
+    close(_run(wg.fft.fft, 64, wg.asarray(host)), np.fft.fft(host), np.complex64, 4096)
+    assert K.plan(4096, 1, 64, 8).tiles == ((64, 4),) * 2
+    monkeypatch.setattr(K, "AUTO_ROUNDS", False)
+    assert K.plan(1 << 24, 1, 6144, 8) is legacy

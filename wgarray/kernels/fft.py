@@ -274,12 +274,22 @@ def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
     last, the last pass's runs output bits produced first, the second pass's runs 5 more bits: 24 + 3 x 5 > 3 x 12.
     The default style ("auto") takes the legacy plans instead (``plan_style``).  Plans are memoised per (length,
     axis, capacity, style): planning 2^24 took ~0.2 ms of host time a call (``_split``'s search), on every call."""
-    return _plan(n, inner, cap, itemsize, _style, _wide, _tile_cols)
+    return _plan(n, inner, cap, itemsize, _style, _wide, _tile_cols, AUTO_ROUNDS)
+
+
+# Whether the default ("auto") takes the "rounds" plan where it has fewer passes than the legacy one (2^22, 2^24,
+# the column axis of 4096^2 at 48 KiB): off until a GPU measures it faster (``benchmarks/fftgpu_sweep.py``).
+AUTO_ROUNDS = False
 
 
 @functools.lru_cache(maxsize=512)
-def _plan(n: int, inner: int, cap: int, itemsize: int, style: str, wide: int, cols: int) -> Plan:
-    style = "legacy" if style == "auto" else style  # measured fastest on the H200 at every size (README)
+def _plan(n: int, inner: int, cap: int, itemsize: int, style: str, wide: int, cols: int, rounds: bool) -> Plan:
+    if style == "auto":  # the legacy plans: measured fastest on the H200 at every size (README)
+        legacy = _plan(n, inner, cap, itemsize, "legacy", wide, cols, False)
+        if rounds:
+            fewer = _plan(n, inner, cap, itemsize, "rounds", wide, cols, False)
+            return fewer if len(fewer.tiles) < len(legacy.tiles) else legacy
+        return legacy
     if style == "legacy":
         return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
     if style in ("fewest", "rounds"):
