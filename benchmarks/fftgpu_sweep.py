@@ -32,9 +32,9 @@ from wgarray.kernels import fft as K
 from .fft_gpu import _best, _torch
 
 VARIANTS = ("auto", "auto:kernel", "rounds", "rounds+c8", "rounds+c2", "rounds+r16", "rounds+wg512",
-            "rounds+c8+wg512", "rounds+c2+wg1024", "rounds+c2+wg256", "fewest", "auto+r16", "fewest+r16", "auto+wg128", "auto+wg512", "auto+wg1024",
-            "auto+r16+wg512", "fewest+wg512", "fewest+wg1024", "fewest+r16+wg512", "auto+c1", "auto+c2", "auto+c4",
-            "fewest+c1", "auto+c2+wg128", "wide", "direct")
+            "rounds+c8+wg512", "rounds+c2+wg1024", "rounds+c2+wg256", "fewest", "auto+r16", "fewest+r16",
+            "auto+wg128", "auto+wg512", "auto+wg1024", "auto+r16+wg512", "fewest+wg512", "fewest+wg1024",
+            "fewest+r16+wg512", "auto+c1", "auto+c2", "auto+c4", "fewest+c1", "auto+c2+wg128", "wide", "direct")
 
 
 @contextlib.contextmanager
@@ -102,8 +102,9 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", action="store_true", help="lavapipe sizes, the GPU's capacity emulated")
     ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--cases", default="24,4096,20,1024,22",
-                    help="1-D lengths as log2 (< 64) and 2-D sides (>= 64), comma separated, in this order")
+    ap.add_argument("--cases", default="",
+                    help="1-D lengths as log2 (< 64) and 2-D sides (>= 64), comma separated, in this order "
+                         "(default 24,4096,20,1024,22; --small: 12,14,64,128)")
     ap.add_argument("--inner", type=int, default=10, help="calls a sample")
     ap.add_argument("--samples", type=int, default=5)
     ap.add_argument("--budget", type=float, default=135.0, help="seconds; later cases are skipped past it")
@@ -111,14 +112,10 @@ def main(argv=None) -> None:
     start = time.perf_counter()
     dev = wg.default_device()
     torch = _torch()
-    if a.small:
-        cases = [(1 << 12,), (1 << 14,), (64, 64), (128, 128)]
-        cap = 64  # 4096 = 64 x 64 in one-column tiles, as 2^24 = 4096 x 4096 at 48 KiB
-        inner, samples = min(a.inner, 3), min(a.samples, 3)
-    else:
-        cases = [(1 << v,) if v < 64 else (v, v) for v in map(int, a.cases.split(","))]
-        cap = 0
-        inner, samples = a.inner, a.samples
+    spec = a.cases or ("12,14,64,128" if a.small else "24,4096,20,1024,22")
+    cases = [(1 << v,) if v < 64 else (v, v) for v in map(int, spec.split(","))]
+    cap = 64 if a.small else 0  # --small: 4096 = 64 x 64 in one-column tiles, as 2^24 = 4096 x 4096 at 48 KiB
+    inner, samples = (min(a.inner, 3), min(a.samples, 3)) if a.small else (a.inner, a.samples)
     limit = K.capacity_limit(cap) if cap else contextlib.nullcontext()
     print(f"device: {dev.properties.name} ({dev.properties.backend}); workgroup memory "
           f"{dev.properties.limits.max_compute_workgroup_storage_size} B; invocations "
