@@ -31,10 +31,7 @@ from wgarray.kernels import fft as K
 
 from .fft_gpu import _best, _torch
 
-VARIANTS = ("auto", "auto:kernel", "rounds", "rounds+c8", "rounds+c2", "rounds+r16", "rounds+wg512",
-            "rounds+c8+wg512", "rounds+c2+wg1024", "rounds+c2+wg256", "fewest", "auto+r16", "fewest+r16",
-            "auto+wg128", "auto+wg512", "auto+wg1024", "auto+r16+wg512", "fewest+wg512", "fewest+wg1024",
-            "fewest+r16+wg512", "auto+c1", "auto+c2", "auto+c4", "fewest+c1", "auto+c2+wg128", "wide", "direct")
+VARIANTS = ("auto", "auto:kernel", "auto+r16", "auto+wg512", "auto+wg1024", "auto+r16+wg512", "auto+c4", "wide")
 
 
 @contextlib.contextmanager

@@ -194,36 +194,6 @@ def test_dispatches_are_the_passes():
         assert (dev.stats() - before).dispatches == 2
 
 
-def test_fewest_style_plans():
-    # "fewest": tiles of one column allowed, so the GPU sizes of issue 13 take two passes of 4096 at 48 KiB
-    # (2^24; the column axis of 4096^2 one); where 32-byte runs already give the fewest passes, the legacy plan
-    with K.plan_style("fewest"):
-        assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 1), (4096, 1))
-        assert K.plan(4096, 4096, 6144, 8).tiles == ((4096, 1),)
-        assert K.plan(1 << 22, 1, 6144, 8).tiles == ((2048, 2), (2048, 2))
-        fewest = K.plan(1 << 20, 1, 6144, 8)
-    with K.plan_style("legacy"):
-        assert K.plan(1 << 20, 1, 6144, 8) == fewest
-        assert K.plan(1 << 24, 1, 6144, 8).passes == 3
-
-
-@pytest.mark.parametrize("shape,axes,dtype", [((2, 4096), (-1,), np.complex64), ((4096,), (-1,), np.complex128),
-                                              ((64, 64, 3), (0, 1), np.complex64), ((3, 1000, 5), (1,), np.complex64),
-                                              ((2, 48, 48), (1, 2), np.complex128)])
-def test_fewest_style_transforms(shape, axes, dtype):
-    # forced at a capacity of 64: rows of 4096 as 64 x 64 one-column passes, strided axes in one pass of one
-    # column (64, 48) or two (1000 = 40 x 25 at the general store path), batches, both directions
-    host = _signal(len(shape) + shape[-1], shape, dtype)
-    x = wg.asarray(host)
-    n = math.prod(shape[a] for a in axes)
-    with K.plan_style("fewest"):
-        assert K.plan(4096, 1, 64, 8).tiles == ((64, 1), (64, 1)) and K.plan(64, 3, 64, 8).tiles == ((64, 1),)
-        close(_run(wg.fft.fftn, 64, x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
-        close(_run(wg.fft.ifftn, 64, x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"),
-              dtype, n)
-    assert np.array_equal(x.numpy(), host)
-
-
 @pytest.mark.parametrize("n,cap,rows,dtype,wgs,r16,cols", [
     (4096, 4096, 2, np.complex64, 0, True, 0), (4096, 256, 1, np.complex64, 512, True, 2),
     (256, 4096, 3, np.complex128, 32, True, 0), (768, 4096, 2, np.complex64, 1024, False, 0),
@@ -249,48 +219,11 @@ def test_tile_options(n, cap, rows, dtype, wgs, r16, cols):
             pass
 
 
-@pytest.mark.parametrize("shape,axes,dtype,cols", [
-    ((2, 4096), (-1,), np.complex64, 0), ((4096,), (-1,), np.complex128, 8), ((64, 64, 3), (0, 1), np.complex64, 2),
-    ((3, 1000, 5), (1,), np.complex128, 8), ((2, 48, 48), (1, 2), np.complex64, 0)])
-def test_rounds_style_transforms(shape, axes, dtype, cols):
-    # "rounds": the plans of "fewest" with tiles of C >= 32-byte runs that exceed the capacity of 64: held in
-    # registers and transformed a column at a time (the first pass stores rows straight from workgroup memory,
-    # later ones from the registers, C columns a row; 1000 = 40 x 25: guarded rows, the general store path)
-    host = _signal(len(shape) + shape[-1] + cols, shape, dtype)
-    x = wg.asarray(host)
-    n = math.prod(shape[a] for a in axes)
-    with K.plan_style("rounds"), K.tile_options(columns=cols):
-        want = cols or 32 // np.dtype(dtype).itemsize
-        assert K.plan(4096, 1, 64, np.dtype(dtype).itemsize).tiles == ((64, max(1, want)),) * 2
-        close(_run(wg.fft.fftn, 64, x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
-        close(_run(wg.fft.ifftn, 64, x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"),
-              dtype, n)
-    with K.plan_style("rounds"):  # at 48 KiB: 2^24 and 4096^2's columns in two and one passes of 4096 x 4
-        assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 4), (4096, 4))
-        assert K.plan(4096, 4096, 6144, 8).tiles == ((4096, 4),)
-    assert np.array_equal(x.numpy(), host)
-
-
-def test_plans_are_memoised_per_style_and_options():
+def test_plans_are_memoised_per_style():
     # planning 2^24 searched splits on every call (~0.2 ms of host time); the plan is now computed once per
-    # (length, axis, capacity, style, options), and a change of style or columns is a different plan
+    # (length, axis, capacity, style), and a change of style is a different plan
     first = K.plan(1 << 24, 1, 6144, 8)
+    assert K.plan(1 << 24, 1, 6144, 8) is first and first.tiles == ((256, 16),) * 3
+    with K.plan_style("wide"):
+        assert K.plan(1 << 24, 1, 6144, 8).passes == 4
     assert K.plan(1 << 24, 1, 6144, 8) is first
-    with K.plan_style("rounds"):
-        four = K.plan(1 << 24, 1, 6144, 8)
-        with K.tile_options(columns=8):
-            assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 8),) * 2
-    assert four.tiles == ((4096, 4),) * 2 and K.plan(1 << 24, 1, 6144, 8) is first
-
-
-def test_auto_rounds_switch(monkeypatch):
-    # AUTO_ROUNDS (off by default): "auto" takes the rounds plan where it has fewer passes than the legacy one
-    legacy = K.plan(1 << 24, 1, 6144, 8)
-    monkeypatch.setattr(K, "AUTO_ROUNDS", True)
-    assert K.plan(1 << 24, 1, 6144, 8).tiles == ((4096, 4),) * 2 and K.plan(4096, 4096, 6144, 8).passes == 1
-    assert K.plan(1 << 20, 1, 6144, 8).tiles == ((1024, 4),) * 2  # the same pass count: the legacy plan
-    host = _signal(11, (3, 4096), np.complex64)
-    close(_run(wg.fft.fft, 64, wg.asarray(host)), np.fft.fft(host), np.complex64, 4096)
-    assert K.plan(4096, 1, 64, 8).tiles == ((64, 4),) * 2
-    monkeypatch.setattr(K, "AUTO_ROUNDS", False)
-    assert K.plan(1 << 24, 1, 6144, 8) is legacy

@@ -11,10 +11,10 @@
   default, which the H200 measured fastest at every size.  Selectable styles (``plan_style``) keep the plans of
   the 256-byte rule (tiles of 32-64 columns, and for a contiguous row the four-step plan n = n1 n2: the columns
   of the (n1, n2) matrix in tiles, one pass over its rows with the twiddles w_n^(c b) fused into the loads, a
-  tiled transpose: ``fft_transpose.wgsl``; four passes at 2^24), measured 15-25% slower there; "fewest" (tiles
-  of one column allowed: two passes of 4096 at 2^24) and "rounds" (the same passes in tiles of 4 columns held in
-  registers beyond workgroup memory, ``_build_rounds``), with ``tile_options`` (workgroup size, radix-16
-  sub-passes, narrower tiles) are the candidates ``benchmarks/fftgpu_sweep.py`` ranks on a GPU.
+  tiled transpose: ``fft_transpose.wgsl``; four passes at 2^24), measured 15-25% slower there.  ``tile_options``
+  (workgroup size, radix-16 sub-passes, narrower tiles) are the candidates ``benchmarks/fftgpu_sweep.py`` ranks
+  on a GPU (two-pass plans of 4096-point tiles, of one column or held in registers, measured 1.5-6x slower on
+  the H100 and were removed).
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
@@ -124,15 +124,13 @@ def _subplan(R: int) -> list[int]:
     return out + (factors(R) or [])
 
 
-def _workgroup(device, size: int, plan: list[int], columns: int = 1, rounds: bool = False) -> int:
+def _workgroup(device, size: int, plan: list[int], columns: int = 1) -> int:
     """Invocations for a tile of ``size`` elements: enough that the smallest radix's sub-pass gives every
-    invocation one butterfly, a power of two from 32 to 256 (or the device's limit); a tile beyond workgroup
-    memory (``rounds``): 16 elements an invocation in registers, up to 1024; ``tile_options`` overrides."""
+    invocation one butterfly, a power of two from 32 to 256 (or the device's limit); ``tile_options``
+    overrides."""
     most = device.properties.limits.max_compute_invocations_per_workgroup
     if _tile_wg:
         return max(columns, min(_tile_wg, most))
-    if rounds:
-        return max(columns, min(most, 1024, max(32, _pow2_floor(size // 16))))
     most = min(256, most)
     want = size // min(plan) if plan else 1
     wg = 32
@@ -170,7 +168,7 @@ def _split(n: int, parts: int, limit: int) -> list[int] | None:
 # a single strided pass (the whole axis in one tile) may use runs of one 32-byte sector, which beats a second pass.
 RUN, WIDE, ONE_RUN = 256, 512, 32
 _LEGACY = (32, 128, 32)  # the runs of the plans before the four-step one (``plan_style("legacy")``, benchmarks)
-STYLES = ("auto", "wide", "fourstep", "direct", "tiles", "legacy", "fewest", "rounds")
+STYLES = ("auto", "wide", "fourstep", "direct", "tiles", "legacy")
 _style, _wide = "auto", WIDE
 
 
@@ -181,11 +179,7 @@ def plan_style(style: str, wide: int = WIDE):
     fewest-pass tiled plans, 32-128-byte runs), "wide" (tiles of >= 256-byte runs, and for long rows the four-step
     plan where it needs no more passes than the tiled one), "fourstep" or "tiles" (the one or the other, forced;
     for tests), "direct" (the four-step plan with its row pass storing transposed, element by element, instead of
-    the transpose pass: one pass fewer, scattered 8-16-byte stores), "fewest" (the fewest passes whatever the
-    runs: tiles of one column allowed, so 2^24 and the column axis of 4096^2 complex64 take passes of 4096 at
-    48 KiB, 8-byte accesses 32 KiB apart that neighbouring workgroups share through L2), "rounds" (the plans of
-    "fewest" with tiles of at least 32-byte runs, or ``tile_options(columns=)``: a tile beyond workgroup memory
-    is held in registers and goes through it a column at a time, ``_build_rounds``); multi-pass wide tiles have runs of up to
+    the transpose pass: one pass fewer, scattered 8-16-byte stores); multi-pass wide tiles have runs of up to
     ``wide`` bytes (the benchmark compares 256 and 512)."""
     global _style, _wide
     if style not in STYLES:
@@ -274,30 +268,13 @@ def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
     last, the last pass's runs output bits produced first, the second pass's runs 5 more bits: 24 + 3 x 5 > 3 x 12.
     The default style ("auto") takes the legacy plans instead (``plan_style``).  Plans are memoised per (length,
     axis, capacity, style): planning 2^24 took ~0.2 ms of host time a call (``_split``'s search), on every call."""
-    return _plan(n, inner, cap, itemsize, _style, _wide, _tile_cols, AUTO_ROUNDS)
-
-
-# Whether the default ("auto") takes the "rounds" plan where it has fewer passes than the legacy one (2^22, 2^24,
-# the column axis of 4096^2 at 48 KiB): off until a GPU measures it faster (``benchmarks/fftgpu_sweep.py``).
-AUTO_ROUNDS = False
+    return _plan(n, inner, cap, itemsize, _style, _wide)
 
 
 @functools.lru_cache(maxsize=512)
-def _plan(n: int, inner: int, cap: int, itemsize: int, style: str, wide: int, cols: int, rounds: bool) -> Plan:
-    if style == "auto":  # the legacy plans: measured fastest on the H200 at every size (README)
-        legacy = _plan(n, inner, cap, itemsize, "legacy", wide, cols, False)
-        if rounds:
-            fewer = _plan(n, inner, cap, itemsize, "rounds", wide, cols, False)
-            return fewer if len(fewer.tiles) < len(legacy.tiles) else legacy
-        return legacy
-    if style == "legacy":
+def _plan(n: int, inner: int, cap: int, itemsize: int, style: str, wide: int) -> Plan:
+    if style in ("auto", "legacy"):  # the legacy plans: measured fastest on the H200 and H100 at every size
         return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
-    if style in ("fewest", "rounds"):
-        tiles = pass_plan(n, inner, cap, itemsize, itemsize, _LEGACY[1], itemsize)
-        if style == "rounds":  # tiles of >= 32-byte runs, beyond workgroup memory where need be
-            want = cols or max(1, ONE_RUN // itemsize)
-            tiles = [(L, max(C, want)) for L, C in tiles]
-        return Plan(tuple(tiles))
     tiles = pass_plan(n, inner, cap, itemsize, wide=wide)
     if inner != 1 or n <= cap or style == "tiles":
         return Plan(tuple(tiles))
@@ -514,17 +491,15 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
         C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
-        rounds = R * C > cap  # a tile beyond workgroup memory ("rounds" plans): a column at a time through it
         nsp = ns * inner
         store = "tr" if fourstep and fourstep[2] else "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
         sub = _subplan(R)
-        wg = _workgroup(device, R * C, sub, C, rounds)
-        pad = (C == 1 or rounds) and R >= 32 and R + R // 16 <= cap
-        build = _build_rounds if rounds else _build_tile
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), rounds),
-                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, build=build:
-                                build(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
+        wg = _workgroup(device, R * C, sub, C)
+        pad = C == 1 and R >= 32 and R + R // 16 <= cap
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub)),
+                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg:
+                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
         table = twiddles(device, cdtype, R).buffer()
         groups = -(-mcols // C)
         # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
@@ -653,56 +628,6 @@ def _tile_kernel(t, R, C, plan, buf, passes, at, store, load, inverse, wg) -> la
         T=t, R=R, C=C, BUF=buf, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), AT=at,
         STORE=_indent(store, 1), LOAD=_indent(load, 1), SIGN="-" if inverse else "", **_common(t, inverse)),
         workgroup=wg)
-
-
-def _build_rounds(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
-    """A tiled pass whose R x C tile exceeds workgroup memory (one column of R fits): every invocation loads its
-    column's rows (lid / C + it wg / C, coalesced: neighbouring invocations read neighbouring columns) into
-    registers, the four-step twiddles multiplied in; then column by column the tile goes through workgroup memory
-    (the invocations of that column store it, all transform it, as a one-column tile) and out: stored straight
-    from workgroup memory where the outputs of a column are a contiguous row (the first pass), else read back
-    into the registers it came from and stored at the end, C neighbouring columns a row (coalesced)."""
-    t = cdtype.component.wgsl
-    step = wg // C
-    its = -(-R // step)
-    rows = [f"r{it}" for it in range(its)]
-    guard = ["" if (it + 1) * step <= R else f" && r{it} < {R}u" for it in range(its)]
-    lines = [f"let r{it} = lid / {C}u + {it * step}u;" for it in range(its)]
-    lines += [f"var v{it} = vec2<{t}>({t}(0.0), {t}(0.0));" for it in range(its)]
-    lines += [f"if (live{guard[it]}) {{ v{it} = src[base + r{it} * p.mcols + col]; }}" for it in range(its)]
-    if twiddle:
-        lines += _TW_BASE[twiddle].format(last=R - 1).split("\n")
-        for it in range(its):
-            lines.append(f"if (live{guard[it]}) {{ let r = r{it}; var v = v{it}; {_TW_APPLY[twiddle]} v{it} = v; }}")
-    passes = _subpasses(t, R, 1, plan, inverse, wg)
-    # the columns in a loop (uniform: its barriers are every invocation's), its body generated once
-    body = [f"for (var q = 0u; q < {C}u; q++) {{"]
-    body.append("if (c == q) {")
-    body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}buf[at({rows[it]}, 0u)] = v{it};"
-             f"{' }' if guard[it] else ''}" for it in range(its)]
-    body += ["}", "workgroupBarrier();"] + passes
-    if store == "col":  # read back into the registers; stored after the last column
-        body.append("if (c == q) {")
-        body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}v{it} = buf[at({rows[it]}, 0u)];"
-                 f"{' }' if guard[it] else ''}" for it in range(its)]
-        body.append("}")
-    else:  # row1 (a contiguous row of R outputs) or row (outputs ns apart): all invocations, from the tile
-        addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
-        body.append("if (col0 + q < p.mcols) {")
-        body.append("    let cs = col0 + q;")
-        for i in range(-(-R // wg)):
-            st = f"{{ let r = lid + {i * wg}u; dst[base + {addr}] = buf[at(r, 0u)] * p.scale; }}"
-            body.append("    " + (st if (i + 1) * wg <= R else f"if (lid + {i * wg}u < {R}u) {st}"))
-        body.append("}")
-    body += ["workgroupBarrier();", "}"]
-    if store == "col":
-        body += ["let k = col % p.ns;", "if (live) {"]
-        body += [f"    {'if (' + guard[it][4:] + ') { ' if guard[it] else ''}"
-                 f"dst[base + (col - k) * {R}u + k + r{it} * p.ns] = v{it} * p.scale;{' }' if guard[it] else ''}"
-                 for it in range(its)]
-        body.append("}")
-    at = "r + (r >> 4u)" if pad else "r + c"
-    return _tile_kernel(t, R, C, plan, R + R // 16 if pad else R, [], at, body, lines, inverse, wg)
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------
