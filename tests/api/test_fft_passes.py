@@ -227,3 +227,39 @@ def test_plans_are_memoised_per_style():
     with K.plan_style("wide"):
         assert K.plan(1 << 24, 1, 6144, 8).passes == 4
     assert K.plan(1 << 24, 1, 6144, 8) is first
+
+
+@pytest.mark.parametrize("shape,axes,cap,dtype,opts", [
+    ((1 << 12,), (0,), 64, np.complex64, dict(twgroup=4)), ((2, 1 << 12), (1,), 256, np.complex128, dict(twgroup=16)),
+    ((3, 1000), (1,), 64, np.complex64, dict(twgroup=2, powers=True)),
+    ((64, 64, 3), (0, 1), 64, np.complex64, dict(powers=True, radix16=True)),
+    ((1 << 14,), (0,), 256, np.complex64, dict(fixed=True)), ((5, 720, 7), (1,), 64, np.complex128, dict(fixed=True)),
+    ((1 << 12,), (0,), 64, np.complex64, dict(twgroup=4, powers=True, fixed=True, columns=2)),
+    ((48, 48), (0, 1), 4096, np.complex64, dict(fixed=True, powers=True))])
+def test_twiddle_and_constant_options(shape, axes, cap, dtype, opts):
+    # tile_options: later passes' four-step twiddles looked up every g rows (the rows between by products of
+    # powers), the sub-passes' twiddles as powers of one lookup, the sizes as shader constants (1000 = 40 x 25 and
+    # 720 along a strided axis: tiles that do not divide the columns keep their guard; odd radices' butterflies)
+    host = _signal(len(shape) + shape[-1], shape, dtype)
+    x = wg.asarray(host)
+    n = math.prod(shape[a] for a in axes)
+    with K.tile_options(**opts):
+        close(_run(wg.fft.fftn, cap, x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(_run(wg.fft.ifftn, cap, x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"),
+              dtype, n)
+    assert np.array_equal(x.numpy(), host)
+
+
+def test_fixed_kernels_are_specialised():
+    # fixed: the parameter block's sizes are literals of the shader; the column guard goes where tiles divide evenly
+    cd = wg.asarray(np.zeros(1, np.complex64)).dtype
+    fixed = tuple(zip(K._PARAMS, (4096, 1, 65536, 256, 1, 256, 4096, 12)))
+    src = K._build_tile(cd, 256, 16, [8, 8, 4], "col", "col", False, False, 256, 4, True, fixed).source()
+    assert "p.mcols" not in src and "p.ns" not in src and "65536u" in src and "let live = true;" in src
+    assert "p.scale" in src and "let tg3 = twn(" in src and "let sw7 = cmul(sw4, sw3);" in src
+    odd = tuple(zip(K._PARAMS, (63, 1, 1000, 1, 1000, 0, 64, 6)))
+    assert "let live = col < 1000u;" in K._build_tile(cd, 64, 16, [8, 8], "row1", "", False, False, 64, 0, False,
+                                                       odd).source()
+    with pytest.raises(ValueError, match="twiddle groups"):
+        with K.tile_options(twgroup=-1):
+            pass

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import re
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -88,27 +89,40 @@ def capacity_limit(elements: int):
 
 # The tiled kernels' knobs (``tile_options``; the defaults are what the H200 measured): invocations a workgroup
 # (0: ``_workgroup``'s rule), and radix-16 sub-passes (two radix-4 stages an invocation between barriers) before 8.
-# and the most columns a multi-column tile takes (0: the plan's; fewer columns, more and smaller workgroups).
-_tile_wg, _radix16, _tile_cols = 0, False, 0
+# and the most columns a multi-column tile takes (0: the plan's; fewer columns, more and smaller workgroups);
+# the four-step twiddles of a later pass looked up once every ``twgroup`` rows of an invocation, the rows between
+# by multiplication (0: a lookup every row); the sub-passes' twiddles as powers of one lookup a butterfly
+# (``powers``); the pass's sizes and strides as WGSL constants, the column guard dropped where the columns divide
+# evenly (``fixed``: a pipeline per shape).
+_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed = 0, False, 0, 0, False, False
 
 
 @contextlib.contextmanager
-def tile_options(workgroup: int = 0, radix16: bool = False, columns: int = 0):
+def tile_options(workgroup: int = 0, radix16: bool = False, columns: int = 0, twgroup: int = 0,
+                 powers: bool = False, fixed: bool = False):
     """Within the block, the tiled passes use ``workgroup`` invocations a workgroup (a power of two from 32;
     0: the default rule, capped by the device and raised to the tile's columns), with ``radix16`` sub-passes of
     radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4), and tiles of at most ``columns``
-    columns (a power of two; 0: the plan's)."""
-    global _tile_wg, _radix16, _tile_cols
+    columns (a power of two; 0: the plan's).  ``twgroup`` g > 1: a later pass's four-step twiddles w^(k r) are
+    two table loads for every g-th row of an invocation and one product for the rows between (w^(k r0) times
+    the powers of w^(k step), each from at most ~2 log2 g products); ``powers``: a sub-pass butterfly's twiddles
+    w^(k j), j < radix, are powers of its one looked-up w^k (instead of radix - 1 loads); ``fixed``: the pass's
+    sizes and strides are constants of its shader (divisions by them become shifts or multiplies, the column
+    guard goes where the tiles divide the columns evenly)."""
+    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed
     if workgroup and (workgroup < 32 or workgroup & (workgroup - 1)):
         raise ValueError(f"workgroup of {workgroup} invocations: need 0 or a power of two >= 32")
     if columns < 0 or columns & (columns - 1):
         raise ValueError(f"tiles of {columns} columns: need 0 or a power of two")
-    old = _tile_wg, _radix16, _tile_cols
+    if twgroup < 0:
+        raise ValueError(f"twiddle groups of {twgroup} rows: need 0 or more")
+    old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed
     _tile_wg, _radix16, _tile_cols = int(workgroup), bool(radix16), int(columns)
+    _twgroup, _powers, _fixed = int(twgroup), bool(powers), bool(fixed)
     try:
         yield
     finally:
-        _tile_wg, _radix16, _tile_cols = old
+        _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed = old
 
 
 def _subplan(R: int) -> list[int]:
@@ -497,18 +511,24 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
         sub = _subplan(R)
         wg = _workgroup(device, R * C, sub, C)
         pad = C == 1 and R >= 32 and R + R // 16 <= cap
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub)),
-                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg:
-                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
-        table = twiddles(device, cdtype, R).buffer()
         groups = -(-mcols // C)
         # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
-        params = layout.Params().u32(groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
-                                       1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
+        values = (groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
+                  1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
+        fixed = tuple(zip(_PARAMS, values)) if _fixed else ()
+        opts = (_twgroup, _powers, fixed)
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
+                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
+                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts))
+        table = twiddles(device, cdtype, R).buffer()
+        params = layout.Params().u32(*values)
         s = scale if i == len(tiles) - 1 else 1.0
         binds = [cur, targets[i], table, lo if lo is not None else table, hi if hi is not None else table]
         launch.dispatch(device, kernel, binds, _scaled(params, t, s), workgroups=groups * rows)
         cur, ns = targets[i], ns * R
+
+
+_PARAMS = ("groups", "batches", "mcols", "ns", "inner", "tstride", "tb", "tbits")  # fft_tile.wgsl's u32 fields
 
 
 def _transpose(device, cdtype, src, dst, rows, n1, n2) -> None:
@@ -534,10 +554,24 @@ _TW_APPLY = {"": "", "col": "v = cmul(v, twn(kq * r * p.tstride));",
              "row": "v = cmul(v, cmul(w0, twn(kq * (r - lid))));"}
 
 
-def _load(t: str, R: int, C: int, wg: int, twiddle: str) -> list[str]:
+def _powers_of(base: str, name: str, count: int) -> list[str]:
+    """WGSL lets {name}1 .. {name}(count - 1), the powers of ``base``: a power of two by squaring, any other
+    power b as the product of the highest power of two below it and b - that (at most ~2 log2 b products deep,
+    so the rounding errors stay a few ulp)."""
+    lines = [f"let {name}1 = {base};"] if count > 1 else []
+    for b in range(2, count):
+        hi = _pow2_floor(b)
+        lines.append(f"let {name}{b} = cmul({name}{b // 2}, {name}{b // 2});" if hi == b else
+                     f"let {name}{b} = cmul({name}{hi}, {name}{b - hi});")
+    return lines
+
+
+def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0) -> list[str]:
     """The tile's loads, unrolled: every invocation first issues all its global loads (rows lid / C, + wg / C,
     ...: a constant count, so they are all in flight at once rather than one a loop iteration), then multiplies
-    in the four-step twiddles and stores into workgroup memory.  Columns past the axis load zeros."""
+    in the four-step twiddles and stores into workgroup memory.  Columns past the axis load zeros.  ``twgroup``
+    g > 1 (a later pass's twiddles, "col"): w^(k r) looked up for every g-th row of the invocation only, the
+    rows between as that times a power of w^(k step)."""
     step = wg // C
     its = -(-R // step)
     rows = [f"lid / {C}u + {it * step}u" if it else f"lid / {C}u" for it in range(its)]
@@ -545,9 +579,19 @@ def _load(t: str, R: int, C: int, wg: int, twiddle: str) -> list[str]:
     lines = [f"let r{it} = {rows[it]};" for it in range(its)]
     lines += [f"var v{it} = vec2<{t}>({t}(0.0), {t}(0.0));" for it in range(its)]
     lines += [f"if ({ok[it]}) {{ v{it} = src[base + r{it} * p.mcols + col]; }}" for it in range(its)]
+    group = twgroup > 1 and twiddle == "col" and its > 1
+    if group:  # after the loads (in flight meanwhile): the few lookups and the powers of the row step
+        g = min(twgroup, its)
+        lines += _powers_of(f"twn(kq * {step}u * p.tstride)", "ts", g)
+        for it in range(0, its, g):
+            r = f"r{it}" if (it + 1) * step <= R else f"min(r{it}, {R - 1}u)"
+            lines.append(f"let tg{it // g} = twn(kq * {r} * p.tstride);")
     for it in range(its):
         body = [f"var v = v{it};", f"let r = r{it};"]
-        if twiddle:
+        if group:
+            a, b = divmod(it, g)
+            body.append(f"if (live) {{ v = cmul(v, {f'cmul(tg{a}, ts{b})' if b else f'tg{a}'}); }}")
+        elif twiddle:
             body.append(f"if (live) {{ {_TW_APPLY[twiddle]} }}")
         body.append("buf[at(r, c)] = v;")
         cond = "true" if (it + 1) * step <= R else f"r{it} < {R}u"
@@ -555,10 +599,10 @@ def _load(t: str, R: int, C: int, wg: int, twiddle: str) -> list[str]:
     return _TW_BASE[twiddle].format(last=R - 1).split("\n") + lines if twiddle else lines
 
 
-def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int) -> list[str]:
+def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False) -> list[str]:
     """The sub-passes of ``plan`` over an R x C tile in workgroup memory (``at``), unrolled with their constants
     baked in, each staging its butterflies' outputs in registers between the barrier that ends its reads and the
-    writes, and ending with a barrier."""
+    writes, and ending with a barrier.  ``powers``: a butterfly's twiddles w^(k j) are the powers of its w^k."""
     passes, ns = [], 1
     for R_s in plan:
         m = R // R_s
@@ -569,7 +613,10 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int) 
         for it in range(per):
             body = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;"]
             body += [f"var v{r} = buf[at(jj + {r * m}u, c)];" for r in range(R_s)]
-            if ns > 1:
+            if ns > 1 and powers:
+                body += _powers_of(f"tw(k * {R // (ns * R_s)}u)", "sw", R_s)
+                body += [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R_s)]
+            elif ns > 1:
                 body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s))}u));" for r in range(1, R_s)]
             body += butterfly(R_s, t, inverse, f"{R}u")
             body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
@@ -585,13 +632,16 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int) 
     return passes
 
 
-def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
+def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0, powers=False,
+                fixed=()) -> launch.Kernel:
     """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
     unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
-    barrier that ends its reads and the writes."""
+    barrier that ends its reads and the writes.  ``twgroup``, ``powers``: ``tile_options``'s; ``fixed``: the
+    (name, value) pairs of the parameter block's sizes that become constants of the shader."""
     t = cdtype.component.wgsl
     size = R * C
-    passes = _subpasses(t, R, C, plan, inverse, wg)
+    passes = _subpasses(t, R, C, plan, inverse, wg, powers)
+    even = dict(fixed).get("mcols", 1) % C == 0 if fixed else False  # every tile's columns are the axis's
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
     # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
@@ -612,22 +662,31 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
         addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
         lines = []
         for it in range(-(-size // wg)):
+            ok = "true" if even else "cs < p.mcols"
             body = [f"let t = lid + {it * wg}u;", f"let cc = t / {R}u;", f"let r = t % {R}u;", "let cs = col0 + cc;",
-                    f"if ({'cs < p.mcols' if (it + 1) * wg <= size else f'cs < p.mcols && t < {size}u'}) {{",
+                    f"if ({ok if (it + 1) * wg <= size else f'{ok} && t < {size}u'}) {{",
                     f"    dst[base + {addr}] = buf[at(r, cc)] * p.scale;", "}"]
             lines += ["{"] + ["    " + b for b in body] + ["}"]
-    return _tile_kernel(t, R, C, plan, size + size // 16 if pad else size, passes, at, lines,
-                        _load(t, R, C, wg, twiddle), inverse, wg)
-
-
-def _tile_kernel(t, R, C, plan, buf, passes, at, store, load, inverse, wg) -> launch.Kernel:
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
-    return launch.Kernel("fft_tile.wgsl", bind, dict(
-        T=t, R=R, C=C, BUF=buf, PLAN=", ".join(map(str, plan)) or "none", PASSES="\n".join(passes), AT=at,
-        STORE=_indent(store, 1), LOAD=_indent(load, 1), SIGN="-" if inverse else "", **_common(t, inverse)),
-        workgroup=wg)
+    return _Fixed("fft_tile.wgsl", bind, dict(
+        T=t, R=R, C=C, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
+        PASSES="\n".join(passes), AT=at, STORE=_indent(lines, 1), LOAD=_indent(_load(t, R, C, wg, twiddle, twgroup), 1),
+        LIVE="true" if even else "col < p.mcols", SIGN="-" if inverse else "", **_common(t, inverse)),
+        workgroup=wg, consts=tuple(fixed))
+
+
+@dataclass(frozen=True, eq=False)
+class _Fixed(launch.Kernel):
+    """A kernel whose parameter-block fields named in ``consts`` are WGSL literals in its source (p.name -> the
+    value): one pipeline per set of values, its divisions and bounds by constants."""
+
+    consts: tuple[tuple[str, int], ...] = ()
+
+    def source(self) -> str:
+        text, values = super().source(), dict(self.consts)
+        return re.sub(r"\bp\.(\w+)\b", lambda m: f"{values[m[1]]}u" if m[1] in values else m[0], text)
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------

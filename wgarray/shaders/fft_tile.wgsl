@@ -56,7 +56,7 @@ ${ENTRY}
     // and its four-step twiddle base are computed once; its loads are unrolled (all issued before the first use)
     let c = lid % ${C}u;
     let col = col0 + c;
-    let live = col < p.mcols;
+    let live = ${LIVE};
 ${LOAD}
     workgroupBarrier();
 ${PASSES}
