@@ -263,3 +263,26 @@ def test_fixed_kernels_are_specialised():
     with pytest.raises(ValueError, match="twiddle groups"):
         with K.tile_options(twgroup=-1):
             pass
+
+
+def test_pass_recipes_are_cached(monkeypatch):
+    # a transform's passes (kernels, tables, parameter blocks, grids) are computed once per shape and options:
+    # a repeated call only records its dispatches; other options are another recipe; a recipe keeps its tables
+    # alive when the twiddle cache drops them
+    host = _signal(21, (2, 4096), np.complex64)
+    x = wg.asarray(host)
+    calls = []
+    real = K._steps
+    monkeypatch.setattr(K, "_steps", lambda *a: calls.append(a[2:4]) or real(*a))
+    close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
+    first = len(calls)
+    close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
+    assert len(calls) == first
+    with K.tile_options(twgroup=4):
+        close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
+    assert len(calls) == first + 1
+    K._caches.pop(wg.default_device(), None)  # the twiddle tables' mirrors dropped: their buffers go back to
+    # the pool, where other arrays of their size classes take them
+    filler = [wg.asarray(np.ones(m, np.complex64)) * 2 for m in (16, 32, 64, 128, 256) for _ in range(3)]
+    close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
+    assert len(calls) == first + 1 and len(filler) == 15

@@ -489,19 +489,41 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     the loads and its transpose into the store addresses; the passes alternate between ``tmp`` and ``dst``, ending
     in dst.  ``fourstep`` = (N, n1, direct): one pass over rows of a four-step plan, row c (mod n1) of which is
     multiplied by w_N^(c r) as it loads (and, direct, stored transposed: element r of row c of block b at
-    b N + r n1 + c)."""
+    b N + r n1 + c).  The passes' kernels, tables, parameter blocks and grids are computed once per transform
+    shape and options (``_steps``): a call only records the dispatches."""
+    key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8),
+           _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed)
+    cache = _recipes.setdefault(device, OrderedDict())
+    steps = cache.get(key)
+    if steps is None:
+        steps = cache[key] = _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep)
+        while len(cache) > _RECIPES:
+            cache.popitem(last=False)
+    # write targets, from the last pass back: dst, tmp, dst, ... (no pass writes the buffer it reads, nor src)
+    last = len(steps) - 1
+    cur = src
+    for i, (kernel, tables, params, groups, work) in enumerate(steps):
+        out = dst if (last - i) % 2 == 0 else tmp
+        launch.dispatch(device, kernel, [cur, out, *tables], params, workgroups=groups, work=work)
+        cur = out
+
+
+_recipes: "weakref.WeakKeyDictionary[object, OrderedDict]" = weakref.WeakKeyDictionary()
+_RECIPES = 256
+
+
+def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> tuple:
+    """``_tiles``'s passes: (kernel, table buffers, parameter block, workgroups, bytes moved) each (the tables' mirrors are
+    held by the twiddle cache; a recipe outliving them there keeps them, ``_Held``)."""
     t = cdtype.component.wgsl
     cap = local_capacity(device, cdtype.device_itemsize)
-    # write targets, from the last pass back: dst, tmp, dst, ... (no pass writes the buffer it reads, nor src)
-    targets = [dst if (len(tiles) - 1 - i) % 2 == 0 else tmp for i in range(len(tiles))]
     N = fourstep[0] if fourstep else n
     tb = 1 << ((N.bit_length() + 1) // 2)  # the two-level twiddle table's split
     lo = hi = None
     if len(tiles) > 1 or fourstep:
-        lo = _cached(device, ("twiddle2", cdtype.name, N, 0), lambda: _table(device, cdtype, tb, N, 0)).buffer()
-        hi = _cached(device, ("twiddle2", cdtype.name, N, 1),
-                     lambda: _table(device, cdtype, -(-N // tb), N, 0, tb)).buffer()
-    cur, ns = src, 1
+        lo = _cached(device, ("twiddle2", cdtype.name, N, 0), lambda: _table(device, cdtype, tb, N, 0))
+        hi = _cached(device, ("twiddle2", cdtype.name, N, 1), lambda: _table(device, cdtype, -(-N // tb), N, 0, tb))
+    out, ns = [], 1
     for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
         C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
@@ -520,12 +542,22 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
         kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts))
-        table = twiddles(device, cdtype, R).buffer()
-        params = layout.Params().u32(*values)
-        s = scale if i == len(tiles) - 1 else 1.0
-        binds = [cur, targets[i], table, lo if lo is not None else table, hi if hi is not None else table]
-        launch.dispatch(device, kernel, binds, _scaled(params, t, s), workgroups=groups * rows)
-        cur, ns = targets[i], ns * R
+        table = twiddles(device, cdtype, R)
+        mirrors = (table, lo if lo is not None else table, hi if hi is not None else table)
+        params = _scaled(layout.Params().u32(*values), t, scale if i == len(tiles) - 1 else 1.0)
+        out.append((kernel, _Held(mirrors), params, groups * rows, 2 * rows * n * inner * cdtype.device_itemsize))
+        ns *= R
+    return tuple(out)
+
+
+class _Held(tuple):
+    """The buffers of a recipe's tables, with their mirrors held (a mirror dropped from the twiddle cache would
+    otherwise return its buffer to the pool while the recipe still binds it)."""
+
+    def __new__(cls, mirrors):
+        self = super().__new__(cls, [m.buffer() for m in mirrors])
+        self._held = mirrors
+        return self
 
 
 _PARAMS = ("groups", "batches", "mcols", "ns", "inner", "tstride", "tb", "tbits")  # fft_tile.wgsl's u32 fields
