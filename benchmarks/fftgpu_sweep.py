@@ -5,17 +5,20 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 `python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
 ``capacity_limit`` so the multi-pass plans run)
 
-A variant is ``style[+wgN][+r16][+cN]``: the plan style (``kernels.fft.plan_style``: "auto" = the default, "fewest" =
-tiles of one column allowed, 2 passes at 2^24 and 4096^2; "rounds" = the same passes in tiles of 4 columns (cN: N)
-held in registers beyond workgroup memory, coalesced; "wide", "direct" the styles measured before) and the
-tiled kernels' options (``kernels.fft.tile_options``: N invocations a workgroup, radix-16 sub-passes, tiles of at
-most N columns: more, smaller workgroups).  "auto:kernel"
-times the default's kernels alone (``kernels.fft.transform`` on raw buffers, no op layer): its difference to "auto"
-is the host cost of ``wg.fft`` a call.  One line a variant: the best time over synchronised samples (``inner``
-back-to-back calls and one synchronize each, warm), "issue" (the host's time to record one call, unsynchronised:
-near the total, the call is host-bound), the plan's bytes over the time, the relative L2 error against torch.fft's
-answer (numpy.fft's without torch) and the speed over torch.fft's (>= 0.7: issue 13's target).  A variant whose
-plans and options equal an earlier one's is not timed again.
+A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][:what]``: the plan style (``kernels.fft.plan_style``: "auto" =
+the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
+(``kernels.fft.tile_options``): wgN invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N
+columns (more, smaller workgroups), tN a later pass's four-step twiddles looked up every N rows of an
+invocation (products between), p the sub-pass twiddles as powers of one lookup a butterfly, k the sizes and
+strides as shader constants (no column guard where the tiles divide the columns).  ":kernel" times the
+kernels alone (``kernels.fft.transform`` on raw buffers, no op layer): its difference to the plain spec is the
+host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one axis's transform alone
+(``wg.fft.fft`` along -1 / 0), to tell which passes the time goes to.  One line a variant: the best time over
+synchronised samples (``inner`` back-to-back calls and one synchronize each, warm), "issue" (the host's time to
+record one call, unsynchronised: near the total, the call is host-bound), the plan's bytes over the time, the
+relative L2 error against torch.fft's answer (numpy.fft's without torch) and the speed over torch.fft's (>= 0.7:
+issue 13's target; for ":rows"/":cols" the ratio is to torch's whole fft2).  A variant whose plans and options
+equal an earlier one's is not timed again.
 """
 from __future__ import annotations
 
@@ -31,7 +34,13 @@ from wgarray.kernels import fft as K
 
 from .fft_gpu import _best, _torch
 
-VARIANTS = ("auto", "auto:kernel", "auto+r16", "auto+wg512", "auto+wg1024", "auto+r16+wg512", "auto+c4", "wide")
+# the default, then each new knob alone, then the earlier winners (wg512/1024, r16, c4) with and without them
+VARIANTS = ("auto", "auto:kernel", "auto+k", "auto+t4", "auto+t16", "auto+p", "auto+k+t4+p", "auto+k+t16+p",
+            "auto+r16", "auto+wg512", "auto+wg1024", "auto+r16+wg512", "auto+r16+wg1024", "auto+c4", "auto+c8",
+            "auto+c8+wg512", "auto+c4+wg512", "auto+c8+r16", "auto+c4+r16", "auto+r16+wg512+k+t4+p",
+            "auto+r16+wg1024+k+t16+p", "auto+wg1024+k+t4+p", "auto+c8+k+t4+p", "auto+c4+k+t4+p",
+            "auto+c8+r16+k+t4+p", "auto+c4+wg512+k+t4+p", "auto:rows", "auto:cols", "auto+r16+wg512+k+t4+p:rows",
+            "auto+r16+wg512+k+t4+p:cols", "auto+c8+k+t4+p:cols", "auto+wg1024+k+t4+p:rows")
 
 
 @contextlib.contextmanager
@@ -40,21 +49,24 @@ def variant(spec: str):
     parts = spec.split(":")[0].split("+")
     wgs = next((int(p[2:]) for p in parts if p.startswith("wg")), 0)
     cols = next((int(p[1:]) for p in parts if p[:1] == "c"), 0)
-    with K.plan_style(parts[0]), K.tile_options(wgs, "r16" in parts, cols):
+    group = next((int(p[1:]) for p in parts if p[:1] == "t"), 0)
+    with K.plan_style(parts[0]), K.tile_options(wgs, "r16" in parts, cols, group, "p" in parts, "k" in parts):
         yield
 
 
-def _axes(shape) -> list[tuple[int, int, int]]:
-    """(rows, n, inner) of each axis's transform: 1-D the row; 2-D the rows, then the columns."""
+def _axes(shape, which: str = "") -> list[tuple[int, int, int]]:
+    """(rows, n, inner) of each axis's transform: 1-D the row; 2-D the rows, then the columns (``which``: "rows"
+    or "cols", that one alone)."""
     if len(shape) == 1:
         return [(1, shape[0], 1)]
-    return [(shape[0], shape[1], 1), (1, shape[0], shape[1])]
+    both = [(shape[0], shape[1], 1), (1, shape[0], shape[1])]
+    return both[:1] if which == "rows" else both[1:] if which == "cols" else both
 
 
-def _describe(dev, shape, cap: int) -> tuple[str, int]:
+def _describe(dev, shape, cap: int, which: str = "") -> tuple[str, int]:
     size = int(np.prod(shape))
     text, traffic = [], 0
-    for _, n, inner in _axes(shape):
+    for _, n, inner in _axes(shape, which):
         p = K.plan(n, inner, cap, 8)
         traffic += p.traffic(size, 8)
         sub = "/".join(",".join(map(str, K._subplan(L))) for L, _ in p.tiles)
@@ -63,6 +75,13 @@ def _describe(dev, shape, cap: int) -> tuple[str, int]:
         what = p.describe() if p.n2 else "tiles [" + " ".join(f"{L}x{C}" for (L, _), C in zip(p.tiles, cols)) + "]"
         text.append(f"{p.passes}p {what} radices {sub}")
     return "; ".join(text), traffic
+
+
+def _reference(torch, x: np.ndarray, axis: int) -> np.ndarray:
+    """The 1-D transform of x along ``axis`` (torch.fft's where there is torch, else numpy's)."""
+    if torch is None:
+        return np.fft.fft(x.astype(np.complex128), axis=axis)
+    return torch.fft.fft(torch.from_numpy(x).cuda(), dim=axis).cpu().numpy().astype(np.complex128)
 
 
 def _kernel_call(dev, xa, shape):
@@ -140,36 +159,47 @@ def main(argv=None) -> None:
             print(f"{label} complex64 ({x.nbytes >> 20} MiB)" + (f": torch.fft {tt * 1e3:.3f} ms" if tt else ""),
                   flush=True)
             seen: dict[str, str] = {}
+            ref: dict[int, np.ndarray] = {}  # the one-axis answers (":rows", ":cols"), when first asked
             for spec in a.variants.split(","):
                 if time.perf_counter() - start > a.budget:
-                    print(f"  {spec:18s} skipped: past the {a.budget:.0f} s budget", flush=True)
+                    print(f"  {spec:28s} skipped: past the {a.budget:.0f} s budget", flush=True)
+                    continue
+                what = spec.partition(":")[2]
+                if what in ("rows", "cols") and len(shape) == 1:
                     continue
                 with variant(spec):
-                    plans, traffic = _describe(dev, shape, cap or K.local_capacity(dev, 8))
-                    key = plans + " " + spec.split("+", 1)[-1] * ("+" in spec) + spec.partition(":")[2]
+                    plans, traffic = _describe(dev, shape, cap or K.local_capacity(dev, 8), what)
+                    # the same plans (tiles as the kernels take them) and kernel options: timed already
+                    opts = sorted(p for p in spec.partition(":")[0].split("+")[1:] if p[:1] != "c")
+                    key = f"{plans} {opts} {what}"
                     if key in seen:
-                        print(f"  {spec:18s} the plans and options of {seen[key]}", flush=True)
+                        print(f"  {spec:28s} the plans and options of {seen[key]}", flush=True)
                         continue
                     seen[key] = spec
-                    if spec.endswith(":kernel"):
+                    if what == "kernel":
                         f = _kernel_call(dev, xa, shape)
                         err = float("nan")
                     else:
+                        axis = {"rows": -1, "cols": 0}.get(what)
+                        if axis is not None and axis not in ref:
+                            ref[axis] = _reference(torch, x, axis)
+
                         def f():
-                            return wgf(xa)
+                            return wgf(xa) if axis is None else wg.fft.fft(xa, axis=axis)
                         try:
                             got = f().numpy()
                         except Exception as e:  # a variant the device refuses: report it, sweep on
-                            print(f"  {spec:18s} failed: {type(e).__name__}: {str(e)[:200]}", flush=True)
+                            print(f"  {spec:28s} failed: {type(e).__name__}: {str(e)[:200]}", flush=True)
                             continue
-                        err = float(np.linalg.norm(got - want) / np.linalg.norm(want))
+                        goal = want if axis is None else ref[axis]
+                        err = float(np.linalg.norm(got - goal) / np.linalg.norm(goal))
                     try:
                         tw = _best(f, dev.synchronize, inner, samples)
                         ti = _issue(f, dev.synchronize, inner)
                     except Exception as e:  # a variant the device refuses: report it, sweep on
-                        print(f"  {spec:18s} failed: {type(e).__name__}: {str(e)[:200]}", flush=True)
+                        print(f"  {spec:28s} failed: {type(e).__name__}: {str(e)[:200]}", flush=True)
                         continue
-                line = (f"  {spec:18s} {tw * 1e3:8.3f} ms  issue {ti * 1e3:6.3f} ms  {traffic / tw / 1e9:7.1f} GB/s"
+                line = (f"  {spec:28s} {tw * 1e3:8.3f} ms  issue {ti * 1e3:6.3f} ms  {traffic / tw / 1e9:7.1f} GB/s"
                         f"  rel err {err:.1e}")
                 if tt:
                     line += f"  speed / torch {tt / tw:.2f}"
