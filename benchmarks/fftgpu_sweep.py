@@ -13,7 +13,8 @@ invocation (products between), p the sub-pass twiddles as powers of one lookup a
 strides as shader constants (no column guard where the tiles divide the columns).  ":kernel" times the
 kernels alone (``kernels.fft.transform`` on raw buffers, no op layer): its difference to the plain spec is the
 host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one axis's transform alone
-(``wg.fft.fft`` along -1 / 0), to tell which passes the time goes to.  One line a variant: the best time over
+(``wg.fft.fft`` along -1 / 0) and ":passes" each tiled pass alone (its dispatch repeated: time and GB/s), to
+tell which passes the time goes to.  One line a variant: the best time over
 synchronised samples (``inner`` back-to-back calls and one synchronize each, warm), "issue" (the host's time to
 record one call, unsynchronised: near the total, the call is host-bound), the plan's bytes over the time, the
 relative L2 error against torch.fft's answer (numpy.fft's without torch) and the speed over torch.fft's (>= 0.7:
@@ -30,17 +31,18 @@ import numpy as np
 
 import wgarray as wg
 from wgarray.alloc.mirror import Mirror
-from wgarray.kernels import fft as K
+from wgarray.kernels import fft as K, launch
 
 from .fft_gpu import _best, _torch
 
 # the default, then each new knob alone, then the earlier winners (wg512/1024, r16, c4) with and without them
-VARIANTS = ("auto", "auto:kernel", "auto+k", "auto+t4", "auto+t16", "auto+p", "auto+k+t4+p", "auto+k+t16+p",
+VARIANTS = ("auto", "auto:kernel", "auto:passes", "auto+k", "auto+t4", "auto+t16", "auto+p", "auto+k+t4+p", "auto+k+t16+p",
             "auto+r16", "auto+wg512", "auto+wg1024", "auto+r16+wg512", "auto+r16+wg1024", "auto+c4", "auto+c8",
             "auto+c8+wg512", "auto+c4+wg512", "auto+c8+r16", "auto+c4+r16", "auto+r16+wg512+k+t4+p",
             "auto+r16+wg1024+k+t16+p", "auto+wg1024+k+t4+p", "auto+c8+k+t4+p", "auto+c4+k+t4+p",
             "auto+c8+r16+k+t4+p", "auto+c4+wg512+k+t4+p", "auto:rows", "auto:cols", "auto+r16+wg512+k+t4+p:rows",
-            "auto+r16+wg512+k+t4+p:cols", "auto+c8+k+t4+p:cols", "auto+wg1024+k+t4+p:rows")
+            "auto+r16+wg512+k+t4+p:cols", "auto+c8+k+t4+p:cols", "auto+wg1024+k+t4+p:rows",
+            "auto+k+t16+p:passes", "auto+r16+wg512+k+t4+p:passes")
 
 
 @contextlib.contextmanager
@@ -101,6 +103,26 @@ def _kernel_call(dev, xa, shape):
             K.transform(dev, cd, cur, out, rows, n, False, 1.0, inner)
             cur = out
     return call
+
+
+def _pass_times(dev, xa, shape, cap: int, inner: int, samples: int) -> list[tuple[str, float]]:
+    """Each tiled pass of the variant's plans timed alone (its recorded dispatch repeated, src -> a scratch):
+    (tile, seconds) per pass, the axes in order (a four-step plan's row pass and transpose are not listed)."""
+    cd = xa.dtype
+    size = int(np.prod(shape))
+    keep = Mirror(cd, size, dev)
+    out, src = keep.buffer_for_write(whole=True), xa.mirror.buffer()
+    times = []
+    for rows, n, inner_ in _axes(shape):
+        p = K.plan(n, inner_, cap, 8)
+        if p.n2:
+            n, inner_ = n // p.n2, p.n2
+        steps = K._steps(dev, cd, rows, n, inner_, list(p.tiles), False, 1.0, None)
+        for (L, _), (kernel, tables, params, groups, work) in zip(p.tiles, steps):
+            def one():
+                launch.dispatch(dev, kernel, [src, out, *tables], params, workgroups=groups, work=work)
+            times.append((f"{L}", _best(one, dev.synchronize, inner, samples)))
+    return times
 
 
 def _issue(f, sync, inner: int) -> float:
@@ -176,6 +198,15 @@ def main(argv=None) -> None:
                         print(f"  {spec:28s} the plans and options of {seen[key]}", flush=True)
                         continue
                     seen[key] = spec
+                    if what == "passes":
+                        try:
+                            times = _pass_times(dev, xa, shape, cap or K.local_capacity(dev, 8), inner, samples)
+                        except Exception as e:  # a variant the device refuses: report it, sweep on
+                            print(f"  {spec:28s} failed: {type(e).__name__}: {str(e)[:200]}", flush=True)
+                            continue
+                        each = "  ".join(f"{L}: {t * 1e3:.3f} ms {2 * x.nbytes / t / 1e9:.0f} GB/s" for L, t in times)
+                        print(f"  {spec:28s} each pass alone: {each}  [{plans}]", flush=True)
+                        continue
                     if what == "kernel":
                         f = _kernel_call(dev, xa, shape)
                         err = float("nan")
