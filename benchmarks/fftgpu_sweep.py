@@ -5,12 +5,13 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 `python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
 ``capacity_limit`` so the multi-pass plans run)
 
-A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][:what]``: the plan style (``kernels.fft.plan_style``: "auto" =
+A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][:what]``: the plan style (``kernels.fft.plan_style``: "auto" =
 the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
 (``kernels.fft.tile_options``): wgN invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N
 columns (more, smaller workgroups), tN a later pass's four-step twiddles looked up every N rows of an
 invocation (products between), p the sub-pass twiddles as powers of one lookup a butterfly, k the sizes and
-strides as shader constants (no column guard where the tiles divide the columns).  ":kernel" times the
+strides as shader constants (no column guard where the tiles divide the columns), v vec4 loads and stores (two
+columns an invocation).  ":kernel" times the
 kernels alone (``kernels.fft.transform`` on raw buffers, no op layer): its difference to the plain spec is the
 host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one axis's transform alone
 (``wg.fft.fft`` along -1 / 0) and ":passes" each tiled pass alone (its dispatch repeated: time and GB/s), to
@@ -36,13 +37,14 @@ from wgarray.kernels import fft as K, launch
 from .fft_gpu import _best, _torch
 
 # the default, then each new knob alone, then the earlier winners (wg512/1024, r16, c4) with and without them
-VARIANTS = ("auto", "auto:kernel", "auto:passes", "auto+k", "auto+t4", "auto+t16", "auto+p", "auto+k+t4+p", "auto+k+t16+p",
-            "auto+r16", "auto+wg512", "auto+wg1024", "auto+r16+wg512", "auto+r16+wg1024", "auto+c4", "auto+c8",
-            "auto+c8+wg512", "auto+c4+wg512", "auto+c8+r16", "auto+c4+r16", "auto+r16+wg512+k+t4+p",
-            "auto+r16+wg1024+k+t16+p", "auto+wg1024+k+t4+p", "auto+c8+k+t4+p", "auto+c4+k+t4+p",
-            "auto+c8+r16+k+t4+p", "auto+c4+wg512+k+t4+p", "auto:rows", "auto:cols", "auto+r16+wg512+k+t4+p:rows",
-            "auto+r16+wg512+k+t4+p:cols", "auto+c8+k+t4+p:cols", "auto+wg1024+k+t4+p:rows",
-            "auto+k+t16+p:passes", "auto+r16+wg512+k+t4+p:passes")
+VARIANTS = ("auto", "auto:kernel", "auto:passes", "auto+k", "auto+t4", "auto+t16", "auto+p", "auto+v",
+            "auto+k+t4+p", "auto+k+t16+p", "auto+v+k+t16+p", "auto+r16", "auto+wg512", "auto+wg1024",
+            "auto+r16+wg512", "auto+r16+wg1024", "auto+c4", "auto+c8", "auto+c8+wg512", "auto+c4+wg512",
+            "auto+c8+r16", "auto+c4+r16", "auto+r16+wg512+k+t4+p", "auto+r16+wg512+v+k+t4+p",
+            "auto+r16+wg1024+k+t16+p", "auto+wg1024+k+t4+p", "auto+wg1024+v+k+t4+p", "auto+c8+k+t4+p",
+            "auto+c8+v+k+t4+p", "auto+c4+k+t4+p", "auto+c8+r16+k+t4+p", "auto+c4+wg512+k+t4+p", "auto:rows",
+            "auto:cols", "auto+r16+wg512+k+t4+p:rows", "auto+r16+wg512+k+t4+p:cols", "auto+c8+k+t4+p:cols",
+            "auto+wg1024+k+t4+p:rows", "auto+k+t16+p:passes", "auto+r16+wg512+v+k+t4+p:passes")
 
 
 @contextlib.contextmanager
@@ -52,7 +54,8 @@ def variant(spec: str):
     wgs = next((int(p[2:]) for p in parts if p.startswith("wg")), 0)
     cols = next((int(p[1:]) for p in parts if p[:1] == "c"), 0)
     group = next((int(p[1:]) for p in parts if p[:1] == "t"), 0)
-    with K.plan_style(parts[0]), K.tile_options(wgs, "r16" in parts, cols, group, "p" in parts, "k" in parts):
+    with K.plan_style(parts[0]), K.tile_options(wgs, "r16" in parts, cols, group, "p" in parts, "k" in parts,
+                                                 "v" in parts):
         yield
 
 

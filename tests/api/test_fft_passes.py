@@ -235,11 +235,16 @@ def test_plans_are_memoised_per_style():
     ((64, 64, 3), (0, 1), 64, np.complex64, dict(powers=True, radix16=True)),
     ((1 << 14,), (0,), 256, np.complex64, dict(fixed=True)), ((5, 720, 7), (1,), 64, np.complex128, dict(fixed=True)),
     ((1 << 12,), (0,), 64, np.complex64, dict(twgroup=4, powers=True, fixed=True, columns=2)),
-    ((48, 48), (0, 1), 4096, np.complex64, dict(fixed=True, powers=True))])
+    ((48, 48), (0, 1), 4096, np.complex64, dict(fixed=True, powers=True)),
+    ((1 << 12,), (0,), 64, np.complex64, dict(vec4=True)), ((3, 1000), (1,), 64, np.complex64, dict(vec4=True)),
+    ((2, 1 << 12), (1,), 256, np.complex64, dict(vec4=True, twgroup=4, fixed=True, workgroup=512)),
+    ((128, 128), (0, 1), 4096, np.complex64, dict(vec4=True, twgroup=16, powers=True, columns=2)),
+    ((2, 64, 30), (1,), 64, np.complex128, dict(vec4=True))])
 def test_twiddle_and_constant_options(shape, axes, cap, dtype, opts):
     # tile_options: later passes' four-step twiddles looked up every g rows (the rows between by products of
     # powers), the sub-passes' twiddles as powers of one lookup, the sizes as shader constants (1000 = 40 x 25 and
-    # 720 along a strided axis: tiles that do not divide the columns keep their guard; odd radices' butterflies)
+    # 720 along a strided axis: tiles that do not divide the columns keep their guard; odd radices' butterflies),
+    # vec4 loads and stores of column pairs (complex64; complex128 and odd column counts keep vec2)
     host = _signal(len(shape) + shape[-1], shape, dtype)
     x = wg.asarray(host)
     n = math.prod(shape[a] for a in axes)
@@ -256,10 +261,15 @@ def test_fixed_kernels_are_specialised():
     fixed = tuple(zip(K._PARAMS, (4096, 1, 65536, 256, 1, 256, 4096, 12)))
     src = K._build_tile(cd, 256, 16, [8, 8, 4], "col", "col", False, False, 256, 4, True, fixed).source()
     assert "p.mcols" not in src and "p.ns" not in src and "65536u" in src and "let live = true;" in src
-    assert "p.scale" in src and "let tg3 = twn(" in src and "let sw7 = cmul(sw4, sw3);" in src
+    assert "p.scale" in src and "let tg_3 = twn(kq * r12 * 256u);" in src and "let sw7 = cmul(sw4, sw3);" in src
     odd = tuple(zip(K._PARAMS, (63, 1, 1000, 1, 1000, 0, 64, 6)))
     assert "let live = col < 1000u;" in K._build_tile(cd, 64, 16, [8, 8], "row1", "", False, False, 64, 0, False,
                                                        odd).source()
+    pairs = K._build_tile(cd, 256, 16, [8, 8, 4], "col", "col", False, False, 256, 4, False, (), True).source()
+    assert "var<storage, read> src: array<vec4<f32>>" in pairs and "let tgb_1 = twn(kqb * r4 * p.tstride);" in pairs
+    assert "dst[(base + (col - k) * 256u + k + (lid / 8u + 0u) * p.ns) / 2u] = vec4<f32>(" in pairs
+    first = K._build_tile(cd, 64, 4, [8, 8], "row1", "", False, False, 64, 0, False, (), True).source()
+    assert "let t = 2u * (lid + 0u);" in first and "buf[at(r + 1u, cc)]" in first
     with pytest.raises(ValueError, match="twiddle groups"):
         with K.tile_options(twgroup=-1):
             pass

@@ -93,13 +93,14 @@ def capacity_limit(elements: int):
 # the four-step twiddles of a later pass looked up once every ``twgroup`` rows of an invocation, the rows between
 # by multiplication (0: a lookup every row); the sub-passes' twiddles as powers of one lookup a butterfly
 # (``powers``); the pass's sizes and strides as WGSL constants, the column guard dropped where the columns divide
-# evenly (``fixed``: a pipeline per shape).
-_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed = 0, False, 0, 0, False, False
+# evenly (``fixed``: a pipeline per shape); complex64 tiles loaded and stored two columns an invocation, as vec4s
+# (``vec4``).
+_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4 = 0, False, 0, 0, False, False, False
 
 
 @contextlib.contextmanager
 def tile_options(workgroup: int = 0, radix16: bool = False, columns: int = 0, twgroup: int = 0,
-                 powers: bool = False, fixed: bool = False):
+                 powers: bool = False, fixed: bool = False, vec4: bool = False):
     """Within the block, the tiled passes use ``workgroup`` invocations a workgroup (a power of two from 32;
     0: the default rule, capped by the device and raised to the tile's columns), with ``radix16`` sub-passes of
     radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4), and tiles of at most ``columns``
@@ -108,21 +109,23 @@ def tile_options(workgroup: int = 0, radix16: bool = False, columns: int = 0, tw
     the powers of w^(k step), each from at most ~2 log2 g products); ``powers``: a sub-pass butterfly's twiddles
     w^(k j), j < radix, are powers of its one looked-up w^k (instead of radix - 1 loads); ``fixed``: the pass's
     sizes and strides are constants of its shader (divisions by them become shifts or multiplies, the column
-    guard goes where the tiles divide the columns evenly)."""
-    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed
+    guard goes where the tiles divide the columns evenly); ``vec4``: complex64 tiles of an even number of columns
+    (of an even count and length) are read and written as vec4s, two neighbouring columns an invocation (16-byte
+    accesses, half the load and store instructions)."""
+    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4
     if workgroup and (workgroup < 32 or workgroup & (workgroup - 1)):
         raise ValueError(f"workgroup of {workgroup} invocations: need 0 or a power of two >= 32")
     if columns < 0 or columns & (columns - 1):
         raise ValueError(f"tiles of {columns} columns: need 0 or a power of two")
     if twgroup < 0:
         raise ValueError(f"twiddle groups of {twgroup} rows: need 0 or more")
-    old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed
+    old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4
     _tile_wg, _radix16, _tile_cols = int(workgroup), bool(radix16), int(columns)
-    _twgroup, _powers, _fixed = int(twgroup), bool(powers), bool(fixed)
+    _twgroup, _powers, _fixed, _vec4 = int(twgroup), bool(powers), bool(fixed), bool(vec4)
     try:
         yield
     finally:
-        _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed = old
+        _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4 = old
 
 
 def _subplan(R: int) -> list[int]:
@@ -492,7 +495,7 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     b N + r n1 + c).  The passes' kernels, tables, parameter blocks and grids are computed once per transform
     shape and options (``_steps``): a call only records the dispatches."""
     key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8),
-           _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed)
+           _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4)
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
     if steps is None:
@@ -538,7 +541,8 @@ def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> t
         values = (groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
                   1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
         fixed = tuple(zip(_PARAMS, values)) if _fixed else ()
-        opts = (_twgroup, _powers, fixed)
+        pairs = _vec4 and t == "f32" and C % 2 == 0 and mcols % 2 == 0 and R % 2 == 0 and store in ("col", "row1")
+        opts = (_twgroup, _powers, fixed, pairs)
         kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts))
@@ -598,37 +602,52 @@ def _powers_of(base: str, name: str, count: int) -> list[str]:
     return lines
 
 
-def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0) -> list[str]:
+def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0, pairs: bool = False) -> list[str]:
     """The tile's loads, unrolled: every invocation first issues all its global loads (rows lid / C, + wg / C,
     ...: a constant count, so they are all in flight at once rather than one a loop iteration), then multiplies
     in the four-step twiddles and stores into workgroup memory.  Columns past the axis load zeros.  ``twgroup``
     g > 1 (a later pass's twiddles, "col"): w^(k r) looked up for every g-th row of the invocation only, the
-    rows between as that times a power of w^(k step)."""
-    step = wg // C
+    rows between as that times a power of w^(k step).  ``pairs``: an invocation holds two neighbouring columns
+    (c, c + 1), loaded as one vec4 (``src`` bound as vec4s), each with its own twiddles."""
+    h = C // 2 if pairs else C  # invocations a tile row
+    step = wg // h
     its = -(-R // step)
-    rows = [f"lid / {C}u + {it * step}u" if it else f"lid / {C}u" for it in range(its)]
+    vec = f"vec4<{t}>" if pairs else f"vec2<{t}>"
+    at_src = "(base + r{it} * p.mcols + col) / 2u" if pairs else "base + r{it} * p.mcols + col"
+    rows = [f"lid / {h}u + {it * step}u" if it else f"lid / {h}u" for it in range(its)]
     ok = ["live" if (it + 1) * step <= R else f"live && r{it} < {R}u" for it in range(its)]
     lines = [f"let r{it} = {rows[it]};" for it in range(its)]
-    lines += [f"var v{it} = vec2<{t}>({t}(0.0), {t}(0.0));" for it in range(its)]
-    lines += [f"if ({ok[it]}) {{ v{it} = src[base + r{it} * p.mcols + col]; }}" for it in range(its)]
+    lines += [f"var v{it} = {vec}({t}(0.0));" for it in range(its)]
+    lines += [f"if ({ok[it]}) {{ v{it} = src[{at_src.format(it=it)}]; }}" for it in range(its)]
+    # the lanes of an invocation: (name suffix, component of v, column)
+    lanes = [("", ".xy", "c"), ("b", ".zw", "c + 1u")] if pairs else [("", "", "c")]
+    head = []
+    if twiddle == "col":
+        head = [f"let kq{x} = (({'col' if x == '' else 'col + 1u'}) % p.ns) / p.inner;" for x, _, _ in lanes]
+    elif twiddle:
+        head = _TW_BASE[twiddle].format(last=R - 1).split("\n")
     group = twgroup > 1 and twiddle == "col" and its > 1
+    g = min(twgroup, its)
     if group:  # after the loads (in flight meanwhile): the few lookups and the powers of the row step
-        g = min(twgroup, its)
-        lines += _powers_of(f"twn(kq * {step}u * p.tstride)", "ts", g)
-        for it in range(0, its, g):
-            r = f"r{it}" if (it + 1) * step <= R else f"min(r{it}, {R - 1}u)"
-            lines.append(f"let tg{it // g} = twn(kq * {r} * p.tstride);")
+        for x, _, _ in lanes:
+            lines += _powers_of(f"twn(kq{x} * {step}u * p.tstride)", f"ts{x}_", g)
+            for it in range(0, its, g):
+                r = f"r{it}" if (it + 1) * step <= R else f"min(r{it}, {R - 1}u)"
+                lines.append(f"let tg{x}_{it // g} = twn(kq{x} * {r} * p.tstride);")
     for it in range(its):
-        body = [f"var v = v{it};", f"let r = r{it};"]
-        if group:
-            a, b = divmod(it, g)
-            body.append(f"if (live) {{ v = cmul(v, {f'cmul(tg{a}, ts{b})' if b else f'tg{a}'}); }}")
-        elif twiddle:
-            body.append(f"if (live) {{ {_TW_APPLY[twiddle]} }}")
-        body.append("buf[at(r, c)] = v;")
+        body = [f"let r = r{it};"]
+        for x, comp, cexpr in lanes:
+            body.append(f"var v{x} = v{it}{comp};")
+            if group:
+                a, b = divmod(it, g)
+                w = f"cmul(tg{x}_{a}, ts{x}_{b})" if b else f"tg{x}_{a}"
+                body.append(f"if (live) {{ v{x} = cmul(v{x}, {w}); }}")
+            elif twiddle:
+                body.append(f"if (live) {{ {_TW_APPLY[twiddle].replace('kq', 'kq' + x).replace('v', 'v' + x)} }}")
+            body.append(f"buf[at(r, {cexpr})] = v{x};")
         cond = "true" if (it + 1) * step <= R else f"r{it} < {R}u"
         lines.append(f"if ({cond}) {{\n" + _indent(body, 1) + "\n}")
-    return _TW_BASE[twiddle].format(last=R - 1).split("\n") + lines if twiddle else lines
+    return head + lines
 
 
 def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False) -> list[str]:
@@ -665,11 +684,13 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, 
 
 
 def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0, powers=False,
-                fixed=()) -> launch.Kernel:
+                fixed=(), pairs=False) -> launch.Kernel:
     """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
     unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
     barrier that ends its reads and the writes.  ``twgroup``, ``powers``: ``tile_options``'s; ``fixed``: the
-    (name, value) pairs of the parameter block's sizes that become constants of the shader."""
+    (name, value) pairs of the parameter block's sizes that become constants of the shader; ``pairs``: src and
+    dst bound as vec4s, an invocation loading and storing two neighbouring columns (C even, the columns and R
+    even, a "col" or "row1" store: every access 16-byte aligned)."""
     t = cdtype.component.wgsl
     size = R * C
     passes = _subpasses(t, R, C, plan, inverse, wg, powers)
@@ -677,12 +698,15 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
     # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
-    step = wg // C
+    h = C // 2 if pairs else C  # invocations a tile row
+    step = wg // h
     if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
         lines = ["let k = col % p.ns;", "if (live) {"]
         for it in range(-(-R // step)):
-            r = f"lid / {C}u + {it * step}u"
-            st = f"dst[base + (col - k) * {R}u + k + ({r}) * p.ns] = buf[at({r}, c)] * p.scale;"
+            r = f"lid / {h}u + {it * step}u"
+            at_dst = f"base + (col - k) * {R}u + k + ({r}) * p.ns"
+            st = (f"dst[({at_dst}) / 2u] = vec4<{t}>(buf[at({r}, c)], buf[at({r}, c + 1u)]) * p.scale;" if pairs
+                  else f"dst[{at_dst}] = buf[at({r}, c)] * p.scale;")
             lines.append("    " + (st if (it + 1) * step <= R else f"if ({r} < {R}u) {{ {st} }}"))
         lines.append("}")
     elif store == "tr":  # a four-step row pass stored transposed (C = 1; ``inner`` is n1)
@@ -693,18 +717,24 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     else:  # the first pass (ns = 1, rows of R contiguous outputs) or ns not a multiple of C
         addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
         lines = []
-        for it in range(-(-size // wg)):
-            ok = "true" if even else "cs < p.mcols"
-            body = [f"let t = lid + {it * wg}u;", f"let cc = t / {R}u;", f"let r = t % {R}u;", "let cs = col0 + cc;",
-                    f"if ({ok if (it + 1) * wg <= size else f'{ok} && t < {size}u'}) {{",
-                    f"    dst[base + {addr}] = buf[at(r, cc)] * p.scale;", "}"]
+        ok = "true" if even else "cs < p.mcols"
+        k = 2 if pairs else 1  # outputs an invocation stores at a time (pairs: row1 only, R even)
+        for it in range(-(-size // (k * wg))):
+            first = f"{k}u * (lid + {it * wg}u)" if pairs else f"lid + {it * wg}u"
+            st = (f"dst[(base + {addr}) / 2u] = vec4<{t}>(buf[at(r, cc)], buf[at(r + 1u, cc)]) * p.scale;" if pairs
+                  else f"dst[base + {addr}] = buf[at(r, cc)] * p.scale;")
+            body = [f"let t = {first};", f"let cc = t / {R}u;", f"let r = t % {R}u;", "let cs = col0 + cc;",
+                    f"if ({ok if (it + 1) * wg * k <= size else f'{ok} && t < {size}u'}) {{", f"    {st}", "}"]
             lines += ["{"] + ["    " + b for b in body] + ["}"]
-    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
+    io = f"array<vec{4 if pairs else 2}<{t}>>"
+    bind = (launch.read("src", io), launch.write("dst", io),
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
     return _Fixed("fft_tile.wgsl", bind, dict(
         T=t, R=R, C=C, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
-        PASSES="\n".join(passes), AT=at, STORE=_indent(lines, 1), LOAD=_indent(_load(t, R, C, wg, twiddle, twgroup), 1),
+        PASSES="\n".join(passes), AT=at, STORE=_indent(lines, 1),
+        LOAD=_indent(_load(t, R, C, wg, twiddle, twgroup, pairs), 1),
+        LANE=f"2u * (lid % {h}u)" if pairs else f"lid % {C}u",
         LIVE="true" if even else "col < p.mcols", SIGN="-" if inverse else "", **_common(t, inverse)),
         workgroup=wg, consts=tuple(fixed))
 
