@@ -5,22 +5,21 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 `python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
 ``capacity_limit`` so the multi-pass plans run)
 
-A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][:what]``: the plan style (``kernels.fft.plan_style``: "auto" =
-the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
-(``kernels.fft.tile_options``): wgN invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N
-columns (more, smaller workgroups), tN a later pass's four-step twiddles looked up every N rows of an
-invocation (products between), p the sub-pass twiddles as powers of one lookup a butterfly, k the sizes and
-strides as shader constants (no column guard where the tiles divide the columns), v vec4 loads and stores (two
-columns an invocation).  ":kernel" times the
-kernels alone (``kernels.fft.transform`` on raw buffers, no op layer): its difference to the plain spec is the
-host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one axis's transform alone
-(``wg.fft.fft`` along -1 / 0) and ":passes" each tiled pass alone (its dispatch repeated: time and GB/s), to
-tell which passes the time goes to.  One line a variant: the best time over
-synchronised samples (``inner`` back-to-back calls and one synchronize each, warm), "issue" (the host's time to
-record one call, unsynchronised: near the total, the call is host-bound), the plan's bytes over the time, the
-relative L2 error against torch.fft's answer (numpy.fft's without torch) and the speed over torch.fft's (>= 0.7:
-issue 13's target; for ":rows"/":cols" the ratio is to torch's whole fft2).  A variant whose plans and options
-equal an earlier one's is not timed again.
+A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][:what]``: the plan style (``kernels.fft.plan_style``: "auto"
+= the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
+(``kernels.fft.tile_options``, on top of ``kernels.fft.TILE_DEFAULTS``: "auto" is what a plain call runs): wgN
+invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), tN a
+later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
+as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
+divide the columns), v vec4 loads and stores (two columns an invocation). ":kernel" times the kernels alone
+(``kernels.fft.transform`` on raw buffers, no op layer): its difference to the plain spec is the host cost of
+``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one axis's transform alone (``wg.fft.fft`` along -1 / 0)
+and ":passes" each tiled pass alone (its dispatch repeated: time and GB/s), to tell which passes the time goes to.
+One line a variant: the best time over synchronised samples (``inner`` back-to-back calls and one synchronize each,
+warm), "issue" (the host's time to record one call, unsynchronised: near the total, the call is host-bound), the
+plan's bytes over the time, the relative L2 error against torch.fft's answer (numpy.fft's without torch) and the
+speed over torch.fft's (>= 0.7: issue 13's target; for ":rows"/":cols" the ratio is to torch's whole fft2). A
+variant whose plans and options equal an earlier one's is not timed again.
 """
 from __future__ import annotations
 
@@ -54,8 +53,9 @@ def variant(spec: str):
     wgs = next((int(p[2:]) for p in parts if p.startswith("wg")), 0)
     cols = next((int(p[1:]) for p in parts if p[:1] == "c"), 0)
     group = next((int(p[1:]) for p in parts if p[:1] == "t"), 0)
-    with K.plan_style(parts[0]), K.tile_options(wgs, "r16" in parts, cols, group, "p" in parts, "k" in parts,
-                                                 "v" in parts):
+    on = {name: True for name in ("r16", "p", "k", "v") if name in parts}  # a knob not named: kernels.fft's default
+    with K.plan_style(parts[0]), K.tile_options(wgs or None, on.get("r16"), cols or None, group or None, on.get("p"),
+                                                 on.get("k"), on.get("v")):
         yield
 
 
@@ -162,7 +162,7 @@ def main(argv=None) -> None:
           f"{dev.properties.limits.max_compute_workgroup_storage_size} B; invocations "
           f"{dev.properties.limits.max_compute_invocations_per_workgroup}; capacity "
           f"{cap or K.local_capacity(dev, 8)} complex64; torch: "
-          f"{torch.cuda.get_device_name() if torch else 'none'}", flush=True)
+          f"{torch.cuda.get_device_name() if torch else 'none'}; tile defaults {K.TILE_DEFAULTS}", flush=True)
     rng = np.random.default_rng(0)
     with limit:
         for shape in cases:

@@ -255,6 +255,15 @@ def test_twiddle_and_constant_options(shape, axes, cap, dtype, opts):
     assert np.array_equal(x.numpy(), host)
 
 
+def test_tile_defaults(monkeypatch):
+    # TILE_DEFAULTS is what a plain call runs and what tile_options starts from (None: the default)
+    monkeypatch.setitem(K.TILE_DEFAULTS, "twgroup", 4)
+    with K.tile_options(fixed=True):
+        assert (K._twgroup, K._fixed, K._tile_wg) == (4, True, 0)
+        with K.tile_options(twgroup=0):
+            assert (K._twgroup, K._fixed) == (0, False)
+
+
 def test_fixed_kernels_are_specialised():
     # fixed: the parameter block's sizes are literals of the shader; the column guard goes where tiles divide evenly
     cd = wg.asarray(np.zeros(1, np.complex64)).dtype
@@ -288,7 +297,7 @@ def test_pass_recipes_are_cached(monkeypatch):
     first = len(calls)
     close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
     assert len(calls) == first
-    with K.tile_options(twgroup=4):
+    with K.tile_options(powers=not K.TILE_DEFAULTS["powers"]):
         close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
     assert len(calls) == first + 1
     K._caches.pop(wg.default_device(), None)  # the twiddle tables' mirrors dropped: their buffers go back to

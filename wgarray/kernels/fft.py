@@ -87,41 +87,47 @@ def capacity_limit(elements: int):
         _cap_override = old
 
 
-# The tiled kernels' knobs (``tile_options``; the defaults are what the H200 measured): invocations a workgroup
-# (0: ``_workgroup``'s rule), and radix-16 sub-passes (two radix-4 stages an invocation between barriers) before 8.
-# and the most columns a multi-column tile takes (0: the plan's; fewer columns, more and smaller workgroups);
-# the four-step twiddles of a later pass looked up once every ``twgroup`` rows of an invocation, the rows between
-# by multiplication (0: a lookup every row); the sub-passes' twiddles as powers of one lookup a butterfly
-# (``powers``); the pass's sizes and strides as WGSL constants, the column guard dropped where the columns divide
-# evenly (``fixed``: a pipeline per shape); complex64 tiles loaded and stored two columns an invocation, as vec4s
-# (``vec4``).
-_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4 = 0, False, 0, 0, False, False, False
+# The tiled kernels' knobs (``tile_options``): invocations a workgroup (0: ``_workgroup``'s rule), radix-16
+# sub-passes (two radix-4 stages an invocation between barriers) before 8, the most columns a multi-column tile
+# takes (0: the plan's; fewer columns, more and smaller workgroups), the four-step twiddles of a later pass looked
+# up once every ``twgroup`` rows of an invocation, the rows between by multiplication (0: a lookup every row), the
+# sub-passes' twiddles as powers of one lookup a butterfly (``powers``), the pass's sizes and strides as WGSL
+# constants with the column guard dropped where the columns divide evenly (``fixed``: a pipeline per shape), and
+# complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``).  TILE_DEFAULTS is what a plain
+# call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
+# that knob faster on the GPU (every entry off is the kernel the H200 and H100 measured before).
+TILE_DEFAULTS = dict(workgroup=0, radix16=False, columns=0, twgroup=0, powers=False, fixed=False, vec4=False)
+_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4 = TILE_DEFAULTS.values()
 
 
 @contextlib.contextmanager
-def tile_options(workgroup: int = 0, radix16: bool = False, columns: int = 0, twgroup: int = 0,
-                 powers: bool = False, fixed: bool = False, vec4: bool = False):
-    """Within the block, the tiled passes use ``workgroup`` invocations a workgroup (a power of two from 32;
-    0: the default rule, capped by the device and raised to the tile's columns), with ``radix16`` sub-passes of
-    radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4), and tiles of at most ``columns``
-    columns (a power of two; 0: the plan's).  ``twgroup`` g > 1: a later pass's four-step twiddles w^(k r) are
-    two table loads for every g-th row of an invocation and one product for the rows between (w^(k r0) times
-    the powers of w^(k step), each from at most ~2 log2 g products); ``powers``: a sub-pass butterfly's twiddles
-    w^(k j), j < radix, are powers of its one looked-up w^k (instead of radix - 1 loads); ``fixed``: the pass's
-    sizes and strides are constants of its shader (divisions by them become shifts or multiplies, the column
-    guard goes where the tiles divide the columns evenly); ``vec4``: complex64 tiles of an even number of columns
-    (of an even count and length) are read and written as vec4s, two neighbouring columns an invocation (16-byte
-    accesses, half the load and store instructions)."""
+def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
+                 twgroup: int | None = None, powers: bool | None = None, fixed: bool | None = None,
+                 vec4: bool | None = None):
+    """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
+    a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
+    columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
+    tiles of at most ``columns`` columns (a power of two; 0: the plan's).  ``twgroup`` g > 1: a later pass's
+    four-step twiddles w^(k r) are two table loads for every g-th row of an invocation and one product for the
+    rows between (w^(k r0) times the powers of w^(k step), each from at most ~2 log2 g products); ``powers``: a
+    sub-pass butterfly's twiddles w^(k j), j < radix, are powers of its one looked-up w^k (instead of radix - 1
+    loads); ``fixed``: the pass's sizes and strides are constants of its shader (divisions by them become shifts
+    or multiplies, the column guard goes where the tiles divide the columns evenly); ``vec4``: complex64 tiles
+    of an even number of columns (of an even count and length) are read and written as vec4s, two neighbouring
+    columns an invocation (16-byte accesses, half the load and store instructions)."""
     global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4
-    if workgroup and (workgroup < 32 or workgroup & (workgroup - 1)):
-        raise ValueError(f"workgroup of {workgroup} invocations: need 0 or a power of two >= 32")
-    if columns < 0 or columns & (columns - 1):
-        raise ValueError(f"tiles of {columns} columns: need 0 or a power of two")
-    if twgroup < 0:
-        raise ValueError(f"twiddle groups of {twgroup} rows: need 0 or more")
+    given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
+                 fixed=fixed, vec4=vec4)
+    o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
+    if o["workgroup"] and (o["workgroup"] < 32 or o["workgroup"] & (o["workgroup"] - 1)):
+        raise ValueError(f"workgroup of {o['workgroup']} invocations: need 0 or a power of two >= 32")
+    if o["columns"] < 0 or o["columns"] & (o["columns"] - 1):
+        raise ValueError(f"tiles of {o['columns']} columns: need 0 or a power of two")
+    if o["twgroup"] < 0:
+        raise ValueError(f"twiddle groups of {o['twgroup']} rows: need 0 or more")
     old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4
-    _tile_wg, _radix16, _tile_cols = int(workgroup), bool(radix16), int(columns)
-    _twgroup, _powers, _fixed, _vec4 = int(twgroup), bool(powers), bool(fixed), bool(vec4)
+    _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
+    _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), bool(o["fixed"]), bool(o["vec4"])
     try:
         yield
     finally:
