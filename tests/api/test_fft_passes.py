@@ -239,12 +239,15 @@ def test_plans_are_memoised_per_style():
     ((1 << 12,), (0,), 64, np.complex64, dict(vec4=True)), ((3, 1000), (1,), 64, np.complex64, dict(vec4=True)),
     ((2, 1 << 12), (1,), 256, np.complex64, dict(vec4=True, twgroup=4, fixed=True, workgroup=512)),
     ((128, 128), (0, 1), 4096, np.complex64, dict(vec4=True, twgroup=16, powers=True, columns=2)),
-    ((2, 64, 30), (1,), 64, np.complex128, dict(vec4=True))])
+    ((2, 64, 30), (1,), 64, np.complex128, dict(vec4=True)), ((3, 1 << 12), (1,), 4096, np.complex64, dict(vec4=True)),
+    ((4, 48), (1,), 4096, np.complex64, dict(vec4=True, workgroup=512)),
+    ((3, 243), (1,), 4096, np.complex64, dict(vec4=True))])
 def test_twiddle_and_constant_options(shape, axes, cap, dtype, opts):
     # tile_options: later passes' four-step twiddles looked up every g rows (the rows between by products of
     # powers), the sub-passes' twiddles as powers of one lookup, the sizes as shader constants (1000 = 40 x 25 and
     # 720 along a strided axis: tiles that do not divide the columns keep their guard; odd radices' butterflies),
-    # vec4 loads and stores of column pairs (complex64; complex128 and odd column counts keep vec2)
+    # vec4 loads and stores of column pairs, or of a one-pass row's element pairs (complex64; complex128, odd
+    # column counts and odd rows keep vec2)
     host = _signal(len(shape) + shape[-1], shape, dtype)
     x = wg.asarray(host)
     n = math.prod(shape[a] for a in axes)
@@ -279,6 +282,8 @@ def test_fixed_kernels_are_specialised():
     assert "dst[(base + (col - k) * 256u + k + (lid / 8u + 0u) * p.ns) / 2u] = vec4<f32>(" in pairs
     first = K._build_tile(cd, 64, 4, [8, 8], "row1", "", False, False, 64, 0, False, (), True).source()
     assert "let t = 2u * (lid + 0u);" in first and "buf[at(r + 1u, cc)]" in first
+    row = K._build_tile(cd, 64, 1, [8, 8], "row1", "", True, False, 32, 0, False, (), True).source()
+    assert "let r1 = 2u * lid + 64u;" not in row and "let r0 = 2u * lid + 0u;" in row and "buf[at(r + 1u, c)] = vb;" in row
     with pytest.raises(ValueError, match="twiddle groups"):
         with K.tile_options(twgroup=-1):
             pass

@@ -547,7 +547,9 @@ def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> t
         values = (groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
                   1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
         fixed = tuple(zip(_PARAMS, values)) if _fixed else ()
-        pairs = _vec4 and t == "f32" and C % 2 == 0 and mcols % 2 == 0 and R % 2 == 0 and store in ("col", "row1")
+        pairs = _vec4 and t == "f32" and R % 2 == 0 and (
+            C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
+            or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
         opts = (_twgroup, _powers, fixed, pairs)
         kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
@@ -614,19 +616,25 @@ def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0, pairs
     in the four-step twiddles and stores into workgroup memory.  Columns past the axis load zeros.  ``twgroup``
     g > 1 (a later pass's twiddles, "col"): w^(k r) looked up for every g-th row of the invocation only, the
     rows between as that times a power of w^(k step).  ``pairs``: an invocation holds two neighbouring columns
-    (c, c + 1), loaded as one vec4 (``src`` bound as vec4s), each with its own twiddles."""
-    h = C // 2 if pairs else C  # invocations a tile row
-    step = wg // h
+    (c, c + 1), loaded as one vec4 (``src`` bound as vec4s), each with its own twiddles; a contiguous row (C = 1,
+    no twiddles) the neighbouring elements (r, r + 1)."""
+    along = pairs and C == 1  # pairs of a row's elements
+    h = C // 2 if pairs and not along else C  # invocations a tile row
+    step = 2 * wg if along else wg // h
     its = -(-R // step)
     vec = f"vec4<{t}>" if pairs else f"vec2<{t}>"
     at_src = "(base + r{it} * p.mcols + col) / 2u" if pairs else "base + r{it} * p.mcols + col"
-    rows = [f"lid / {h}u + {it * step}u" if it else f"lid / {h}u" for it in range(its)]
+    rows = [f"2u * lid + {it * step}u" if along else f"lid / {h}u + {it * step}u" if it else f"lid / {h}u"
+            for it in range(its)]
     ok = ["live" if (it + 1) * step <= R else f"live && r{it} < {R}u" for it in range(its)]
     lines = [f"let r{it} = {rows[it]};" for it in range(its)]
     lines += [f"var v{it} = {vec}({t}(0.0));" for it in range(its)]
     lines += [f"if ({ok[it]}) {{ v{it} = src[{at_src.format(it=it)}]; }}" for it in range(its)]
     # the lanes of an invocation: (name suffix, component of v, column)
     lanes = [("", ".xy", "c"), ("b", ".zw", "c + 1u")] if pairs else [("", "", "c")]
+    if along:
+        assert not twiddle
+        lanes = [("", ".xy", "c"), ("b", ".zw", "c")]
     head = []
     if twiddle == "col":
         head = [f"let kq{x} = (({'col' if x == '' else 'col + 1u'}) % p.ns) / p.inner;" for x, _, _ in lanes]
@@ -650,7 +658,7 @@ def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0, pairs
                 body.append(f"if (live) {{ v{x} = cmul(v{x}, {w}); }}")
             elif twiddle:
                 body.append(f"if (live) {{ {_TW_APPLY[twiddle].replace('kq', 'kq' + x).replace('v', 'v' + x)} }}")
-            body.append(f"buf[at(r, {cexpr})] = v{x};")
+            body.append(f"buf[at(r{' + 1u' if along and x else ''}, {cexpr})] = v{x};")
         cond = "true" if (it + 1) * step <= R else f"r{it} < {R}u"
         lines.append(f"if ({cond}) {{\n" + _indent(body, 1) + "\n}")
     return head + lines
@@ -704,7 +712,7 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
     # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
-    h = C // 2 if pairs else C  # invocations a tile row
+    h = C // 2 if pairs and C > 1 else C  # invocations a tile row
     step = wg // h
     if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
         lines = ["let k = col % p.ns;", "if (live) {"]
@@ -740,7 +748,7 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
         T=t, R=R, C=C, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
         PASSES="\n".join(passes), AT=at, STORE=_indent(lines, 1),
         LOAD=_indent(_load(t, R, C, wg, twiddle, twgroup, pairs), 1),
-        LANE=f"2u * (lid % {h}u)" if pairs else f"lid % {C}u",
+        LANE=f"2u * (lid % {h}u)" if pairs and C > 1 else f"lid % {C}u",
         LIVE="true" if even else "col < p.mcols", SIGN="-" if inverse else "", **_common(t, inverse)),
         workgroup=wg, consts=tuple(fixed))
 
