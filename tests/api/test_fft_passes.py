@@ -67,14 +67,20 @@ def test_real_and_nd_through_the_passes():
     close(_run(wg.fft.fft, 128, wg.asarray(c[:, :61])), np.fft.fft(c[:, :61]), np.complex128, 4 * 61)  # Bluestein
 
 
+# tile_options the property test draws from (each knob alone, and the sweep's combinations)
+_OPTIONS = [{}, dict(vec4=True), dict(fixed=True), dict(twgroup=4, powers=True), dict(radix16=True, workgroup=512),
+            dict(vec4=True, fixed=True, twgroup=16, powers=True, columns=2)]
+
+
 @settings(max_examples=12)
 @given(st.sampled_from(SMOOTH), st.sampled_from([1, 2, 3, 8, 17]), st.sampled_from([64, 128, 256, 1024]),
-       st.sampled_from(CPLX), st.booleans(), st.integers(0, 2 ** 16), st.sampled_from(K.STYLES))
-def test_multipass_property(n, inner, cap, dtype, inverse, seed, style):
+       st.sampled_from(CPLX), st.booleans(), st.integers(0, 2 ** 16), st.sampled_from(K.STYLES),
+       st.sampled_from(_OPTIONS))
+def test_multipass_property(n, inner, cap, dtype, inverse, seed, style, opts):
     shape = (n, inner) if inner > 1 else (n,)
     host = _signal(seed, shape, dtype)
     f, ref = (wg.fft.ifft, np.fft.ifft) if inverse else (wg.fft.fft, np.fft.fft)
-    with K.plan_style(style):
+    with K.plan_style(style), K.tile_options(**opts):
         close(_run(f, cap, wg.asarray(host), axis=0), ref(host, axis=0), dtype, n)
         if inner > 1:  # the strided view's copy into rows: the row plans (four-step where the style has it)
             close(_run(f, cap, wg.asarray(host)[:, ::2], axis=0), ref(host[:, ::2], axis=0), dtype, n)
