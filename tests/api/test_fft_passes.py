@@ -290,6 +290,14 @@ def test_fixed_kernels_are_specialised():
     assert "let t = 2u * (lid + 0u);" in first and "buf[at(r + 1u, cc)]" in first
     row = K._build_tile(cd, 64, 1, [8, 8], "row1", "", True, False, 32, 0, False, (), True).source()
     assert "let r1 = 2u * lid + 64u;" not in row and "let r0 = 2u * lid + 0u;" in row and "buf[at(r + 1u, c)] = vb;" in row
+    dev = wg.default_device()  # a pipeline per pass of a length and axis, shared by every batch count
+    with K.tile_options(fixed=True):
+        for rows in (2, 3, 5):
+            host = _signal(rows, (rows, 4096), np.complex64)
+            close(_run(wg.fft.fft, 64, wg.asarray(host)), np.fft.fft(host), np.complex64, 4096)
+            if rows == 2:
+                compiled = dev.counters.pipelines_compiled
+    assert dev.counters.pipelines_compiled == compiled
     with pytest.raises(ValueError, match="twiddle groups"):
         with K.tile_options(twgroup=-1):
             pass

@@ -546,7 +546,8 @@ def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> t
         # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
         values = (groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
                   1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
-        fixed = tuple(zip(_PARAMS, values)) if _fixed else ()
+        # fixed: every size but the batch count (a pipeline per pass of a length and axis, not per batch)
+        fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed else ()
         pairs = _vec4 and t == "f32" and R % 2 == 0 and (
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
