@@ -121,9 +121,9 @@ def _pass_times(dev, xa, shape, cap: int, inner: int, samples: int) -> list[tupl
         if p.n2:
             n, inner_ = n // p.n2, p.n2
         steps = K._steps(dev, cd, rows, n, inner_, list(p.tiles), False, 1.0, None)
-        for (L, _), (kernel, tables, params, groups, work) in zip(p.tiles, steps):
+        for (L, _), (kernel, tables, params, grid, work) in zip(p.tiles, steps):
             def one():
-                launch.dispatch(dev, kernel, [src, out, *tables], params, workgroups=groups, work=work)
+                launch.dispatch(dev, kernel, [src, out, *tables], params, grid=grid, work=work)
             times.append((f"{L}", _best(one, dev.synchronize, inner, samples)))
     return times
 

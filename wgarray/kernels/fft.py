@@ -450,6 +450,7 @@ def _indent(lines: list[str], depth: int) -> str:
 
 
 # -- the complex transform ----------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
 def strided_ok(n: int) -> bool:
     """Whether ``transform`` takes ``inner`` > 1 for length n (Stockham lengths; Bluestein needs rows)."""
     return factors(n) is not None
@@ -462,7 +463,7 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
     lengths ``strided_ok`` accepts).  ``src`` is only read."""
     if rows == 0 or inner == 0:
         return
-    if factors(n) is None:
+    if not strided_ok(n):
         if inner != 1:
             raise ValueError(f"Bluestein's length {n} needs contiguous rows")
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
@@ -511,9 +512,9 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     # write targets, from the last pass back: dst, tmp, dst, ... (no pass writes the buffer it reads, nor src)
     last = len(steps) - 1
     cur = src
-    for i, (kernel, tables, params, groups, work) in enumerate(steps):
+    for i, (kernel, tables, params, grid, work) in enumerate(steps):
         out = dst if (last - i) % 2 == 0 else tmp
-        launch.dispatch(device, kernel, [cur, out, *tables], params, workgroups=groups, work=work)
+        launch.dispatch(device, kernel, [cur, out, *tables], params, grid=grid, work=work)
         cur = out
 
 
@@ -522,7 +523,7 @@ _RECIPES = 256
 
 
 def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> tuple:
-    """``_tiles``'s passes: (kernel, table buffers, parameter block, workgroups, bytes moved) each (the tables' mirrors are
+    """``_tiles``'s passes: (kernel, table buffers, parameter block, grid, bytes moved) each (the tables' mirrors are
     held by the twiddle cache; a recipe outliving them there keeps them, ``_Held``)."""
     t = cdtype.component.wgsl
     cap = local_capacity(device, cdtype.device_itemsize)
@@ -558,7 +559,8 @@ def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> t
         table = twiddles(device, cdtype, R)
         mirrors = (table, lo if lo is not None else table, hi if hi is not None else table)
         params = _scaled(layout.Params().u32(*values), t, scale if i == len(tiles) - 1 else 1.0)
-        out.append((kernel, _Held(mirrors), params, groups * rows, 2 * rows * n * inner * cdtype.device_itemsize))
+        grid = launch.grid_for(device, workgroups=groups * rows)
+        out.append((kernel, _Held(mirrors), params, grid, 2 * rows * n * inner * cdtype.device_itemsize))
         ns *= R
     return tuple(out)
 
