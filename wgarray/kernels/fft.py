@@ -592,12 +592,11 @@ def _transpose(device, cdtype, src, dst, rows, n1, n2) -> None:
 
 
 # The four-step twiddles of a pass's loads: "col" (a later Stockham pass: w_N^(k r tstride), k the column's index
-# within its group of ns) or "row" (the row pass of a four-step plan: w_N^(c r), c = the row, as the product of the
-# invocation's own w_N^(c lid) and w_N^(c (r - lid)), which is the same for the whole workgroup: one scattered
-# table lookup per invocation, the rest broadcast).
-_TW_BASE = {"": "", "col": "let kq = (col % p.ns) / p.inner;",
-            "row": "let kq = batch % p.inner;\nlet w0 = twn(kq * min(lid, {last}u));"}
-_TW_APPLY = {"": "", "col": "v = cmul(v, twn(kq * r * p.tstride));",
+# within its group of ns: ``kq`` of each lane, set up by ``_load``) or "row" (the row pass of a four-step plan:
+# w_N^(c r), c = the row, as the product of the invocation's own w_N^(c lid) and w_N^(c (r - lid)), which is the
+# same for the whole workgroup: one scattered table lookup per invocation, the rest broadcast).
+_TW_BASE = {"row": "let kq = batch % p.inner;\nlet w0 = twn(kq * min(lid, {last}u));"}
+_TW_APPLY = {"col": "v = cmul(v, twn(kq * r * p.tstride));",
              "row": "v = cmul(v, cmul(w0, twn(kq * (r - lid))));"}
 
 
