@@ -184,6 +184,7 @@ def main(argv=None) -> None:
             print(f"{label} complex64 ({x.nbytes >> 20} MiB)" + (f": torch.fft {tt * 1e3:.3f} ms" if tt else ""),
                   flush=True)
             seen: dict[str, str] = {}
+            whole: dict[str, float] = {}  # the whole transform's time of each plain variant (no ":what")
             ref: dict[int, np.ndarray] = {}  # the one-axis answers (":rows", ":cols"), when first asked
             for spec in a.variants.split(","):
                 if time.perf_counter() - start > a.budget:
@@ -238,6 +239,13 @@ def main(argv=None) -> None:
                 if tt:
                     line += f"  speed / torch {tt / tw:.2f}"
                 print(line + f"  [{plans}]", flush=True)
+                if not what:
+                    whole[spec] = tw
+            if whole:
+                best = min(whole, key=whole.get)
+                base = whole.get(next(iter(a.variants.split(","))), whole[best])
+                print(f"  best {best}: {whole[best] * 1e3:.3f} ms, {base / whole[best]:.2f} x the first variant's speed"
+                      + (f", {tt / whole[best]:.2f} x torch.fft's" if tt else ""), flush=True)
     print(f"total {time.perf_counter() - start:.0f} s", flush=True)
 
 
