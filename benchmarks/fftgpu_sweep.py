@@ -5,26 +5,28 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 `python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
 ``capacity_limit`` so the multi-pass plans run)
 
-A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][:what]``: the plan style (``kernels.fft.plan_style``: "auto"
-= the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
+A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][+rwN][:what]``: the plan style (``kernels.fft.plan_style``:
+"auto" = the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
 (``kernels.fft.tile_options``, on top of ``kernels.fft.TILE_DEFAULTS``: "auto" is what a plain call runs): wgN
 invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), tN a
 later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
-divide the columns), v vec4 loads and stores (two columns an invocation). ":kernel" times the kernels alone
-(``kernels.fft.transform`` on raw buffers, no op layer): its difference to the plain spec is the host cost of
-``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one axis's transform alone (``wg.fft.fft`` along -1 / 0)
-and ":passes" each tiled pass alone (its dispatch repeated: time and GB/s), to tell which passes the time goes to.
-One line a variant: the best time over synchronised samples (``inner`` back-to-back calls and one synchronize each,
-warm), "issue" (the host's time to record one call, unsynchronised: near the total, the call is host-bound), the
-plan's bytes over the time, the relative L2 error against torch.fft's answer (numpy.fft's without torch) and the
-speed over torch.fft's (>= 0.7: issue 13's target; for ":rows"/":cols" the ratio is to torch's whole fft2). A
-variant whose plans and options equal an earlier one's is not timed again.
+divide the columns), v vec4 loads and stores (two columns an invocation), rwN N invocations for one-column tiles
+alone (4096^2's rows). ":kernel" times the kernels alone (``kernels.fft.transform`` on raw buffers, no op layer):
+its difference to the plain spec is the host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one
+axis's transform alone (``wg.fft.fft`` along -1 / 0) and ":passes" each tiled pass alone (its dispatch repeated:
+time and GB/s), to tell which passes the time goes to. One line a variant: the best time over synchronised samples
+(``inner`` back-to-back calls and one synchronize each, warm), "issue" (the host's time to record one call,
+unsynchronised: near the total, the call is host-bound), the plan's bytes over the time, the relative L2 error
+against torch.fft's answer (numpy.fft's without torch) and the speed over torch.fft's (>= 0.7: issue 13's target;
+for ":rows"/":cols" the ratio is to torch's whole fft2). A variant whose plans and options equal an earlier one's is
+not timed again.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import time
 
 import numpy as np
@@ -43,7 +45,9 @@ VARIANTS = ("auto", "auto:kernel", "auto:passes", "auto+k", "auto+t4", "auto+t16
             "auto+r16+wg1024+k+t16+p", "auto+wg1024+k+t4+p", "auto+wg1024+v+k+t4+p", "auto+c8+k+t4+p",
             "auto+c8+v+k+t4+p", "auto+c4+k+t4+p", "auto+c8+r16+k+t4+p", "auto+c4+wg512+k+t4+p", "auto:rows",
             "auto:cols", "auto+r16+wg512+k+t4+p:rows", "auto+r16+wg512+k+t4+p:cols", "auto+c8+k+t4+p:cols",
-            "auto+wg1024+k+t4+p:rows", "auto+k+t16+p:passes", "auto+r16+wg512+v+k+t4+p:passes")
+            "auto+wg1024+k+t4+p:rows", "auto+rw512", "auto+rw1024", "auto+v+rw1024", "auto+rw512:rows",
+            "auto+rw1024:rows", "auto+v:rows", "auto+r16:rows", "auto+k+t16+p:passes",
+            "auto+r16+wg512+v+k+t4+p:passes")
 
 
 @contextlib.contextmanager
@@ -53,9 +57,10 @@ def variant(spec: str):
     wgs = next((int(p[2:]) for p in parts if p.startswith("wg")), 0)
     cols = next((int(p[1:]) for p in parts if p[:1] == "c"), 0)
     group = next((int(p[1:]) for p in parts if p[:1] == "t"), 0)
+    rows = next((int(p[2:]) for p in parts if p.startswith("rw")), 0)
     on = {name: True for name in ("r16", "p", "k", "v") if name in parts}  # a knob not named: kernels.fft's default
     with K.plan_style(parts[0]), K.tile_options(wgs or None, on.get("r16"), cols or None, group or None, on.get("p"),
-                                                 on.get("k"), on.get("v")):
+                                                 on.get("k"), on.get("v"), rows or None):
         yield
 
 
@@ -196,7 +201,8 @@ def main(argv=None) -> None:
                 with variant(spec):
                     plans, traffic = _describe(dev, shape, cap or K.local_capacity(dev, 8), what)
                     # the same plans (tiles as the kernels take them) and kernel options: timed already
-                    opts = sorted(p for p in spec.partition(":")[0].split("+")[1:] if p[:1] != "c")
+                    opts = sorted(p for p in spec.partition(":")[0].split("+")[1:] if p[:1] != "c"
+                                  and (p[:2] != "rw" or re.search(r"x1\b", plans)))  # rwN: one-column tiles only
                     key = f"{plans} {opts} {what}"
                     if key in seen:
                         print(f"  {spec:28s} the plans and options of {seen[key]}", flush=True)

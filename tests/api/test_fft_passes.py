@@ -247,7 +247,9 @@ def test_plans_are_memoised_per_style():
     ((128, 128), (0, 1), 4096, np.complex64, dict(vec4=True, twgroup=16, powers=True, columns=2)),
     ((2, 64, 30), (1,), 64, np.complex128, dict(vec4=True)), ((3, 1 << 12), (1,), 4096, np.complex64, dict(vec4=True)),
     ((4, 48), (1,), 4096, np.complex64, dict(vec4=True, workgroup=512)),
-    ((3, 243), (1,), 4096, np.complex64, dict(vec4=True))])
+    ((3, 243), (1,), 4096, np.complex64, dict(vec4=True)),
+    ((3, 1 << 12), (1,), 4096, np.complex64, dict(vec4=True, row_workgroup=1024)),
+    ((64, 64), (0, 1), 4096, np.complex128, dict(row_workgroup=32, workgroup=512))])
 def test_twiddle_and_constant_options(shape, axes, cap, dtype, opts):
     # tile_options: later passes' four-step twiddles looked up every g rows (the rows between by products of
     # powers), the sub-passes' twiddles as powers of one lookup, the sizes as shader constants (1000 = 40 x 25 and
@@ -271,6 +273,12 @@ def test_tile_defaults(monkeypatch):
         assert (K._twgroup, K._fixed, K._tile_wg) == (4, True, 0)
         with K.tile_options(twgroup=0):
             assert (K._twgroup, K._fixed) == (0, False)
+    dev = wg.default_device()  # row_workgroup: one-column tiles alone
+    with K.tile_options(row_workgroup=512, workgroup=64):
+        assert K._workgroup(dev, 4096, [8, 8, 8, 8], 1) == 512 and K._workgroup(dev, 4096, [8, 8, 4], 16) == 64
+    with pytest.raises(ValueError, match="workgroup of 48"):
+        with K.tile_options(row_workgroup=48):
+            pass
 
 
 def test_fixed_kernels_are_specialised():

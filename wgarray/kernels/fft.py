@@ -93,17 +93,19 @@ def capacity_limit(elements: int):
 # up once every ``twgroup`` rows of an invocation, the rows between by multiplication (0: a lookup every row), the
 # sub-passes' twiddles as powers of one lookup a butterfly (``powers``), the pass's sizes and strides as WGSL
 # constants with the column guard dropped where the columns divide evenly (``fixed``: a pipeline per shape), and
-# complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``).  TILE_DEFAULTS is what a plain
+# complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``), and the invocations of one-column
+# tiles alone (``row_workgroup``).  TILE_DEFAULTS is what a plain
 # call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
 # that knob faster on the GPU (every entry off is the kernel the H200 and H100 measured before).
-TILE_DEFAULTS = dict(workgroup=0, radix16=False, columns=0, twgroup=0, powers=False, fixed=False, vec4=False)
-_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4 = TILE_DEFAULTS.values()
+TILE_DEFAULTS = dict(workgroup=0, radix16=False, columns=0, twgroup=0, powers=False, fixed=False, vec4=False,
+                     row_workgroup=0)
+_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg = TILE_DEFAULTS.values()
 
 
 @contextlib.contextmanager
 def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
                  twgroup: int | None = None, powers: bool | None = None, fixed: bool | None = None,
-                 vec4: bool | None = None):
+                 vec4: bool | None = None, row_workgroup: int | None = None):
     """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
     a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
     columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
@@ -114,24 +116,28 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     loads); ``fixed``: the pass's sizes and strides are constants of its shader (divisions by them become shifts
     or multiplies, the column guard goes where the tiles divide the columns evenly); ``vec4``: complex64 tiles
     of an even number of columns (of an even count and length) are read and written as vec4s, two neighbouring
-    columns an invocation (16-byte accesses, half the load and store instructions)."""
-    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4
+    columns an invocation (16-byte accesses, half the load and store instructions); ``row_workgroup``: the
+    invocations of one-column tiles (a contiguous row's single pass, e.g. 4096^2's rows) instead of
+    ``workgroup``'s (0: ``workgroup``'s)."""
+    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg
     given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
-                 fixed=fixed, vec4=vec4)
+                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup)
     o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
-    if o["workgroup"] and (o["workgroup"] < 32 or o["workgroup"] & (o["workgroup"] - 1)):
-        raise ValueError(f"workgroup of {o['workgroup']} invocations: need 0 or a power of two >= 32")
+    for key in ("workgroup", "row_workgroup"):
+        if o[key] and (o[key] < 32 or o[key] & (o[key] - 1)):
+            raise ValueError(f"workgroup of {o[key]} invocations: need 0 or a power of two >= 32")
     if o["columns"] < 0 or o["columns"] & (o["columns"] - 1):
         raise ValueError(f"tiles of {o['columns']} columns: need 0 or a power of two")
     if o["twgroup"] < 0:
         raise ValueError(f"twiddle groups of {o['twgroup']} rows: need 0 or more")
-    old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4
+    old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
     _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), bool(o["fixed"]), bool(o["vec4"])
+    _row_wg = int(o["row_workgroup"])
     try:
         yield
     finally:
-        _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4 = old
+        _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg = old
 
 
 def _subplan(R: int) -> list[int]:
@@ -150,8 +156,10 @@ def _subplan(R: int) -> list[int]:
 def _workgroup(device, size: int, plan: list[int], columns: int = 1) -> int:
     """Invocations for a tile of ``size`` elements: enough that the smallest radix's sub-pass gives every
     invocation one butterfly, a power of two from 32 to 256 (or the device's limit); ``tile_options``
-    overrides."""
+    overrides (``row_workgroup`` for one-column tiles, ``workgroup`` for all)."""
     most = device.properties.limits.max_compute_invocations_per_workgroup
+    if columns == 1 and _row_wg:
+        return min(_row_wg, most)
     if _tile_wg:
         return max(columns, min(_tile_wg, most))
     most = min(256, most)
@@ -502,7 +510,7 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     b N + r n1 + c).  The passes' kernels, tables, parameter blocks and grids are computed once per transform
     shape and options (``_steps``): a call only records the dispatches."""
     key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8),
-           _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4)
+           _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg)
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
     if steps is None:
