@@ -269,6 +269,7 @@ def test_twiddle_and_constant_options(shape, axes, cap, dtype, opts):
 def test_tile_defaults(monkeypatch):
     # TILE_DEFAULTS is what a plain call runs and what tile_options starts from (None: the default)
     monkeypatch.setitem(K.TILE_DEFAULTS, "twgroup", 4)
+    monkeypatch.setitem(K.TILE_DEFAULTS, "fixed", 0)
     with K.tile_options(fixed=True):
         assert (K._twgroup, K._fixed, K._tile_wg) == (4, True, 0)
         with K.tile_options(twgroup=0):
@@ -306,8 +307,16 @@ def test_fixed_kernels_are_specialised():
             if rows == 2:
                 compiled = dev.counters.pipelines_compiled
     assert dev.counters.pipelines_compiled == compiled
+    # fixed=N: constants only for transforms of at least N elements (below: the shared pipelines, no compile a shape)
+    with K.tile_options(fixed=3 * 4096 + 1):
+        assert [K._fixed_consts(rows, 4096, 1) for rows in (3, 4)] == [False, True]
+        host = _signal(7, (3, 4096), np.complex64)
+        close(_run(wg.fft.fft, 64, wg.asarray(host)), np.fft.fft(host), np.complex64, 4096)
     with pytest.raises(ValueError, match="twiddle groups"):
         with K.tile_options(twgroup=-1):
+            pass
+    with pytest.raises(ValueError, match="fixed from -1"):
+        with K.tile_options(fixed=-1):
             pass
 
 
@@ -332,3 +341,38 @@ def test_pass_recipes_are_cached(monkeypatch):
     filler = [wg.asarray(np.ones(m, np.complex64)) * 2 for m in (16, 32, 64, 128, 256) for _ in range(3)]
     close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
     assert len(calls) == first + 1 and len(filler) == 15
+
+
+@pytest.mark.parametrize("opts", [
+    dict(rows=dict(workgroup=512, radix16=False), strided=dict(radix16=False, columns=2), pad=False),
+    dict(rows=dict(pad=False, vec4=True, powers=False), strided=dict(columns=0, twgroup=0, fixed=True)),
+    dict(strided=dict(radix16=True, columns=16, workgroup=64, vec4=True))])
+def test_per_axis_options(monkeypatch, opts):
+    # rows / strided: knobs of a contiguous row's one pass / a strided axis's passes alone; pad: one-column tiles
+    # unpadded.  2-D fftn against numpy (64^2 at a capacity of 64: rows in one pass, columns in two), and the
+    # kernels each pass was built with
+    host = _signal(31, (3, 64, 64), np.complex64)
+    built = []
+    real = K._build_tile
+    monkeypatch.setattr(K, "_build_tile", lambda *a: built.append(a[1:]) or real(*a))
+    with K.tile_options(**opts):
+        close(_run(wg.fft.fftn, 64, wg.asarray(host), axes=(1, 2)), np.fft.fftn(host, axes=(1, 2)), np.complex64,
+              4096)
+        dev, cd = wg.default_device(), wg.asarray(host).dtype
+        built.clear()
+        with K.capacity_limit(4096):  # (rows, n, inner) not run before: built now
+            K._steps(dev, cd, 7, 64, 1, [(64, 1)], True, 1.0, None)
+            K._steps(dev, cd, 1, 64, 37, [(8, 8), (8, 8)], True, 1.0, None)
+    row, cols = built[0], built[1:]
+    want = {**K.TILE_DEFAULTS, **opts, **opts.get("rows", {})}
+    assert row[2] == ([8, 8] if not want["radix16"] else [16, 4]) and row[5] == (want["pad"])
+    assert row[7] == (want["row_workgroup"] or want["workgroup"] or 32)
+    s = {**K.TILE_DEFAULTS, **opts, **opts.get("strided", {})}
+    assert all(c[1] == min(s["columns"] or 8, 8) and c[2] == [8] for c in cols) and cols
+    assert all(bool(c[10]) == bool(s["fixed"] and 37 * 64 >= s["fixed"]) for c in cols)
+    with pytest.raises(ValueError, match=r"rows options \['foo'\]"):
+        with K.tile_options(rows=dict(foo=1)):
+            pass
+    with pytest.raises(ValueError, match="tiles of 3 columns"):
+        with K.tile_options(strided=dict(columns=3)):
+            pass

@@ -96,16 +96,29 @@ def capacity_limit(elements: int):
 # complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``), and the invocations of one-column
 # tiles alone (``row_workgroup``).  TILE_DEFAULTS is what a plain
 # call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
-# that knob faster on the GPU (every entry off is the kernel the H200 and H100 measured before).
-TILE_DEFAULTS = dict(workgroup=0, radix16=False, columns=0, twgroup=0, powers=False, fixed=False, vec4=False,
-                     row_workgroup=0)
-_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg = TILE_DEFAULTS.values()
+# that knob faster on the GPU.  The H100 sweep (2026-12-06, 37daa53) measured c8+r16+k+t4+p best or tied at every
+# size (2^24 0.577 -> 0.368 ms, 4096^2 0.472 -> 0.406, 2^20 0.083 -> 0.075, 2^22 0.161 -> 0.143, 1024^2 0.094 ->
+# 0.091); every entry off is the kernel measured before.
+# ``fixed`` is the fewest elements (rows x n x inner) a transform's passes take shader constants from (True: 1,
+# every transform): a pipeline per shape costs a compile (~0.1-1 s on lavapipe) for every new shape, which only
+# pays for large transforms (the GPU sweep's sizes, 2^20 and up, are all above the default 2^18).
+FIXED_MIN = 1 << 18
+# ``pad``: a one-column tile's element of padding after every 16 (the Stockham sub-passes' strided accesses spread
+# over the banks; off: 32 KiB instead of 34 KiB for 4096 points).  Per-axis choices: ``rows`` (a contiguous row's
+# one pass, e.g. 4096^2's rows) and ``strided`` (the passes along a strided axis, e.g. 4096^2's columns) are dicts
+# of the other knobs that replace the general ones for those passes ({}: the same).
+TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=True, fixed=FIXED_MIN, vec4=False,
+                     row_workgroup=0, pad=True, rows={}, strided={})
+_KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad")
+(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _rows_ov,
+ _strided_ov) = TILE_DEFAULTS.values()
 
 
 @contextlib.contextmanager
 def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
-                 twgroup: int | None = None, powers: bool | None = None, fixed: bool | None = None,
-                 vec4: bool | None = None, row_workgroup: int | None = None):
+                 twgroup: int | None = None, powers: bool | None = None, fixed: bool | int | None = None,
+                 vec4: bool | None = None, row_workgroup: int | None = None, pad: bool | None = None,
+                 rows: dict | None = None, strided: dict | None = None):
     """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
     a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
     columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
@@ -114,30 +127,56 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     rows between (w^(k r0) times the powers of w^(k step), each from at most ~2 log2 g products); ``powers``: a
     sub-pass butterfly's twiddles w^(k j), j < radix, are powers of its one looked-up w^k (instead of radix - 1
     loads); ``fixed``: the pass's sizes and strides are constants of its shader (divisions by them become shifts
-    or multiplies, the column guard goes where the tiles divide the columns evenly); ``vec4``: complex64 tiles
-    of an even number of columns (of an even count and length) are read and written as vec4s, two neighbouring
-    columns an invocation (16-byte accesses, half the load and store instructions); ``row_workgroup``: the
-    invocations of one-column tiles (a contiguous row's single pass, e.g. 4096^2's rows) instead of
-    ``workgroup``'s (0: ``workgroup``'s)."""
-    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg
+    or multiplies, the column guard goes where the tiles divide the columns evenly), for transforms of at least
+    ``fixed`` elements (True: all; the default ``FIXED_MIN``: a pipeline per shape only where it pays);
+    ``vec4``: complex64 tiles of an even number of columns (of an even count and length) are read and written as
+    vec4s, two neighbouring columns an invocation (16-byte accesses, half the load and store instructions);
+    ``row_workgroup``: the invocations of one-column tiles (a contiguous row's single pass, e.g. 4096^2's rows)
+    instead of ``workgroup``'s (0: ``workgroup``'s); ``pad``: one-column tiles padded in workgroup memory; ``rows`` /
+    ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
+    the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
+    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _rows_ov, _strided_ov
     given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
-                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup)
+                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, rows=rows, strided=strided)
     o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
+    for key in ("rows", "strided"):
+        bad = set(o[key]) - set(_KNOBS)
+        if bad:
+            raise ValueError(f"{key} options {sorted(bad)}: need some of {_KNOBS}")
+        with _nothing() if not o[key] else tile_options(**{**{k: v for k, v in o.items() if k in _KNOBS},
+                                                           **o[key]}):
+            pass  # the per-axis options checked as a whole
     for key in ("workgroup", "row_workgroup"):
         if o[key] and (o[key] < 32 or o[key] & (o[key] - 1)):
             raise ValueError(f"workgroup of {o[key]} invocations: need 0 or a power of two >= 32")
     if o["columns"] < 0 or o["columns"] & (o["columns"] - 1):
         raise ValueError(f"tiles of {o['columns']} columns: need 0 or a power of two")
-    if o["twgroup"] < 0:
-        raise ValueError(f"twiddle groups of {o['twgroup']} rows: need 0 or more")
-    old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg
+    if o["twgroup"] < 0 or o["fixed"] < 0:
+        raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}: need 0 or more")
+    old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _rows_ov, _strided_ov
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
-    _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), bool(o["fixed"]), bool(o["vec4"])
-    _row_wg = int(o["row_workgroup"])
+    _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
+    _row_wg, _pad, _rows_ov, _strided_ov = int(o["row_workgroup"]), bool(o["pad"]), dict(o["rows"]), dict(o["strided"])
     try:
         yield
     finally:
-        _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg = old
+        _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _rows_ov, _strided_ov = old
+
+
+_nothing = contextlib.nullcontext
+
+
+def _current() -> dict:
+    """The knobs in force (``tile_options``'s keywords)."""
+    return dict(zip(_KNOBS + ("rows", "strided"), (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed,
+                                                    _vec4, _row_wg, _pad, _rows_ov, _strided_ov)))
+
+
+def pass_options(inner: int, passes: int):
+    """The knobs of the passes of one transform along an axis (``inner`` > 1: a strided axis, ``strided``'s
+    options; a contiguous row in one pass: ``rows``'s; else the general ones), as a context."""
+    over = _strided_ov if inner > 1 else _rows_ov if passes == 1 else {}
+    return tile_options(**{**_current(), **over}) if over else _nothing()
 
 
 def _subplan(R: int) -> list[int]:
@@ -510,7 +549,7 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     b N + r n1 + c).  The passes' kernels, tables, parameter blocks and grids are computed once per transform
     shape and options (``_steps``): a call only records the dispatches."""
     key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8),
-           _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg)
+           tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
     if steps is None:
@@ -541,6 +580,11 @@ def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> t
     if len(tiles) > 1 or fourstep:
         lo = _cached(device, ("twiddle2", cdtype.name, N, 0), lambda: _table(device, cdtype, tb, N, 0))
         hi = _cached(device, ("twiddle2", cdtype.name, N, 1), lambda: _table(device, cdtype, -(-N // tb), N, 0, tb))
+    with pass_options(inner, len(tiles)) if not fourstep else _nothing():
+        return _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N, tb, lo, hi, inverse)
+
+
+def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N, tb, lo, hi, inverse) -> tuple:
     out, ns = [], 1
     for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
@@ -550,13 +594,13 @@ def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> t
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
         sub = _subplan(R)
         wg = _workgroup(device, R * C, sub, C)
-        pad = C == 1 and R >= 32 and R + R // 16 <= cap
+        pad = _pad and C == 1 and R >= 32 and R + R // 16 <= cap
         groups = -(-mcols // C)
         # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
         values = (groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
                   1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
         # fixed: every size but the batch count (a pipeline per pass of a length and axis, not per batch)
-        fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed else ()
+        fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(rows, n, inner) else ()
         pairs = _vec4 and t == "f32" and R % 2 == 0 and (
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
@@ -581,6 +625,11 @@ class _Held(tuple):
         self = super().__new__(cls, [m.buffer() for m in mirrors])
         self._held = mirrors
         return self
+
+
+def _fixed_consts(rows: int, n: int, inner: int) -> bool:
+    """Whether a transform's passes take their sizes as shader constants (``tile_options(fixed=N)``: N elements on)."""
+    return bool(_fixed) and rows * n * inner >= _fixed
 
 
 _PARAMS = ("groups", "batches", "mcols", "ns", "inner", "tstride", "tb", "tbits")  # fft_tile.wgsl's u32 fields
