@@ -5,14 +5,18 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 `python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
 ``capacity_limit`` so the multi-pass plans run)
 
-A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][+rwN][:what]``: the plan style (``kernels.fft.plan_style``:
+A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][+rwN][+pad][@r=knobs][@s=knobs][:what]``: the plan style
+(``kernels.fft.plan_style``:
 "auto" = the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
 (``kernels.fft.tile_options``, on top of ``kernels.fft.TILE_DEFAULTS``: "auto" is what a plain call runs): wgN
 invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), tN a
 later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
 divide the columns), v vec4 loads and stores (two columns an invocation), rwN N invocations for one-column tiles
-alone (4096^2's rows). ":kernel" times the kernels alone (``kernels.fft.transform`` on raw buffers, no op layer):
+alone (4096^2's rows), pad the one-column tiles' padding; "no" before r16/p/k/v/pad turns that knob off, c0/t0
+are the plan's columns / no twiddle groups; @r=knobs applies knobs to a contiguous row's one pass alone
+(``tile_options(rows=...)``, 4096^2's rows), @s=knobs to a strided axis's passes (``strided=...``, its columns).
+":kernel" times the kernels alone (``kernels.fft.transform`` on raw buffers, no op layer):
 its difference to the plain spec is the host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one
 axis's transform alone (``wg.fft.fft`` along -1 / 0) and ":passes" each tiled pass alone (its dispatch repeated:
 time and GB/s), to tell which passes the time goes to. One line a variant: the best time over synchronised samples
@@ -37,30 +41,51 @@ from wgarray.kernels import fft as K, launch
 
 from .fft_gpu import _best, _torch
 
-# the default, then each new knob alone, then the earlier winners (wg512/1024, r16, c4) with and without them
-VARIANTS = ("auto", "auto:kernel", "auto:passes", "auto+k", "auto+t4", "auto+t16", "auto+p", "auto+v",
-            "auto+k+t4+p", "auto+k+t16+p", "auto+v+k+t16+p", "auto+r16", "auto+wg512", "auto+wg1024",
-            "auto+r16+wg512", "auto+r16+wg1024", "auto+c4", "auto+c8", "auto+c8+wg512", "auto+c4+wg512",
-            "auto+c8+r16", "auto+c4+r16", "auto+r16+wg512+k+t4+p", "auto+r16+wg512+v+k+t4+p",
-            "auto+r16+wg1024+k+t16+p", "auto+wg1024+k+t4+p", "auto+wg1024+v+k+t4+p", "auto+c8+k+t4+p",
-            "auto+c8+v+k+t4+p", "auto+c4+k+t4+p", "auto+c8+r16+k+t4+p", "auto+c4+wg512+k+t4+p", "auto:rows",
-            "auto:cols", "auto+r16+wg512+k+t4+p:rows", "auto+r16+wg512+k+t4+p:cols", "auto+c8+k+t4+p:cols",
-            "auto+wg1024+k+t4+p:rows", "auto+rw512", "auto+rw1024", "auto+v+rw1024", "auto+rw512:rows",
-            "auto+rw1024:rows", "auto+v:rows", "auto+r16:rows", "auto+k+t16+p:passes",
-            "auto+r16+wg512+v+k+t4+p:passes")
+# phase 3: the default (c8+r16+k+t4+p since the H100 sweep at 37daa53), the one before ("old"), and the per-axis
+# candidates of 4096^2: its columns (``strided``: @s=...) and its rows' one 4096-point pass (``rows``: @r=...)
+OLD = "auto+c0+nor16+nok+t0+nop"
+VARIANTS = ("auto", "auto:passes", "auto:rows", "auto:cols", OLD, "auto+wg512", "auto+t16", "auto+v",
+            "auto@s=c0:cols", "auto@s=nor16:cols", "auto@s=c0+nor16:cols", "auto@s=c0+t16:cols",
+            "auto@s=c0+nor16+t16:cols", "auto@s=c0+nor16+v:cols", "auto@s=c4:cols",
+            "auto@r=wg512:rows", "auto@r=wg1024:rows", "auto@r=v:rows", "auto@r=nopad:rows", "auto@r=wg512+v:rows",
+            "auto@r=wg512+nopad:rows", "auto@r=nor16:rows", "auto@r=nor16+wg512:rows", "auto@r=nop:rows",
+            "auto@r=wg512+v+nopad:rows",
+            "auto@s=c0", "auto@s=c0+nor16", "auto@r=wg512@s=c0", "auto@r=wg512@s=c0+nor16",
+            "auto@r=wg512+v@s=c0+nor16", "auto@r=nopad@s=c0", "auto@r=wg512+v+nopad@s=c0+nor16",
+            "auto@r=wg512@s=c0+nor16:passes")
+
+_FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad"}
+_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup"}
+
+
+def _knobs(tokens) -> dict:
+    """``tile_options`` keywords of a variant's knob tokens: wgN, rwN, cN, tN (0 allowed: the plan's / off), r16,
+    p, k, v, pad, and each flag's "no" form (nor16, nop, nok, nov, nopad: off)."""
+    out = {}
+    for tok in tokens:
+        neg = tok.startswith("no") and tok[2:] in _FLAGS
+        if tok in _FLAGS or neg:
+            out[_FLAGS[tok[2:] if neg else tok]] = not neg
+            continue
+        m = re.fullmatch(r"(wg|rw|c|t)(\d+)", tok)
+        if not m:
+            raise ValueError(f"variant knob {tok!r}")
+        out[_NUMS[m[1]]] = int(m[2])
+    return out
 
 
 @contextlib.contextmanager
 def variant(spec: str):
-    """The plan style and tile options of a variant's spec."""
-    parts = spec.split(":")[0].split("+")
-    wgs = next((int(p[2:]) for p in parts if p.startswith("wg")), 0)
-    cols = next((int(p[1:]) for p in parts if p[:1] == "c"), 0)
-    group = next((int(p[1:]) for p in parts if p[:1] == "t"), 0)
-    rows = next((int(p[2:]) for p in parts if p.startswith("rw")), 0)
-    on = {name: True for name in ("r16", "p", "k", "v") if name in parts}  # a knob not named: kernels.fft's default
-    with K.plan_style(parts[0]), K.tile_options(wgs or None, on.get("r16"), cols or None, group or None, on.get("p"),
-                                                 on.get("k"), on.get("v"), rows or None):
+    """The plan style and tile options of a variant's spec: ``style[+knob...][@r=knob+...][@s=knob+...][:what]``
+    (@r: the rows' one pass alone, ``tile_options(rows=...)``; @s: a strided axis's passes, ``strided=...``; a knob
+    not named: ``kernels.fft.TILE_DEFAULTS``'s)."""
+    head, *axes = spec.split(":")[0].split("@")
+    parts = head.split("+")
+    opts = _knobs(parts[1:])
+    for ax in axes:
+        key, _, body = ax.partition("=")
+        opts[{"r": "rows", "s": "strided"}[key]] = _knobs(body.split("+") if body else [])
+    with K.plan_style(parts[0]), K.tile_options(**opts):
         yield
 
 
@@ -73,15 +98,25 @@ def _axes(shape, which: str = "") -> list[tuple[int, int, int]]:
     return both[:1] if which == "rows" else both[1:] if which == "cols" else both
 
 
-def _describe(dev, shape, cap: int, which: str = "") -> tuple[str, int]:
+def _describe(dev, shape, cap: int, which: str = "", effective=None) -> tuple[str, int]:
+    """The plans of a case's axes (tiles as the kernels take them, sub-pass radices) and their bytes moved;
+    ``effective`` (a list) receives each axis's knobs in force."""
     size = int(np.prod(shape))
     text, traffic = [], 0
+    effective = [] if effective is None else effective
     for _, n, inner in _axes(shape, which):
         p = K.plan(n, inner, cap, 8)
         traffic += p.traffic(size, 8)
-        sub = "/".join(",".join(map(str, K._subplan(L))) for L, _ in p.tiles)
-        # the tiles' columns as the kernels take them (capped by the axis's columns and by tile_options)
-        cols = [max(1, min(C, K._pow2_floor(n // L * inner), K._tile_cols or C)) for L, C in p.tiles]
+        with K.pass_options(inner, len(p.tiles)):  # the axis's own knobs (rows / strided)
+            sub = "/".join(",".join(map(str, K._subplan(L))) for L, _ in p.tiles)
+            # the tiles' columns as the kernels take them (capped by the axis's columns and by tile_options)
+            cols = [max(1, min(C, K._pow2_floor(n // L * inner), K._tile_cols or C)) for L, C in p.tiles]
+            knobs = {k: v for k, v in K._current().items() if k not in ("rows", "strided")}
+            if not any(C == 1 for C in cols):
+                knobs.pop("row_workgroup")
+            if knobs["fixed"]:
+                knobs["fixed"] = size >= knobs["fixed"]
+            effective.append(knobs)
         what = p.describe() if p.n2 else "tiles [" + " ".join(f"{L}x{C}" for (L, _), C in zip(p.tiles, cols)) + "]"
         text.append(f"{p.passes}p {what} radices {sub}")
     return "; ".join(text), traffic
@@ -199,11 +234,10 @@ def main(argv=None) -> None:
                 if what in ("rows", "cols") and len(shape) == 1:
                     continue
                 with variant(spec):
-                    plans, traffic = _describe(dev, shape, cap or K.local_capacity(dev, 8), what)
-                    # the same plans (tiles as the kernels take them) and kernel options: timed already
-                    opts = sorted(p for p in spec.partition(":")[0].split("+")[1:] if p[:1] != "c"
-                                  and (p[:2] != "rw" or re.search(r"x1\b", plans)))  # rwN: one-column tiles only
-                    key = f"{plans} {opts} {what}"
+                    knobs: list[dict] = []
+                    plans, traffic = _describe(dev, shape, cap or K.local_capacity(dev, 8), what, knobs)
+                    # the same plans (tiles as the kernels take them) and knobs in force on each axis: timed already
+                    key = f"{plans} {knobs} {what}"
                     if key in seen:
                         print(f"  {spec:28s} the plans and options of {seen[key]}", flush=True)
                         continue
