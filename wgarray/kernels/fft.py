@@ -108,9 +108,9 @@ FIXED_MIN = 1 << 18
 # one pass, e.g. 4096^2's rows) and ``strided`` (the passes along a strided axis, e.g. 4096^2's columns) are dicts
 # of the other knobs that replace the general ones for those passes ({}: the same).
 TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=True, fixed=FIXED_MIN, vec4=False,
-                     row_workgroup=0, pad=True, rows={}, strided={})
-_KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad")
-(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _rows_ov,
+                     row_workgroup=0, pad=True, half=False, rows={}, strided={})
+_KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half")
+(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
  _strided_ov) = TILE_DEFAULTS.values()
 
 
@@ -118,7 +118,7 @@ _KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4
 def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
                  twgroup: int | None = None, powers: bool | None = None, fixed: bool | int | None = None,
                  vec4: bool | None = None, row_workgroup: int | None = None, pad: bool | None = None,
-                 rows: dict | None = None, strided: dict | None = None):
+                 half: bool | None = None, rows: dict | None = None, strided: dict | None = None):
     """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
     a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
     columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
@@ -135,9 +135,11 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     instead of ``workgroup``'s (0: ``workgroup``'s); ``pad``: one-column tiles padded in workgroup memory; ``rows`` /
     ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
     the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
-    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _rows_ov, _strided_ov
+    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov
+    global _strided_ov
     given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
-                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, rows=rows, strided=strided)
+                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, half=half, rows=rows,
+                 strided=strided)
     o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
     for key in ("rows", "strided"):
         bad = set(o[key]) - set(_KNOBS)
@@ -153,14 +155,16 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
         raise ValueError(f"tiles of {o['columns']} columns: need 0 or a power of two")
     if o["twgroup"] < 0 or o["fixed"] < 0:
         raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}: need 0 or more")
-    old = _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _rows_ov, _strided_ov
+    old = _current()
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
     _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
-    _row_wg, _pad, _rows_ov, _strided_ov = int(o["row_workgroup"]), bool(o["pad"]), dict(o["rows"]), dict(o["strided"])
+    _row_wg, _pad, _half = int(o["row_workgroup"]), bool(o["pad"]), bool(o["half"])
+    _rows_ov, _strided_ov = dict(o["rows"]), dict(o["strided"])
     try:
         yield
     finally:
-        _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _rows_ov, _strided_ov = old
+        (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
+         _strided_ov) = old.values()
 
 
 _nothing = contextlib.nullcontext
@@ -169,7 +173,7 @@ _nothing = contextlib.nullcontext
 def _current() -> dict:
     """The knobs in force (``tile_options``'s keywords)."""
     return dict(zip(_KNOBS + ("rows", "strided"), (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed,
-                                                    _vec4, _row_wg, _pad, _rows_ov, _strided_ov)))
+                                                    _vec4, _row_wg, _pad, _half, _rows_ov, _strided_ov)))
 
 
 def pass_options(inner: int, passes: int):
@@ -594,17 +598,22 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
         sub = _subplan(R)
         wg = _workgroup(device, R * C, sub, C)
-        pad = _pad and C == 1 and R >= 32 and R + R // 16 <= cap
+        half = _half and C == 1 and mcols == 1 and store == "row1" and not twiddle and R % 2 == 0 and R >= 64
+        if half:  # a contiguous row in half the workgroup memory: the sub-passes of R / 2
+            sub = _subplan(R // 2)
+            wg = _workgroup(device, R // 2, sub, 1)
+        size = R // 2 if half else R
+        pad = _pad and C == 1 and size >= 32 and size + size // 16 <= cap
         groups = -(-mcols // C)
         # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
         values = (groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
                   1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
         # fixed: every size but the batch count (a pipeline per pass of a length and axis, not per batch)
         fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(rows, n, inner) else ()
-        pairs = _vec4 and t == "f32" and R % 2 == 0 and (
+        pairs = not half and _vec4 and t == "f32" and R % 2 == 0 and (
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
-        opts = (_twgroup, _powers, fixed, pairs)
+        opts = (_twgroup, _powers, fixed, pairs, half)
         kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts))
@@ -723,10 +732,12 @@ def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0, pairs
     return head + lines
 
 
-def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False) -> list[str]:
+def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False,
+               tscale: int = 1) -> list[str]:
     """The sub-passes of ``plan`` over an R x C tile in workgroup memory (``at``), unrolled with their constants
     baked in, each staging its butterflies' outputs in registers between the barrier that ends its reads and the
-    writes, and ending with a barrier.  ``powers``: a butterfly's twiddles w^(k j) are the powers of its w^k."""
+    writes, and ending with a barrier.  ``powers``: a butterfly's twiddles w^(k j) are the powers of its w^k;
+    ``tscale``: the bound twiddle table is of length R tscale (its every tscale-th entry is w_R)."""
     passes, ns = [], 1
     for R_s in plan:
         m = R // R_s
@@ -738,11 +749,11 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, 
             body = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;"]
             body += [f"var v{r} = buf[at(jj + {r * m}u, c)];" for r in range(R_s)]
             if ns > 1 and powers:
-                body += _powers_of(f"tw(k * {R // (ns * R_s)}u)", "sw", R_s)
+                body += _powers_of(f"tw(k * {R // (ns * R_s) * tscale}u)", "sw", R_s)
                 body += [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R_s)]
             elif ns > 1:
-                body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s))}u));" for r in range(1, R_s)]
-            body += butterfly(R_s, t, inverse, f"{R}u")
+                body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s)) * tscale}u));" for r in range(1, R_s)]
+            body += butterfly(R_s, t, inverse, f"{R * tscale}u")
             body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
             cond = f"u < {items}u" if (it + 1) * wg > items else "true"  # the guard only where it can fail
             wbody = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;",
@@ -757,7 +768,7 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, 
 
 
 def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0, powers=False,
-                fixed=(), pairs=False) -> launch.Kernel:
+                fixed=(), pairs=False, half=False) -> launch.Kernel:
     """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
     unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
     barrier that ends its reads and the writes.  ``twgroup``, ``powers``: ``tile_options``'s; ``fixed``: the
@@ -765,6 +776,8 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     dst bound as vec4s, an invocation loading and storing two neighbouring columns (C even, the columns and R
     even, a "col" or "row1" store: every access 16-byte aligned)."""
     t = cdtype.component.wgsl
+    if half:
+        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed)
     size = R * C
     passes = _subpasses(t, R, C, plan, inverse, wg, powers)
     even = dict(fixed).get("mcols", 1) % C == 0 if fixed else False  # every tile's columns are the axis's
@@ -810,6 +823,38 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
         LANE=f"2u * (lid % {h}u)" if pairs and C > 1 else f"lid % {C}u",
         LIVE="true" if even else "col < p.mcols", SIGN="-" if inverse else "", **_common(t, inverse)),
         workgroup=wg, consts=tuple(fixed))
+
+
+def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed) -> launch.Kernel:
+    """A contiguous row's one pass in half the workgroup memory (``tile_options(half=True)``): a radix-2
+    decimation-in-frequency step as the row loads (s_r = a_r + a_(r+H), d_r = (a_r - a_(r+H)) w_R^r, H = R / 2, r
+    < H, d held in registers), the H-point transform of s in workgroup memory (the even outputs X_2k, held in
+    registers), then of d (the odd outputs X_2k+1), each invocation storing its outputs' pairs (X_2k, X_2k+1)
+    contiguously.  ``plan`` is the sub-plan of H; the bound twiddle table is of length R."""
+    t = cdtype.component.wgsl
+    H = R // 2
+    its = -(-H // wg)
+    passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=2))
+    ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
+    load = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
+    load += [f"var a{it} = vec2<{t}>({t}(0.0));\nvar b{it} = vec2<{t}>({t}(0.0));\nvar d{it} = vec2<{t}>({t}(0.0));"
+             f"\nvar e{it} = vec2<{t}>({t}(0.0));" for it in range(its)]
+    load += [f"if ({ok[it]}) {{ a{it} = src[base + r{it}]; b{it} = src[base + r{it} + {H}u]; }}" for it in range(its)]
+    load += [f"if ({ok[it]}) {{\n    buf[at(r{it}, 0u)] = a{it} + b{it};\n    d{it} = cmul(a{it} - b{it}, tw(r{it}));"
+             "\n}" for it in range(its)]
+    even = [f"if ({ok[it]}) {{ e{it} = buf[at(r{it}, 0u)]; }}" for it in range(its)]
+    odd = [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}; }}" for it in range(its)]
+    store = [f"if ({ok[it]}) {{\n    dst[base + 2u * r{it}] = e{it} * p.scale;\n"
+             f"    dst[base + 2u * r{it} + 1u] = buf[at(r{it}, 0u)] * p.scale;\n}}" for it in range(its)]
+    body = load + ["workgroupBarrier();", passes] + even + ["workgroupBarrier();"] + odd + \
+        ["workgroupBarrier();", passes] + store
+    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
+            launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
+            launch.read("thi", f"array<vec2<{t}>>"))
+    return _Fixed("fft_tile.wgsl", bind, dict(
+        T=t, R=R, C=1, BUF=H + H // 16 if pad else H, PLAN=", ".join(map(str, [2] + plan)), PASSES="",
+        AT="r + (r >> 4u)" if pad else "r + c", STORE="", LOAD=_indent("\n".join(body).split("\n"), 1),
+        LANE="0u", LIVE="true", SIGN="-" if inverse else "", **_common(t, inverse)), workgroup=wg, consts=tuple(fixed))
 
 
 @dataclass(frozen=True, eq=False)
