@@ -51,11 +51,12 @@ VARIANTS = ("auto", "auto:passes", "auto:rows", "auto:cols", OLD, "auto+wg512", 
             "auto@r=wg512:rows", "auto@r=wg1024:rows", "auto@r=v:rows", "auto@r=nopad:rows", "auto@r=wg512+v:rows",
             "auto@r=wg512+nopad:rows", "auto@r=nor16:rows", "auto@r=nor16+wg512:rows", "auto@r=nop:rows",
             "auto@r=wg512+v+nopad:rows", "auto@r=h:rows", "auto@r=h+wg512:rows", "auto@r=h+wg128:rows",
-            "auto@r=h+nopad:rows", "auto@r=h+nor16:rows", "auto@r=h+nop:rows",
+            "auto@r=h+nopad:rows", "auto@r=h+nor16:rows", "auto@r=h+nop:rows", "auto@r=h+v:rows",
+            "auto@r=h+wg512+v:rows",
             "auto@s=c0", "auto@s=c0+nor16", "auto@r=wg512@s=c0", "auto@r=wg512@s=c0+nor16",
             "auto@r=wg512+v@s=c0+nor16", "auto@r=nopad@s=c0", "auto@r=wg512+v+nopad@s=c0+nor16",
             "auto@r=wg512@s=c0+nor16:passes", "auto@r=h", "auto@r=h@s=c0", "auto@r=h@s=c0+nor16",
-            "auto@r=h+wg512@s=c0", "auto@r=h:passes")
+            "auto@r=h+wg512@s=c0", "auto@r=h+v@s=c0", "auto@r=h:passes")
 
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
 _NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup"}

@@ -382,14 +382,15 @@ def test_per_axis_options(monkeypatch, opts):
     ((3, 4096), np.complex64, dict(half=True)),
     ((2, 1000), np.complex64, dict(half=True, radix16=False, pad=False, powers=False)),
     ((5, 96), np.complex128, dict(half=True, workgroup=32, fixed=True)),
-    ((2, 2048), np.complex64, dict(rows=dict(half=True, workgroup=512))),
+    ((2, 2048), np.complex64, dict(rows=dict(half=True, workgroup=512, vec4=True))),
+    ((3, 1000), np.complex64, dict(half=True, vec4=True, workgroup=64)),
     ((64, 64), np.complex64, dict(rows=dict(half=True), strided=dict(columns=0)))])
 def test_half_rows(monkeypatch, shape, dtype, opts):
     # half: a contiguous row's one pass as a radix-2 split at load and two half-length transforms in half the
     # workgroup memory (outputs stored as (even, odd) pairs); forward and inverse against numpy
     built = []
     real = K._build_half
-    monkeypatch.setattr(K, "_build_half", lambda *a: built.append(a[1:3]) or real(*a))
+    monkeypatch.setattr(K, "_build_half", lambda *a: built.append((a[1], a[-1])) or real(*a))
     host = _signal(41, shape, dtype)
     x = wg.asarray(host)
     axes = tuple(range(len(shape)))[-2 if shape[0] == shape[-1] else -1:]
@@ -397,5 +398,6 @@ def test_half_rows(monkeypatch, shape, dtype, opts):
     with K.tile_options(**opts):
         close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
         close(wg.fft.ifftn(x, axes=axes, norm="forward"), np.fft.ifftn(host, axes=axes, norm="forward"), dtype, n)
-    assert built and all(R == shape[-1] for R, _ in built)
+    vec4 = {**opts, **opts.get("rows", {})}.get("vec4", False) and dtype == np.complex64  # (even, odd) as vec4s
+    assert built and all(R == shape[-1] and pairs == vec4 for R, pairs in built)
     assert np.array_equal(x.numpy(), host)

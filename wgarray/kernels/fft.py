@@ -610,7 +610,7 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
                   1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
         # fixed: every size but the batch count (a pipeline per pass of a length and axis, not per batch)
         fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(rows, n, inner) else ()
-        pairs = not half and _vec4 and t == "f32" and R % 2 == 0 and (
+        pairs = _vec4 and t == "f32" and R % 2 == 0 and (  # half: its (even, odd) output pairs as vec4s
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
         opts = (_twgroup, _powers, fixed, pairs, half)
@@ -777,7 +777,7 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     even, a "col" or "row1" store: every access 16-byte aligned)."""
     t = cdtype.component.wgsl
     if half:
-        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed)
+        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs)
     size = R * C
     passes = _subpasses(t, R, C, plan, inverse, wg, powers)
     even = dict(fixed).get("mcols", 1) % C == 0 if fixed else False  # every tile's columns are the axis's
@@ -825,12 +825,13 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
         workgroup=wg, consts=tuple(fixed))
 
 
-def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed) -> launch.Kernel:
+def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False) -> launch.Kernel:
     """A contiguous row's one pass in half the workgroup memory (``tile_options(half=True)``): a radix-2
     decimation-in-frequency step as the row loads (s_r = a_r + a_(r+H), d_r = (a_r - a_(r+H)) w_R^r, H = R / 2, r
     < H, d held in registers), the H-point transform of s in workgroup memory (the even outputs X_2k, held in
     registers), then of d (the odd outputs X_2k+1), each invocation storing its outputs' pairs (X_2k, X_2k+1)
-    contiguously.  ``plan`` is the sub-plan of H; the bound twiddle table is of length R."""
+    contiguously (``pairs``: dst bound as vec4s, one 16-byte store a pair).  ``plan`` is the sub-plan of H; the
+    bound twiddle table is of length R."""
     t = cdtype.component.wgsl
     H = R // 2
     its = -(-H // wg)
@@ -846,9 +847,12 @@ def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed) -> launch.Kern
     odd = [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}; }}" for it in range(its)]
     store = [f"if ({ok[it]}) {{\n    dst[base + 2u * r{it}] = e{it} * p.scale;\n"
              f"    dst[base + 2u * r{it} + 1u] = buf[at(r{it}, 0u)] * p.scale;\n}}" for it in range(its)]
+    if pairs:  # base is even (R is)
+        store = [f"if ({ok[it]}) {{ dst[base / 2u + r{it}] = vec4<{t}>(e{it}, buf[at(r{it}, 0u)]) * p.scale; }}"
+                 for it in range(its)]
     body = load + ["workgroupBarrier();", passes] + even + ["workgroupBarrier();"] + odd + \
         ["workgroupBarrier();", passes] + store
-    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
+    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec{4 if pairs else 2}<{t}>>"),
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
     return _Fixed("fft_tile.wgsl", bind, dict(
