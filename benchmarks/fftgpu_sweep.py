@@ -14,9 +14,10 @@ later pass's four-step twiddles looked up every N rows of an invocation (product
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
 divide the columns), v vec4 loads and stores (two columns an invocation), rwN N invocations for one-column tiles
 alone (4096^2's rows), pad the one-column tiles' padding, h a contiguous row's one pass in half the workgroup
-memory (a radix-2 split as it loads, two half-length transforms: 16 KiB at 4096); "no" before r16/p/k/v/pad/h
-turns that knob off, c0/t0 are the plan's columns / no twiddle groups; @r=knobs applies knobs to a contiguous row's
-one pass alone (``tile_options(rows=...)``, 4096^2's rows), @s=knobs to a strided axis's passes (``strided=...``, its columns).
+memory (a radix-2 split as it loads, two half-length transforms: 16 KiB at 4096; h4 a quarter: radix 4, 8 KiB);
+"no" before r16/p/k/v/pad/h turns that knob off, c0/t0 are the plan's columns / no twiddle groups; @r=knobs
+applies knobs to a contiguous row's one pass alone (``tile_options(rows=...)``, 4096^2's rows), @s=knobs to a
+strided axis's passes (``strided=...``, its columns).
 ":kernel" times the kernels alone (``kernels.fft.transform`` on raw buffers, no op layer):
 its difference to the plain spec is the host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one
 axis's transform alone (``wg.fft.fft`` along -1 / 0) and ":passes" each tiled pass alone (its dispatch repeated:
@@ -52,14 +53,16 @@ VARIANTS = ("auto", "auto:passes", "auto:rows", "auto:cols", OLD, "auto+wg512", 
             "auto@r=wg512+nopad:rows", "auto@r=nor16:rows", "auto@r=nor16+wg512:rows", "auto@r=nop:rows",
             "auto@r=wg512+v+nopad:rows", "auto@r=h:rows", "auto@r=h+wg512:rows", "auto@r=h+wg128:rows",
             "auto@r=h+nopad:rows", "auto@r=h+nor16:rows", "auto@r=h+nop:rows", "auto@r=h+v:rows",
-            "auto@r=h+wg512+v:rows",
+            "auto@r=h+wg512+v:rows", "auto@r=h4:rows", "auto@r=h4+v:rows",
+            "auto@r=h4+wg512:rows", "auto@r=h4+nopad:rows",
             "auto@s=c0", "auto@s=c0+nor16", "auto@r=wg512@s=c0", "auto@r=wg512@s=c0+nor16",
             "auto@r=wg512+v@s=c0+nor16", "auto@r=nopad@s=c0", "auto@r=wg512+v+nopad@s=c0+nor16",
             "auto@r=wg512@s=c0+nor16:passes", "auto@r=h", "auto@r=h@s=c0", "auto@r=h@s=c0+nor16",
-            "auto@r=h+wg512@s=c0", "auto@r=h+v@s=c0", "auto@r=h:passes")
+            "auto@r=h+wg512@s=c0", "auto@r=h+v@s=c0", "auto@r=h4", "auto@r=h4+v@s=c0",
+            "auto@r=h:passes")
 
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
-_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup"}
+_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half"}
 
 
 def _knobs(tokens) -> dict:
@@ -71,7 +74,7 @@ def _knobs(tokens) -> dict:
         if tok in _FLAGS or neg:
             out[_FLAGS[tok[2:] if neg else tok]] = not neg
             continue
-        m = re.fullmatch(r"(wg|rw|c|t)(\d+)", tok)
+        m = re.fullmatch(r"(wg|rw|c|t|h)(\d+)", tok)
         if not m:
             raise ValueError(f"variant knob {tok!r}")
         out[_NUMS[m[1]]] = int(m[2])
@@ -113,8 +116,9 @@ def _describe(dev, shape, cap: int, which: str = "", effective=None) -> tuple[st
         traffic += p.traffic(size, 8)
         with K.pass_options(inner, len(p.tiles)):  # the axis's own knobs (rows / strided)
             sub = "/".join(",".join(map(str, K._subplan(L))) for L, _ in p.tiles)
-            if K._half and inner == 1 and len(p.tiles) == 1 and n % 2 == 0 and n >= 64:  # half: 2 then n / 2's
-                sub = "2|" + ",".join(map(str, K._subplan(n // 2)))
+            s = 4 if K._half == 4 else 2
+            if K._half and inner == 1 and len(p.tiles) == 1 and n % s == 0 and n >= 32 * s:  # half: s then n / s's
+                sub = f"{s}|" + ",".join(map(str, K._subplan(n // s)))
             # the tiles' columns as the kernels take them (capped by the axis's columns and by tile_options)
             cols = [max(1, min(C, K._pow2_floor(n // L * inner), K._tile_cols or C)) for L, C in p.tiles]
             knobs = {k: v for k, v in K._current().items() if k not in ("rows", "strided")}

@@ -384,20 +384,28 @@ def test_per_axis_options(monkeypatch, opts):
     ((5, 96), np.complex128, dict(half=True, workgroup=32, fixed=True)),
     ((2, 2048), np.complex64, dict(rows=dict(half=True, workgroup=512, vec4=True))),
     ((3, 1000), np.complex64, dict(half=True, vec4=True, workgroup=64)),
+    ((3, 4096), np.complex64, dict(half=4)),
+    ((2, 2000), np.complex128, dict(half=4, radix16=False, pad=False, workgroup=128)),
+    ((2, 1024), np.complex64, dict(rows=dict(half=4, vec4=True, powers=False))),
     ((64, 64), np.complex64, dict(rows=dict(half=True), strided=dict(columns=0)))])
 def test_half_rows(monkeypatch, shape, dtype, opts):
     # half: a contiguous row's one pass as a radix-2 split at load and two half-length transforms in half the
     # workgroup memory (outputs stored as (even, odd) pairs); forward and inverse against numpy
     built = []
     real = K._build_half
-    monkeypatch.setattr(K, "_build_half", lambda *a: built.append((a[1], a[-1])) or real(*a))
+    monkeypatch.setattr(K, "_build_half", lambda *a: built.append((a[1], a[8], a[9])) or real(*a))
     host = _signal(41, shape, dtype)
     x = wg.asarray(host)
     axes = tuple(range(len(shape)))[-2 if shape[0] == shape[-1] else -1:]
     n = math.prod(shape[a] for a in axes)
+    with pytest.raises(ValueError, match="half=3"):
+        with K.tile_options(half=3):
+            pass
     with K.tile_options(**opts):
         close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
         close(wg.fft.ifftn(x, axes=axes, norm="forward"), np.fft.ifftn(host, axes=axes, norm="forward"), dtype, n)
-    vec4 = {**opts, **opts.get("rows", {})}.get("vec4", False) and dtype == np.complex64  # (even, odd) as vec4s
-    assert built and all(R == shape[-1] and pairs == vec4 for R, pairs in built)
+    want = {**opts, **opts.get("rows", {})}
+    vec4 = want.get("vec4", False) and dtype == np.complex64  # output pairs as vec4s
+    split = 4 if want["half"] == 4 else 2
+    assert built and all((R, pairs, s) == (shape[-1], vec4, split) for R, pairs, s in built)
     assert np.array_equal(x.numpy(), host)

@@ -118,7 +118,7 @@ _KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4
 def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
                  twgroup: int | None = None, powers: bool | None = None, fixed: bool | int | None = None,
                  vec4: bool | None = None, row_workgroup: int | None = None, pad: bool | None = None,
-                 half: bool | None = None, rows: dict | None = None, strided: dict | None = None):
+                 half: bool | int | None = None, rows: dict | None = None, strided: dict | None = None):
     """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
     a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
     columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
@@ -132,7 +132,8 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     ``vec4``: complex64 tiles of an even number of columns (of an even count and length) are read and written as
     vec4s, two neighbouring columns an invocation (16-byte accesses, half the load and store instructions);
     ``row_workgroup``: the invocations of one-column tiles (a contiguous row's single pass, e.g. 4096^2's rows)
-    instead of ``workgroup``'s (0: ``workgroup``'s); ``pad``: one-column tiles padded in workgroup memory; ``rows`` /
+    instead of ``workgroup``'s (0: ``workgroup``'s); ``pad``: one-column tiles padded in workgroup memory; ``half``
+    (True or 4): a contiguous row's one pass in 1/2 or 1/4 of the workgroup memory (``_build_half``); ``rows`` /
     ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
     the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
     global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov
@@ -158,7 +159,9 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     old = _current()
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
     _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
-    _row_wg, _pad, _half = int(o["row_workgroup"]), bool(o["pad"]), bool(o["half"])
+    if o["half"] not in (0, 1, 2, 4):
+        raise ValueError(f"half={o['half']}: need False, True (2) or 4")
+    _row_wg, _pad, _half = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"])
     _rows_ov, _strided_ov = dict(o["rows"]), dict(o["strided"])
     try:
         yield
@@ -598,11 +601,13 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
         sub = _subplan(R)
         wg = _workgroup(device, R * C, sub, C)
-        half = _half and C == 1 and mcols == 1 and store == "row1" and not twiddle and R % 2 == 0 and R >= 64
-        if half:  # a contiguous row in half the workgroup memory: the sub-passes of R / 2
-            sub = _subplan(R // 2)
-            wg = _workgroup(device, R // 2, sub, 1)
-        size = R // 2 if half else R
+        split = 4 if _half == 4 else 2
+        half = split if _half and C == 1 and mcols == 1 and store == "row1" and not twiddle and R % split == 0 and \
+            R >= 32 * split else 0
+        if half:  # a contiguous row in 1 / split of the workgroup memory: the sub-passes of R / split
+            sub = _subplan(R // half)
+            wg = _workgroup(device, R // half, sub, 1)
+        size = R // half if half else R
         pad = _pad and C == 1 and size >= 32 and size + size // 16 <= cap
         groups = -(-mcols // C)
         # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
@@ -777,7 +782,7 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     even, a "col" or "row1" store: every access 16-byte aligned)."""
     t = cdtype.component.wgsl
     if half:
-        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs)
+        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs, half)
     size = R * C
     passes = _subpasses(t, R, C, plan, inverse, wg, powers)
     even = dict(fixed).get("mcols", 1) % C == 0 if fixed else False  # every tile's columns are the axis's
@@ -825,38 +830,45 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
         workgroup=wg, consts=tuple(fixed))
 
 
-def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False) -> launch.Kernel:
-    """A contiguous row's one pass in half the workgroup memory (``tile_options(half=True)``): a radix-2
-    decimation-in-frequency step as the row loads (s_r = a_r + a_(r+H), d_r = (a_r - a_(r+H)) w_R^r, H = R / 2, r
-    < H, d held in registers), the H-point transform of s in workgroup memory (the even outputs X_2k, held in
-    registers), then of d (the odd outputs X_2k+1), each invocation storing its outputs' pairs (X_2k, X_2k+1)
-    contiguously (``pairs``: dst bound as vec4s, one 16-byte store a pair).  ``plan`` is the sub-plan of H; the
-    bound twiddle table is of length R."""
+def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, split=2) -> launch.Kernel:
+    """A contiguous row's one pass in 1 / ``split`` of the workgroup memory (``tile_options(half=True)``: 2,
+    ``half=4``: 4): a radix-s decimation-in-frequency step as the row loads (y_k,r = sum_j a_(r+jH) w_s^(jk), times
+    w_R^(rk), H = R / s, r < H, held in registers), then for k = 0 .. s - 1 the H-point transform of y_k in
+    workgroup memory (the outputs X_(s m + k), held in registers), each invocation storing its outputs
+    X_(s r) .. X_(s r + s - 1) contiguously (``pairs``: dst bound as vec4s, one 16-byte store a pair).  ``plan`` is
+    the sub-plan of H; the bound twiddle table is of length R."""
     t = cdtype.component.wgsl
-    H = R // 2
+    H = R // split
     its = -(-H // wg)
-    passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=2))
+    passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=split))
     ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
-    load = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
-    load += [f"var a{it} = vec2<{t}>({t}(0.0));\nvar b{it} = vec2<{t}>({t}(0.0));\nvar d{it} = vec2<{t}>({t}(0.0));"
-             f"\nvar e{it} = vec2<{t}>({t}(0.0));" for it in range(its)]
-    load += [f"if ({ok[it]}) {{ a{it} = src[base + r{it}]; b{it} = src[base + r{it} + {H}u]; }}" for it in range(its)]
-    load += [f"if ({ok[it]}) {{\n    buf[at(r{it}, 0u)] = a{it} + b{it};\n    d{it} = cmul(a{it} - b{it}, tw(r{it}));"
-             "\n}" for it in range(its)]
-    even = [f"if ({ok[it]}) {{ e{it} = buf[at(r{it}, 0u)]; }}" for it in range(its)]
-    odd = [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}; }}" for it in range(its)]
-    store = [f"if ({ok[it]}) {{\n    dst[base + 2u * r{it}] = e{it} * p.scale;\n"
-             f"    dst[base + 2u * r{it} + 1u] = buf[at(r{it}, 0u)] * p.scale;\n}}" for it in range(its)]
+    zero = f"vec2<{t}>({t}(0.0))"
+    body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
+    body += [f"var {x}{it}_{k} = {zero};" for it in range(its) for x in "ade" for k in range(split)]
+    body += [f"if ({ok[it]}) {{ " + " ".join(f"a{it}_{j} = src[base + r{it} + {j * H}u];" for j in range(split))
+             + " }" for it in range(its)]
+    for it in range(its):  # the radix-s butterfly and its twiddles, in registers
+        lines = [f"let v{j} = a{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
+        lines += [f"d{it}_0 = u0;"] + [f"d{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
+        body.append(f"if ({ok[it]}) {{\n" + _indent(lines, 1) + "\n}")
+    for k in range(split):
+        if k:
+            body.append("workgroupBarrier();")
+        body += [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}_{k}; }}" for it in range(its)]
+        body += ["workgroupBarrier();", passes]
+        body += [f"if ({ok[it]}) {{ e{it}_{k} = buf[at(r{it}, 0u)]; }}" for it in range(its)]
     if pairs:  # base is even (R is)
-        store = [f"if ({ok[it]}) {{ dst[base / 2u + r{it}] = vec4<{t}>(e{it}, buf[at(r{it}, 0u)]) * p.scale; }}"
-                 for it in range(its)]
-    body = load + ["workgroupBarrier();", passes] + even + ["workgroupBarrier();"] + odd + \
-        ["workgroupBarrier();", passes] + store
+        store = [f"dst[base / 2u + {split // 2}u * r{it} + {q}u] = vec4<{t}>(e{it}_{2 * q}, e{it}_{2 * q + 1}) * p.scale;"
+                 for it in range(its) for q in range(split // 2)]
+    else:
+        store = [f"dst[base + {split}u * r{it} + {k}u] = e{it}_{k} * p.scale;" for it in range(its) for k in range(split)]
+    per = len(store) // its
+    body += [f"if ({ok[it]}) {{\n" + _indent(store[it * per:(it + 1) * per], 1) + "\n}" for it in range(its)]
     bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec{4 if pairs else 2}<{t}>>"),
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
     return _Fixed("fft_tile.wgsl", bind, dict(
-        T=t, R=R, C=1, BUF=H + H // 16 if pad else H, PLAN=", ".join(map(str, [2] + plan)), PASSES="",
+        T=t, R=R, C=1, BUF=H + H // 16 if pad else H, PLAN=", ".join(map(str, [split] + plan)), PASSES="",
         AT="r + (r >> 4u)" if pad else "r + c", STORE="", LOAD=_indent("\n".join(body).split("\n"), 1),
         LANE="0u", LIVE="true", SIGN="-" if inverse else "", **_common(t, inverse)), workgroup=wg, consts=tuple(fixed))
 
