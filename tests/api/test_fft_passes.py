@@ -67,14 +67,20 @@ def test_real_and_nd_through_the_passes():
     close(_run(wg.fft.fft, 128, wg.asarray(c[:, :61])), np.fft.fft(c[:, :61]), np.complex128, 4 * 61)  # Bluestein
 
 
+# tile_options the property test draws from (each knob alone, and the sweep's combinations)
+_OPTIONS = [{}, dict(vec4=True), dict(fixed=True), dict(twgroup=4, powers=True), dict(radix16=True, workgroup=512),
+            dict(vec4=True, fixed=True, twgroup=16, powers=True, columns=2)]
+
+
 @settings(max_examples=12)
 @given(st.sampled_from(SMOOTH), st.sampled_from([1, 2, 3, 8, 17]), st.sampled_from([64, 128, 256, 1024]),
-       st.sampled_from(CPLX), st.booleans(), st.integers(0, 2 ** 16), st.sampled_from(K.STYLES))
-def test_multipass_property(n, inner, cap, dtype, inverse, seed, style):
+       st.sampled_from(CPLX), st.booleans(), st.integers(0, 2 ** 16), st.sampled_from(K.STYLES),
+       st.sampled_from(_OPTIONS))
+def test_multipass_property(n, inner, cap, dtype, inverse, seed, style, opts):
     shape = (n, inner) if inner > 1 else (n,)
     host = _signal(seed, shape, dtype)
     f, ref = (wg.fft.ifft, np.fft.ifft) if inverse else (wg.fft.fft, np.fft.fft)
-    with K.plan_style(style):
+    with K.plan_style(style), K.tile_options(**opts):
         close(_run(f, cap, wg.asarray(host), axis=0), ref(host, axis=0), dtype, n)
         if inner > 1:  # the strided view's copy into rows: the row plans (four-step where the style has it)
             close(_run(f, cap, wg.asarray(host)[:, ::2], axis=0), ref(host[:, ::2], axis=0), dtype, n)
@@ -192,3 +198,214 @@ def test_dispatches_are_the_passes():
         before = dev.stats()
         wg.fft.fftn(x.reshape((128, 128)))
         assert (dev.stats() - before).dispatches == 2
+
+
+@pytest.mark.parametrize("n,cap,rows,dtype,wgs,r16,cols", [
+    (4096, 4096, 2, np.complex64, 0, True, 0), (4096, 256, 1, np.complex64, 512, True, 2),
+    (256, 4096, 3, np.complex128, 32, True, 0), (768, 4096, 2, np.complex64, 1024, False, 0),
+    (48, 4096, 2, np.complex128, 64, True, 0), (1 << 12, 64, 1, np.complex64, 128, True, 1),
+    (1 << 12, 256, 2, np.complex64, 0, False, 1)])
+def test_tile_options(n, cap, rows, dtype, wgs, r16, cols):
+    # the tiled kernels with other workgroup sizes (fewer invocations than a sub-pass has butterflies, more than
+    # the tile has elements), radix-16 sub-passes (4096 = 16^3; 768 = 16 x 48; 48 = 16 x 3) and multi-pass tiles
+    # narrowed to 1 or 2 columns (later passes then store through the general path), one pass and multi-pass
+    host = _signal(n + rows, (rows, n), dtype)
+    x = wg.asarray(host)
+    with K.tile_options(wgs, r16, cols):
+        L = n if n <= cap else 64
+        assert K._subplan(L) == (K.factors(L) if not r16 else [16, 16, 16] if L == 4096 else [16, 3] if L == 48
+                                 else [16, 4] if L == 64 else [16, 16] if L == 256 else K.factors(L))
+        close(_run(wg.fft.fft, cap, x), np.fft.fft(host), dtype, n)
+        close(_run(wg.fft.ifft, cap, x, norm="forward"), np.fft.ifft(host, norm="forward"), dtype, n)
+    with pytest.raises(ValueError, match="workgroup of 48"):
+        with K.tile_options(48):
+            pass
+    with pytest.raises(ValueError, match="tiles of 3 columns"):
+        with K.tile_options(columns=3):
+            pass
+
+
+def test_plans_are_memoised_per_style():
+    # planning 2^24 searched splits on every call (~0.2 ms of host time); the plan is now computed once per
+    # (length, axis, capacity, style), and a change of style is a different plan
+    first = K.plan(1 << 24, 1, 6144, 8)
+    assert K.plan(1 << 24, 1, 6144, 8) is first and first.tiles == ((256, 16),) * 3
+    with K.plan_style("wide"):
+        assert K.plan(1 << 24, 1, 6144, 8).passes == 4
+    assert K.plan(1 << 24, 1, 6144, 8) is first
+
+
+@pytest.mark.parametrize("shape,axes,cap,dtype,opts", [
+    ((1 << 12,), (0,), 64, np.complex64, dict(twgroup=4)), ((2, 1 << 12), (1,), 256, np.complex128, dict(twgroup=16)),
+    ((3, 1000), (1,), 64, np.complex64, dict(twgroup=2, powers=True)),
+    ((64, 64, 3), (0, 1), 64, np.complex64, dict(powers=True, radix16=True)),
+    ((1 << 14,), (0,), 256, np.complex64, dict(fixed=True)), ((5, 720, 7), (1,), 64, np.complex128, dict(fixed=True)),
+    ((1 << 12,), (0,), 64, np.complex64, dict(twgroup=4, powers=True, fixed=True, columns=2)),
+    ((48, 48), (0, 1), 4096, np.complex64, dict(fixed=True, powers=True)),
+    ((1 << 12,), (0,), 64, np.complex64, dict(vec4=True)), ((3, 1000), (1,), 64, np.complex64, dict(vec4=True)),
+    ((2, 1 << 12), (1,), 256, np.complex64, dict(vec4=True, twgroup=4, fixed=True, workgroup=512)),
+    ((128, 128), (0, 1), 4096, np.complex64, dict(vec4=True, twgroup=16, powers=True, columns=2)),
+    ((2, 64, 30), (1,), 64, np.complex128, dict(vec4=True)), ((3, 1 << 12), (1,), 4096, np.complex64, dict(vec4=True)),
+    ((4, 48), (1,), 4096, np.complex64, dict(vec4=True, workgroup=512)),
+    ((3, 243), (1,), 4096, np.complex64, dict(vec4=True)),
+    ((3, 1 << 12), (1,), 4096, np.complex64, dict(vec4=True, row_workgroup=1024)),
+    ((64, 64), (0, 1), 4096, np.complex128, dict(row_workgroup=32, workgroup=512))])
+def test_twiddle_and_constant_options(shape, axes, cap, dtype, opts):
+    # tile_options: later passes' four-step twiddles looked up every g rows (the rows between by products of
+    # powers), the sub-passes' twiddles as powers of one lookup, the sizes as shader constants (1000 = 40 x 25 and
+    # 720 along a strided axis: tiles that do not divide the columns keep their guard; odd radices' butterflies),
+    # vec4 loads and stores of column pairs, or of a one-pass row's element pairs (complex64; complex128, odd
+    # column counts and odd rows keep vec2)
+    host = _signal(len(shape) + shape[-1], shape, dtype)
+    x = wg.asarray(host)
+    n = math.prod(shape[a] for a in axes)
+    with K.tile_options(**opts):
+        close(_run(wg.fft.fftn, cap, x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(_run(wg.fft.ifftn, cap, x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"),
+              dtype, n)
+    assert np.array_equal(x.numpy(), host)
+
+
+def test_tile_defaults(monkeypatch):
+    # TILE_DEFAULTS is what a plain call runs and what tile_options starts from (None: the default)
+    monkeypatch.setitem(K.TILE_DEFAULTS, "twgroup", 4)
+    monkeypatch.setitem(K.TILE_DEFAULTS, "fixed", 0)
+    with K.tile_options(fixed=True):
+        assert (K._twgroup, K._fixed, K._tile_wg) == (4, True, 0)
+        with K.tile_options(twgroup=0):
+            assert (K._twgroup, K._fixed) == (0, False)
+    dev = wg.default_device()  # row_workgroup: one-column tiles alone
+    with K.tile_options(row_workgroup=512, workgroup=64):
+        assert K._workgroup(dev, 4096, [8, 8, 8, 8], 1) == 512 and K._workgroup(dev, 4096, [8, 8, 4], 16) == 64
+    with pytest.raises(ValueError, match="workgroup of 48"):
+        with K.tile_options(row_workgroup=48):
+            pass
+
+
+def test_fixed_kernels_are_specialised():
+    # fixed: the parameter block's sizes are literals of the shader; the column guard goes where tiles divide evenly
+    cd = wg.asarray(np.zeros(1, np.complex64)).dtype
+    fixed = tuple(zip(K._PARAMS, (4096, 1, 65536, 256, 1, 256, 4096, 12)))
+    src = K._build_tile(cd, 256, 16, [8, 8, 4], "col", "col", False, False, 256, 4, True, fixed).source()
+    assert "p.mcols" not in src and "p.ns" not in src and "65536u" in src and "let live = true;" in src
+    assert "p.scale" in src and "let tg_3 = twn(kq * r12 * 256u);" in src and "let sw7 = cmul(sw4, sw3);" in src
+    odd = tuple(zip(K._PARAMS, (63, 1, 1000, 1, 1000, 0, 64, 6)))
+    assert "let live = col < 1000u;" in K._build_tile(cd, 64, 16, [8, 8], "row1", "", False, False, 64, 0, False,
+                                                       odd).source()
+    pairs = K._build_tile(cd, 256, 16, [8, 8, 4], "col", "col", False, False, 256, 4, False, (), True).source()
+    assert "var<storage, read> src: array<vec4<f32>>" in pairs and "let tgb_1 = twn(kqb * r4 * p.tstride);" in pairs
+    assert "dst[(base + (col - k) * 256u + k + (lid / 8u + 0u) * p.ns) / 2u] = vec4<f32>(" in pairs
+    first = K._build_tile(cd, 64, 4, [8, 8], "row1", "", False, False, 64, 0, False, (), True).source()
+    assert "let t = 2u * (lid + 0u);" in first and "buf[at(r + 1u, cc)]" in first
+    row = K._build_tile(cd, 64, 1, [8, 8], "row1", "", True, False, 32, 0, False, (), True).source()
+    assert "let r1 = 2u * lid + 64u;" not in row and "let r0 = 2u * lid + 0u;" in row and "buf[at(r + 1u, c)] = vb;" in row
+    dev = wg.default_device()  # a pipeline per pass of a length and axis, shared by every batch count
+    with K.tile_options(fixed=True):
+        for rows in (2, 3, 5):
+            host = _signal(rows, (rows, 4096), np.complex64)
+            close(_run(wg.fft.fft, 64, wg.asarray(host)), np.fft.fft(host), np.complex64, 4096)
+            if rows == 2:
+                compiled = dev.counters.pipelines_compiled
+    assert dev.counters.pipelines_compiled == compiled
+    # fixed=N: constants only for transforms of at least N elements (below: the shared pipelines, no compile a shape)
+    with K.tile_options(fixed=3 * 4096 + 1):
+        assert [K._fixed_consts(rows, 4096, 1) for rows in (3, 4)] == [False, True]
+        host = _signal(7, (3, 4096), np.complex64)
+        close(_run(wg.fft.fft, 64, wg.asarray(host)), np.fft.fft(host), np.complex64, 4096)
+    with pytest.raises(ValueError, match="twiddle groups"):
+        with K.tile_options(twgroup=-1):
+            pass
+    with pytest.raises(ValueError, match="fixed from -1"):
+        with K.tile_options(fixed=-1):
+            pass
+
+
+def test_pass_recipes_are_cached(monkeypatch):
+    # a transform's passes (kernels, tables, parameter blocks, grids) are computed once per shape and options:
+    # a repeated call only records its dispatches; other options are another recipe; a recipe keeps its tables
+    # alive when the twiddle cache drops them
+    host = _signal(21, (2, 4096), np.complex64)
+    x = wg.asarray(host)
+    calls = []
+    real = K._steps
+    monkeypatch.setattr(K, "_steps", lambda *a: calls.append(a[2:4]) or real(*a))
+    close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
+    first = len(calls)
+    close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
+    assert len(calls) == first
+    with K.tile_options(powers=not K.TILE_DEFAULTS["powers"]):
+        close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
+    assert len(calls) == first + 1
+    K._caches.pop(wg.default_device(), None)  # the twiddle tables' mirrors dropped: their buffers go back to
+    # the pool, where other arrays of their size classes take them
+    filler = [wg.asarray(np.ones(m, np.complex64)) * 2 for m in (16, 32, 64, 128, 256) for _ in range(3)]
+    close(_run(wg.fft.fft, 64, x), np.fft.fft(host), np.complex64, 4096)
+    assert len(calls) == first + 1 and len(filler) == 15
+
+
+@pytest.mark.parametrize("opts", [
+    dict(rows=dict(workgroup=512, radix16=False), strided=dict(radix16=False, columns=2), pad=False),
+    dict(rows=dict(pad=False, vec4=True, powers=False), strided=dict(columns=0, twgroup=0, fixed=True)),
+    dict(strided=dict(radix16=True, columns=16, workgroup=64, vec4=True))])
+def test_per_axis_options(monkeypatch, opts):
+    # rows / strided: knobs of a contiguous row's one pass / a strided axis's passes alone; pad: one-column tiles
+    # unpadded.  2-D fftn against numpy (64^2 at a capacity of 64: rows in one pass, columns in two), and the
+    # kernels each pass was built with
+    host = _signal(31, (3, 64, 64), np.complex64)
+    built = []
+    real = K._build_tile
+    monkeypatch.setattr(K, "_build_tile", lambda *a: built.append(a[1:]) or real(*a))
+    with K.tile_options(**opts):
+        close(_run(wg.fft.fftn, 64, wg.asarray(host), axes=(1, 2)), np.fft.fftn(host, axes=(1, 2)), np.complex64,
+              4096)
+        dev, cd = wg.default_device(), wg.asarray(host).dtype
+        built.clear()
+        with K.capacity_limit(4096):  # (rows, n, inner) not run before: built now
+            K._steps(dev, cd, 7, 64, 1, [(64, 1)], True, 1.0, None)
+            K._steps(dev, cd, 1, 64, 37, [(8, 8), (8, 8)], True, 1.0, None)
+    row, cols = built[0], built[1:]
+    want = {**K.TILE_DEFAULTS, **opts, **opts.get("rows", {})}
+    assert row[2] == ([8, 8] if not want["radix16"] else [16, 4]) and row[5] == (want["pad"])
+    assert row[7] == (want["row_workgroup"] or want["workgroup"] or 32)
+    s = {**K.TILE_DEFAULTS, **opts, **opts.get("strided", {})}
+    assert all(c[1] == min(s["columns"] or 8, 8) and c[2] == [8] for c in cols) and cols
+    assert all(bool(c[10]) == bool(s["fixed"] and 37 * 64 >= s["fixed"]) for c in cols)
+    with pytest.raises(ValueError, match=r"rows options \['foo'\]"):
+        with K.tile_options(rows=dict(foo=1)):
+            pass
+    with pytest.raises(ValueError, match="tiles of 3 columns"):
+        with K.tile_options(strided=dict(columns=3)):
+            pass
+
+
+@pytest.mark.parametrize("shape,dtype,opts", [
+    ((3, 512), np.complex64, dict(half=True)),
+    ((2, 1000), np.complex64, dict(half=True, radix16=False, pad=False, powers=False)),
+    ((5, 96), np.complex128, dict(half=True, workgroup=32, fixed=True)),
+    ((3, 200), np.complex64, dict(half=True, vec4=True, workgroup=64)),
+    ((2, 400), np.complex128, dict(half=4, radix16=False, pad=False, workgroup=128)),
+    ((2, 256), np.complex64, dict(rows=dict(half=4, vec4=True, powers=False))),
+    ((64, 64), np.complex64, dict(rows=dict(half=True, workgroup=128, vec4=True), strided=dict(columns=0))),
+    pytest.param((3, 4096), np.complex64, dict(half=True), marks=pytest.mark.slow),  # 4096^2's rows (compiles ~4 s)
+    pytest.param((3, 4096), np.complex64, dict(half=4, vec4=True), marks=pytest.mark.slow)])
+def test_half_rows(monkeypatch, shape, dtype, opts):
+    # half: a contiguous row's one pass as a radix-2 split at load and two half-length transforms in half the
+    # workgroup memory (outputs stored as (even, odd) pairs); forward and inverse against numpy
+    built = []
+    real = K._build_half
+    monkeypatch.setattr(K, "_build_half", lambda *a: built.append((a[1], a[8], a[9])) or real(*a))
+    host = _signal(41, shape, dtype)
+    x = wg.asarray(host)
+    axes = tuple(range(len(shape)))[-2 if shape[0] == shape[-1] else -1:]
+    n = math.prod(shape[a] for a in axes)
+    with pytest.raises(ValueError, match="half=3"):
+        with K.tile_options(half=3):
+            pass
+    with K.tile_options(**opts):
+        close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(wg.fft.ifftn(x, axes=axes, norm="forward"), np.fft.ifftn(host, axes=axes, norm="forward"), dtype, n)
+    want = {**opts, **opts.get("rows", {})}
+    vec4 = want.get("vec4", False) and dtype == np.complex64  # output pairs as vec4s
+    split = 4 if want["half"] == 4 else 2
+    assert built and all((R, pairs, s) == (shape[-1], vec4, split) for R, pairs, s in built)
+    assert np.array_equal(x.numpy(), host)

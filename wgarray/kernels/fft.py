@@ -11,7 +11,10 @@
   default, which the H200 measured fastest at every size.  Selectable styles (``plan_style``) keep the plans of
   the 256-byte rule (tiles of 32-64 columns, and for a contiguous row the four-step plan n = n1 n2: the columns
   of the (n1, n2) matrix in tiles, one pass over its rows with the twiddles w_n^(c b) fused into the loads, a
-  tiled transpose: ``fft_transpose.wgsl``; four passes at 2^24), measured 15-25% slower there.
+  tiled transpose: ``fft_transpose.wgsl``; four passes at 2^24), measured 15-25% slower there.  ``tile_options``
+  (workgroup size, radix-16 sub-passes, narrower tiles) are the candidates ``benchmarks/fftgpu_sweep.py`` ranks
+  on a GPU (two-pass plans of 4096-point tiles, of one column or held in registers, measured 1.5-6x slower on
+  the H100 and were removed).
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
@@ -26,7 +29,9 @@ and norms.  ``transform`` only reads its source buffer (the caller may pass a us
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
+import re
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -82,10 +87,128 @@ def capacity_limit(elements: int):
         _cap_override = old
 
 
-def _workgroup(device, size: int, plan: list[int]) -> int:
+# The tiled kernels' knobs (``tile_options``): invocations a workgroup (0: ``_workgroup``'s rule), radix-16
+# sub-passes (two radix-4 stages an invocation between barriers) before 8, the most columns a multi-column tile
+# takes (0: the plan's; fewer columns, more and smaller workgroups), the four-step twiddles of a later pass looked
+# up once every ``twgroup`` rows of an invocation, the rows between by multiplication (0: a lookup every row), the
+# sub-passes' twiddles as powers of one lookup a butterfly (``powers``), the pass's sizes and strides as WGSL
+# constants with the column guard dropped where the columns divide evenly (``fixed``: a pipeline per shape), and
+# complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``), and the invocations of one-column
+# tiles alone (``row_workgroup``).  TILE_DEFAULTS is what a plain
+# call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
+# that knob faster on the GPU.  The H100 sweep (2026-12-06, 37daa53) measured c8+r16+k+t4+p best or tied at every
+# size (2^24 0.577 -> 0.368 ms, 4096^2 0.472 -> 0.406, 2^20 0.083 -> 0.075, 2^22 0.161 -> 0.143, 1024^2 0.094 ->
+# 0.091); every entry off is the kernel measured before.
+# ``fixed`` is the fewest elements (rows x n x inner) a transform's passes take shader constants from (True: 1,
+# every transform): a pipeline per shape costs a compile (~0.1-1 s on lavapipe) for every new shape, which only
+# pays for large transforms (the GPU sweep's sizes, 2^20 and up, are all above the default 2^18).
+FIXED_MIN = 1 << 18
+# ``pad``: a one-column tile's element of padding after every 16 (the Stockham sub-passes' strided accesses spread
+# over the banks; off: 32 KiB instead of 34 KiB for 4096 points).  Per-axis choices: ``rows`` (a contiguous row's
+# one pass, e.g. 4096^2's rows) and ``strided`` (the passes along a strided axis, e.g. 4096^2's columns) are dicts
+# of the other knobs that replace the general ones for those passes ({}: the same).
+TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=True, fixed=FIXED_MIN, vec4=False,
+                     row_workgroup=0, pad=True, half=False, rows={}, strided={})
+_KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half")
+(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
+ _strided_ov) = TILE_DEFAULTS.values()
+
+
+@contextlib.contextmanager
+def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
+                 twgroup: int | None = None, powers: bool | None = None, fixed: bool | int | None = None,
+                 vec4: bool | None = None, row_workgroup: int | None = None, pad: bool | None = None,
+                 half: bool | int | None = None, rows: dict | None = None, strided: dict | None = None):
+    """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
+    a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
+    columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
+    tiles of at most ``columns`` columns (a power of two; 0: the plan's).  ``twgroup`` g > 1: a later pass's
+    four-step twiddles w^(k r) are two table loads for every g-th row of an invocation and one product for the
+    rows between (w^(k r0) times the powers of w^(k step), each from at most ~2 log2 g products); ``powers``: a
+    sub-pass butterfly's twiddles w^(k j), j < radix, are powers of its one looked-up w^k (instead of radix - 1
+    loads); ``fixed``: the pass's sizes and strides are constants of its shader (divisions by them become shifts
+    or multiplies, the column guard goes where the tiles divide the columns evenly), for transforms of at least
+    ``fixed`` elements (True: all; the default ``FIXED_MIN``: a pipeline per shape only where it pays);
+    ``vec4``: complex64 tiles of an even number of columns (of an even count and length) are read and written as
+    vec4s, two neighbouring columns an invocation (16-byte accesses, half the load and store instructions);
+    ``row_workgroup``: the invocations of one-column tiles (a contiguous row's single pass, e.g. 4096^2's rows)
+    instead of ``workgroup``'s (0: ``workgroup``'s); ``pad``: one-column tiles padded in workgroup memory; ``half``
+    (True or 4): a contiguous row's one pass in 1/2 or 1/4 of the workgroup memory (``_build_half``); ``rows`` /
+    ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
+    the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
+    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov
+    global _strided_ov
+    given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
+                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, half=half, rows=rows,
+                 strided=strided)
+    o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
+    for key in ("rows", "strided"):
+        bad = set(o[key]) - set(_KNOBS)
+        if bad:
+            raise ValueError(f"{key} options {sorted(bad)}: need some of {_KNOBS}")
+        with _nothing() if not o[key] else tile_options(**{**{k: v for k, v in o.items() if k in _KNOBS},
+                                                           **o[key]}):
+            pass  # the per-axis options checked as a whole
+    for key in ("workgroup", "row_workgroup"):
+        if o[key] and (o[key] < 32 or o[key] & (o[key] - 1)):
+            raise ValueError(f"workgroup of {o[key]} invocations: need 0 or a power of two >= 32")
+    if o["columns"] < 0 or o["columns"] & (o["columns"] - 1):
+        raise ValueError(f"tiles of {o['columns']} columns: need 0 or a power of two")
+    if o["twgroup"] < 0 or o["fixed"] < 0:
+        raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}: need 0 or more")
+    old = _current()
+    _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
+    _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
+    if o["half"] not in (0, 1, 2, 4):
+        raise ValueError(f"half={o['half']}: need False, True (2) or 4")
+    _row_wg, _pad, _half = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"])
+    _rows_ov, _strided_ov = dict(o["rows"]), dict(o["strided"])
+    try:
+        yield
+    finally:
+        (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
+         _strided_ov) = old.values()
+
+
+_nothing = contextlib.nullcontext
+
+
+def _current() -> dict:
+    """The knobs in force (``tile_options``'s keywords)."""
+    return dict(zip(_KNOBS + ("rows", "strided"), (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed,
+                                                    _vec4, _row_wg, _pad, _half, _rows_ov, _strided_ov)))
+
+
+def pass_options(inner: int, passes: int):
+    """The knobs of the passes of one transform along an axis (``inner`` > 1: a strided axis, ``strided``'s
+    options; a contiguous row in one pass: ``rows``'s; else the general ones), as a context."""
+    over = _strided_ov if inner > 1 else _rows_ov if passes == 1 else {}
+    return tile_options(**{**_current(), **over}) if over else _nothing()
+
+
+def _subplan(R: int) -> list[int]:
+    """The sub-pass radices of a tile of length R (``factors``; with ``tile_options(radix16=True)`` as many
+    radix-16 sub-passes as 16 divides R, then ``factors`` of the rest)."""
+    sub = factors(R) or []
+    if not _radix16:
+        return sub
+    out: list[int] = []
+    while R % 16 == 0:
+        out.append(16)
+        R //= 16
+    return out + (factors(R) or [])
+
+
+def _workgroup(device, size: int, plan: list[int], columns: int = 1) -> int:
     """Invocations for a tile of ``size`` elements: enough that the smallest radix's sub-pass gives every
-    invocation one butterfly, a power of two from 32 to 256 (or the device's limit)."""
-    most = min(256, device.properties.limits.max_compute_invocations_per_workgroup)
+    invocation one butterfly, a power of two from 32 to 256 (or the device's limit); ``tile_options``
+    overrides (``row_workgroup`` for one-column tiles, ``workgroup`` for all)."""
+    most = device.properties.limits.max_compute_invocations_per_workgroup
+    if columns == 1 and _row_wg:
+        return min(_row_wg, most)
+    if _tile_wg:
+        return max(columns, min(_tile_wg, most))
+    most = min(256, most)
     want = size // min(plan) if plan else 1
     wg = 32
     while wg < want and wg < most:
@@ -220,18 +343,23 @@ def plan(n: int, inner: int, cap: int, itemsize: int) -> Plan:
     where the tiled plan's vary along every run.  Four passes at 2^24 complex64 are the fewest with 256-byte runs:
     a tile holds 12 of the index's 24 bits (4096 elements), the first pass's runs are input bits transformed only
     last, the last pass's runs output bits produced first, the second pass's runs 5 more bits: 24 + 3 x 5 > 3 x 12.
-    The default style ("auto") takes the legacy plans instead (``plan_style``)."""
-    style = "legacy" if _style == "auto" else _style  # measured fastest on the H200 at every size (README)
-    if style == "legacy":
+    The default style ("auto") takes the legacy plans instead (``plan_style``).  Plans are memoised per (length,
+    axis, capacity, style): planning 2^24 took ~0.2 ms of host time a call (``_split``'s search), on every call."""
+    return _plan(n, inner, cap, itemsize, _style, _wide)
+
+
+@functools.lru_cache(maxsize=512)
+def _plan(n: int, inner: int, cap: int, itemsize: int, style: str, wide: int) -> Plan:
+    if style in ("auto", "legacy"):  # the legacy plans: measured fastest on the H200 and H100 at every size
         return Plan(tuple(pass_plan(n, inner, cap, itemsize, *_LEGACY)))
-    tiles = pass_plan(n, inner, cap, itemsize, wide=_wide)
+    tiles = pass_plan(n, inner, cap, itemsize, wide=wide)
     if inner != 1 or n <= cap or style == "tiles":
         return Plan(tuple(tiles))
     n2 = max(d for d in _divisors(n) if d <= cap)
     if n2 > 1:
-        cols = pass_plan(n // n2, n2, cap, itemsize, wide=_wide, one_run=RUN)
-        if len(cols) + 2 <= len(tiles) or style in ("fourstep", "direct"):
-            return Plan(tuple(cols), n2, style == "direct")
+        down = pass_plan(n // n2, n2, cap, itemsize, wide=wide, one_run=RUN)
+        if len(down) + 2 <= len(tiles) or style in ("fourstep", "direct"):
+            return Plan(tuple(down), n2, style == "direct")
     return Plan(tuple(tiles))
 
 
@@ -309,6 +437,8 @@ def butterfly(R: int, t: str, inverse: bool, n_expr: str) -> list[str]:
         return ["let u0 = v0 + v1;", "let u1 = v0 - v1;"]
     if R == 4:
         return _dft4(t, v, "u", inverse)
+    if R == 16:
+        return _dft16(t, inverse)
     if R == 8:
         s = f"{t}({_SQRT_HALF})"
         lines = _dft4(t, v[0::2], "e", inverse) + _dft4(t, v[1::2], "o", inverse)
@@ -329,6 +459,38 @@ def butterfly(R: int, t: str, inverse: bool, n_expr: str) -> list[str]:
     return lines
 
 
+# cos and sin of 2 pi e / 16 for e = 1, 2, 3 (correctly rounded literals; WGSL's abstract floats keep them)
+_W16 = {1: ("0.9238795325112867", "0.3826834323650898"), 2: (_SQRT_HALF, _SQRT_HALF),
+        3: ("0.3826834323650898", "0.9238795325112867")}
+
+
+def _dft16(t: str, inverse: bool) -> list[str]:
+    """v0..v15 -> u0..u15, their 16-point DFT as 4 x 4: DFT4s down the columns (x[4 a + b] over a), the
+    twiddles w16^(b k1), DFT4s along the rows (over b): u[k1 + 4 k2]."""
+    lines: list[str] = []
+    for b in range(4):
+        lines += _dft4(t, [f"v{4 * a + b}" for a in range(4)], f"c{b}_", inverse)
+    sign = "" if inverse else "-"
+    for b in range(1, 4):
+        for k1 in range(1, 4):
+            e = (b * k1) % 16
+            x = f"c{b}_{k1}"
+            if e == 4:
+                w = _times_i(t, x, inverse)
+            elif e in _W16:
+                co, si = _W16[e]
+                w = f"cmul({x}, vec2<{t}>({t}({co}), {sign}{t}({si})))"
+            else:  # e = 6, 9 (the other products b k1 of 1..3)
+                co, si = {6: (f"-{_SQRT_HALF}", _SQRT_HALF), 9: ("-0.9238795325112867", "-0.3826834323650898")}[e]
+                w = f"cmul({x}, vec2<{t}>({t}({co}), {sign}{t}({si})))"
+            lines.append(f"let d{b}_{k1} = {w};")
+    for k1 in range(4):
+        col = [f"c0_{k1}"] + [f"d{b}_{k1}" if k1 else f"c{b}_0" for b in range(1, 4)]
+        lines += _dft4(t, col, f"r{k1}_", inverse)
+        lines += [f"let u{k1 + 4 * k2} = r{k1}_{k2};" for k2 in range(4)]
+    return lines
+
+
 def _common(t: str, inverse: bool | None = None) -> dict[str, str]:
     """The shared WGSL pieces: cmul, and the table lookup tw() for kernels that bind a twiddle table."""
     out = {"COMMON": source.render("fft_common.wgsl", T=t)}
@@ -342,6 +504,7 @@ def _indent(lines: list[str], depth: int) -> str:
 
 
 # -- the complex transform ----------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
 def strided_ok(n: int) -> bool:
     """Whether ``transform`` takes ``inner`` > 1 for length n (Stockham lengths; Bluestein needs rows)."""
     return factors(n) is not None
@@ -354,7 +517,7 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
     lengths ``strided_ok`` accepts).  ``src`` is only read."""
     if rows == 0 or inner == 0:
         return
-    if factors(n) is None:
+    if not strided_ok(n):
         if inner != 1:
             raise ValueError(f"Bluestein's length {n} needs contiguous rows")
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
@@ -390,40 +553,100 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     the loads and its transpose into the store addresses; the passes alternate between ``tmp`` and ``dst``, ending
     in dst.  ``fourstep`` = (N, n1, direct): one pass over rows of a four-step plan, row c (mod n1) of which is
     multiplied by w_N^(c r) as it loads (and, direct, stored transposed: element r of row c of block b at
-    b N + r n1 + c)."""
+    b N + r n1 + c).  The passes' kernels, tables, parameter blocks and grids are computed once per transform
+    shape and options (``_steps``): a call only records the dispatches."""
+    key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8),
+           tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
+    cache = _recipes.setdefault(device, OrderedDict())
+    steps = cache.get(key)
+    if steps is None:
+        steps = cache[key] = _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep)
+        while len(cache) > _RECIPES:
+            cache.popitem(last=False)
+    # write targets, from the last pass back: dst, tmp, dst, ... (no pass writes the buffer it reads, nor src)
+    last = len(steps) - 1
+    cur = src
+    for i, (kernel, tables, params, grid, work) in enumerate(steps):
+        out = dst if (last - i) % 2 == 0 else tmp
+        launch.dispatch(device, kernel, [cur, out, *tables], params, grid=grid, work=work)
+        cur = out
+
+
+_recipes: "weakref.WeakKeyDictionary[object, OrderedDict]" = weakref.WeakKeyDictionary()
+_RECIPES = 256
+
+
+def _steps(device, cdtype, rows, n, inner, tiles, inverse, scale, fourstep) -> tuple:
+    """``_tiles``'s passes: (kernel, table buffers, parameter block, grid, bytes moved) each (the tables' mirrors are
+    held by the twiddle cache; a recipe outliving them there keeps them, ``_Held``)."""
     t = cdtype.component.wgsl
     cap = local_capacity(device, cdtype.device_itemsize)
-    # write targets, from the last pass back: dst, tmp, dst, ... (no pass writes the buffer it reads, nor src)
-    targets = [dst if (len(tiles) - 1 - i) % 2 == 0 else tmp for i in range(len(tiles))]
     N = fourstep[0] if fourstep else n
     tb = 1 << ((N.bit_length() + 1) // 2)  # the two-level twiddle table's split
     lo = hi = None
     if len(tiles) > 1 or fourstep:
-        lo = _cached(device, ("twiddle2", cdtype.name, N, 0), lambda: _table(device, cdtype, tb, N, 0)).buffer()
-        hi = _cached(device, ("twiddle2", cdtype.name, N, 1),
-                     lambda: _table(device, cdtype, -(-N // tb), N, 0, tb)).buffer()
-    cur, ns = src, 1
+        lo = _cached(device, ("twiddle2", cdtype.name, N, 0), lambda: _table(device, cdtype, tb, N, 0))
+        hi = _cached(device, ("twiddle2", cdtype.name, N, 1), lambda: _table(device, cdtype, -(-N // tb), N, 0, tb))
+    with pass_options(inner, len(tiles)) if not fourstep else _nothing():
+        return _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N, tb, lo, hi, inverse)
+
+
+def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N, tb, lo, hi, inverse) -> tuple:
+    out, ns = [], 1
     for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
-        C = max(1, min(C, _pow2_floor(mcols)))
+        C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
         nsp = ns * inner
         store = "tr" if fourstep and fourstep[2] else "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
-        sub = factors(R) or []
-        wg = _workgroup(device, R * C, sub)
-        pad = C == 1 and R >= 32 and R + R // 16 <= cap
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg),
-                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg:
-                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg))
-        table = twiddles(device, cdtype, R).buffer()
+        sub = _subplan(R)
+        wg = _workgroup(device, R * C, sub, C)
+        split = 4 if _half == 4 else 2
+        half = split if _half and C == 1 and mcols == 1 and store == "row1" and not twiddle and R % split == 0 and \
+            R >= 32 * split else 0
+        if half:  # a contiguous row in 1 / split of the workgroup memory: the sub-passes of R / split
+            sub = _subplan(R // half)
+            wg = _workgroup(device, R // half, sub, 1)
+        size = R // half if half else R
+        pad = _pad and C == 1 and size >= 32 and size + size // 16 <= cap
         groups = -(-mcols // C)
         # the four-step row pass: ``inner`` carries n1 (the row index c = batch mod n1), the twiddle stride is 1
-        params = layout.Params().u32(groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
-                                       1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
-        s = scale if i == len(tiles) - 1 else 1.0
-        binds = [cur, targets[i], table, lo if lo is not None else table, hi if hi is not None else table]
-        launch.dispatch(device, kernel, binds, _scaled(params, t, s), workgroups=groups * rows)
-        cur, ns = targets[i], ns * R
+        values = (groups, rows, mcols, nsp, fourstep[1] if fourstep else inner,
+                  1 if fourstep else n // (ns * R) if ns > 1 else 0, tb, tb.bit_length() - 1)
+        # fixed: every size but the batch count (a pipeline per pass of a length and axis, not per batch)
+        fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(rows, n, inner) else ()
+        pairs = _vec4 and t == "f32" and R % 2 == 0 and (  # half: its (even, odd) output pairs as vec4s
+            C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
+            or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
+        opts = (_twgroup, _powers, fixed, pairs, half)
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
+                                lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
+                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts))
+        table = twiddles(device, cdtype, R)
+        mirrors = (table, lo if lo is not None else table, hi if hi is not None else table)
+        params = _scaled(layout.Params().u32(*values), t, scale if i == len(tiles) - 1 else 1.0)
+        grid = launch.grid_for(device, workgroups=groups * rows)
+        out.append((kernel, _Held(mirrors), params, grid, 2 * rows * n * inner * cdtype.device_itemsize))
+        ns *= R
+    return tuple(out)
+
+
+class _Held(tuple):
+    """The buffers of a recipe's tables, with their mirrors held (a mirror dropped from the twiddle cache would
+    otherwise return its buffer to the pool while the recipe still binds it)."""
+
+    def __new__(cls, mirrors):
+        self = super().__new__(cls, [m.buffer() for m in mirrors])
+        self._held = mirrors
+        return self
+
+
+def _fixed_consts(rows: int, n: int, inner: int) -> bool:
+    """Whether a transform's passes take their sizes as shader constants (``tile_options(fixed=N)``: N elements on)."""
+    return bool(_fixed) and rows * n * inner >= _fixed
+
+
+_PARAMS = ("groups", "batches", "mcols", "ns", "inner", "tstride", "tb", "tbits")  # fft_tile.wgsl's u32 fields
 
 
 def _transpose(device, cdtype, src, dst, rows, n1, n2) -> None:
@@ -440,42 +663,86 @@ def _transpose(device, cdtype, src, dst, rows, n1, n2) -> None:
 
 
 # The four-step twiddles of a pass's loads: "col" (a later Stockham pass: w_N^(k r tstride), k the column's index
-# within its group of ns) or "row" (the row pass of a four-step plan: w_N^(c r), c = the row, as the product of the
-# invocation's own w_N^(c lid) and w_N^(c (r - lid)), which is the same for the whole workgroup: one scattered
-# table lookup per invocation, the rest broadcast).
-_TW_BASE = {"": "", "col": "let kq = (col % p.ns) / p.inner;",
-            "row": "let kq = batch % p.inner;\nlet w0 = twn(kq * min(lid, {last}u));"}
-_TW_APPLY = {"": "", "col": "v = cmul(v, twn(kq * r * p.tstride));",
+# within its group of ns: ``kq`` of each lane, set up by ``_load``) or "row" (the row pass of a four-step plan:
+# w_N^(c r), c = the row, as the product of the invocation's own w_N^(c lid) and w_N^(c (r - lid)), which is the
+# same for the whole workgroup: one scattered table lookup per invocation, the rest broadcast).
+_TW_BASE = {"row": "let kq = batch % p.inner;\nlet w0 = twn(kq * min(lid, {last}u));"}
+_TW_APPLY = {"col": "v = cmul(v, twn(kq * r * p.tstride));",
              "row": "v = cmul(v, cmul(w0, twn(kq * (r - lid))));"}
 
 
-def _load(t: str, R: int, C: int, wg: int, twiddle: str) -> list[str]:
+def _powers_of(base: str, name: str, count: int) -> list[str]:
+    """WGSL lets {name}1 .. {name}(count - 1), the powers of ``base``: a power of two by squaring, any other
+    power b as the product of the highest power of two below it and b - that (at most ~2 log2 b products deep,
+    so the rounding errors stay a few ulp)."""
+    lines = [f"let {name}1 = {base};"] if count > 1 else []
+    for b in range(2, count):
+        hi = _pow2_floor(b)
+        lines.append(f"let {name}{b} = cmul({name}{b // 2}, {name}{b // 2});" if hi == b else
+                     f"let {name}{b} = cmul({name}{hi}, {name}{b - hi});")
+    return lines
+
+
+def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0, pairs: bool = False) -> list[str]:
     """The tile's loads, unrolled: every invocation first issues all its global loads (rows lid / C, + wg / C,
     ...: a constant count, so they are all in flight at once rather than one a loop iteration), then multiplies
-    in the four-step twiddles and stores into workgroup memory.  Columns past the axis load zeros."""
-    step = wg // C
+    in the four-step twiddles and stores into workgroup memory.  Columns past the axis load zeros.  ``twgroup``
+    g > 1 (a later pass's twiddles, "col"): w^(k r) looked up for every g-th row of the invocation only, the
+    rows between as that times a power of w^(k step).  ``pairs``: an invocation holds two neighbouring columns
+    (c, c + 1), loaded as one vec4 (``src`` bound as vec4s), each with its own twiddles; a contiguous row (C = 1,
+    no twiddles) the neighbouring elements (r, r + 1)."""
+    along = pairs and C == 1  # pairs of a row's elements
+    h = C // 2 if pairs and not along else C  # invocations a tile row
+    step = 2 * wg if along else wg // h
     its = -(-R // step)
-    rows = [f"lid / {C}u + {it * step}u" if it else f"lid / {C}u" for it in range(its)]
+    vec = f"vec4<{t}>" if pairs else f"vec2<{t}>"
+    at_src = "(base + r{it} * p.mcols + col) / 2u" if pairs else "base + r{it} * p.mcols + col"
+    rows = [f"2u * lid + {it * step}u" if along else f"lid / {h}u + {it * step}u" if it else f"lid / {h}u"
+            for it in range(its)]
     ok = ["live" if (it + 1) * step <= R else f"live && r{it} < {R}u" for it in range(its)]
     lines = [f"let r{it} = {rows[it]};" for it in range(its)]
-    lines += [f"var v{it} = vec2<{t}>({t}(0.0), {t}(0.0));" for it in range(its)]
-    lines += [f"if ({ok[it]}) {{ v{it} = src[base + r{it} * p.mcols + col]; }}" for it in range(its)]
+    lines += [f"var v{it} = {vec}({t}(0.0));" for it in range(its)]
+    lines += [f"if ({ok[it]}) {{ v{it} = src[{at_src.format(it=it)}]; }}" for it in range(its)]
+    # the lanes of an invocation: (name suffix, component of v, column)
+    lanes = [("", ".xy", "c"), ("b", ".zw", "c + 1u")] if pairs else [("", "", "c")]
+    if along:
+        assert not twiddle
+        lanes = [("", ".xy", "c"), ("b", ".zw", "c")]
+    head = []
+    if twiddle == "col":
+        head = [f"let kq{x} = (({'col' if x == '' else 'col + 1u'}) % p.ns) / p.inner;" for x, _, _ in lanes]
+    elif twiddle:
+        head = _TW_BASE[twiddle].format(last=R - 1).split("\n")
+    group = twgroup > 1 and twiddle == "col" and its > 1
+    g = min(twgroup, its)
+    if group:  # after the loads (in flight meanwhile): the few lookups and the powers of the row step
+        for x, _, _ in lanes:
+            lines += _powers_of(f"twn(kq{x} * {step}u * p.tstride)", f"ts{x}_", g)
+            for it in range(0, its, g):
+                r = f"r{it}" if (it + 1) * step <= R else f"min(r{it}, {R - 1}u)"
+                lines.append(f"let tg{x}_{it // g} = twn(kq{x} * {r} * p.tstride);")
     for it in range(its):
-        body = [f"var v = v{it};", f"let r = r{it};"]
-        if twiddle:
-            body.append(f"if (live) {{ {_TW_APPLY[twiddle]} }}")
-        body.append("buf[at(r, c)] = v;")
+        body = [f"let r = r{it};"]
+        for x, comp, cexpr in lanes:
+            body.append(f"var v{x} = v{it}{comp};")
+            if group:
+                a, b = divmod(it, g)
+                w = f"cmul(tg{x}_{a}, ts{x}_{b})" if b else f"tg{x}_{a}"
+                body.append(f"if (live) {{ v{x} = cmul(v{x}, {w}); }}")
+            elif twiddle:
+                body.append(f"if (live) {{ {_TW_APPLY[twiddle].replace('kq', 'kq' + x).replace('v', 'v' + x)} }}")
+            body.append(f"buf[at(r{' + 1u' if along and x else ''}, {cexpr})] = v{x};")
         cond = "true" if (it + 1) * step <= R else f"r{it} < {R}u"
         lines.append(f"if ({cond}) {{\n" + _indent(body, 1) + "\n}")
-    return _TW_BASE[twiddle].format(last=R - 1).split("\n") + lines if twiddle else lines
+    return head + lines
 
 
-def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.Kernel:
-    """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
-    unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
-    barrier that ends its reads and the writes."""
-    t = cdtype.component.wgsl
-    size = R * C
+def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False,
+               tscale: int = 1) -> list[str]:
+    """The sub-passes of ``plan`` over an R x C tile in workgroup memory (``at``), unrolled with their constants
+    baked in, each staging its butterflies' outputs in registers between the barrier that ends its reads and the
+    writes, and ending with a barrier.  ``powers``: a butterfly's twiddles w^(k j) are the powers of its w^k;
+    ``tscale``: the bound twiddle table is of length R tscale (its every tscale-th entry is w_R)."""
     passes, ns = [], 1
     for R_s in plan:
         m = R // R_s
@@ -486,9 +753,12 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
         for it in range(per):
             body = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;"]
             body += [f"var v{r} = buf[at(jj + {r * m}u, c)];" for r in range(R_s)]
-            if ns > 1:
-                body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s))}u));" for r in range(1, R_s)]
-            body += butterfly(R_s, t, inverse, f"{R}u")
+            if ns > 1 and powers:
+                body += _powers_of(f"tw(k * {R // (ns * R_s) * tscale}u)", "sw", R_s)
+                body += [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R_s)]
+            elif ns > 1:
+                body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s)) * tscale}u));" for r in range(1, R_s)]
+            body += butterfly(R_s, t, inverse, f"{R * tscale}u")
             body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
             cond = f"u < {items}u" if (it + 1) * wg > items else "true"  # the guard only where it can fail
             wbody = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;",
@@ -499,15 +769,35 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
         block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"]
         passes.append("    {\n" + _indent("\n".join(block).split("\n"), 2) + "\n    }")
         ns *= R_s
+    return passes
+
+
+def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0, powers=False,
+                fixed=(), pairs=False, half=False) -> launch.Kernel:
+    """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
+    unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
+    barrier that ends its reads and the writes.  ``twgroup``, ``powers``: ``tile_options``'s; ``fixed``: the
+    (name, value) pairs of the parameter block's sizes that become constants of the shader; ``pairs``: src and
+    dst bound as vec4s, an invocation loading and storing two neighbouring columns (C even, the columns and R
+    even, a "col" or "row1" store: every access 16-byte aligned)."""
+    t = cdtype.component.wgsl
+    if half:
+        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs, half)
+    size = R * C
+    passes = _subpasses(t, R, C, plan, inverse, wg, powers)
+    even = dict(fixed).get("mcols", 1) % C == 0 if fixed else False  # every tile's columns are the axis's
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
     # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
-    step = wg // C
+    h = C // 2 if pairs and C > 1 else C  # invocations a tile row
+    step = wg // h
     if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
         lines = ["let k = col % p.ns;", "if (live) {"]
         for it in range(-(-R // step)):
-            r = f"lid / {C}u + {it * step}u"
-            st = f"dst[base + (col - k) * {R}u + k + ({r}) * p.ns] = buf[at({r}, c)] * p.scale;"
+            r = f"lid / {h}u + {it * step}u"
+            at_dst = f"base + (col - k) * {R}u + k + ({r}) * p.ns"
+            st = (f"dst[({at_dst}) / 2u] = vec4<{t}>(buf[at({r}, c)], buf[at({r}, c + 1u)]) * p.scale;" if pairs
+                  else f"dst[{at_dst}] = buf[at({r}, c)] * p.scale;")
             lines.append("    " + (st if (it + 1) * step <= R else f"if ({r} < {R}u) {{ {st} }}"))
         lines.append("}")
     elif store == "tr":  # a four-step row pass stored transposed (C = 1; ``inner`` is n1)
@@ -518,19 +808,81 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg) -> launch.
     else:  # the first pass (ns = 1, rows of R contiguous outputs) or ns not a multiple of C
         addr = f"cs * {R}u + r" if store == "row1" else f"(cs - cs % p.ns) * {R}u + cs % p.ns + r * p.ns"
         lines = []
-        for it in range(-(-size // wg)):
-            body = [f"let t = lid + {it * wg}u;", f"let cc = t / {R}u;", f"let r = t % {R}u;", "let cs = col0 + cc;",
-                    f"if ({'cs < p.mcols' if (it + 1) * wg <= size else f'cs < p.mcols && t < {size}u'}) {{",
-                    f"    dst[base + {addr}] = buf[at(r, cc)] * p.scale;", "}"]
+        ok = "true" if even else "cs < p.mcols"
+        k = 2 if pairs else 1  # outputs an invocation stores at a time (pairs: row1 only, R even)
+        for it in range(-(-size // (k * wg))):
+            first = f"{k}u * (lid + {it * wg}u)" if pairs else f"lid + {it * wg}u"
+            st = (f"dst[(base + {addr}) / 2u] = vec4<{t}>(buf[at(r, cc)], buf[at(r + 1u, cc)]) * p.scale;" if pairs
+                  else f"dst[base + {addr}] = buf[at(r, cc)] * p.scale;")
+            body = [f"let t = {first};", f"let cc = t / {R}u;", f"let r = t % {R}u;", "let cs = col0 + cc;",
+                    f"if ({ok if (it + 1) * wg * k <= size else f'{ok} && t < {size}u'}) {{", f"    {st}", "}"]
             lines += ["{"] + ["    " + b for b in body] + ["}"]
-    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
+    io = f"array<vec{4 if pairs else 2}<{t}>>"
+    bind = (launch.read("src", io), launch.write("dst", io),
             launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
             launch.read("thi", f"array<vec2<{t}>>"))
-    return launch.Kernel("fft_tile.wgsl", bind, dict(
-        T=t, R=R, C=C, SIZE=size, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
-        PASSES="\n".join(passes), AT=at,
-        STORE=_indent(lines, 1), LOAD=_indent(_load(t, R, C, wg, twiddle), 1), SIGN="-" if inverse else "",
-        **_common(t, inverse)), workgroup=wg)
+    return _Fixed("fft_tile.wgsl", bind, dict(
+        T=t, R=R, C=C, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
+        PASSES="\n".join(passes), AT=at, STORE=_indent(lines, 1),
+        LOAD=_indent(_load(t, R, C, wg, twiddle, twgroup, pairs), 1),
+        LANE=f"2u * (lid % {h}u)" if pairs and C > 1 else f"lid % {C}u",
+        LIVE="true" if even else "col < p.mcols", SIGN="-" if inverse else "", **_common(t, inverse)),
+        workgroup=wg, consts=tuple(fixed))
+
+
+def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, split=2) -> launch.Kernel:
+    """A contiguous row's one pass in 1 / ``split`` of the workgroup memory (``tile_options(half=True)``: 2,
+    ``half=4``: 4): a radix-s decimation-in-frequency step as the row loads (y_k,r = sum_j a_(r+jH) w_s^(jk), times
+    w_R^(rk), H = R / s, r < H, held in registers), then for k = 0 .. s - 1 the H-point transform of y_k in
+    workgroup memory (the outputs X_(s m + k), held in registers), each invocation storing its outputs
+    X_(s r) .. X_(s r + s - 1) contiguously (``pairs``: dst bound as vec4s, one 16-byte store a pair).  ``plan`` is
+    the sub-plan of H; the bound twiddle table is of length R."""
+    t = cdtype.component.wgsl
+    H = R // split
+    its = -(-H // wg)
+    passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=split))
+    ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
+    zero = f"vec2<{t}>({t}(0.0))"
+    body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
+    body += [f"var {x}{it}_{k} = {zero};" for it in range(its) for x in "ade" for k in range(split)]
+    body += [f"if ({ok[it]}) {{ " + " ".join(f"a{it}_{j} = src[base + r{it} + {j * H}u];" for j in range(split))
+             + " }" for it in range(its)]
+    for it in range(its):  # the radix-s butterfly and its twiddles, in registers
+        lines = [f"let v{j} = a{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
+        lines += [f"d{it}_0 = u0;"] + [f"d{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
+        body.append(f"if ({ok[it]}) {{\n" + _indent(lines, 1) + "\n}")
+    for k in range(split):
+        if k:
+            body.append("workgroupBarrier();")
+        body += [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}_{k}; }}" for it in range(its)]
+        body += ["workgroupBarrier();", passes]
+        body += [f"if ({ok[it]}) {{ e{it}_{k} = buf[at(r{it}, 0u)]; }}" for it in range(its)]
+    if pairs:  # base is even (R is)
+        store = [f"dst[base / 2u + {split // 2}u * r{it} + {q}u] = vec4<{t}>(e{it}_{2 * q}, e{it}_{2 * q + 1}) * p.scale;"
+                 for it in range(its) for q in range(split // 2)]
+    else:
+        store = [f"dst[base + {split}u * r{it} + {k}u] = e{it}_{k} * p.scale;" for it in range(its) for k in range(split)]
+    per = len(store) // its
+    body += [f"if ({ok[it]}) {{\n" + _indent(store[it * per:(it + 1) * per], 1) + "\n}" for it in range(its)]
+    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec{4 if pairs else 2}<{t}>>"),
+            launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
+            launch.read("thi", f"array<vec2<{t}>>"))
+    return _Fixed("fft_tile.wgsl", bind, dict(
+        T=t, R=R, C=1, BUF=H + H // 16 if pad else H, PLAN=", ".join(map(str, [split] + plan)), PASSES="",
+        AT="r + (r >> 4u)" if pad else "r + c", STORE="", LOAD=_indent("\n".join(body).split("\n"), 1),
+        LANE="0u", LIVE="true", SIGN="-" if inverse else "", **_common(t, inverse)), workgroup=wg, consts=tuple(fixed))
+
+
+@dataclass(frozen=True, eq=False)
+class _Fixed(launch.Kernel):
+    """A kernel whose parameter-block fields named in ``consts`` are WGSL literals in its source (p.name -> the
+    value): one pipeline per set of values, its divisions and bounds by constants."""
+
+    consts: tuple[tuple[str, int], ...] = ()
+
+    def source(self) -> str:
+        text, values = super().source(), dict(self.consts)
+        return re.sub(r"\bp\.(\w+)\b", lambda m: f"{values[m[1]]}u" if m[1] in values else m[0], text)
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------

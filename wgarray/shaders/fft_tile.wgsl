@@ -52,11 +52,12 @@ ${ENTRY}
     }
     let col0 = (group_index - batch * p.groups) * ${C}u;
     let base = batch * ${R}u * p.mcols;
-    // the loads: invocation lid always holds column lid mod ${C} (${WG} is a multiple of ${C}), so its column
-    // and its four-step twiddle base are computed once; its loads are unrolled (all issued before the first use)
-    let c = lid % ${C}u;
+    // the loads: invocation lid always holds column c = lid mod ${C} (or the pair c, c + 1 from c = 2 (lid mod
+    // ${C} / 2): vec4 loads and stores), so its column and its four-step twiddle base are computed once; its loads
+    // are unrolled (all issued before the first use)
+    let c = ${LANE};
     let col = col0 + c;
-    let live = col < p.mcols;
+    let live = ${LIVE};
 ${LOAD}
     workgroupBarrier();
 ${PASSES}
