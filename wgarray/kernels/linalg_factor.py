@@ -287,9 +287,11 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
          math.ceil(ncol / WG) * batch)
 
 
-def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = (0, 0)) -> None:
-    """Apply pivots j0 .. j0 + cnt - 1 (of ``n_piv`` a matrix in ``piv``) to the rows of the view ``x`` (batch,
-    rows, ncol), leaving the columns in [skip[0], skip[1]) alone."""
+def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = (0, 0),
+         reverse: bool = False) -> None:
+    """Apply pivots j0 .. j0 + cnt - 1 (of ``n_piv`` a matrix in ``piv``; ``reverse``: the last first, i.e. the
+    inverse permutation) to the rows of the view ``x`` (batch, rows, ncol), leaving the columns in [skip[0],
+    skip[1]) alone."""
     batch, _, ncol = x.shape
     if batch * ncol * cnt == 0:
         return
@@ -297,7 +299,7 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
     bs, rs, cs = x.strides
     kernel = launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"), launch.write("x", f"array<{d.wgsl}>")),
                            dict(T=d.wgsl), workgroup=WG)
-    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, 0)
+    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
     _run(device, ("linalg_swap", d.name), kernel, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 

@@ -45,6 +45,11 @@ from . import embed as _embed
 # default: no sync).  det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
 LinAlgError = np.linalg.LinAlgError  # the same class: ``except numpy.linalg.LinAlgError`` catches ours
 BLOCK = 64  # panel width of the blocked path (tests lower it to reach the blocked path with small matrices)
+# Knobs of the large path (issue 12; benchmarks/linbig_sweep.py times every setting against the default):
+BLOCK_BIG: int | None = None  # panel width for n >= BIG_N (None: BLOCK)
+BIG_N = 2048
+SUBST_BLOCK: int | None = None  # block height of solve's / inv's substitution (None: the factor's panel width)
+INV_TRI = False  # inv: forward pass on I (L^-1 is lower: only columns < k1 a block), the pivots on X's columns last
 _MODES = ("raise", "nan")
 _mode = "raise"
 
@@ -165,14 +170,20 @@ def _check(info: Array, message: str) -> None:
 
 
 # -- factorisations on contiguous stacks ------------------------------------------------------------------------------
+def _width(n: int) -> int:
+    """The panel width of the blocked factorisation of order n."""
+    return BLOCK_BIG if BLOCK_BIG and n >= BIG_N else BLOCK
+
+
 def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv) or lower Cholesky (upper
     triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
-    ws = _k.Workspace(dev, w.dtype, n, batch, BLOCK) if lu else None
-    for k0 in range(0, n, BLOCK):
-        nb = min(BLOCK, n - k0)
+    width = _width(n)
+    ws = _k.Workspace(dev, w.dtype, n, batch, width) if lu else None
+    for k0 in range(0, n, width):
+        nb = min(width, n - k0)
         k1 = k0 + nb
         diag = _block(w, k0, k0, nb, nb)
         lower = _block(w, k1, k0, n - k1, nb)  # L21
@@ -191,28 +202,35 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, upper, tri=not lu)
 
 
-def _lu_solve(w: Array, piv: Array, x: Array) -> None:
-    """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path)."""
+def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
+    """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path).  ``tri``: X is I
+    (inv): the forward pass solves L Y = I on the lower triangle's block columns only (L^-1 is lower), and the
+    pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P)."""
     dev = w.device
     batch, n, _ = w.shape
     k = x.shape[-1]
+    block = SUBST_BLOCK or _width(n)
 
-    def rows(r: int, h: int) -> Array:
-        return Array(x.mirror, (batch, h, k), (n * k, k, 1), r * k)
+    def rows(r: int, h: int, cols: int = k) -> Array:
+        return Array(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
 
-    _k.swap(dev, piv, x, n, 0, n)
-    starts = list(range(0, n, BLOCK))
+    if not tri:
+        _k.swap(dev, piv, x, n, 0, n)
+    starts = list(range(0, n, block))
     for k0 in starts:
-        nb = min(BLOCK, n - k0)
+        nb = min(block, n - k0)
         k1 = k0 + nb
-        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=True, unit=True)
+        cols = k1 if tri else k
+        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb, cols), lower=True, unit=True)
         if k1 < n:
-            _k.update(dev, rows(k1, n - k1), _block(w, k1, k0, n - k1, nb), rows(k0, nb))
+            _k.update(dev, rows(k1, n - k1, cols), _block(w, k1, k0, n - k1, nb), rows(k0, nb, cols))
     for k0 in reversed(starts):
-        nb = min(BLOCK, n - k0)
+        nb = min(block, n - k0)
         _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=False, unit=False)
         if k0 > 0:
             _k.update(dev, rows(0, k0), _block(w, 0, k0, k0, nb), rows(k0, nb))
+    if tri:  # X P: the swaps on the columns, last pivot first
+        _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
 
 
 def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
@@ -225,7 +243,7 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
         eye = _eye(n, dtype=x.dtype, device=dev)
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
     _factor(w, info, piv, True)
-    _lu_solve(w, piv, x)
+    _lu_solve(w, piv, x, tri=gen_id and INV_TRI)
     _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
