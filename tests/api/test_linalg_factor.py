@@ -214,6 +214,37 @@ def test_blocked_singular_inside_stack(blocked, dt):
                   <= C * n * eps(dt) * fro(spd_[[0, 2]].astype(np.float64)))
 
 
+# -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
+KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
+         "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20}}
+
+
+@pytest.mark.parametrize("knob", list(KNOBS))
+def test_blocked_knobs(blocked, monkeypatch, knob):
+    # the knob's path is taken (its launches differ from the default's), with the default's backward errors, exact
+    # answers for permutations and NaN / LinAlgError for singular and non-PD members
+    dev = wg.default_device()
+    swaps = []
+    swap = K.swap
+    monkeypatch.setattr(K, "swap", lambda *a, **kw: (swaps.append(kw.get("reverse", False)), swap(*a, **kw))[1])
+    a = wg.asarray(well_conditioned(np.random.default_rng(1), (30, 30), np.float32))
+    s0 = dev.stats()
+    wg.linalg.inv(a)
+    before = (dev.stats() - s0).dispatches, swaps[:]
+    for attr, v in KNOBS[knob].items():
+        monkeypatch.setattr(F, attr, v)
+    swaps.clear()
+    s0 = dev.stats()
+    wg.linalg.inv(a)
+    after = (dev.stats() - s0).dispatches, swaps[:]
+    assert after != before and after[1] == [F.INV_TRI]
+    rng = np.random.default_rng(12)
+    for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (30, (2,), np.float32)):
+        check_all(rng, batch, n, dt)
+    test_blocked_permutations_exact(None, np.float32)
+    test_blocked_singular_inside_stack(None, np.float32)
+
+
 # -- the fused trailing update: C -= A @ B in place (kernels.matmul EPILOGUES) --------------------------------------------
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("epilogue", ["sub", "sub_lower"])
