@@ -45,6 +45,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst128": (("solve", "inv"), {("F", "SUBST_BLOCK"): 128}),
     "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
     "inv_tri+subst128": (("inv",), {("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 128}),
+    "trsm_reg": (OPS, {("K", "TRSM_REG"): 64}),
+    "trsm_reg+inv_tri": (("inv",), {("K", "TRSM_REG"): 64, ("F", "INV_TRI"): True}),
     "leaf256": (("solve",), {("K", "tslu_rows"): 256}),
     "leaf1024": (("solve",), {("K", "tslu_rows"): 1024}),
     "block128+leaf1024": (("solve",), {("F", "BLOCK"): 128, ("K", "tslu_rows"): 1024}),

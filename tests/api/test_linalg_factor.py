@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import wgarray as wg
 from wgarray.api.linalg import factor as F
-from wgarray.kernels import linalg_factor as K
+from wgarray.kernels import launch, linalg_factor as K
 
 C = 8
 FLOATS = [np.float32, np.float64]
@@ -216,7 +216,8 @@ def test_blocked_singular_inside_stack(blocked, dt):
 
 # -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
 KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
-         "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20}}
+         "trsm_reg": {"TRSM_REG": 64},
+         "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64}}
 
 
 @pytest.mark.parametrize("knob", list(KNOBS))
@@ -224,20 +225,24 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     # the knob's path is taken (its launches differ from the default's), with the default's backward errors, exact
     # answers for permutations and NaN / LinAlgError for singular and non-PD members
     dev = wg.default_device()
-    swaps = []
-    swap = K.swap
-    monkeypatch.setattr(K, "swap", lambda *a, **kw: (swaps.append(kw.get("reverse", False)), swap(*a, **kw))[1])
+    seen = []  # swap's reverse flags and the kernels compiled (looked up) during one inv
+    swap, compile_ = K.swap, launch.compile
+    monkeypatch.setattr(K, "swap", lambda *a, **kw: (seen.append(kw.get("reverse", False)), swap(*a, **kw))[1])
+    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
     a = wg.asarray(well_conditioned(np.random.default_rng(1), (30, 30), np.float32))
-    s0 = dev.stats()
-    wg.linalg.inv(a)
-    before = (dev.stats() - s0).dispatches, swaps[:]
+
+    def launches():
+        seen.clear()
+        s0 = dev.stats()
+        wg.linalg.inv(a)
+        return (dev.stats() - s0).dispatches, seen[:]
+
+    before = launches()
     for attr, v in KNOBS[knob].items():
-        monkeypatch.setattr(F, attr, v)
-    swaps.clear()
-    s0 = dev.stats()
-    wg.linalg.inv(a)
-    after = (dev.stats() - s0).dispatches, swaps[:]
-    assert after != before and after[1] == [F.INV_TRI]
+        monkeypatch.setattr(K if hasattr(K, attr) else F, attr, v)
+    after = launches()
+    assert after != before and (True in after[1]) == F.INV_TRI
+    assert ("linalg_trsm_reg" in after[1]) == bool(K.TRSM_REG)
     rng = np.random.default_rng(12)
     for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (30, (2,), np.float32)):
         check_all(rng, batch, n, dt)
