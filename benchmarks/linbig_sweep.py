@@ -2,8 +2,8 @@
 where the time goes, and every knob of ``wgarray/api/linalg/factor.py`` against the default, next to torch
 (cuSOLVER, TF32 off) and numpy (LAPACK on the host's cores) in the same process.
 
-    python -m benchmarks.linbig_sweep              # n = 1024 and 4096 (the GPU run, <= 150 s on an H100/H200)
-    python -m benchmarks.linbig_sweep --small      # n = 128 and 256 with the same variants (lavapipe)
+    python -m benchmarks.linbig_sweep              # n = 4096 and 1024 (the GPU run, <= 150 s on an H100/H200)
+    python -m benchmarks.linbig_sweep --small      # n = 256 and 128 with the same variants (lavapipe)
     python -m benchmarks.linbig_sweep --sizes 2048 --variants default block128
 
 Two tables a size:
@@ -38,15 +38,15 @@ OPS = ("cholesky", "solve", "inv")
 # set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),
+    "trsm_reg": (OPS, {("K", "TRSM_REG"): 64}),
+    "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
+    "trsm_reg+inv_tri": (("inv",), {("K", "TRSM_REG"): 64, ("F", "INV_TRI"): True}),
+    "subst32": (("solve", "inv"), {("F", "SUBST_BLOCK"): 32}),
+    "subst128": (("solve", "inv"), {("F", "SUBST_BLOCK"): 128}),
+    "inv_tri+subst128": (("inv",), {("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 128}),
     "block32": (OPS, {("F", "BLOCK"): 32}),
     "block96": (OPS, {("F", "BLOCK"): 96}),
     "block128": (OPS, {("F", "BLOCK"): 128}),
-    "subst32": (("solve", "inv"), {("F", "SUBST_BLOCK"): 32}),
-    "subst128": (("solve", "inv"), {("F", "SUBST_BLOCK"): 128}),
-    "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
-    "inv_tri+subst128": (("inv",), {("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 128}),
-    "trsm_reg": (OPS, {("K", "TRSM_REG"): 64}),
-    "trsm_reg+inv_tri": (("inv",), {("K", "TRSM_REG"): 64, ("F", "INV_TRI"): True}),
     "leaf256": (("solve",), {("K", "tslu_rows"): 256}),
     "leaf1024": (("solve",), {("K", "tslu_rows"): 1024}),
     "block128+leaf1024": (("solve",), {("F", "BLOCK"): 128, ("K", "tslu_rows"): 1024}),
@@ -171,8 +171,10 @@ def main(argv=None) -> None:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--budget", type=float, default=1.0, help="seconds a timed row at most (after the warm-up)")
     ap.add_argument("--no-phases", action="store_true")
+    ap.add_argument("--max-seconds", type=float, default=140.0,
+                    help="past this many seconds, the remaining variants and phases are skipped (and said so)")
     args = ap.parse_args(argv)
-    sizes = args.sizes or ([128, 256] if args.small else [1024, 4096])
+    sizes = args.sizes or ([256, 128] if args.small else [4096, 1024])
     names = args.variants or list(VARIANTS)
     import wgarray as wg
     dev = wg.default_device()
@@ -192,6 +194,9 @@ def main(argv=None) -> None:
                 ops, settings = VARIANTS[name]
                 if op not in ops:
                     continue
+                if time.perf_counter() - t_start > args.max_seconds and name != "default":
+                    print(f"  {name:20} skipped (past --max-seconds)")
+                    continue
                 with knobs(settings):
                     f = calls[op]
                     try:
@@ -209,7 +214,7 @@ def main(argv=None) -> None:
                     vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
                     flag = " BAD" if not res < 1e-3 else ""
                     print(f"  {name:20} {ms:>9.2f} {vt} {t_np / ms:>8.3f}x {disp:>6} {res:>9.1e}{flag}")
-            if default and not args.no_phases:
+            if default and not args.no_phases and time.perf_counter() - t_start <= args.max_seconds:
                 print(f"  phases of default ({'label':16} {'calls':>6} {'disp':>6} {'ms/call':>9} "
                       f"{'us/launch':>9} {'share':>7})")
                 for line in phases(dev, calls[op], *default, max(2, args.reps // 2)):

@@ -266,36 +266,26 @@ def _trsm_stage(device, d: DType, nb: int) -> int:
     return side if side * side * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size else 0
 
 
-TRSM_REG = 0  # > 0: triangles of nb <= TRSM_REG rows solved by linalg_trsm_reg.wgsl (a column in registers)
+TRSM_REG = 0  # triangles of nb <= TRSM_REG rows: linalg_trsm.wgsl's REG solve (a column in registers); 0: never
 
 
 @functools.lru_cache(maxsize=None)
 def trsm_reg_body(T: str, nb: int, lower: bool, unit: bool) -> str:
-    """The straight-line solve of linalg_trsm_reg.wgsl for NB = nb: load the column into x0 .. x{nb-1} (rows past
+    """linalg_trsm.wgsl's straight-line solve for REG with NB = nb: load the column into x0 .. x{nb-1} (rows past
     the triangle's read as 0), eliminate column-oriented, store the rows within the triangle."""
-    lines = [f"    var x{r} = select({T}(0.0), bm[base + min({r}u, nb - 1u) * rs], {r}u < nb);" for r in range(nb)]
-    order = range(nb) if lower else range(nb - 1, -1, -1)
-    for q in order:
+    lines = [f"var x{r} = select({T}(0.0), bm[base + min({r}u, nb - 1u) * rs], {r}u < nb);" for r in range(nb)]
+    for q in (range(nb) if lower else range(nb - 1, -1, -1)):
         if not unit:
-            lines.append(f"    x{q} = x{q} / ts[{q * nb + q}u];")
-        rest = range(q + 1, nb) if lower else range(q)
-        lines += [f"    x{r} = x{r} - ts[{r * nb + q}u] * x{q};" for r in rest]
-    lines += [f"    if ({r}u < nb) {{ bm[base + {r}u * rs] = x{r}; }}" for r in range(nb)]
-    return "\n".join(lines)
-
-
-def _reg_rows(device, d: DType, nb: int) -> int:
-    """The NB a reg-trsm of nb rows is generated for (16, 32, 48 or 64 ...; 0: the loop kernel)."""
-    if nb > TRSM_REG:
-        return 0
-    side = _bucket(nb)
-    return side if side * side * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size else 0
+            lines.append(f"x{q} = x{q} / ts[{q * nb + q}u];")
+        lines += [f"x{r} = x{r} - ts[{r * nb + q}u] * x{q};" for r in (range(q + 1, nb) if lower else range(q))]
+    lines += [f"if ({r}u < nb) {{ bm[base + {r}u * rs] = x{r}; }}" for r in range(nb)]
+    return "\n".join("        " + line for line in lines)
 
 
 def trsm(device, t, b, lower: bool, unit: bool) -> None:
     """Solve T X = B in place: ``t`` a view (batch, nb, nb) of a triangle, ``b`` a view (batch, nb, ncol) of the
-    right-hand sides, both over contiguous stacks (any strides; the same base allowed).  With ``TRSM_REG`` >= nb:
-    one column in registers (``linalg_trsm_reg.wgsl``), else the loop kernel (``linalg_trsm.wgsl``)."""
+    right-hand sides, both over contiguous stacks (any strides; the same base allowed).  nb <= ``TRSM_REG`` (and
+    the staged triangle fits): a column in registers (``trsm_reg_body``), else the loop."""
     batch, nb, ncol = b.shape
     if batch * nb * ncol == 0:
         return
@@ -304,21 +294,16 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     same = t.mirror is b.mirror
     bindings = ((launch.write("bm", f"array<{T}>"),) if same else
                 (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
-    reg = _reg_rows(device, d, nb)
-    if reg:
-        kernel = launch.Kernel("linalg_trsm_reg.wgsl", bindings, dict(
-            T=T, TBUF="bm" if same else "tm", NB=reg, TS_LEN=reg * reg, BODY=trsm_reg_body(T, reg, lower, unit)),
-            workgroup=WG)
-        key = ("linalg_trsm_reg", d.name, same, reg, lower, unit)
-    else:
-        stage = _trsm_stage(device, d, nb)
-        kernel = launch.Kernel("linalg_trsm.wgsl", bindings, dict(T=T, TBUF="bm" if same else "tm", STAGE=stage,
-                                                                  TS_LEN=max(stage * stage, 1)), workgroup=WG)
-        key = ("linalg_trsm", d.name, same, stage)
+    stage = _trsm_stage(device, d, nb)
+    reg = bool(stage) and nb <= TRSM_REG
+    kernel = launch.Kernel("linalg_trsm.wgsl", bindings, dict(
+        T=T, TBUF="bm" if same else "tm", STAGE=stage, TS_LEN=max(stage * stage, 1), REG="true" if reg else "false",
+        BODY=trsm_reg_body(T, stage, lower, unit) if reg else ""), workgroup=WG)
     tb, tr, tc = t.strides
     bb, br, bc = b.strides
     params = layout.Params().u32(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
                                  t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb)
+    key = ("linalg_trsm_reg", d.name, same, stage, lower, unit) if reg else ("linalg_trsm", d.name, same, stage)
     _run(device, key, kernel, [b] if same else [t, b], params, math.ceil(ncol / WG) * batch)
 
 
