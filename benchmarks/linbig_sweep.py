@@ -39,6 +39,8 @@ OPS = ("cholesky", "solve", "inv")
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),
     "trsm_reg": (OPS, {("K", "TRSM_REG"): 64}),
+    "chol_reg": (("cholesky",), {("K", "CHOL_REG"): True}),
+    "chol_reg+trsm_reg": (("cholesky",), {("K", "CHOL_REG"): True, ("K", "TRSM_REG"): 64}),
     "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
     "trsm_reg+inv_tri": (("inv",), {("K", "TRSM_REG"): 64, ("F", "INV_TRI"): True}),
     "subst32": (("solve", "inv"), {("F", "SUBST_BLOCK"): 32}),

@@ -216,8 +216,8 @@ def test_blocked_singular_inside_stack(blocked, dt):
 
 # -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
 KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
-         "trsm_reg": {"TRSM_REG": 64},
-         "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64}}
+         "trsm_reg": {"TRSM_REG": 64}, "chol_reg": {"CHOL_REG": True},
+         "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64, "CHOL_REG": True}}
 
 
 @pytest.mark.parametrize("knob", list(KNOBS))
@@ -230,11 +230,13 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     monkeypatch.setattr(K, "swap", lambda *a, **kw: (seen.append(kw.get("reverse", False)), swap(*a, **kw))[1])
     monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
     a = wg.asarray(well_conditioned(np.random.default_rng(1), (30, 30), np.float32))
+    s = wg.asarray(spd(np.random.default_rng(1), (30, 30), np.float32))
 
     def launches():
         seen.clear()
         s0 = dev.stats()
         wg.linalg.inv(a)
+        wg.linalg.cholesky(s)
         return (dev.stats() - s0).dispatches, seen[:]
 
     before = launches()
@@ -243,11 +245,21 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     after = launches()
     assert after != before and (True in after[1]) == F.INV_TRI
     assert ("linalg_trsm_reg" in after[1]) == bool(K.TRSM_REG)
+    assert ("linalg_chol_reg" in after[1]) == K.CHOL_REG
     rng = np.random.default_rng(12)
     for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (30, (2,), np.float32)):
         check_all(rng, batch, n, dt)
     test_blocked_permutations_exact(None, np.float32)
     test_blocked_singular_inside_stack(None, np.float32)
+
+
+@pytest.mark.slow  # ~70 s on lavapipe (compiling the 64-row straight-line trsm); in `make test-long`
+def test_knobs_real_block_size(monkeypatch):
+    # every knob on at once with 64-column panels (the register kernels' full width, unpadded) and n = 130
+    for attr, v in KNOBS["all"].items():
+        monkeypatch.setattr(K if hasattr(K, attr) else F, attr, v)
+    monkeypatch.setattr(F, "BIG_N", 2048)
+    check_all(np.random.default_rng(131), (), 130, np.float32)
 
 
 # -- the fused trailing update: C -= A @ B in place (kernels.matmul EPILOGUES) --------------------------------------------

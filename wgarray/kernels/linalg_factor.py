@@ -149,6 +149,9 @@ def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> No
     launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=-(-batch // per_group))
 
 
+CHOL_REG = False  # the diagonal block (nb <= 64) in registers, one barrier a step (linalg_chol_block.wgsl's REG)
+
+
 def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> None:
     """Factor in place the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` (Cholesky,
     one workgroup a matrix; the rows below are a trsm) and zero the panel's columns above the diagonal: staged in
@@ -156,13 +159,17 @@ def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> Non
     d = a.dtype
     T = d.wgsl
     bucket = _bucket(nb)
-    staged = bucket * bucket * d.device_itemsize + 16 <= device.properties.limits.max_compute_workgroup_storage_size
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    reg = CHOL_REG and nb <= 64 and PANEL_WG == 256
+    staged = not reg and bucket * bucket * d.device_itemsize + 16 <= limit
     kernel = launch.Kernel("linalg_chol_block.wgsl", (launch.write("a", f"array<{T}>"),
                                                       launch.write("info", "array<u32>")),
                            dict(HELPERS=source.helpers([d]), T=T, STAGED="true" if staged else "false",
-                                SH_LEN=bucket * bucket if staged else 1), workgroup=PANEL_WG)
+                                REG="true" if reg else "false", SH_LEN=bucket * bucket if staged else 1),
+                           workgroup=PANEL_WG)
     params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
-    _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0), kernel, [a, info], params, batch)
+    key = ("linalg_chol_reg", d.name) if reg else ("linalg_chol_block", d.name, staged, bucket if staged else 0)
+    _run(device, key, kernel, [a, info], params, batch)
 
 
 # -- the LU panel: tournament pivoting --------------------------------------------------------------------------

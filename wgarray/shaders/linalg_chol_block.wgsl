@@ -19,6 +19,12 @@ struct Params {
 
 const STAGED: bool = ${STAGED};
 const WG: u32 = ${WG}u;
+// REG (nb <= 64, WG = 256): the block padded to 64 x 64 with the identity, thread (ty, tx) = (lid / 16, lid % 16)
+// holding rows ty + 16 a and columns tx + 16 b (a, b < 4) in registers; a step publishes column j through one of
+// two workgroup buffers (so one barrier a step: a buffer is rewritten two steps later, after everyone passed the
+// barrier between), and every thread updates its own elements: no division by a runtime width, no global traffic.
+const REG: bool = ${REG};
+var<workgroup> colbuf: array<${T}, 128>;
 
 ${BINDINGS}
 
@@ -57,6 +63,56 @@ fn flag(j: u32, b: u32) {
     }
 }
 
+fn chol_reg(tid: u32, b: u32) {
+    let ty = tid / 16u;
+    let tx = tid % 16u;
+    let k0 = p.k0;
+    let nb = p.nb;
+    var v: array<${T}, 16>;
+    for (var e = 0u; e < 16u; e = e + 1u) {
+        let r = ty + 16u * (e / 4u);
+        let c = tx + 16u * (e % 4u);
+        var x = select(${T}(0.0), ${T}(1.0), r == c);
+        if (r < nb && c < nb) {
+            x = a[abase + (k0 + r) * p.n + k0 + c];
+        }
+        v[e] = x;
+    }
+    for (var j = 0u; j < 64u; j = j + 1u) {
+        let half = (j % 2u) * 64u;
+        if (tx == j % 16u) {  // the owners of column j publish it
+            for (var q = 0u; q < 4u; q = q + 1u) {
+                colbuf[half + ty + 16u * q] = v[q * 4u + j / 16u];
+            }
+        }
+        workgroupBarrier();
+        let d = colbuf[half + j];
+        if (!(d > ${T}(0.0)) && tid == 0u && j < nb) {
+            flag(k0 + j, b);
+        }
+        let s = wg_sqrtcr_${T}(d);
+        for (var e = 0u; e < 16u; e = e + 1u) {
+            let r = ty + 16u * (e / 4u);
+            let c = tx + 16u * (e % 4u);
+            if (c == j && r >= j) {
+                v[e] = select(colbuf[half + r] / s, s, r == j);
+            } else if (c > j && r >= c) {
+                v[e] = v[e] - (colbuf[half + r] / s) * (colbuf[half + c] / s);
+            }
+        }
+    }
+    for (var e = 0u; e < 16u; e = e + 1u) {
+        let r = ty + 16u * (e / 4u);
+        let c = tx + 16u * (e % 4u);
+        if (r < nb && c < nb) {
+            a[abase + (k0 + r) * p.n + k0 + c] = select(${T}(0.0), v[e], c <= r);
+        }
+    }
+    for (var e = tid; e < k0 * nb; e = e + WG) {  // the rows above the block: zero in the panel's columns
+        a[abase + (e / nb) * p.n + k0 + e % nb] = ${T}(0.0);
+    }
+}
+
 ${ENTRY}
     let tid = lid;
     let b = group_index;
@@ -67,6 +123,11 @@ ${ENTRY}
     abase = b * n * n;
     if (tid == 0u) {
         bad = 0u;
+    }
+    if (REG) {
+        workgroupBarrier();  // bad = 0 seen by all
+        chol_reg(tid, b);
+        return;
     }
     if (STAGED) {
         for (var e = tid; e < (p.m_end - p.k0) * p.nb; e = e + WG) {
