@@ -165,6 +165,18 @@ def peers(n: int, inputs, reps: int, budget: float) -> dict:
     return out
 
 
+def _variant(dev, f, settings: dict, op: str, inputs, args) -> tuple[float, int, float]:
+    """(best ms, dispatches a call, backward error) of the call ``f`` under the knob ``settings``."""
+    with knobs(settings):
+        res = _residual(op, f().numpy(), *inputs)
+        s0 = dev.stats()
+        f().mirror.buffer()
+        dev.synchronize()
+        disp = dev.stats().dispatches - s0.dispatches
+        ms = _time(lambda: f().mirror.buffer(), dev.synchronize, args.reps, args.budget) * 1e3
+    return ms, disp, res
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", action="store_true", help="n = 128 and 256 (lavapipe)")
@@ -174,7 +186,8 @@ def main(argv=None) -> None:
     ap.add_argument("--budget", type=float, default=1.0, help="seconds a timed row at most (after the warm-up)")
     ap.add_argument("--no-phases", action="store_true")
     ap.add_argument("--max-seconds", type=float, default=140.0,
-                    help="past this many seconds, the remaining variants and phases are skipped (and said so)")
+                    help="the run's time: each size gets a share in proportion to n; past its share, a size's "
+                         "remaining variants and phases are skipped (and said so)")
     args = ap.parse_args(argv)
     sizes = args.sizes or ([256, 128] if args.small else [4096, 1024])
     names = args.variants or list(VARIANTS)
@@ -182,7 +195,8 @@ def main(argv=None) -> None:
     dev = wg.default_device()
     print(f"device: {dev}")
     t_start = time.perf_counter()
-    for n in sizes:
+    for i, n in enumerate(sizes):
+        deadline = args.max_seconds * sum(sizes[:i + 1]) / sum(sizes)  # seconds from t_start
         inputs = _inputs(n)
         ref = peers(n, inputs, args.reps, args.budget)
         calls = _calls(tuple(wg.asarray(v) for v in inputs))
@@ -196,27 +210,20 @@ def main(argv=None) -> None:
                 ops, settings = VARIANTS[name]
                 if op not in ops:
                     continue
-                if time.perf_counter() - t_start > args.max_seconds and name != "default":
-                    print(f"  {name:20} skipped (past --max-seconds)")
+                if time.perf_counter() - t_start > deadline and name != "default":
+                    print(f"  {name:20} skipped (past this size's share of --max-seconds)")
                     continue
-                with knobs(settings):
-                    f = calls[op]
-                    try:
-                        res = _residual(op, f().numpy(), *inputs)
-                    except Exception as e:  # a variant that fails to build or run: say so, go on
-                        print(f"  {name:20} FAILED {type(e).__name__}: {e}")
-                        continue
-                    s0 = dev.stats()
-                    f().mirror.buffer()
-                    dev.synchronize()
-                    disp = dev.stats().dispatches - s0.dispatches
-                    ms = _time(lambda: f().mirror.buffer(), dev.synchronize, args.reps, args.budget) * 1e3
-                    if name == "default":
-                        default = (ms, disp)
-                    vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
-                    flag = " BAD" if not res < 1e-3 else ""
-                    print(f"  {name:20} {ms:>9.2f} {vt} {t_np / ms:>8.3f}x {disp:>6} {res:>9.1e}{flag}")
-            if default and not args.no_phases and time.perf_counter() - t_start <= args.max_seconds:
+                try:
+                    ms, disp, res = _variant(dev, calls[op], settings, op, inputs, args)
+                except Exception as e:  # a variant that fails to build or run: say so, go on
+                    print(f"  {name:20} FAILED {type(e).__name__}: {e}")
+                    continue
+                if name == "default":
+                    default = (ms, disp)
+                vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
+                flag = " BAD" if not res < 1e-3 else ""
+                print(f"  {name:20} {ms:>9.2f} {vt} {t_np / ms:>8.3f}x {disp:>6} {res:>9.1e}{flag}")
+            if default and not args.no_phases and time.perf_counter() - t_start <= deadline:
                 print(f"  phases of default ({'label':16} {'calls':>6} {'disp':>6} {'ms/call':>9} "
                       f"{'us/launch':>9} {'share':>7})")
                 for line in phases(dev, calls[op], *default, max(2, args.reps // 2)):
