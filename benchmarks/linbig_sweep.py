@@ -15,7 +15,8 @@ Two tables a size:
   phases' sum (the input copy, eye, the status read, host issue and gaps).  Replays run on the call's own buffers
   (already factored data: the timings hold, the values are garbage).
 - variants: the whole call for the default and every knob setting (name = setting), its best synchronised time,
-  ratio to torch and to numpy (> 1: wgarray faster), dispatches a call, and the backward error of its answer
+  ratio to torch and to numpy (> 1: wgarray faster), dispatches a call, the host's time to issue one call
+  (unsynchronised; near "ms": the call is bound by the host's launches), and the backward error of its answer
   (cholesky ||L L^T - A|| / ||A||, solve ||A x - b|| / (||A|| ||x||), inv ||A X - I|| / n; "BAD" above 1e-3).
 
 How to read it: a variant that beats "default" at a size (for its ops) should become the default there: the knob
@@ -165,8 +166,15 @@ def peers(n: int, inputs, reps: int, budget: float) -> dict:
     return out
 
 
-def _variant(dev, f, settings: dict, op: str, inputs, args) -> tuple[float, int, float]:
-    """(best ms, dispatches a call, backward error) of the call ``f`` under the knob ``settings``."""
+def _errors_nan():
+    import wgarray as wg
+    return wg.linalg.errors("nan")
+
+
+def _variant(dev, f, settings: dict, op: str, inputs, args) -> tuple[float, int, float, float]:
+    """(best ms, dispatches a call, backward error, host ms) of the call ``f`` under the knob ``settings``; host
+    ms: the best time the host takes to issue one call (in the "nan" error mode: no status read, so the call
+    returns before the device is done; near the whole time, the call is bound by the host's launches)."""
     with knobs(settings):
         res = _residual(op, f().numpy(), *inputs)
         s0 = dev.stats()
@@ -174,7 +182,14 @@ def _variant(dev, f, settings: dict, op: str, inputs, args) -> tuple[float, int,
         dev.synchronize()
         disp = dev.stats().dispatches - s0.dispatches
         ms = _time(lambda: f().mirror.buffer(), dev.synchronize, args.reps, args.budget) * 1e3
-    return ms, disp, res
+        host = float("inf")
+        with _errors_nan():  # no status read: the call returns once issued
+            for _ in range(3):
+                t = time.perf_counter()
+                f().mirror.buffer()
+                host = min(host, time.perf_counter() - t)
+                dev.synchronize()
+    return ms, disp, res, host * 1e3
 
 
 def main(argv=None) -> None:
@@ -204,7 +219,8 @@ def main(argv=None) -> None:
             t_np, t_t = ref[("numpy", op)], ref.get(("torch", op))
             print(f"\n== {op} n={n}{f' ({NRHS} rhs)' if op == 'solve' else ''}: numpy {t_np:.2f} ms, torch "
                   + (f"{t_t:.2f} ms" if t_t else "-"))
-            print(f"  {'variant':20} {'ms':>9} {'vs torch':>9} {'vs numpy':>9} {'disp':>6} {'resid':>9}")
+            print(f"  {'variant':20} {'ms':>9} {'vs torch':>9} {'vs numpy':>9} {'disp':>6} {'host ms':>8} "
+                  f"{'resid':>9}")
             default = None
             for name in names:
                 ops, settings = VARIANTS[name]
@@ -214,7 +230,7 @@ def main(argv=None) -> None:
                     print(f"  {name:20} skipped (past this size's share of --max-seconds)")
                     continue
                 try:
-                    ms, disp, res = _variant(dev, calls[op], settings, op, inputs, args)
+                    ms, disp, res, host = _variant(dev, calls[op], settings, op, inputs, args)
                 except Exception as e:  # a variant that fails to build or run: say so, go on
                     print(f"  {name:20} FAILED {type(e).__name__}: {e}")
                     continue
@@ -222,7 +238,7 @@ def main(argv=None) -> None:
                     default = (ms, disp)
                 vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
                 flag = " BAD" if not res < 1e-3 else ""
-                print(f"  {name:20} {ms:>9.2f} {vt} {t_np / ms:>8.3f}x {disp:>6} {res:>9.1e}{flag}")
+                print(f"  {name:20} {ms:>9.2f} {vt} {t_np / ms:>8.3f}x {disp:>6} {host:>8.2f} {res:>9.1e}{flag}")
             if default and not args.no_phases and time.perf_counter() - t_start <= deadline:
                 print(f"  phases of default ({'label':16} {'calls':>6} {'disp':>6} {'ms/call':>9} "
                       f"{'us/launch':>9} {'share':>7})")
