@@ -238,20 +238,32 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
                  batch)
 
 
+LU_FINISH_REG = False  # lu_finish's L21 and U12 solves in registers (linalg_lu_finish.wgsl's REG)
+
+
 def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) -> None:
     """After ``tslu``: L21 = A21 U11^-1 (one invocation a row below the panel), the panel's row permutation on the
     other columns and U12 = L11^-1 A12 (one invocation a column), in one dispatch (``linalg_lu_finish.wgsl``)."""
     d = a.dtype
     T = d.wgsl
     stage = _trsm_stage(device, d, nb)
+    reg = LU_FINISH_REG and stage > 0
+    solves = dict(REG="false", ROW_SOLVE="", COL_SOLVE="")
+    if reg:  # L21: x U11 = a_i, i.e. U11^T x^T = a_i^T; U12: L11 x = the column's permuted top rows
+        solves = dict(REG="true",
+                      ROW_SOLVE=reg_solve(T, nb, True, False, f"ts[{{q}}u * {stage}u + {{r}}u]", "a[row + {r}u]",
+                                          "a[row + {r}u] = v{r};"),
+                      COL_SOLVE=reg_solve(T, nb, True, True, f"ts[{{r}}u * {stage}u + {{q}}u]", "x[{r}u]",
+                                          "x[{r}u] = v{r};"))
     kernel = launch.Kernel("linalg_lu_finish.wgsl", (launch.write("a", f"array<{T}>"),
                                                      launch.read("perm", "array<u32>")),
-                           dict(T=T, STAGE=stage, TS_LEN=max(stage * stage, 1), NB=nb), workgroup=WG)
+                           dict(T=T, STAGE=stage, TS_LEN=max(stage * stage, 1), NB=nb, **solves), workgroup=WG)
     rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
     if rg + cg == 0:
         return
     params = layout.Params().u32(n, k0, nb, batch, rg, cg, 0, 0)
-    compiled = launch.compile(device, ("linalg_lu_finish", d.name, stage, nb), lambda: kernel)
+    compiled = launch.compile(device, ("linalg_lu_finish_reg" if reg else "linalg_lu_finish", d.name, stage, nb),
+                              lambda: kernel)
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params.bytes(),
                     workgroups=(rg + cg) * batch)
 
@@ -277,16 +289,25 @@ TRSM_REG = 0  # triangles of nb <= TRSM_REG rows: linalg_trsm.wgsl's REG solve (
 
 
 @functools.lru_cache(maxsize=None)
-def trsm_reg_body(T: str, nb: int, lower: bool, unit: bool) -> str:
-    """linalg_trsm.wgsl's straight-line solve for REG with NB = nb: load the column into x0 .. x{nb-1} (rows past
-    the triangle's read as 0), eliminate column-oriented, store the rows within the triangle."""
-    lines = [f"var x{r} = select({T}(0.0), bm[base + min({r}u, nb - 1u) * rs], {r}u < nb);" for r in range(nb)]
+def reg_solve(T: str, nb: int, lower: bool, unit: bool, t_at: str, load: str, store: str) -> str:
+    """Straight-line WGSL solving T v = b for nb values v0 .. v{nb-1} (registers on GPUs), column-oriented: once v_q
+    is final, v_r -= T[r, q] v_q for the rows after it (lower) or before it (upper), so the chain is nb steps of
+    independent FMAs.  ``t_at``, ``load``, ``store``: WGSL formats of T[r, q] ({r}, {q}: ints), of b_r and of the
+    statement storing v_r ({r})."""
+    lines = [f"var v{r} = {load.format(r=r)};" for r in range(nb)]
     for q in (range(nb) if lower else range(nb - 1, -1, -1)):
         if not unit:
-            lines.append(f"x{q} = x{q} / ts[{q * nb + q}u];")
-        lines += [f"x{r} = x{r} - ts[{r * nb + q}u] * x{q};" for r in (range(q + 1, nb) if lower else range(q))]
-    lines += [f"if ({r}u < nb) {{ bm[base + {r}u * rs] = x{r}; }}" for r in range(nb)]
+            lines.append(f"v{q} = v{q} / {t_at.format(r=q, q=q)};")
+        lines += [f"v{r} = v{r} - {t_at.format(r=r, q=q)} * v{q};" for r in (range(q + 1, nb) if lower else range(q))]
+    lines += [store.format(r=r) for r in range(nb)]
     return "\n".join("        " + line for line in lines)
+
+
+def trsm_reg_body(T: str, nb: int, lower: bool, unit: bool) -> str:
+    """linalg_trsm.wgsl's REG solve with NB = nb: the column's rows past the triangle read as 0, never stored."""
+    return reg_solve(T, nb, lower, unit, f"ts[{{r}}u * {nb}u + {{q}}u]",
+                     f"select({T}(0.0), bm[base + min({{r}}u, nb - 1u) * rs], {{r}}u < nb)",
+                     "if ({r}u < nb) {{ bm[base + {r}u * rs] = v{r}; }}")
 
 
 def trsm(device, t, b, lower: bool, unit: bool) -> None:
