@@ -203,7 +203,7 @@ def main(argv=None) -> None:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--budget", type=float, default=1.0, help="seconds a timed row at most (after the warm-up)")
     ap.add_argument("--no-phases", action="store_true")
-    ap.add_argument("--max-seconds", type=float, default=140.0,
+    ap.add_argument("--max-seconds", type=float, default=130.0,
                     help="the run's time: each size gets a share in proportion to n; past its share, a size's "
                          "remaining variants and phases are skipped (and said so)")
     args = ap.parse_args(argv)
