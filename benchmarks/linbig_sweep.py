@@ -4,7 +4,7 @@ where the time goes, and every knob of ``wgarray/api/linalg/factor.py`` against 
 
     python -m benchmarks.linbig_sweep              # n = 4096 and 1024 (the GPU run, <= 150 s on an H100/H200)
     python -m benchmarks.linbig_sweep --small      # n = 256 and 128 with the same variants (lavapipe)
-    python -m benchmarks.linbig_sweep --sizes 2048 --variants default block128
+    python -m benchmarks.linbig_sweep --sizes 2048 --variants default block32
 
 Two tables a size:
 
@@ -20,7 +20,7 @@ Two tables a size:
   (cholesky ||L L^T - A|| / ||A||, solve ||A x - b|| / (||A|| ||x||), inv ||A X - I|| / n; "BAD" above 1e-3).
 
 How to read it: a variant that beats "default" at a size (for its ops) should become the default there: the knob
-and the file are in ``VARIANTS`` below (e.g. ``block128`` faster at 4096 -> ``BLOCK_BIG = 128`` in factor.py).
+and the file are in ``VARIANTS`` below (e.g. ``block32`` faster at 4096 -> ``BLOCK_BIG = 32`` in factor.py).
 """
 from __future__ import annotations
 
@@ -38,24 +38,16 @@ OPS = ("cholesky", "solve", "inv")
 # wgarray.kernels.linalg_factor.  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
 # set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
-    "default": (OPS, {}),
-    "trsm_reg": (OPS, {("K", "TRSM_REG"): 64}),
-    "chol_reg": (("cholesky",), {("K", "CHOL_REG"): True}),
-    "chol_reg+trsm_reg": (("cholesky",), {("K", "CHOL_REG"): True, ("K", "TRSM_REG"): 64}),
-    "finish_reg": (("solve", "inv"), {("K", "LU_FINISH_REG"): True}),
-    "finish_reg+trsm_reg": (("solve", "inv"), {("K", "LU_FINISH_REG"): True, ("K", "TRSM_REG"): 64}),
-    "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
-    "trsm_reg+inv_tri": (("inv",), {("K", "TRSM_REG"): 64, ("F", "INV_TRI"): True}),
-    "all_reg+inv_tri": (("inv",), {("K", "TRSM_REG"): 64, ("K", "LU_FINISH_REG"): True, ("F", "INV_TRI"): True}),
-    "subst32": (("solve", "inv"), {("F", "SUBST_BLOCK"): 32}),
-    "subst128": (("solve", "inv"), {("F", "SUBST_BLOCK"): 128}),
-    "inv_tri+subst128": (("inv",), {("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 128}),
+    "default": (OPS, {}),  # TRSM_REG = 64, LU_FINISH_REG = True (linbig1's winners)
+    "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # the previous default
     "block32": (OPS, {("F", "BLOCK"): 32}),
-    "block96": (OPS, {("F", "BLOCK"): 96}),
-    "block128": (OPS, {("F", "BLOCK"): 128}),
+    "block48": (OPS, {("F", "BLOCK"): 48}),
+    "block32+subst64": (("solve", "inv"), {("F", "BLOCK"): 32, ("F", "SUBST_BLOCK"): 64}),
+    "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
+    "block32+inv_tri": (("inv",), {("F", "BLOCK"): 32, ("F", "INV_TRI"): True}),
+    "subst32": (("solve", "inv"), {("F", "SUBST_BLOCK"): 32}),
     "leaf256": (("solve",), {("K", "tslu_rows"): 256}),
-    "leaf1024": (("solve",), {("K", "tslu_rows"): 1024}),
-    "block128+leaf1024": (("solve",), {("F", "BLOCK"): 128, ("K", "tslu_rows"): 1024}),
+    "block32+leaf256": (("solve",), {("F", "BLOCK"): 32, ("K", "tslu_rows"): 256}),
 }
 PHASED = ("cholesky_block", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from ... import dtypes as _dt
 from ..._array import Array
+from ...alloc.mirror import Mirror
 from ...kernels import linalg_factor as _k
 from ...kernels.layout import contiguous_strides
 from ...ops import core
@@ -33,8 +34,8 @@ from . import embed as _embed
 #   contiguous stack of n x n matrices in the compute dtype first.)
 # - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns.  LU: the panel's pivots by
 #   tournament pivoting over many workgroups (``tslu``), then L21, the row permutation and the block row U12 in one
-#   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve;
-#   both: the trailing update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower
+#   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve
+#   (the upper triangle zeroed once at the end, with the NaNs of failed matrices); both: the trailing update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower
 #   triangle's tiles only).  solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
 #   the in-place matmul for the rest).
 #
@@ -182,6 +183,9 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     batch, n, _ = w.shape
     width = _width(n)
     ws = _k.Workspace(dev, w.dtype, n, batch, width) if lu else None
+    if not lu and _k.chol_fused(dev, w.dtype, width):
+        _cholesky_fused(w, info, width)
+        return
     for k0 in range(0, n, width):
         nb = min(width, n - k0)
         k1 = k0 + nb
@@ -200,6 +204,24 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
             _k.trsm(dev, diag, lower.mT, lower=True, unit=False)
             upper = lower.mT
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, upper, tri=not lu)
+
+
+def _cholesky_fused(w: Array, info: Array, width: int) -> None:
+    """Cholesky in place with one launch a panel (``kernels.linalg_factor.cholesky_panel``) and the trailing
+    update."""
+    dev = w.device
+    batch, n, _ = w.shape
+    ws = Mirror(w.dtype, max(batch * width * width, 1), dev)  # a panel's L11 until the next panel stores it
+    prev, pnb = -1, 0
+    for k0 in range(0, n, width):
+        nb = min(width, n - k0)
+        k1 = k0 + nb
+        _k.cholesky_panel(dev, w, info, ws, n, batch, k0, nb, prev, pnb)
+        if k1 == n:
+            break
+        lower = _block(w, k1, k0, n - k1, nb)
+        _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
+        prev, pnb = k0, nb
 
 
 def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
@@ -267,7 +289,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     if batch * n:
         info, piv = _status(batch, n, dev)
         _factor(w, info, piv, False)
-        _k.nanfill(dev, info, w, n * n, batch)
+        _k.nanfill(dev, info, w, n * n, batch, upper=n)  # and the upper triangle's zeros
         _check(info, "Matrix is not positive definite")
     out = Array(w.mirror, x.shape)
     return core.astype(out.mT, cdt) if upper else out
