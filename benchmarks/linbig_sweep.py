@@ -40,6 +40,9 @@ OPS = ("cholesky", "solve", "inv")
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),  # TRSM_REG = 64, LU_FINISH_REG = True (linbig1's winners)
     "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # the previous default
+    "chol_fused": (("cholesky",), {("K", "CHOL_FUSED"): True}),
+    "chol_fused+rows256": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 256}),
+    "chol_fused+block32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("F", "BLOCK"): 32}),
     "block32": (OPS, {("F", "BLOCK"): 32}),
     "block48": (OPS, {("F", "BLOCK"): 48}),
     "block32+subst64": (("solve", "inv"), {("F", "BLOCK"): 32, ("F", "SUBST_BLOCK"): 64}),
@@ -49,7 +52,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "leaf256": (("solve",), {("K", "tslu_rows"): 256}),
     "block32+leaf256": (("solve",), {("F", "BLOCK"): 32, ("K", "tslu_rows"): 256}),
 }
-PHASED = ("cholesky_block", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
+PHASED = ("cholesky_block", "cholesky_panel", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
 
 
 def _modules():

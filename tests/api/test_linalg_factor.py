@@ -217,8 +217,9 @@ def test_blocked_singular_inside_stack(blocked, dt):
 # -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
 KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the loops (the defaults: REG)
+         "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
-                 "LU_FINISH_REG": True}}
+                 "LU_FINISH_REG": True, "CHOL_FUSED": True}}
 
 
 @pytest.mark.parametrize("knob", list(KNOBS))
@@ -247,6 +248,8 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     assert after != before and (True in after[1]) == F.INV_TRI
     assert ("linalg_trsm_reg" in after[1]) == bool(K.TRSM_REG)
     assert ("linalg_lu_finish_reg" in after[1]) == K.LU_FINISH_REG
+    assert ("linalg_chol_panel" in after[1]) == K.CHOL_FUSED
+    assert ("linalg_chol_block" in after[1]) != K.CHOL_FUSED
     rng = np.random.default_rng(12)
     for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (30, (2,), np.float32)):
         check_all(rng, batch, n, dt)

@@ -35,8 +35,10 @@ from . import embed as _embed
 # - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns.  LU: the panel's pivots by
 #   tournament pivoting over many workgroups (``tslu``), then L21, the row permutation and the block row U12 in one
 #   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve
-#   (the upper triangle zeroed once at the end, with the NaNs of failed matrices); both: the trailing update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower
-#   triangle's tiles only).  solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
+#   (the upper triangle zeroed once at the end, with the NaNs of failed matrices; the knob
+#   ``kernels.linalg_factor.CHOL_FUSED``: both in one launch a panel, ``_cholesky_fused``); both: the trailing
+#   update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower triangle's tiles
+#   only).  solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
 #   the in-place matmul for the rest).
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded on the device (the small path:
