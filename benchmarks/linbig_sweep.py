@@ -38,7 +38,7 @@ OPS = ("cholesky", "solve", "inv")
 # wgarray.kernels.linalg_factor.  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
 # set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
-    "default": (OPS, {}),  # TRSM_REG = 64, LU_FINISH_REG = True (linbig1's winners)
+    "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG = True (linbig1's winners)
     "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # the previous default
     "chol_fused": (("cholesky",), {("K", "CHOL_FUSED"): True}),
     "chol_fused+rows256": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 256}),

@@ -216,7 +216,8 @@ def test_blocked_singular_inside_stack(blocked, dt):
 
 # -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
 KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
-         "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the loops (the defaults: REG)
+         "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
+         "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
                  "LU_FINISH_REG": True, "CHOL_FUSED": True}}
@@ -246,8 +247,9 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
         monkeypatch.setattr(K if hasattr(K, attr) else F, attr, v)
     after = launches()
     assert after != before and (True in after[1]) == F.INV_TRI
-    assert ("linalg_trsm_reg" in after[1]) == bool(K.TRSM_REG)
-    assert ("linalg_lu_finish_reg" in after[1]) == K.LU_FINISH_REG
+    reg = K._reg_default(dev)
+    assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
+    assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
     assert ("linalg_chol_panel" in after[1]) == K.CHOL_FUSED
     assert ("linalg_chol_block" in after[1]) != K.CHOL_FUSED
     rng = np.random.default_rng(12)

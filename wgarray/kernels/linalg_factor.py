@@ -280,7 +280,13 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
                  params, batch)
 
 
-LU_FINISH_REG = True  # lu_finish's L21 and U12 solves in registers (linalg_lu_finish.wgsl's REG)
+LU_FINISH_REG: bool | None = None  # lu_finish's L21 and U12 solves in registers (linalg_lu_finish.wgsl's REG);
+# None: on GPUs (won on an H100), off on CPU adapters (lavapipe compiles the 64-row straight-line code for a minute)
+
+
+def _reg_default(device) -> bool:
+    """The register paths' default (TRSM_REG / LU_FINISH_REG = None): on, except on CPU adapters."""
+    return device.properties.adapter_type != "CPU"
 
 
 def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) -> None:
@@ -289,7 +295,7 @@ def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) ->
     d = a.dtype
     T = d.wgsl
     stage = _trsm_stage(device, d, nb)
-    reg = LU_FINISH_REG and stage > 0
+    reg = (_reg_default(device) if LU_FINISH_REG is None else LU_FINISH_REG) and stage > 0
 
     def build() -> launch.Kernel:
         solves = dict(REG="false", ROW_SOLVE="", COL_SOLVE="")
@@ -328,7 +334,8 @@ def _trsm_stage(device, d: DType, nb: int) -> int:
     return side if side * side * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size else 0
 
 
-TRSM_REG = 64  # triangles of nb <= TRSM_REG rows: linalg_trsm.wgsl's REG solve (a column in registers); 0: never
+TRSM_REG: int | None = None  # triangles of nb <= TRSM_REG rows: linalg_trsm.wgsl's REG solve (a column in
+# registers); 0: never; None: 64 on GPUs (won on an H100), 0 on CPU adapters (as LU_FINISH_REG)
 
 
 @functools.lru_cache(maxsize=None)
@@ -366,7 +373,8 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     bindings = ((launch.write("bm", f"array<{T}>"),) if same else
                 (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
     stage = _trsm_stage(device, d, nb)
-    reg = bool(stage) and nb <= TRSM_REG
+    limit = (64 if _reg_default(device) else 0) if TRSM_REG is None else TRSM_REG
+    reg = bool(stage) and nb <= limit
 
     def build() -> launch.Kernel:
         return launch.Kernel("linalg_trsm.wgsl", bindings, dict(
