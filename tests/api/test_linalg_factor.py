@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import wgarray as wg
 from wgarray.api.linalg import factor as F
-from wgarray.kernels import linalg_factor as K
+from wgarray.kernels import launch, linalg_factor as K
 
 C = 8
 FLOATS = [np.float32, np.float64]
@@ -212,6 +212,61 @@ def test_blocked_singular_inside_stack(blocked, dt):
     assert np.isnan(L[1]).all() and np.isfinite(L[[0, 2]]).all()
     assert np.all(fro(L[[0, 2]].astype(np.float64) @ np.swapaxes(L[[0, 2]], -1, -2) - spd_[[0, 2]])
                   <= C * n * eps(dt) * fro(spd_[[0, 2]].astype(np.float64)))
+
+
+# -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
+KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
+         "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
+         "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
+         "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
+         "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
+                 "LU_FINISH_REG": True, "CHOL_FUSED": True}}
+
+
+@pytest.mark.parametrize("knob", list(KNOBS))
+def test_blocked_knobs(blocked, monkeypatch, knob):
+    # the knob's path is taken (its launches differ from the default's), with the default's backward errors, exact
+    # answers for permutations and NaN / LinAlgError for singular and non-PD members
+    dev = wg.default_device()
+    seen = []  # swap's reverse flags and the kernels compiled (looked up) during one inv
+    swap, compile_ = K.swap, launch.compile
+    monkeypatch.setattr(K, "swap", lambda *a, **kw: (seen.append(kw.get("reverse", False)), swap(*a, **kw))[1])
+    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    a = wg.asarray(well_conditioned(np.random.default_rng(1), (30, 30), np.float32))
+    s = wg.asarray(spd(np.random.default_rng(1), (30, 30), np.float32))
+
+    def launches():
+        seen.clear()
+        s0 = dev.stats()
+        wg.linalg.inv(a)
+        wg.linalg.cholesky(s)
+        return (dev.stats() - s0).dispatches, seen[:]
+
+    before = launches()
+    for attr, v in KNOBS[knob].items():
+        monkeypatch.setattr(K if hasattr(K, attr) else F, attr, v)
+    after = launches()
+    reg = K._reg_default(dev)
+    same = ("trsm_reg", "finish_reg") if reg else ("trsm_loop", "finish_loop")  # this device's defaults
+    assert (after == before) == (knob in same) and (True in after[1]) == F.INV_TRI
+    assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
+    assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
+    assert ("linalg_chol_panel" in after[1]) == K.CHOL_FUSED
+    assert ("linalg_chol_block" in after[1]) != K.CHOL_FUSED
+    rng = np.random.default_rng(12)
+    for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (30, (2,), np.float32)):
+        check_all(rng, batch, n, dt)
+    test_blocked_permutations_exact(None, np.float32)
+    test_blocked_singular_inside_stack(None, np.float32)
+
+
+@pytest.mark.slow  # ~70 s on lavapipe (compiling the 64-row straight-line trsm); in `make test-long`
+def test_knobs_real_block_size(monkeypatch):
+    # every knob on at once with 64-column panels (the register kernels' full width, unpadded) and n = 130
+    for attr, v in KNOBS["all"].items():
+        monkeypatch.setattr(K if hasattr(K, attr) else F, attr, v)
+    monkeypatch.setattr(F, "BIG_N", 2048)
+    check_all(np.random.default_rng(131), (), 130, np.float32)
 
 
 # -- the fused trailing update: C -= A @ B in place (kernels.matmul EPILOGUES) --------------------------------------------

@@ -25,6 +25,7 @@ stack's size).
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from ..alloc.mirror import Mirror
@@ -80,15 +81,22 @@ def _neg_inf(T: str) -> str:
     return "bitcast<f32>(0xff800000u)" if T == "f32" else "f64(bitcast<f32>(0xff800000u))"
 
 
-def _run(device, key: tuple, kernel: launch.Kernel, arrays: list, params: layout.Params, workgroups: int,
+_ACCESS: dict[tuple, tuple[str, ...]] = {}  # key -> the kernel's bindings' access modes (no Kernel built on a hit)
+
+
+def _run(device, key: tuple, build, arrays: list, params: layout.Params, workgroups: int,
          whole: bool = False) -> None:
-    """Dispatch ``workgroups`` of ``kernel`` (compiled once under ``key``) over the arrays' buffers: read bindings
-    from ``buffer()``, written ones from ``buffer_for_write`` (``whole``: the last written array is overwritten
-    throughout, so its host copy need not be uploaded first)."""
-    compiled = launch.compile(device, key, lambda: kernel)
-    last = max(i for i, b in enumerate(kernel.bindings) if b.access == "read_write")
-    buffers = [a.mirror.buffer() if b.access == "read" else a.mirror.buffer_for_write(whole=whole and i == last)
-               for i, (a, b) in enumerate(zip(arrays, kernel.bindings))]
+    """Dispatch ``workgroups`` of the kernel ``build()`` returns (built and compiled once under ``key``: the
+    launches that repeat build nothing) over the arrays' buffers: read bindings from ``buffer()``, written ones
+    from ``buffer_for_write`` (``whole``: the last written array is overwritten throughout, so its host copy need
+    not be uploaded first)."""
+    access = _ACCESS.get(key)
+    if access is None:
+        access = _ACCESS[key] = tuple(b.access for b in build().bindings)
+    compiled = launch.compile(device, key, build)
+    last = max(i for i, m in enumerate(access) if m == "read_write")
+    buffers = [a.mirror.buffer() if m == "read" else a.mirror.buffer_for_write(whole=whole and i == last)
+               for i, (a, m) in enumerate(zip(arrays, access))]
     launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
 
 
@@ -150,18 +158,59 @@ def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> No
 
 def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> None:
     """Factor in place the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` (Cholesky,
-    one workgroup a matrix; the rows below are a trsm) and zero the panel's columns above the diagonal: staged in
-    workgroup memory where the nb x nb block fits it, else in global memory (``linalg_chol_block.wgsl``)."""
+    one workgroup a matrix; the rows below are a trsm) and zero the block's upper triangle (the rest of the upper
+    triangle is ``nanfill(upper=n)``'s, once at the end): staged in workgroup memory where the nb x nb block fits
+    it, else in global memory (``linalg_chol_block.wgsl``)."""
     d = a.dtype
     T = d.wgsl
     bucket = _bucket(nb)
-    staged = bucket * bucket * d.device_itemsize + 16 <= device.properties.limits.max_compute_workgroup_storage_size
-    kernel = launch.Kernel("linalg_chol_block.wgsl", (launch.write("a", f"array<{T}>"),
-                                                      launch.write("info", "array<u32>")),
-                           dict(HELPERS=source.helpers([d]), T=T, STAGED="true" if staged else "false",
-                                SH_LEN=bucket * bucket if staged else 1), workgroup=PANEL_WG)
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    staged = bucket * bucket * d.device_itemsize + 16 <= limit
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_chol_block.wgsl", (launch.write("a", f"array<{T}>"),
+                                                        launch.write("info", "array<u32>")),
+                             dict(HELPERS=source.helpers([d]), T=T, STAGED="true" if staged else "false",
+                                  SH_LEN=bucket * bucket if staged else 1), workgroup=PANEL_WG)
     params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
-    _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0), kernel, [a, info], params, batch)
+    _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0), build, [a, info], params, batch)
+
+
+CHOL_FUSED = False  # one launch a Cholesky panel: the diagonal block and L21 (linalg_chol_panel.wgsl)
+CHOL_ROWS = 64  # L21 rows a workgroup of the fused panel
+
+
+def chol_fused(device, d: DType, width: int) -> bool:
+    """Whether ``cholesky_panel`` takes panels of ``width`` columns in ``d`` (CHOL_FUSED on, width <= 64 and the
+    padded block in workgroup memory)."""
+    side = _bucket(width)
+    return (CHOL_FUSED and width <= 64 and
+            side * side * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size)
+
+
+def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, prev: int, pnb: int) -> None:
+    """One Cholesky panel of every matrix of the contiguous stack ``a`` in one dispatch (``linalg_chol_panel.wgsl``):
+    the diagonal block [k0, k0 + nb)^2 (into ``ws``, or into the matrix for the last panel) and L21 = A21 L11^-T in
+    place; first the previous panel's L11 (at ``prev``, ``pnb`` wide; prev < 0: none) from ``ws`` into the
+    matrix.  ``ws``: batch x width^2 elements."""
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(nb)
+    groups = math.ceil((n - k0 - nb) / CHOL_ROWS)
+
+    def build() -> launch.Kernel:
+        body = reg_solve(T, side, True, False, f"sh[{{r}}u * {side}u + {{q}}u]",
+                         f"select({T}(0.0), a[rb + min({{r}}u, nb - 1u)], {{r}}u < nb)",
+                         "if ({r}u < nb) {{ a[rb + {r}u] = v{r}; }}")
+        return launch.Kernel("linalg_chol_panel.wgsl", (launch.write("a", f"array<{T}>"),
+                                                        launch.write("info", "array<u32>"),
+                                                        launch.write("ws", f"array<{T}>")),
+                             dict(HELPERS=source.helpers([d]), T=T, SB=side, ROWS=CHOL_ROWS, SH_LEN=side * side,
+                                  BODY=body), workgroup=PANEL_WG)
+    params = layout.Params().u32(n, k0, nb, batch, groups, prev + 1, pnb, int(groups == 0), ws.size // max(batch, 1),
+                                 0, 0, 0)
+    _run_mirrors(device, ("linalg_chol_panel", d.name, side, CHOL_ROWS), build, [a.mirror, info.mirror, ws], params,
+                 batch * (groups + 1))
 
 
 # -- the LU panel: tournament pivoting --------------------------------------------------------------------------
@@ -221,13 +270,23 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     if g > 1:
         rpt = -(-r // PANEL_WG)
         params = layout.Params().u32(n, k0, nb, batch, r, g, stride, 0)
-        _run_mirrors(device, ("linalg_tslu", d.name, True, nb, rpt), _tslu_kernel(d, True, nb, rpt), bufs, params,
+        _run_mirrors(device, ("linalg_tslu", d.name, True, nb, rpt), lambda: _tslu_kernel(d, True, nb, rpt), bufs,
+                     params,
                      batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
     params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
-    _run_mirrors(device, ("linalg_tslu", d.name, False, nb, rpt), _tslu_kernel(d, False, nb, rpt), bufs, params,
-                 batch)
+    _run_mirrors(device, ("linalg_tslu", d.name, False, nb, rpt), lambda: _tslu_kernel(d, False, nb, rpt), bufs,
+                 params, batch)
+
+
+LU_FINISH_REG: bool | None = None  # lu_finish's L21 and U12 solves in registers (linalg_lu_finish.wgsl's REG);
+# None: on GPUs (won on an H100), off on CPU adapters (lavapipe compiles the 64-row straight-line code for a minute)
+
+
+def _reg_default(device) -> bool:
+    """The register paths' default (TRSM_REG / LU_FINISH_REG = None): on, except on CPU adapters."""
+    return device.properties.adapter_type != "CPU"
 
 
 def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) -> None:
@@ -236,24 +295,34 @@ def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) ->
     d = a.dtype
     T = d.wgsl
     stage = _trsm_stage(device, d, nb)
-    kernel = launch.Kernel("linalg_lu_finish.wgsl", (launch.write("a", f"array<{T}>"),
-                                                     launch.read("perm", "array<u32>")),
-                           dict(T=T, STAGE=stage, TS_LEN=max(stage * stage, 1), NB=nb), workgroup=WG)
+    reg = (_reg_default(device) if LU_FINISH_REG is None else LU_FINISH_REG) and stage > 0
+
+    def build() -> launch.Kernel:
+        solves = dict(REG="false", ROW_SOLVE="", COL_SOLVE="")
+        if reg:  # L21: x U11 = a_i, i.e. U11^T x^T = a_i^T; U12: L11 x = the column's permuted top rows
+            solves = dict(REG="true",
+                          ROW_SOLVE=reg_solve(T, nb, True, False, f"ts[{{q}}u * {stage}u + {{r}}u]",
+                                              "a[row + {r}u]", "a[row + {r}u] = v{r};"),
+                          COL_SOLVE=reg_solve(T, nb, True, True, f"ts[{{r}}u * {stage}u + {{q}}u]", "x[{r}u]",
+                                              "x[{r}u] = v{r};"))
+        return launch.Kernel("linalg_lu_finish.wgsl", (launch.write("a", f"array<{T}>"),
+                                                       launch.read("perm", "array<u32>")),
+                             dict(T=T, STAGE=stage, TS_LEN=max(stage * stage, 1), NB=nb, **solves), workgroup=WG)
     rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
     if rg + cg == 0:
         return
     params = layout.Params().u32(n, k0, nb, batch, rg, cg, 0, 0)
-    compiled = launch.compile(device, ("linalg_lu_finish", d.name, stage, nb), lambda: kernel)
+    compiled = launch.compile(device, ("linalg_lu_finish_reg" if reg else "linalg_lu_finish", d.name, stage, nb),
+                              build)
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params.bytes(),
                     workgroups=(rg + cg) * batch)
 
 
-def _run_mirrors(device, key: tuple, kernel: launch.Kernel, mirrors: list, params: layout.Params,
-                 workgroups: int) -> None:
+def _run_mirrors(device, key: tuple, build, mirrors: list, params: layout.Params, workgroups: int) -> None:
     """``_run`` over mirrors (arrays' and scratch alike): read bindings from ``buffer()``, written ones from
     ``buffer_for_write``."""
-    compiled = launch.compile(device, key, lambda: kernel)
-    buffers = [m.buffer() if b.access == "read" else m.buffer_for_write() for m, b in zip(mirrors, kernel.bindings)]
+    compiled = launch.compile(device, key, build)
+    buffers = [m.buffer_for_write() for m in mirrors]  # the tournament's bindings are all read_write
     launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
 
 
@@ -265,9 +334,36 @@ def _trsm_stage(device, d: DType, nb: int) -> int:
     return side if side * side * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size else 0
 
 
+TRSM_REG: int | None = None  # triangles of nb <= TRSM_REG rows: linalg_trsm.wgsl's REG solve (a column in
+# registers); 0: never; None: 64 on GPUs (won on an H100), 0 on CPU adapters (as LU_FINISH_REG)
+
+
+@functools.lru_cache(maxsize=None)
+def reg_solve(T: str, nb: int, lower: bool, unit: bool, t_at: str, load: str, store: str) -> str:
+    """Straight-line WGSL solving T v = b for nb values v0 .. v{nb-1} (registers on GPUs), column-oriented: once v_q
+    is final, v_r -= T[r, q] v_q for the rows after it (lower) or before it (upper), so the chain is nb steps of
+    independent FMAs.  ``t_at``, ``load``, ``store``: WGSL formats of T[r, q] ({r}, {q}: ints), of b_r and of the
+    statement storing v_r ({r})."""
+    lines = [f"var v{r} = {load.format(r=r)};" for r in range(nb)]
+    for q in (range(nb) if lower else range(nb - 1, -1, -1)):
+        if not unit:
+            lines.append(f"v{q} = v{q} / {t_at.format(r=q, q=q)};")
+        lines += [f"v{r} = v{r} - {t_at.format(r=r, q=q)} * v{q};" for r in (range(q + 1, nb) if lower else range(q))]
+    lines += [store.format(r=r) for r in range(nb)]
+    return "\n".join("        " + line for line in lines)
+
+
+def trsm_reg_body(T: str, nb: int, lower: bool, unit: bool) -> str:
+    """linalg_trsm.wgsl's REG solve with NB = nb: the column's rows past the triangle read as 0, never stored."""
+    return reg_solve(T, nb, lower, unit, f"ts[{{r}}u * {nb}u + {{q}}u]",
+                     f"select({T}(0.0), bm[base + min({{r}}u, nb - 1u) * rs], {{r}}u < nb)",
+                     "if ({r}u < nb) {{ bm[base + {r}u * rs] = v{r}; }}")
+
+
 def trsm(device, t, b, lower: bool, unit: bool) -> None:
     """Solve T X = B in place: ``t`` a view (batch, nb, nb) of a triangle, ``b`` a view (batch, nb, ncol) of the
-    right-hand sides, both over contiguous stacks (any strides; the same base allowed)."""
+    right-hand sides, both over contiguous stacks (any strides; the same base allowed).  nb <= ``TRSM_REG`` (and
+    the staged triangle fits): a column in registers (``trsm_reg_body``), else the loop."""
     batch, nb, ncol = b.shape
     if batch * nb * ncol == 0:
         return
@@ -277,28 +373,38 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     bindings = ((launch.write("bm", f"array<{T}>"),) if same else
                 (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
     stage = _trsm_stage(device, d, nb)
-    kernel = launch.Kernel("linalg_trsm.wgsl", bindings, dict(T=T, TBUF="bm" if same else "tm", STAGE=stage,
-                                                              TS_LEN=max(stage * stage, 1)), workgroup=WG)
+    limit = (64 if _reg_default(device) else 0) if TRSM_REG is None else TRSM_REG
+    reg = bool(stage) and nb <= limit
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_trsm.wgsl", bindings, dict(
+            T=T, TBUF="bm" if same else "tm", STAGE=stage, TS_LEN=max(stage * stage, 1),
+            REG="true" if reg else "false", BODY=trsm_reg_body(T, stage, lower, unit) if reg else ""), workgroup=WG)
     tb, tr, tc = t.strides
     bb, br, bc = b.strides
     params = layout.Params().u32(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
                                  t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb)
-    _run(device, ("linalg_trsm", d.name, same, stage), kernel, [b] if same else [t, b], params,
-         math.ceil(ncol / WG) * batch)
+    key = ("linalg_trsm_reg", d.name, same, stage, lower, unit) if reg else ("linalg_trsm", d.name, same, stage)
+    _run(device, key, build, [b] if same else [t, b], params, math.ceil(ncol / WG) * batch)
 
 
-def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = (0, 0)) -> None:
-    """Apply pivots j0 .. j0 + cnt - 1 (of ``n_piv`` a matrix in ``piv``) to the rows of the view ``x`` (batch,
-    rows, ncol), leaving the columns in [skip[0], skip[1]) alone."""
+def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = (0, 0),
+         reverse: bool = False) -> None:
+    """Apply pivots j0 .. j0 + cnt - 1 (of ``n_piv`` a matrix in ``piv``; ``reverse``: the last first, i.e. the
+    inverse permutation) to the rows of the view ``x`` (batch, rows, ncol), leaving the columns in [skip[0],
+    skip[1]) alone."""
     batch, _, ncol = x.shape
     if batch * ncol * cnt == 0:
         return
     d = x.dtype
     bs, rs, cs = x.strides
-    kernel = launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"), launch.write("x", f"array<{d.wgsl}>")),
-                           dict(T=d.wgsl), workgroup=WG)
-    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, 0)
-    _run(device, ("linalg_swap", d.name), kernel, [piv, x], params, math.ceil(ncol / WG) * batch)
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"),
+                                                     launch.write("x", f"array<{d.wgsl}>")), dict(T=d.wgsl),
+                             workgroup=WG)
+    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
+    _run(device, ("linalg_swap", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
 # -- trailing updates -------------------------------------------------------------------------------------------
@@ -317,22 +423,27 @@ def det(device, a, piv, info, out, n: int, batch: int) -> None:
         return
     d = a.dtype
     T = d.wgsl
-    kernel = launch.Kernel("linalg_lu_det.wgsl", (
-        launch.read("a", f"array<{T}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
-        launch.write("out", f"array<{T}>")), dict(HELPERS=source.helpers([d]), T=T, NEG_INF=_neg_inf(T)),
-        workgroup=WG)
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_lu_det.wgsl", (
+            launch.read("a", f"array<{T}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
+            launch.write("out", f"array<{T}>")), dict(HELPERS=source.helpers([d]), T=T, NEG_INF=_neg_inf(T)),
+            workgroup=WG)
     params = layout.Params().u32(n, batch, 0, 0)
-    _run(device, ("linalg_det", d.name), kernel, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
+    _run(device, ("linalg_det", d.name), build, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
 
 
-def nanfill(device, info, x, per: int, batch: int) -> None:
-    """NaN into the ``per`` elements of each matrix of the contiguous stack ``x`` whose info word is set."""
+def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:
+    """NaN into the ``per`` elements of each matrix of the contiguous stack ``x`` whose info word is set; ``upper``
+    = n (x a stack of n x n Cholesky factors): the other matrices' elements above the diagonal become 0."""
     total = per * batch
     if total == 0:
         return
     d = x.dtype
-    kernel = launch.Kernel("linalg_lu_nanfill.wgsl", (launch.read("info", "array<u32>"),
-                                                      launch.write("x", f"array<{d.wgsl}>")),
-                           dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
-    params = layout.Params().u32(per, total, x.offset, 0)
-    _run(device, ("linalg_nanfill", d.name), kernel, [info, x], params, math.ceil(total / WG))
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_lu_nanfill.wgsl", (launch.read("info", "array<u32>"),
+                                                        launch.write("x", f"array<{d.wgsl}>")),
+                             dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
+    params = layout.Params().u32(per, total, x.offset, upper)
+    _run(device, ("linalg_nanfill", d.name), build, [info, x], params, math.ceil(total / WG))

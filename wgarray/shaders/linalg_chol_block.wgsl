@@ -2,8 +2,8 @@
 // workgroup a matrix: the blocked path's panel step (the rows below the block are a triangular solve after it).
 // STAGED: the block is copied to workgroup memory, factored there and stored back; otherwise factored in place in
 // global memory.  A pivot that is not > 0 (negative, zero or NaN) is recorded in info[b] (first failing pivot + 1;
-// info must be zero on entry, the first failure wins); the upper triangle of the panel's columns (rows [0, k0 + nb))
-// is zeroed.  (Stacks of small matrices have their own kernel, linalg_small.wgsl.)
+// info must be zero on entry, the first failure wins); the block's upper triangle is zeroed (the rows above it are
+// left alone: linalg_lu_nanfill.wgsl zeroes the whole upper triangle after the last panel).  (Stacks of small matrices have their own kernel, linalg_small.wgsl.)
 ${HELPERS}
 
 struct Params {
@@ -19,7 +19,6 @@ struct Params {
 
 const STAGED: bool = ${STAGED};
 const WG: u32 = ${WG}u;
-
 ${BINDINGS}
 
 var<workgroup> sh: array<${T}, ${SH_LEN}>;
@@ -90,28 +89,19 @@ ${ENTRY}
             aput(i, j, aget(i, j) / l);
         }
         fence();
-        // the rank-1 update of the lower triangle right of j: a[i, c] -= l[i, j] l[c, j]
-        let w = ce - j - 1u;
-        let cnt = (m_end - j - 1u) * w;
-        for (var e = tid; e < cnt; e = e + WG) {
-            let i = j + 1u + e / w;
-            let c = j + 1u + e % w;
-            if (i >= c) {
-                aput(i, c, aget(i, c) - aget(i, j) * aget(c, j));
+        // the rank-1 update of the lower triangle right of j: a[i, c] -= l[i, j] l[c, j]; invocation (ry, cx) =
+        // (tid / 64, tid % 64) takes columns j + 1 + cx + 64 q, rows from the diagonal down in steps of WG / 64
+        for (var c = j + 1u + tid % 64u; c < ce; c = c + 64u) {
+            let lc = aget(c, j);
+            for (var i = c + tid / 64u; i < m_end; i = i + WG / 64u) {
+                aput(i, c, aget(i, c) - aget(i, j) * lc);
             }
         }
         fence();
     }
-    // zero the upper triangle of the panel's columns: the rows above the block directly, the block's own
-    var lo = 0u;
-    if (STAGED) {
-        for (var e = tid; e < p.k0 * p.nb; e = e + WG) {
-            a[abase + (e / p.nb) * n + p.k0 + e % p.nb] = ${T}(0.0);
-        }
-        lo = p.k0;
-    }
+    // zero the block's upper triangle (the rows above the block: nanfill's, once for the whole matrix)
     for (var c = p.k0; c < ce; c = c + 1u) {
-        for (var i = lo + tid; i < c; i = i + WG) {
+        for (var i = p.k0 + tid; i < c; i = i + WG) {
             aput(i, c, ${T}(0.0));
         }
     }

@@ -7,6 +7,8 @@
 //   U12 = L11^-1 A12 (unit lower, top to bottom, in private memory).
 // The two write disjoint parts of the matrix and both only read [L11 \ U11], staged in workgroup memory when it
 // fits (STAGE > 0).  Grid: (row groups + column groups) times matrices.
+// REG (staged only): both solves as straight-line code over NB values in registers (ROW_SOLVE, COL_SOLVE from
+// kernels/linalg_factor.py ``reg_solve``), column-oriented, instead of the loops below.
 struct Params {
     n: u32,
     k0: u32,
@@ -57,6 +59,10 @@ ${ENTRY}
             return;
         }
         let row = abase + i * n + k0;
+        if (${REG}) {
+${ROW_SOLVE}
+            return;
+        }
         for (var c = 0u; c < nb; c = c + 1u) {
             var s = a[row + c];
             for (var q = 0u; q < c; q = q + 1u) {
@@ -85,7 +91,9 @@ ${ENTRY}
             a[col + dst * n] = old[i];
         }
     }
-    if (c >= k1) {
+    if (c >= k1 && ${REG}) {
+${COL_SOLVE}
+    } else if (c >= k1) {
         for (var r = 1u; r < NB; r = r + 1u) {
             var s = x[r];
             for (var qq = 0u; qq < r; qq = qq + 1u) {

@@ -1,5 +1,5 @@
-// Apply LU row swaps (pivots j0 .. j0 + cnt - 1, in order) to the columns of a strided view of a stack of
-// matrices, one invocation a column (column groups times matrices on the grid); columns in [skip_lo, skip_hi) are left alone
+// Apply LU row swaps (pivots j0 .. j0 + cnt - 1, in order, or the last first with ``reverse``) to the columns of a
+// strided view of a stack of matrices, one invocation a column (column groups times matrices on the grid); columns in [skip_lo, skip_hi) are left alone
 // (the panel, already swapped by the factor kernel).  LAPACK's laswp.
 struct Params {
     j0: u32,
@@ -13,7 +13,7 @@ struct Params {
     cs: u32,
     bs: u32,
     pn: u32,  // pivots a matrix (its n)
-    _pad: u32,
+    reverse: u32,  // 1: the pivots last first (the inverse permutation)
 }
 
 ${BINDINGS}
@@ -26,7 +26,8 @@ ${ENTRY}
         return;
     }
     let base = p.off + z * p.bs + c * p.cs;
-    for (var j = p.j0; j < p.j0 + p.cnt; j = j + 1u) {
+    for (var s = 0u; s < p.cnt; s = s + 1u) {
+        let j = select(p.j0 + s, p.j0 + p.cnt - 1u - s, p.reverse != 0u);
         let r = piv[z * p.pn + j];
         if (r != j) {
             let t = x[base + j * p.rs];

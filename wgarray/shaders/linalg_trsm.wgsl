@@ -2,6 +2,11 @@
 // column, column groups times matrices on the grid): T an nb x nb triangle of a strided view, lower or upper, unit diagonal or
 // not.  A right-side solve X T^T = B (Cholesky's L21 = A21 L11^-T) is this one on the transposed view of B.
 // The blocked LU and Cholesky use it for the block row U12 and for the block steps of solve.
+// REG: one column held in NB = STAGE private values (x0 .. x{NB-1}, registers on GPUs) and solved column-oriented
+// by straight-line code generated for NB (kernels/linalg_factor.py ``trsm_reg_body``): once x_q is final, x_r -=
+// t[r, q] x_q for the rows after it (lower) or before it (upper), so the chain a column waits on is NB steps of
+// independent FMAs instead of nb^2 / 2 dependent ones with a memory read each.  T is staged padded with the
+// identity to STAGE, so rows nb .. NB - 1 are inert (B's read as 0, never stored).
 struct Params {
     nb: u32,
     ncol: u32,
@@ -42,10 +47,15 @@ ${ENTRY}
     if (z >= p.batch) {
         return;  // whole workgroups: the barrier below stays uniform
     }
-    if (STAGE > 0u) {
-        let nn = p.nb * p.nb;
-        for (var e = lid; e < nn; e = e + ${WG}u) {
-            ts[(e / p.nb) * STAGE + e % p.nb] = tglobal(z, e / p.nb, e % p.nb);
+    if (STAGE > 0u) {  // padded with the identity (what REG's rows past nb read)
+        for (var e = lid; e < STAGE * STAGE; e = e + ${WG}u) {
+            let r = e / STAGE;
+            let q = e % STAGE;
+            var v = select(${T}(0.0), ${T}(1.0), r == q);
+            if (r < p.nb && q < p.nb) {
+                v = tglobal(z, r, q);
+            }
+            ts[e] = v;
         }
         workgroupBarrier();
     }
@@ -56,6 +66,10 @@ ${ENTRY}
     let rs = p.b_rs;
     let nb = p.nb;
     let unit = (p.flags & 2u) != 0u;
+    if (${REG}) {
+${BODY}
+        return;
+    }
     if ((p.flags & 1u) != 0u) {
         for (var r = 0u; r < nb; r = r + 1u) {
             var s = bm[base + r * rs];

@@ -10,6 +10,7 @@ import numpy as np
 
 from ... import dtypes as _dt
 from ..._array import Array
+from ...alloc.mirror import Mirror
 from ...kernels import linalg_factor as _k
 from ...kernels.layout import contiguous_strides
 from ...ops import core
@@ -34,9 +35,11 @@ from . import embed as _embed
 #   contiguous stack of n x n matrices in the compute dtype first.)
 # - larger n: blocked right-looking LU / Cholesky with panels of ``BLOCK`` columns.  LU: the panel's pivots by
 #   tournament pivoting over many workgroups (``tslu``), then L21, the row permutation and the block row U12 in one
-#   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve;
-#   both: the trailing update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower
-#   triangle's tiles only).  solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
+#   dispatch (``lu_finish``); Cholesky: the diagonal block by one workgroup, L21 by a row-parallel triangular solve
+#   (the upper triangle zeroed once at the end, with the NaNs of failed matrices; the knob
+#   ``kernels.linalg_factor.CHOL_FUSED``: both in one launch a panel, ``_cholesky_fused``); both: the trailing
+#   update (almost all the flops) by the tiled matmul updating C in place (Cholesky: the lower triangle's tiles
+#   only).  solve and inv then run blocked forward and back substitution (trsm on the diagonal blocks,
 #   the in-place matmul for the rest).
 #
 # Failures (a zero pivot in LU, a pivot that is not > 0 in Cholesky) are recorded on the device (the small path:
@@ -46,6 +49,11 @@ from . import embed as _embed
 # default: no sync).  det and slogdet never raise: a singular matrix has det 0 and slogdet (0, -inf).
 LinAlgError = np.linalg.LinAlgError  # the same class: ``except numpy.linalg.LinAlgError`` catches ours
 BLOCK = 64  # panel width of the blocked path (tests lower it to reach the blocked path with small matrices)
+# Knobs of the large path (issue 12; benchmarks/linbig_sweep.py times every setting against the default):
+BLOCK_BIG: int | None = None  # panel width for n >= BIG_N (None: BLOCK)
+BIG_N = 2048
+SUBST_BLOCK: int | None = None  # block height of solve's / inv's substitution (None: the factor's panel width)
+INV_TRI = False  # inv: forward pass on I (L^-1 is lower: only columns < k1 a block), the pivots on X's columns last
 _MODES = ("raise", "nan")
 _mode = "raise"
 
@@ -166,14 +174,23 @@ def _check(info: Array, message: str) -> None:
 
 
 # -- factorisations on contiguous stacks ------------------------------------------------------------------------------
+def _width(n: int) -> int:
+    """The panel width of the blocked factorisation of order n."""
+    return BLOCK_BIG if BLOCK_BIG and n >= BIG_N else BLOCK
+
+
 def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv) or lower Cholesky (upper
     triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
-    ws = _k.Workspace(dev, w.dtype, n, batch, BLOCK) if lu else None
-    for k0 in range(0, n, BLOCK):
-        nb = min(BLOCK, n - k0)
+    width = _width(n)
+    ws = _k.Workspace(dev, w.dtype, n, batch, width) if lu else None
+    if not lu and _k.chol_fused(dev, w.dtype, width):
+        _cholesky_fused(w, info, width)
+        return
+    for k0 in range(0, n, width):
+        nb = min(width, n - k0)
         k1 = k0 + nb
         diag = _block(w, k0, k0, nb, nb)
         lower = _block(w, k1, k0, n - k1, nb)  # L21
@@ -192,28 +209,53 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, upper, tri=not lu)
 
 
-def _lu_solve(w: Array, piv: Array, x: Array) -> None:
-    """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path)."""
+def _cholesky_fused(w: Array, info: Array, width: int) -> None:
+    """Cholesky in place with one launch a panel (``kernels.linalg_factor.cholesky_panel``) and the trailing
+    update."""
+    dev = w.device
+    batch, n, _ = w.shape
+    ws = Mirror(w.dtype, max(batch * width * width, 1), dev)  # a panel's L11 until the next panel stores it
+    prev, pnb = -1, 0
+    for k0 in range(0, n, width):
+        nb = min(width, n - k0)
+        k1 = k0 + nb
+        _k.cholesky_panel(dev, w, info, ws, n, batch, k0, nb, prev, pnb)
+        if k1 == n:
+            break
+        lower = _block(w, k1, k0, n - k1, nb)
+        _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
+        prev, pnb = k0, nb
+
+
+def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
+    """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path).  ``tri``: X is I
+    (inv): the forward pass solves L Y = I on the lower triangle's block columns only (L^-1 is lower), and the
+    pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P)."""
     dev = w.device
     batch, n, _ = w.shape
     k = x.shape[-1]
+    block = SUBST_BLOCK or _width(n)
 
-    def rows(r: int, h: int) -> Array:
-        return Array(x.mirror, (batch, h, k), (n * k, k, 1), r * k)
+    def rows(r: int, h: int, cols: int = k) -> Array:
+        return Array(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
 
-    _k.swap(dev, piv, x, n, 0, n)
-    starts = list(range(0, n, BLOCK))
+    if not tri:
+        _k.swap(dev, piv, x, n, 0, n)
+    starts = list(range(0, n, block))
     for k0 in starts:
-        nb = min(BLOCK, n - k0)
+        nb = min(block, n - k0)
         k1 = k0 + nb
-        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=True, unit=True)
+        cols = k1 if tri else k
+        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb, cols), lower=True, unit=True)
         if k1 < n:
-            _k.update(dev, rows(k1, n - k1), _block(w, k1, k0, n - k1, nb), rows(k0, nb))
+            _k.update(dev, rows(k1, n - k1, cols), _block(w, k1, k0, n - k1, nb), rows(k0, nb, cols))
     for k0 in reversed(starts):
-        nb = min(BLOCK, n - k0)
+        nb = min(block, n - k0)
         _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=False, unit=False)
         if k0 > 0:
             _k.update(dev, rows(0, k0), _block(w, 0, k0, k0, nb), rows(k0, nb))
+    if tri:  # X P: the swaps on the columns, last pivot first
+        _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
 
 
 def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
@@ -226,7 +268,7 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
         eye = _eye(n, dtype=x.dtype, device=dev)
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
     _factor(w, info, piv, True)
-    _lu_solve(w, piv, x)
+    _lu_solve(w, piv, x, tri=gen_id and INV_TRI)
     _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
@@ -255,7 +297,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     if batch * n:
         info, piv = _status(batch, n, dev)
         _factor(w, info, piv, False)
-        _k.nanfill(dev, info, w, n * n, batch)
+        _k.nanfill(dev, info, w, n * n, batch, upper=n)  # and the upper triangle's zeros
         _check(info, "Matrix is not positive definite")
     out = Array(w.mirror, x.shape)
     return core.astype(out.mT, cdt) if upper else out

@@ -1,0 +1,250 @@
+"""Issue 12's large factorisations (cholesky, solve with 16 right-hand sides, inv; float32, n = 1024 and 4096):
+where the time goes, and every knob of ``wgarray/api/linalg/factor.py`` against the default, next to torch
+(cuSOLVER, TF32 off) and numpy (LAPACK on the host's cores) in the same process.
+
+    python -m benchmarks.linbig_sweep              # n = 4096 and 1024 (the GPU run, <= 150 s on an H100/H200)
+    python -m benchmarks.linbig_sweep --small      # n = 256 and 128 with the same variants (lavapipe)
+    python -m benchmarks.linbig_sweep --sizes 2048 --variants default block32
+
+Two tables a size:
+
+- phases (the default settings): one call recorded kernel launch by kernel launch (``kernels/linalg_factor.py``'s
+  cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run), then
+  each phase's launches replayed alone at their real sizes, back to back in one synchronised sample (best of a
+  few): the ms a call spends in that phase and its dispatches a call; "rest" is the whole call's time less the
+  phases' sum (the input copy, eye, the status read, host issue and gaps).  Replays run on the call's own buffers
+  (already factored data: the timings hold, the values are garbage).
+- variants: the whole call for the default and every knob setting (name = setting), its best synchronised time,
+  ratio to torch and to numpy (> 1: wgarray faster), dispatches a call, the host's time to issue one call
+  (unsynchronised; near "ms": the call is bound by the host's launches), and the backward error of its answer
+  (cholesky ||L L^T - A|| / ||A||, solve ||A x - b|| / (||A|| ||x||), inv ||A X - I|| / n; "BAD" above 1e-3).
+
+How to read it: a variant that beats "default" at a size (for its ops) should become the default there: the knob
+and the file are in ``VARIANTS`` below (e.g. ``block32`` faster at 4096 -> ``BLOCK_BIG = 32`` in factor.py).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import time
+
+import numpy as np
+
+from benchmarks.linalg_big import K as NRHS, _inputs, _residual, _time
+
+OPS = ("cholesky", "solve", "inv")
+
+# name -> (ops it concerns, {(module, attribute): value}); "F" = wgarray.api.linalg.factor, "K" =
+# wgarray.kernels.linalg_factor.  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
+# set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
+VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
+    "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG = True (linbig1's winners)
+    "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # the previous default
+    "chol_fused": (("cholesky",), {("K", "CHOL_FUSED"): True}),
+    "chol_fused+rows256": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 256}),
+    "chol_fused+block32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("F", "BLOCK"): 32}),
+    "block32": (OPS, {("F", "BLOCK"): 32}),
+    "block48": (OPS, {("F", "BLOCK"): 48}),
+    "block32+subst64": (("solve", "inv"), {("F", "BLOCK"): 32, ("F", "SUBST_BLOCK"): 64}),
+    "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
+    "block32+inv_tri": (("inv",), {("F", "BLOCK"): 32, ("F", "INV_TRI"): True}),
+    "subst32": (("solve", "inv"), {("F", "SUBST_BLOCK"): 32}),
+    "leaf256": (("solve",), {("K", "tslu_rows"): 256}),
+    "block32+leaf256": (("solve",), {("F", "BLOCK"): 32, ("K", "tslu_rows"): 256}),
+}
+PHASED = ("cholesky_block", "cholesky_panel", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
+
+
+def _modules():
+    from wgarray.api.linalg import factor
+    from wgarray.kernels import linalg_factor
+    return {"F": factor, "K": linalg_factor}
+
+
+@contextlib.contextmanager
+def knobs(settings: dict):
+    """The knob settings in force inside the block (the old values back after)."""
+    mods = _modules()
+    saved = {key: getattr(mods[key[0]], key[1]) for key in settings}
+    try:
+        for (m, attr), v in settings.items():
+            setattr(mods[m], attr, v)
+        yield
+    finally:
+        for (m, attr), v in saved.items():
+            setattr(mods[m], attr, v)
+
+
+def _calls(inputs_wg):
+    import wgarray as wg
+    a, s, b = inputs_wg
+    return {"cholesky": lambda: wg.linalg.cholesky(s), "solve": lambda: wg.linalg.solve(a, b),
+            "inv": lambda: wg.linalg.inv(a)}
+
+
+def record(dev, call) -> dict[str, list]:
+    """One call of ``call`` with the phase kernels wrapped: {label: [(replay closure, dispatches)]}."""
+    mods = _modules()
+    F, K = mods["F"], mods["K"]
+    out: dict[str, list] = {}
+    where = ["factor"]
+    originals = {name: getattr(K, name) for name in PHASED}
+    lu_solve = F._lu_solve
+
+    def wrap(name):
+        orig = originals[name]
+
+        def run(*args, **kw):
+            s0 = dev.stats()
+            orig(*args, **kw)
+            out.setdefault(f"{where[0]}:{name}", []).append(
+                (lambda: orig(*args, **kw), dev.stats().dispatches - s0.dispatches))
+        return run
+
+    def subst(*args, **kw):
+        where[0] = "subst"
+        try:
+            return lu_solve(*args, **kw)
+        finally:
+            where[0] = "factor"
+
+    try:
+        for name in PHASED:
+            setattr(K, name, wrap(name))
+        F._lu_solve = subst
+        call().mirror.buffer()
+        dev.synchronize()
+    finally:
+        for name, f in originals.items():
+            setattr(K, name, f)
+        F._lu_solve = lu_solve
+    return out
+
+
+def phases(dev, call, whole_ms: float, total_disp: int, reps: int) -> list[str]:
+    rec = record(dev, call)
+    lines = []
+    summed = 0.0
+    disp = 0
+    for label, items in sorted(rec.items()):
+        def replay(items=items):
+            for f, _ in items:
+                f()
+        ms = _time(replay, dev.synchronize, reps, 2.0) * 1e3
+        summed += ms
+        d = sum(k for _, k in items)
+        disp += d
+        lines.append(f"    {label:22} {len(items):>6} {d:>6} {ms:>9.2f} {ms / len(items) * 1e3:>9.1f} "
+                     f"{100 * ms / whole_ms:>6.1f}%")
+    lines.append(f"    {'rest':22} {'':>6} {total_disp - disp:>6} {whole_ms - summed:>9.2f} {'':>9} "
+                 f"{100 * (whole_ms - summed) / whole_ms:>6.1f}%")
+    return lines
+
+
+def peers(n: int, inputs, reps: int, budget: float) -> dict:
+    a, spd, b = inputs
+    out = {}
+    fns = {"cholesky": lambda: np.linalg.cholesky(spd), "solve": lambda: np.linalg.solve(a, b),
+           "inv": lambda: np.linalg.inv(a)}
+    for op in OPS:
+        out[("numpy", op)] = _time(fns[op], lambda: None, reps, budget) * 1e3
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            return out
+    except Exception:
+        return out
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    ta, ts, tb = (torch.from_numpy(v).cuda() for v in (a, spd, b))
+    tfn = {"cholesky": lambda: torch.linalg.cholesky(ts), "solve": lambda: torch.linalg.solve(ta, tb),
+           "inv": lambda: torch.linalg.inv(ta)}
+    for op in OPS:
+        out[("torch", op)] = _time(tfn[op], torch.cuda.synchronize, reps, budget) * 1e3
+    return out
+
+
+def _errors_nan():
+    import wgarray as wg
+    return wg.linalg.errors("nan")
+
+
+def _variant(dev, f, settings: dict, op: str, inputs, args) -> tuple[float, int, float, float]:
+    """(best ms, dispatches a call, backward error, host ms) of the call ``f`` under the knob ``settings``; host
+    ms: the best time the host takes to issue one call (in the "nan" error mode: no status read, so the call
+    returns before the device is done; near the whole time, the call is bound by the host's launches)."""
+    with knobs(settings):
+        res = _residual(op, f().numpy(), *inputs)
+        s0 = dev.stats()
+        f().mirror.buffer()
+        dev.synchronize()
+        disp = dev.stats().dispatches - s0.dispatches
+        ms = _time(lambda: f().mirror.buffer(), dev.synchronize, args.reps, args.budget) * 1e3
+        host = float("inf")
+        with _errors_nan():  # no status read: the call returns once issued
+            for _ in range(3):
+                t = time.perf_counter()
+                f().mirror.buffer()
+                host = min(host, time.perf_counter() - t)
+                dev.synchronize()
+    return ms, disp, res, host * 1e3
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--small", action="store_true", help="n = 128 and 256 (lavapipe)")
+    ap.add_argument("--sizes", type=int, nargs="+")
+    ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), help="default: all")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--budget", type=float, default=1.0, help="seconds a timed row at most (after the warm-up)")
+    ap.add_argument("--no-phases", action="store_true")
+    ap.add_argument("--max-seconds", type=float, default=130.0,
+                    help="the run's time: each size gets a share in proportion to n; past its share, a size's "
+                         "remaining variants and phases are skipped (and said so)")
+    args = ap.parse_args(argv)
+    sizes = args.sizes or ([256, 128] if args.small else [4096, 1024])
+    names = args.variants or list(VARIANTS)
+    import wgarray as wg
+    dev = wg.default_device()
+    print(f"device: {dev}")
+    t_start = time.perf_counter()
+    for i, n in enumerate(sizes):
+        deadline = args.max_seconds * sum(sizes[:i + 1]) / sum(sizes)  # seconds from t_start
+        inputs = _inputs(n)
+        ref = peers(n, inputs, args.reps, args.budget)
+        calls = _calls(tuple(wg.asarray(v) for v in inputs))
+        for op in OPS:
+            t_np, t_t = ref[("numpy", op)], ref.get(("torch", op))
+            print(f"\n== {op} n={n}{f' ({NRHS} rhs)' if op == 'solve' else ''}: numpy {t_np:.2f} ms, torch "
+                  + (f"{t_t:.2f} ms" if t_t else "-"))
+            print(f"  {'variant':20} {'ms':>9} {'vs torch':>9} {'vs numpy':>9} {'disp':>6} {'host ms':>8} "
+                  f"{'resid':>9}")
+            default = None
+            for name in names:
+                ops, settings = VARIANTS[name]
+                if op not in ops:
+                    continue
+                if time.perf_counter() - t_start > deadline and name != "default":
+                    print(f"  {name:20} skipped (past this size's share of --max-seconds)")
+                    continue
+                try:
+                    ms, disp, res, host = _variant(dev, calls[op], settings, op, inputs, args)
+                except Exception as e:  # a variant that fails to build or run: say so, go on
+                    print(f"  {name:20} FAILED {type(e).__name__}: {e}")
+                    continue
+                if name == "default":
+                    default = (ms, disp)
+                vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
+                flag = " BAD" if not res < 1e-3 else ""
+                print(f"  {name:20} {ms:>9.2f} {vt} {t_np / ms:>8.3f}x {disp:>6} {host:>8.2f} {res:>9.1e}{flag}")
+            if default and not args.no_phases and time.perf_counter() - t_start <= deadline:
+                print(f"  phases of default ({'label':16} {'calls':>6} {'disp':>6} {'ms/call':>9} "
+                      f"{'us/launch':>9} {'share':>7})")
+                for line in phases(dev, calls[op], *default, max(2, args.reps // 2)):
+                    print(line)
+    print(f"\ntotal {time.perf_counter() - t_start:.1f} s; ratios: the peer's time over wgarray's (> 1: wgarray "
+          "faster); resid: backward error")
+
+
+if __name__ == "__main__":
+    main()
