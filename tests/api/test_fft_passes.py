@@ -351,6 +351,8 @@ def test_per_axis_options(monkeypatch, opts):
     # rows / strided: knobs of a contiguous row's one pass / a strided axis's passes alone; pad: one-column tiles
     # unpadded.  2-D fftn against numpy (64^2 at a capacity of 64: rows in one pass, columns in two), and the
     # kernels each pass was built with
+    monkeypatch.setitem(K.TILE_DEFAULTS, "rows", {})  # the mechanism alone, not the measured per-axis defaults
+    monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
     host = _signal(31, (3, 64, 64), np.complex64)
     built = []
     real = K._build_tile
@@ -391,6 +393,8 @@ def test_per_axis_options(monkeypatch, opts):
 def test_half_rows(monkeypatch, shape, dtype, opts):
     # half: a contiguous row's one pass as a radix-2 split at load and two half-length transforms in half the
     # workgroup memory (outputs stored as (even, odd) pairs); forward and inverse against numpy
+    monkeypatch.setitem(K.TILE_DEFAULTS, "rows", {})  # opts alone decide (the defaults have their own test)
+    monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
     built = []
     real = K._build_half
     monkeypatch.setattr(K, "_build_half", lambda *a: built.append((a[1], a[8], a[9])) or real(*a))
@@ -409,3 +413,16 @@ def test_half_rows(monkeypatch, shape, dtype, opts):
     split = 4 if want["half"] == 4 else 2
     assert built and all((R, pairs, s) == (shape[-1], vec4, split) for R, pairs, s in built)
     assert np.array_equal(x.numpy(), host)
+
+
+def test_default_rows_are_half_tiles_with_vec4_stores(monkeypatch):
+    # the measured per-axis defaults (H100, 2026-12-06): a contiguous row's one pass as half-length tiles storing
+    # vec4 pairs; a strided axis's passes with the plan's own tile width.  A plain 2-D fftn builds exactly those.
+    assert K.TILE_DEFAULTS["rows"] == dict(half=True, vec4=True) and K.TILE_DEFAULTS["strided"] == dict(columns=0)
+    built = []
+    real = K._build_half
+    monkeypatch.setattr(K, "_build_half", lambda *a: built.append((a[1], a[8], a[9])) or real(*a))
+    K._caches.pop(wg.default_device(), None)  # transforms recorded by earlier tests: planned anew
+    host = _signal(43, (2, 96, 160), np.complex64)
+    close(wg.fft.fftn(wg.asarray(host), axes=(1, 2)), np.fft.fftn(host, axes=(1, 2)), np.complex64, 96 * 160)
+    assert built and all((R, pairs, split) == (160, True, 2) for R, pairs, split in built)

@@ -107,8 +107,11 @@ FIXED_MIN = 1 << 18
 # over the banks; off: 32 KiB instead of 34 KiB for 4096 points).  Per-axis choices: ``rows`` (a contiguous row's
 # one pass, e.g. 4096^2's rows) and ``strided`` (the passes along a strided axis, e.g. 4096^2's columns) are dicts
 # of the other knobs that replace the general ones for those passes ({}: the same).
+# The second H100 sweep (2026-12-06, 75daa92) split 4096^2 by axis: rows best as half-length tiles with vec4 stores
+# (0.205 -> 0.152 ms), columns best with the plan's own tile width (0.274 -> 0.245); together 0.433 -> 0.370 ms.
 TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=True, fixed=FIXED_MIN, vec4=False,
-                     row_workgroup=0, pad=True, half=False, rows={}, strided={})
+                     row_workgroup=0, pad=True, half=False, rows=dict(half=True, vec4=True),
+                     strided=dict(columns=0))
 _KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half")
 (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
  _strided_ov) = TILE_DEFAULTS.values()
@@ -147,8 +150,8 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
         if bad:
             raise ValueError(f"{key} options {sorted(bad)}: need some of {_KNOBS}")
         with _nothing() if not o[key] else tile_options(**{**{k: v for k, v in o.items() if k in _KNOBS},
-                                                           **o[key]}):
-            pass  # the per-axis options checked as a whole
+                                                           **o[key]}, rows={}, strided={}):
+            pass  # the per-axis options checked as a whole (without per-axis options of their own)
     for key in ("workgroup", "row_workgroup"):
         if o[key] and (o[key] < 32 or o[key] & (o[key] - 1)):
             raise ValueError(f"workgroup of {o[key]} invocations: need 0 or a power of two >= 32")
