@@ -251,8 +251,9 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     assert (after == before) == (knob in same) and (True in after[1]) == F.INV_TRI
     assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
-    assert ("linalg_chol_panel" in after[1]) == K.CHOL_FUSED
-    assert ("linalg_chol_block" in after[1]) != K.CHOL_FUSED
+    fused = reg if K.CHOL_FUSED is None else K.CHOL_FUSED  # None: the device's default, as the register paths
+    assert ("linalg_chol_panel" in after[1]) == fused
+    assert ("linalg_chol_block" in after[1]) != fused
     rng = np.random.default_rng(12)
     for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (30, (2,), np.float32)):
         check_all(rng, batch, n, dt)
@@ -565,3 +566,20 @@ def test_small_one_dispatch_reads_views_in_place():
                                rtol=1e-3)
     x = wg.asarray(base[:, :6, :6])
     np.testing.assert_allclose(wg.linalg.solve(x, x).numpy(), np.broadcast_to(np.eye(6), (4, 6, 6)), atol=1e-5)
+
+
+def test_lu_panels_capped_by_lu_block(blocked, monkeypatch):
+    # LU_BLOCK caps LU's panel width (solve, inv) and leaves Cholesky's at BLOCK: the panels' sizes as launched
+    widths = []
+    tslu, chol = K.tslu, K.cholesky_block
+    monkeypatch.setattr(K, "tslu", lambda *a, **kw: (widths.append(("lu", a[7])), tslu(*a, **kw))[1])
+    monkeypatch.setattr(K, "cholesky_block", lambda *a, **kw: (widths.append(("chol", a[6])), chol(*a, **kw))[1])
+    monkeypatch.setattr(K, "CHOL_FUSED", False)
+    monkeypatch.setattr(F, "LU_BLOCK", 4)
+    a = well_conditioned(np.random.default_rng(2), (20, 20), np.float32)
+    s = spd(np.random.default_rng(2), (20, 20), np.float32)
+    x = wg.linalg.solve(wg.asarray(a), wg.asarray(np.eye(20, dtype=np.float32)))
+    np.testing.assert_allclose(x.numpy() @ a, np.eye(20), atol=1e-4)
+    low = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    np.testing.assert_allclose(low @ low.T, s, rtol=1e-4, atol=1e-4)
+    assert {w for k, w in widths if k == "lu"} == {4} and {w for k, w in widths if k == "chol"} == {8, 4}

@@ -176,15 +176,18 @@ def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> Non
     _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0), build, [a, info], params, batch)
 
 
-CHOL_FUSED = False  # one launch a Cholesky panel: the diagonal block and L21 (linalg_chol_panel.wgsl)
+CHOL_FUSED: bool | None = None  # one launch a Cholesky panel: the diagonal block and L21 (linalg_chol_panel.wgsl);
+# None: on GPUs (H100, 2026-12-06: cholesky 4096 11.75 -> 9.87 ms, 1024 4.23 -> 3.28), off on CPU adapters, where
+# every workgroup's copy of the diagonal block's factorisation is not free (lavapipe 16 -> 25 ms at n = 128)
 CHOL_ROWS = 64  # L21 rows a workgroup of the fused panel
 
 
 def chol_fused(device, d: DType, width: int) -> bool:
-    """Whether ``cholesky_panel`` takes panels of ``width`` columns in ``d`` (CHOL_FUSED on, width <= 64 and the
-    padded block in workgroup memory)."""
+    """Whether ``cholesky_panel`` takes panels of ``width`` columns in ``d`` (CHOL_FUSED on, or None on a GPU;
+    width <= 64 and the padded block in workgroup memory)."""
     side = _bucket(width)
-    return (CHOL_FUSED and width <= 64 and
+    fused = _reg_default(device) if CHOL_FUSED is None else CHOL_FUSED
+    return (fused and width <= 64 and
             side * side * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size)
 
 

@@ -112,7 +112,9 @@ fn wg_copysign_${T}(a: ${T}, b: ${T}) -> ${T} {
 // f - 2 floor(f / 2) is 1 (exact too), integers beyond 2^mantissa come back unchanged (d = 0), NaN and inf pass
 // through, and the sign of a zero result is x's (np.rint(-0.4) = -0.0).
 fn wg_trunc_${T}(x: ${T}) -> ${T} {
-    return select(floor(x), ceil(x), x < ${T}(0.0));
+    // the side by the sign bit, not by x < 0: a device that flushes subnormal operands of comparisons but not of
+    // floor (NVIDIA's Vulkan driver) would take floor(-1e-40) = -1
+    return select(floor(x), ceil(x), (bitcast<${U}>(x) & wg_impl_sign_mask_${T}()) != ${U}(0));
 }
 
 fn wg_rint_${T}(x: ${T}) -> ${T} {

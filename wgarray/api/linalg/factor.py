@@ -52,6 +52,11 @@ BLOCK = 64  # panel width of the blocked path (tests lower it to reach the block
 # Knobs of the large path (issue 12; benchmarks/linbig_sweep.py times every setting against the default):
 BLOCK_BIG: int | None = None  # panel width for n >= BIG_N (None: BLOCK)
 BIG_N = 2048
+# LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
+# measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
+# (the tournament panel's latency grows with its width faster than the extra launches cost); Cholesky keeps 64
+# (32: 11.75 -> 18.0 ms at 4096)
+LU_BLOCK = 32
 SUBST_BLOCK: int | None = None  # block height of solve's / inv's substitution (None: the factor's panel width)
 INV_TRI = False  # inv: forward pass on I (L^-1 is lower: only columns < k1 a block), the pivots on X's columns last
 _MODES = ("raise", "nan")
@@ -174,9 +179,10 @@ def _check(info: Array, message: str) -> None:
 
 
 # -- factorisations on contiguous stacks ------------------------------------------------------------------------------
-def _width(n: int) -> int:
-    """The panel width of the blocked factorisation of order n."""
-    return BLOCK_BIG if BLOCK_BIG and n >= BIG_N else BLOCK
+def _width(n: int, lu: bool) -> int:
+    """The panel width of the blocked factorisation of order n (LU: at most LU_BLOCK)."""
+    width = BLOCK_BIG if BLOCK_BIG and n >= BIG_N else BLOCK
+    return min(width, LU_BLOCK) if lu else width
 
 
 def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
@@ -184,7 +190,7 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
     triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
-    width = _width(n)
+    width = _width(n, lu)
     ws = _k.Workspace(dev, w.dtype, n, batch, width) if lu else None
     if not lu and _k.chol_fused(dev, w.dtype, width):
         _cholesky_fused(w, info, width)
@@ -234,7 +240,7 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
     dev = w.device
     batch, n, _ = w.shape
     k = x.shape[-1]
-    block = SUBST_BLOCK or _width(n)
+    block = SUBST_BLOCK or _width(n, True)
 
     def rows(r: int, h: int, cols: int = k) -> Array:
         return Array(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
