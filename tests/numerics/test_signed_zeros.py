@@ -73,8 +73,8 @@ def test_underflowing_parts_keep_numpys_zero_signs(name):
 # signs, subnormals (NVIDIA flushes them in comparisons, not in floor: trunc(-1e-40) was -1 there), ties to even, the
 # 2^31 / 2^mantissa boundaries, integers beyond them, inf and NaN.
 ROUNDING = [-0.0, 0.0, -1e-40, 1e-40, -5e-324, 5e-324, -0.4, 0.4, -0.5, 0.5, -0.6, 0.6, 1.5, 2.5, -2.5, 3.5, -1e-300,
-            0.49999999999999994, 2.0**31 - 0.5, 2.0**31 + 0.5, -(2.0**31) - 0.5, 4294967295.3, 3e9 + 0.5, 2.0**52 - 0.5, 2.0**52 + 1,
-            2.0**23 - 0.5, 2.0**23 + 1, 2.0**24 + 2, 1e300, -1e300, np.inf, -np.inf, np.nan]
+            0.49999999999999994, 2.0**31 - 0.5, 2.0**31 + 0.5, -(2.0**31) - 0.5, 4294967295.3, 3e9 + 0.5,
+            2.0**52 - 0.5, 2.0**52 + 1, 2.0**23 - 0.5, 2.0**23 + 1, 2.0**24 + 2, 1e300, -1e300, np.inf, -np.inf, np.nan]
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex64, np.complex128])
