@@ -247,7 +247,9 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
         monkeypatch.setattr(K if hasattr(K, attr) else F, attr, v)
     after = launches()
     reg = K._reg_default(dev)
-    same = ("trsm_reg", "finish_reg") if reg else ("trsm_loop", "finish_loop")  # this device's defaults
+    # knobs equal to this device's defaults launch as the default does (on GPUs the fused Cholesky panel is the
+    # default, and its rows per workgroup change only the grid)
+    same = ("trsm_reg", "finish_reg", "chol_fused", "chol_fused_rows5") if reg else ("trsm_loop", "finish_loop")
     assert (after == before) == (knob in same) and (True in after[1]) == F.INV_TRI
     assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
