@@ -426,3 +426,12 @@ def test_default_rows_are_half_tiles_with_vec4_stores(monkeypatch):
     host = _signal(43, (2, 96, 160), np.complex64)
     close(wg.fft.fftn(wg.asarray(host), axes=(1, 2)), np.fft.fftn(host, axes=(1, 2)), np.complex64, 96 * 160)
     assert built and all((R, pairs, split) == (160, True, 2) for R, pairs, split in built)
+
+
+def test_refused_options_change_nothing():
+    # a tile_options call refused by a later check leaves every knob as it was
+    before = K._current()
+    with pytest.raises(ValueError, match="half=3"):
+        with K.tile_options(columns=16, workgroup=64, half=3):
+            pass
+    assert K._current() == before

@@ -585,3 +585,15 @@ def test_lu_panels_capped_by_lu_block(blocked, monkeypatch):
     low = wg.linalg.cholesky(wg.asarray(s)).numpy()
     np.testing.assert_allclose(low @ low.T, s, rtol=1e-4, atol=1e-4)
     assert {w for k, w in widths if k == "lu"} == {4} and {w for k, w in widths if k == "chol"} == {8, 4}
+
+
+def test_chol_rows_beyond_the_workgroup_refuse(blocked, monkeypatch):
+    # the fused panel solves a row an invocation: more rows a workgroup than invocations would leave rows unsolved
+    monkeypatch.setattr(K, "CHOL_FUSED", True)
+    monkeypatch.setattr(K, "CHOL_ROWS", K.PANEL_WG + 1)
+    s = wg.asarray(spd(np.random.default_rng(3), (20, 20), np.float32))
+    with pytest.raises(ValueError, match="CHOL_ROWS"):
+        wg.linalg.cholesky(s)
+    monkeypatch.setattr(K, "CHOL_ROWS", 7)
+    low = wg.linalg.cholesky(s).numpy()
+    np.testing.assert_allclose(low @ low.T, s.numpy(), rtol=1e-4, atol=1e-4)

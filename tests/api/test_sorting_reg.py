@@ -47,7 +47,7 @@ def test_forced_shapes_in_use(monkeypatch):
     for shape in SHAPES.values():
         _force(monkeypatch, shape)
         assert radix._shape(wg.default_device()) == shape
-    big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 16, ranker="reg")
+    big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 15, ranker="reg")
     _force(monkeypatch, big)
     fit = radix._shape(wg.default_device())  # halved until they fit
     lim = wg.default_device().properties.limits.max_compute_workgroup_storage_size
@@ -212,3 +212,13 @@ def test_stats_regs(monkeypatch, regs):
         np.testing.assert_array_equal(wg.sort(wg.asarray(v)).numpy(), np.sort(v))
     b = np.random.default_rng(regs).integers(-2 ** 40, 2 ** 40, n)
     np.testing.assert_array_equal(wg.argsort(wg.asarray(b)).numpy(), np.argsort(b, kind="stable"))
+
+
+def test_reg_shape_limits():
+    # the reg ranker's per-invocation digit counts are bytes and its scan packs two counts into 16-bit halves:
+    # shapes beyond those refuse at construction rather than sort wrongly on a device with enough workgroup memory
+    with pytest.raises(ValueError, match="255 keys an invocation"):
+        radix.Shape(wg=32, wide=256, max_blocks=64, tile=8192, ranker="reg")
+    with pytest.raises(ValueError, match="32768 a tile"):
+        radix.Shape(wg=256, wide=256, max_blocks=64, tile=65536, ranker="reg")
+    radix.Shape(wg=256, wide=256, max_blocks=64, tile=32768, ranker="reg")  # 128 keys an invocation: fine

@@ -160,3 +160,15 @@ def test_a_scalar_result_is_read_without_building_a_view(monkeypatch):
     assert not calls
     v = wg.asarray(np.arange(4, dtype=np.float32)) + 0
     assert v[2].item() == 2.0 and calls  # an element of a larger base: numpy() downloads just its span
+
+
+def test_read_into_a_short_buffer_refuses():
+    # the native small read copies without a length check of its own: a destination shorter than the read is
+    # refused before anything is copied (no write past its end), and the stream stays usable
+    x = wg.asarray(np.arange(8, dtype=np.float32))
+    buf = x.mirror.buffer()
+    out = bytearray(4)
+    with pytest.raises(ValueError, match="32-byte read into a 4-byte buffer"):
+        x.device.stream.read(buf, 0, 32, out)
+    assert out == bytearray(4)
+    np.testing.assert_array_equal((x + 1).numpy(), np.arange(8, dtype=np.float32) + 1)

@@ -159,11 +159,11 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
         raise ValueError(f"tiles of {o['columns']} columns: need 0 or a power of two")
     if o["twgroup"] < 0 or o["fixed"] < 0:
         raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}: need 0 or more")
+    if o["half"] not in (0, 1, 2, 4):  # every check before any knob is set: a refused call changes nothing
+        raise ValueError(f"half={o['half']}: need False, True (2) or 4")
     old = _current()
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
     _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
-    if o["half"] not in (0, 1, 2, 4):
-        raise ValueError(f"half={o['half']}: need False, True (2) or 4")
     _row_wg, _pad, _half = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"])
     _rows_ov, _strided_ov = dict(o["rows"]), dict(o["strided"])
     try:

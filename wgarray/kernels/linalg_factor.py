@@ -196,6 +196,8 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
     the diagonal block [k0, k0 + nb)^2 (into ``ws``, or into the matrix for the last panel) and L21 = A21 L11^-T in
     place; first the previous panel's L11 (at ``prev``, ``pnb`` wide; prev < 0: none) from ``ws`` into the
     matrix.  ``ws``: batch x width^2 elements."""
+    if not 1 <= CHOL_ROWS <= PANEL_WG:  # a row an invocation: more rows than invocations would go unsolved
+        raise ValueError(f"CHOL_ROWS = {CHOL_ROWS}: need 1..{PANEL_WG} (a row an invocation)")
     d = a.dtype
     T = d.wgsl
     side = _bucket(nb)

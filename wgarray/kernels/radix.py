@@ -83,6 +83,10 @@ class Shape:
             raise ValueError(f"radix digits of {self.bits} bits need the CPU kernels (the GPU ones take 8)")
         if self.tile & (self.tile - 1) or not self.wg <= self.tile <= 1 << 16:
             raise ValueError(f"a radix tile of {self.tile} keys is not a power of two in [wg, 65536]")
+        if self.ranker == "reg" and not self.chunked and (self.tile // self.wg > 255 or self.tile > 1 << 15):
+            # its per-invocation digit counts are bytes, and its scan packs two counts into 16-bit halves
+            raise ValueError(f"the reg ranker takes at most 255 keys an invocation and 32768 a tile, not "
+                             f"{self.tile // self.wg} and {self.tile}")
 
     @property
     def items(self) -> int:

@@ -443,6 +443,8 @@ class Stream:
         """Copy ``size`` bytes of ``buffer`` to the host after everything recorded so far (flushes).
         Writes into the writable buffer ``out`` when given (and returns it), else into new memory."""
         dest = memoryview(bytearray(size) if out is None else out).cast("B")
+        if len(dest) < size:  # the native copy below does not check its destination's length
+            raise ValueError(f"a {size}-byte read into a {len(dest)}-byte buffer")
         if NATIVE_READ and size <= _CHUNK and _NATIVE_MAP and native.available:
             # one piece, mapped and copied through wgpu-native: no generators, no wgpu-py mapping state
             with self._lock, self.guard():
@@ -453,7 +455,11 @@ class Stream:
                 else:
                     self.copy(buffer, offset, staging, 0, size)
                     self.flush()
-                self._map(staging, wgpu.MapMode.READ, _round_up(size, 4), track=False)
+                try:
+                    self._map(staging, wgpu.MapMode.READ, _round_up(size, 4), track=False)
+                except RuntimeError:  # a map that never came may still be pending on it: no later read uses it
+                    self._stagers.pop(("down", 0), None)
+                    raise
                 native.read_mapped(staging, size, dest)
             return dest
         for start, chunk in self.read_chunks(buffer, offset, size):
