@@ -324,8 +324,9 @@ def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) ->
 
 
 def _run_mirrors(device, key: tuple, build, mirrors: list, params: layout.Params, workgroups: int) -> None:
-    """``_run`` over mirrors (arrays' and scratch alike): read bindings from ``buffer()``, written ones from
-    ``buffer_for_write``."""
+    """``_run`` over mirrors (arrays' and scratch alike), for kernels whose bindings are all read_write (the
+    tournament's, the fused Cholesky panel's): every mirror is bound through ``buffer_for_write`` (its host copy
+    invalidated).  A kernel with a read-only binding goes through ``_run``, which takes the modes from ``_ACCESS``."""
     compiled = launch.compile(device, key, build)
     buffers = [m.buffer_for_write() for m in mirrors]  # the tournament's bindings are all read_write
     launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
