@@ -6,7 +6,8 @@ Variants (knobs of ``wgarray.runtime.stream``, switched per call; the default is
   ``wgarray/runtime/native.py``; a small read maps, copies and unmaps in one native step; ``RING_REUSE``: no ring
   write when the ring already holds the submit's parameters; ``READ_FUSED``: the read's copy recorded inside the
   submit; ``MAP_FIRST`` off: the map is requested after the blocking poll);
-* ``no-ring-reuse``, ``no-fused``, ``map-first``: the default with one of those three knobs flipped;
+* ``no-ring-reuse``, ``no-fused``, ``map-first``: the default with one of those three knobs flipped; ``no-spin``:
+  waits by a blocking poll at once (``SPIN_S = 0``; the default spins non-blocking polls first on a GPU);
 * ``phase1``: all three flipped (the default before this change); ``submit-only``: phase1 without the native read;
   ``wgpu-py``: neither native path.
 (The sum's shorter Python path is in every variant.)
@@ -37,8 +38,9 @@ from .timing import Case, measure_all
 
 K = 16  # right-hand sides of solve
 _PHASE1 = {"RING_REUSE": False, "READ_FUSED": False, "MAP_FIRST": False}
-VARIANTS: dict[str, dict[str, bool]] = {
+VARIANTS: dict[str, dict[str, Any]] = {
     "native": {},
+    "no-spin": {"SPIN_S": 0.0},
     "no-ring-reuse": {"RING_REUSE": False},
     "no-fused": {"READ_FUSED": False},
     "map-first": {"MAP_FIRST": True},
@@ -46,16 +48,16 @@ VARIANTS: dict[str, dict[str, bool]] = {
     "submit-only": {**_PHASE1, "NATIVE_READ": False},
     "wgpu-py": {**_PHASE1, "NATIVE_SUBMIT": False, "NATIVE_READ": False},
 }
-_KNOBS = ("NATIVE_SUBMIT", "NATIVE_READ", "RING_REUSE", "READ_FUSED", "MAP_FIRST")
+_KNOBS = ("NATIVE_SUBMIT", "NATIVE_READ", "RING_REUSE", "READ_FUSED", "MAP_FIRST", "SPIN_S")
 _DEFAULT = {k: getattr(stream_mod, k) for k in _KNOBS}
 
 
-def _set(value: dict[str, bool]) -> None:
+def _set(value: dict[str, Any]) -> None:
     for k in _KNOBS:
         setattr(stream_mod, k, value.get(k, _DEFAULT[k]))
 
 
-def _variant(value: dict[str, bool], f: Callable[[], Any]) -> Callable[[Any], Any]:
+def _variant(value: dict[str, Any], f: Callable[[], Any]) -> Callable[[Any], Any]:
     def call(_):
         _set(value)
         return f()

@@ -125,7 +125,7 @@ class Device:
         self.counters = Counters()
         lim = self.properties.limits
         self.stream = Stream(self.wgpu_device, self.counters, lim.min_uniform_buffer_offset_alignment,
-                             lim.max_storage_buffer_binding_size)
+                             lim.max_storage_buffer_binding_size, spin=self.properties.adapter_type != "CPU")
         self.allocator = GPUAllocator(self)
         self._pipelines: dict[tuple, tuple] = {}
         # compiled pipelines by what was compiled: kernels with different cache keys can generate the same WGSL

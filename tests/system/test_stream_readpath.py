@@ -172,3 +172,64 @@ def test_read_into_a_short_buffer_refuses():
         x.device.stream.read(buf, 0, 32, out)
     assert out == bytearray(4)
     np.testing.assert_array_equal((x + 1).numpy(), np.arange(8, dtype=np.float32) + 1)
+
+
+class _Polls:
+    """Stands in for wgpu-native's device poll: counts blocking and non-blocking calls; ``stall`` non-blocking polls
+    report a busy queue before the real answer comes back."""
+
+    def __init__(self, real, stall: int = 0):
+        self.real, self.stall, self.spins, self.blocks = real, stall, 0, 0
+
+    def __call__(self, handle, wait, index):
+        if wait:
+            self.blocks += 1
+            return self.real(handle, wait, index)
+        self.spins += 1
+        if self.stall:
+            self.stall -= 1
+            return 0
+        return self.real(handle, wait, index)
+
+
+needs_native_poll = pytest.mark.skipif(stream_mod._SET_PIPELINE is None, reason="wgpu-native's poll not reachable")
+
+
+@needs_native_poll
+@pytest.mark.parametrize("spin", [True, False], ids=["spin", "block"])
+def test_waits_spin_only_where_asked(spin, monkeypatch):
+    """A GPU stream spins non-blocking polls before it blocks (``Stream.spin``, ``SPIN_S``); a CPU adapter's stream
+    (lavapipe's, by default) only blocks.  Reads and synchronize() give the same answers either way."""
+    dev = wg.default_device()
+    st = dev.stream
+    assert st.spin == (dev.properties.adapter_type != "CPU")
+    monkeypatch.setattr(st, "spin", spin)
+    monkeypatch.setattr(stream_mod, "SPIN_S", 0.5)
+    polls = _Polls(stream_mod._DEVICE_POLL)
+    monkeypatch.setattr(stream_mod, "_DEVICE_POLL", polls)
+    x = np.arange(2000, dtype=np.float32)
+    a = wg.asarray(x)
+    for _ in range(3):
+        assert float((a * 2).sum()) == float((x * 2).sum())
+        dev.synchronize()
+    if spin:
+        assert polls.spins > 0 and polls.blocks == 0  # every wait ended inside its spin (SPIN_S is long)
+    else:
+        assert polls.blocks >= 6  # one blocking poll a read and a synchronize
+
+
+@needs_native_poll
+def test_a_spin_that_runs_out_falls_back_to_blocking(monkeypatch):
+    """A wait longer than SPIN_S ends in the blocking poll, not in a spin forever or an early return."""
+    dev = wg.default_device()
+    monkeypatch.setattr(dev.stream, "spin", True)
+    monkeypatch.setattr(stream_mod, "SPIN_S", 0.001)
+    polls = _Polls(stream_mod._DEVICE_POLL, stall=10**9)  # the queue never looks empty to a non-blocking poll
+    monkeypatch.setattr(stream_mod, "_DEVICE_POLL", polls)
+    x = np.arange(4096, dtype=np.float32).reshape(64, 64)
+    a = wg.asarray(x)
+    b = a @ a
+    dev.synchronize()
+    assert polls.blocks >= 1 and polls.spins >= 64
+    polls.stall = 0
+    np.testing.assert_allclose(b.numpy(), x @ x, rtol=1e-6)
