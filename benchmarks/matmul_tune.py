@@ -69,6 +69,8 @@ def label(shape: tuple[int, int, int, int]) -> str:
 
 def variants_for(dev, shape, sms: int, names: list[str] | None, split: bool, every: bool = False) -> list[mm.Variant]:
     M, N, K, B = shape
+    if names == ["auto"]:  # only what wgarray picks today (timed as "auto" beside torch)
+        return []
     if names:
         out = [mm.as_variant(n) for n in names]
     else:
@@ -209,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.matmul_tune", description=__doc__.split("\n\n")[1])
     ap.add_argument("--quick", action="store_true", help="small shapes and a few variants (lavapipe smoke test)")
     ap.add_argument("--shapes", default=None, help=f"comma-separated: n, bxn, MxNxK, BxMxNxK (default {FULL_SHAPES})")
-    ap.add_argument("--variants", default=None, help="comma-separated variant names (default: all applicable)")
+    ap.add_argument("--variants", default=None,
+                    help="comma-separated variant names (default: all applicable; 'auto': only today's pick)")
     ap.add_argument("--all", action="store_true", help="every configuration of matmul.candidates() for every shape")
     ap.add_argument("--no-split", action="store_true", help="leave out split-K variants")
     ap.add_argument("--sms", type=int, default=132, help="SMs/CUs of the GPU: split-K applies below 2 groups an SM")
