@@ -165,7 +165,7 @@ def test_abs_is_hypot_in_the_real_dtype():
 
 
 # -- the transcendental functions ---------------------------------------------------------------------------------
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.sampled_from(COMPLEX), st.sampled_from(sorted(FUNCS)), parts(16, -12, 6))
 def test_functions_within_4_ulp(dt, name, a):
     h = np.array(a, dt.numpy)

@@ -211,6 +211,7 @@ def _check_cluster(xn, before, after, results):
     assert sent < 2 * xn.nbytes, (sent, xn.nbytes)
 
 
+@pytest.mark.slow  # ~7 s on lavapipe (a local cluster's start): in `make test-long`, which CI runs
 def test_local_cluster_two_devices():
     _check_cluster(*_run_cluster(20_000, 5_000))
 

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import wgarray as wg
 from wgarray.kernels import layout
@@ -102,6 +102,7 @@ def test_span_matches_brute_force(dims, data):
 _BINARY = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum, "subtract": np.subtract}
 
 
+@settings(max_examples=20)
 @given(st.data())
 def test_elementwise_beyond_one_binding(small, data):
     dtype = data.draw(st.sampled_from(supported(small, "iuf")), label="dtype")
@@ -121,6 +122,7 @@ def test_elementwise_beyond_one_binding(small, data):
     assert_same(got, want)
 
 
+@settings(max_examples=20)
 @given(st.data())
 def test_copies_and_writes_beyond_one_binding(small, data):
     dtype = data.draw(st.sampled_from(supported(small)), label="dtype")
@@ -158,6 +160,7 @@ def test_inplace_and_creation_beyond_one_binding(small):
 _EXACT = ["max", "min", "argmax", "argmin", "any", "all"]
 
 
+@settings(max_examples=20)
 @given(st.data())
 def test_reductions_beyond_one_binding(small, data):
     name = data.draw(st.sampled_from(_EXACT + ["sum", "prod", "mean"]), label="op")

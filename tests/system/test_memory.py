@@ -205,8 +205,8 @@ def run_bounded(dev, n_ops: int, label: str) -> None:
     check_bounded(samples, label)
 
 
-def test_memory_bounded_5k_ops(own_device):
-    run_bounded(own_device, 5_000, "5k")
+def test_memory_bounded_3k_ops(own_device):
+    run_bounded(own_device, 3_000, "3k")
 
 
 @pytest.mark.slow
