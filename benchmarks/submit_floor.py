@@ -83,11 +83,8 @@ def main() -> None:
             stage.read_mapped(0, 4)
             stage.unmap()
 
-        def record_only():
-            record(True)
-
         print(f"{wname:5s}: empty submit {best_us(empty):7.1f} | dispatch+wait {best_us(dispatch):7.1f} | "
-              f"dispatch+copy+map+read {best_us(read):7.1f} | recording alone {best_us(record_only):6.1f}", flush=True)
+              f"dispatch+copy+map+read {best_us(read):7.1f}", flush=True)
     try:
         import torch
         x = torch.zeros(1000, device="cuda")
