@@ -16,6 +16,7 @@ from typing import Sequence
 from .. import dtypes as dt
 from ..dtypes import DType
 from . import elementwise as _ew
+from . import source
 from .elementwise import Scalar
 from .ewtable import EwOp
 from .layout import ViewLike
@@ -54,6 +55,41 @@ OPS: dict[str, EwOp] = {op.name: op for op in [
                                          f"{{q9}}, {{q10}}, {{q11}}))" for k in "iu"}),
 ]}
 
+# float32 normal variants (knobs; the functions of shaders/random_f32_variants.wgsl, the variant rows' ``code``).
+# NORMAL_F32: the transforms: "exact" random_f32.wgsl's (the default rows above); "fma" the same algorithms with
+# WGSL's fma and no opaque ORs (other bits; the same on devices whose fma is fused, not on lavapipe's: measurement
+# until an exact emulation exists for the others); "builtin" WGSL's log/sqrt/cos/sin (driver-dependent bits: a
+# measurement of the transforms' cost, never a default).  NORMAL_F32_PHILOX: "loop" (philox.wgsl) or "unrolled"
+# (rounds written out, the same bits).  NORMAL_F32_STD: a draw of loc 0 and scale 1 (standard_normal) stores z
+# itself instead of 0 + 1 * z (4 mul, 4 OR and 4 adds fewer a thread; the same values: only the affine form's
+# 0 + -0.0 = +0.0 differs).  All three leave the counter's advance as it is (four elements a block).
+NORMAL_F32 = "exact"
+NORMAL_F32_PHILOX = "loop"
+NORMAL_F32_STD = False
+_TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
+              "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
+              "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
+_PHILOX = {"loop": "wg_philox_block({}, 0u)", "unrolled": "wg_rv_block_unrolled({})"}
+_VARIANT_CODE = source.load("random_f32_variants.wgsl")
+
+
+def _normal_row(transform: str, philox: str, std: bool) -> EwOp:
+    fn, affine = _TRANSFORM[transform]
+    z4 = f"{fn}({_PHILOX[philox].format(_KC + ', {i}')}, {{q8}})"
+    z1 = f"{fn}({_PHILOX[philox].format(_KC + ', {i} / 4u')}, {{q8}})[{{i}} % 4u]"
+    block = z4 if std else f"{affine}({{q6}}, {{q7}}, {z4}, {{q8}})"
+    one = z1 if std else f"{affine}(vec4<f32>({{q6}}), vec4<f32>({{q7}}), vec4<f32>({z1}), {{q8}}).x"
+    return EwOp(_normal_name(transform, philox, std), 9, "same", {"f": one}, block={"f": block},
+                code=_VARIANT_CODE)
+
+
+def _normal_name(transform: str, philox: str, std: bool) -> str:
+    return f"random_normal_{transform}_{philox}{'_std' if std else ''}"
+
+
+for _row in [_normal_row(t, p, s) for t in _TRANSFORM for p in _PHILOX for s in (False, True)]:
+    OPS[_row.name] = _row  # draw() picks one for "random_normal" (the same counter advance: PER_BLOCK's)
+
 _FLOAT_ROWS = ("random_uniform", "random_normal", "random_exponential")
 
 # elements a Philox block feeds, by row and output width
@@ -77,13 +113,17 @@ def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: 
          out: ViewLike) -> None:
     """out[e] = row ``name`` at element e, for Philox key (2 words) and counter (4 words, least significant
     first); ``params`` are the row's further scalars.  Computed in the output dtype."""
+    if name == "random_normal" and out.dtype == dt.float32:
+        std = NORMAL_F32_STD and [float(p.value) for p in params] == [0.0, 1.0]
+        if (NORMAL_F32, NORMAL_F32_PHILOX, std) != ("exact", "loop", False):
+            name = _normal_name(NORMAL_F32, NORMAL_F32_PHILOX, std)
     words = [Scalar(int(w), dt.uint32) for w in (*key, *counter)]
     if device.supports(dt.uint64):
         # the same value as a u64 scalar puts 64-bit integers among the kernel's dtypes, so its helpers compute
         # Philox's mulhi as one native wide multiply (source.helpers, philox_mulhi64.wgsl): the same bits, faster
         words[0] = Scalar(int(key[0]), dt.uint64)
     operands = words + list(params)
-    if name in _FLOAT_ROWS:
+    if name.startswith(_FLOAT_ROWS):
         operands.append(Scalar(0, dt.uint32))  # nc: the run-time zero of the float rows
 
     cdt = out.dtype

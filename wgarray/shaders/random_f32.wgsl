@@ -98,7 +98,11 @@ fn wg_rand_uniform_f32(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, e: 
 // Box-Muller: words (0, 1) of block b give elements 0 and 1, words (2, 3) elements 2 and 3:
 // sqrt(-2 ln u1) * (cos, sin)(2 pi u2), u1 = (w + 0.5) / 2^32, u2 = the top 24 bits / 2^24.
 fn wg_rand_normal4_f32(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, b: u32, nc: u32) -> vec4<f32> {
-    let w = wg_philox_block(k0, k1, c0, c1, c2, c3, b, 0u);
+    return wg_rand_boxmuller4_f32(wg_philox_block(k0, k1, c0, c1, c2, c3, b, 0u), nc);
+}
+
+// The four normals of a block's words w (wg_rand_normal4_f32; the kernels/random.py variants reuse it).
+fn wg_rand_boxmuller4_f32(w: vec4<u32>, nc: u32) -> vec4<f32> {
     let r01 = wg_rand_sqrt_f32(-2.0 * wg_rand_ln_f32(wg_rand_open_f32(w.x), nc), nc);
     let r23 = wg_rand_sqrt_f32(-2.0 * wg_rand_ln_f32(wg_rand_open_f32(w.z), nc), nc);
     return vec4<f32>(r01 * wg_rand_cossin_f32(w.y >> 8u, nc), r23 * wg_rand_cossin_f32(w.w >> 8u, nc));

@@ -1,0 +1,146 @@
+"""standard_normal float32 variants against torch.randn (issue 17 row 5): ``python -m benchmarks.randgpu_sweep
+[--small]``.
+
+Times, in one process, ``rng.standard_normal(n, dtype=float32)`` for n = 2^22 and 2^26 with the default (the knobs
+of ``wgarray/kernels/random.py`` as imported) and with every setting of ``NORMAL_F32`` ("loop", "unrolled",
+"builtin") x ``NORMAL_F32_STD`` (False, True), each against torch.randn in the same process when a CUDA torch
+imports.  For context: Philox alone (raw bits, ``random_bits`` row: the generator and the store without any
+transform), random() (uniform), and wgarray's ``x + 0`` of the same size (a pure elementwise pass: 4 bytes read
+and 4 written an element).  Timing: benchmarks/timing.py's ``measure_all``, all cases of a size interleaved, each
+sample many back-to-back calls and one synchronisation, best of the samples.
+
+Checks, untimed, per variant: "loop"/"unrolled" give the default's bits exactly; the ``_std`` rows its values
+(only a -0.0 may become +0.0); "builtin" (WGSL's log/sqrt/cos/sin: driver-dependent bits, a measurement of what
+the device-independent transforms cost, never a default) within 1e-4 of the default; every draw's mean and
+variance within 6 sigma of N(0, 1).  A failed check prints FAIL on the variant's line.
+
+One line a case: ``<label> 2^e: <ms> ms  <GB/s>  vs default <ratio>  vs torch.randn <torch/ours>`` (the target is
+vs torch >= 0.8 at 2^26).  ``--small``: 2^14 and 2^16 (lavapipe).  Under 60 s on an H100/H200."""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+import wgarray as wg
+from wgarray.kernels import random as kr
+
+from benchmarks.timing import Case, measure_all
+
+DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD)
+VARIANTS = [(t, p, std) for t in ("exact", "fma", "builtin") for p in ("loop", "unrolled") for std in (False, True)]
+
+
+def _set(t: str, p: str, std: bool) -> None:
+    kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
+
+
+def _label(t: str, p: str, std: bool) -> str:
+    tag = " (default)" if (t, p, std) == DEFAULT else ""
+    return f"normal {t} {p}{' std' if std else ''}{tag}"
+
+
+def _draw(t: str, p: str, std: bool, n: int, seed: int = 7):
+    _set(t, p, std)
+    try:
+        return wg.random.default_rng(seed).standard_normal(n, dtype=wg.float32)
+    finally:
+        _set(*DEFAULT)
+
+
+def _fma_fused(dev) -> bool:
+    """Whether the device's WGSL fma rounds once: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused, 0 unfused."""
+    k = wg.ElementwiseKernel("float32 a, float32 c", "float32 r", "r = fma(a, a, c);", "randgpu_fma_probe")
+    a = wg.asarray(np.array([1 + 2.0 ** -12], np.float32), device=dev)
+    c = wg.asarray(np.array([-(1 + 2.0 ** -11)], np.float32), device=dev)
+    return float(k(a, c).numpy()[0]) == 2.0 ** -24
+
+
+def _check(v: str, std: bool, z: np.ndarray, ref: np.ndarray) -> str:
+    """'' when variant (transform v, std)'s draw z is right against the default's ref, else why not."""
+    n = len(z)
+    bad = []
+    if abs(float(z.mean(dtype=np.float64))) > 6 / n ** 0.5 or abs(float(z.var(dtype=np.float64)) - 1) > 6 * 2 ** .5 / n ** .5:
+        bad.append(f"stats mean {z.mean():.2e} var {z.var():.5f}")
+    if v == "builtin":
+        err = float(np.abs(z.astype(np.float64) - ref).max())
+        if err > 1e-4:
+            bad.append(f"max |diff| vs default {err:.2e}")
+    elif v == "fma":  # other roundings of the same algorithms: a few ulp of the default's values
+        ulps = np.abs(z.astype(np.float64) - ref) / np.maximum(np.spacing(np.abs(ref)), 2.0 ** -149)
+        if ulps.max() > 8:
+            bad.append(f"{ulps.max():.0f} ulp from the default")
+    elif std:
+        if not np.array_equal(z, ref):  # values (+0.0 == -0.0)
+            bad.append(f"{int((z != ref).sum())} values differ from the default")
+    elif not np.array_equal(z.view(np.uint32), ref.view(np.uint32)):
+        bad.append(f"{int((z.view(np.uint32) != ref.view(np.uint32)).sum())} bit patterns differ from the default")
+    return "; ".join(bad)
+
+
+def _torch():
+    try:
+        import torch
+        if torch.cuda.is_available():
+            return torch
+    except Exception:  # noqa: BLE001 - any broken torch: no torch column
+        pass
+    return None
+
+
+def run(e: int, torch, target_s: float) -> None:
+    n = 1 << e
+    dev = wg.default_device()
+    ref = _draw(*DEFAULT, n).numpy().copy()
+    cases, fails = [], {}
+    for var in VARIANTS:
+        z = _draw(*var, n).numpy().copy()
+        fails[_label(*var)] = _check(var[0], var[2], z, ref)
+
+        def call(_, var=var):
+            _set(*var)
+            g.standard_normal(n, dtype=wg.float32)
+        cases.append(Case(_label(*var), call, dev.synchronize))
+    g = wg.random.default_rng(1)
+    bits = wg.empty(n, dtype=wg.uint32)
+    cases.append(Case("context: philox only (raw bits)", lambda _: kr.draw(dev, "random_bits", [1, 2], [0, 0, 0, 0], [],
+                                                                           bits), dev.synchronize))
+    cases.append(Case("context: random() uniform", lambda _: g.random(n, dtype=wg.float32), dev.synchronize))
+    x = wg.zeros(n, dtype=wg.float32)
+    cases.append(Case("context: x + 0 (4 B read + 4 B written)", lambda _: x + 0.0, dev.synchronize))
+    if torch is not None:
+        cases.append(Case("torch.randn", lambda _: torch.randn(n, dtype=torch.float32, device="cuda"),
+                          torch.cuda.synchronize))
+        zt = torch.randn(n, dtype=torch.float32, device="cuda")
+        print(f"torch.randn 2^{e}: mean {float(zt.mean()):.2e} var {float(zt.var()):.5f}")
+    try:
+        t = measure_all(cases, repeat=5, budget_s=3.0, target_s=target_s)
+    finally:
+        _set(*DEFAULT)
+    base = t[_label(*DEFAULT)].best
+    tt = t["torch.randn"].best if "torch.randn" in t else None
+    for c in cases:
+        if c.name == "torch.randn":
+            continue
+        b = t[c.name].best
+        vs_t = f"vs torch.randn {tt / b:.3f}" if tt else "vs torch.randn n/a"
+        fail = fails.get(c.name, "")
+        print(f"{c.name:42s} 2^{e}: {b * 1e3:8.4f} ms {4 * n / b / 1e9:8.1f} GB/s  vs default {base / b:.3f}  "
+              f"{vs_t}{'  FAIL ' + fail if fail else ''}", flush=True)
+    if tt:
+        print(f"{'torch.randn':42s} 2^{e}: {tt * 1e3:8.4f} ms {4 * n / tt / 1e9:8.1f} GB/s", flush=True)
+
+
+def main(argv: list[str]) -> int:
+    small = "--small" in argv
+    dev = wg.default_device()
+    print(f"wgarray device: {dev}; default NORMAL_F32={DEFAULT[0]!r} NORMAL_F32_PHILOX={DEFAULT[1]!r} "
+          f"NORMAL_F32_STD={DEFAULT[2]}; WGSL fma fused (one rounding): {_fma_fused(dev)}")
+    torch = None if small else _torch()
+    for e in ((14, 16) if small else (22, 26)):
+        run(e, torch, 0.02 if small else 0.05)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
