@@ -596,3 +596,142 @@ def test_int32_block_path_retries_as_element_path(dev):
         a, b = whole.numpy(), buf[1:].numpy()
         np.testing.assert_array_equal(a, b)
         assert a.min() >= 5 and a.max() < 1005
+
+
+# -- the float32 normal variants (kernels/random.py's NORMAL_F32* knobs, shaders/random_f32_variants.wgsl) --------
+@pytest.fixture
+def normal_knobs():
+    from wgarray.kernels import random as kr
+    saved = kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD
+
+    def set_(t="exact", p="loop", std=False):
+        kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
+    yield set_
+    set_(*saved)
+
+
+def _normals(dev, n=1001, loc=0.0, scale=1.0):
+    """The vec4 path's and the one-element path's (an output view at an odd offset) float32 normals."""
+    from wgarray.kernels import random as kr
+    key = (0x12345678, 0x9ABCDEF0)
+    g = wr.Generator(wr.Philox(key=key))
+    a = g.normal(loc, scale, n, dtype=wg.float32, device=dev).numpy().copy()
+    buf = wg.zeros(n + 1, dtype=wg.float32, device=dev)
+    kr.draw(dev, "random_normal", key, (0, 0, 0, 0), [kr.Scalar(loc, wg.float32), kr.Scalar(scale, wg.float32)],
+            buf[1:])
+    return a, buf[1:].numpy().copy()
+
+
+def test_normal_f32_unrolled_and_std_same_bits(dev, normal_knobs):
+    """The unrolled Philox gives the default's bits (both paths, any loc/scale); the std rows (no 0 + 1 * z) its
+    values for loc 0 and scale 1 (only -0.0 for +0.0 may differ) and are not used for other loc/scale."""
+    for loc, scale in ((0.0, 1.0), (1.5, 3.0)):
+        normal_knobs()
+        want = _normals(dev, loc=loc, scale=scale)
+        for p, std in (("unrolled", False), ("loop", True), ("unrolled", True)):
+            normal_knobs("exact", p, std)
+            for got, w in zip(_normals(dev, loc=loc, scale=scale), want):
+                if std and loc == 0.0:
+                    np.testing.assert_array_equal(got, w)
+                else:
+                    np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
+
+
+def _fma32(a, b, c):
+    """float32 fma(a, b, c) rounded once (the product is exact in float64; a float64 sum rounded to float32 is
+    corrected where it fell on a float32 midpoint that the float64 rounding itself made)."""
+    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
+    p = a * b
+    s = p + c
+    bb = s - p
+    e = (p - (s - bb)) + (c - bb)  # TwoSum: s + e == p + c exactly
+    r = s.astype(np.float32)
+    other = np.nextafter(r, np.where(s > r, np.float32(np.inf), np.float32(-np.inf)).astype(np.float32))
+    mid = (s != r) & (s == (r.astype(np.float64) + other.astype(np.float64)) / 2)
+    away = mid & (e != 0) & ((e > 0) == (s > r))
+    return np.where(away, other, r).astype(np.float32)
+
+
+def _ln_fma_emul(x):
+    ix = x.view(np.int32).astype(np.int64) - 0x3F3504F3
+    k = (ix >> 23).astype(F32)
+    f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(F32) - F32(1)
+    z = f * f
+    p = np.full_like(f, F32(_LN_P[0]))
+    for cf in _LN_P[1:]:
+        p = _fma32(p, f, cf)
+    y = _fma32(f * z, p, -(F32(0.5) * z))
+    r = _fma32(k, F32(1.428606765330187e-06), y) + f
+    return _fma32(k, F32(0.693145751953125), r)
+
+
+def _cossin_fma_emul(m):
+    q4 = (m.astype(np.int64) + (1 << 21)) >> 22
+    t = (m.astype(np.int64) - (q4 << 22)).astype(F32) * F32(2.0 ** -24)
+    z = t * t
+    s, c = np.full_like(z, F32(_SIN_P[0])), np.full_like(z, F32(_COS_P[0]))
+    for cs_, cc in zip(_SIN_P[1:], _COS_P[1:]):
+        s, c = _fma32(s, z, cs_), _fma32(c, z, cc)
+    s = t * s
+    c = _fma32(z, c, F32(1))
+    q = q4 & 3
+    cs = np.where(q == 0, c, np.where(q == 1, -s, np.where(q == 2, -c, s)))
+    sn = np.where(q == 0, s, np.where(q == 1, c, np.where(q == 2, -s, -c)))
+    return cs, sn
+
+
+def _sqrt_fma_emul(x):
+    y = (np.uint32(0x5F3759DF) - (x.view(np.uint32) >> np.uint32(1))).view(F32)
+    hx = F32(0.5) * x
+    for _ in range(2):
+        y = y * _fma32(-(hx * y), y, F32(1.5))
+    s = x * y
+    return np.where(x == 0, F32(0), _fma32(F32(0.5) * y, _fma32(-s, s, x), s))
+
+
+def test_fma32_emulation():
+    """_fma32 rounds once: against exact rationals on products whose float64 sum rounds onto a float32 midpoint."""
+    from fractions import Fraction
+    rng = np.random.default_rng(5)
+    a = rng.uniform(0.5, 2, 4000).astype(F32)
+    b = rng.uniform(0.5, 2, 4000).astype(F32)
+    c = (-(a.astype(np.float64) * b) * rng.choice([1, 1 - 2.0 ** -24, 2.0 ** -30], 4000)).astype(F32)
+    c[:1000] = np.ldexp(rng.choice([-1.0, 1.0], 1000), -60).astype(F32)  # tiny c: double rounding cases
+    a[:3], b[:3], c[:3] = F32(1 + 2.0 ** -12), F32(1 + 2.0 ** -12), F32(-(1 + 2.0 ** -11))
+    got = _fma32(a, b, c)
+    for i in range(len(a)):
+        exact = Fraction(float(a[i])) * Fraction(float(b[i])) + Fraction(float(c[i]))
+        lo = F32(float(exact))  # float(Fraction) rounds once to float64, then float32: check the neighbours
+        cands = [lo, np.nextafter(lo, F32(-np.inf)), np.nextafter(lo, F32(np.inf))]
+        best = min(cands, key=lambda v: (abs(Fraction(float(v)) - exact), int(np.array(v).view(np.uint32)) & 1))
+        assert got[i] == best, (i, a[i], b[i], c[i], got[i], best)
+    assert got[0] == F32(2.0 ** -24)
+
+
+def test_float32_fma_transforms(dev):
+    """The "fma" variant's transforms: the host emulation (fma rounded once) within the default's bounds (ln 1 ulp,
+    cos/sin 2 ulp, sqrt 1 ulp); on a device whose WGSL fma is fused (a GPU's FFMA), the device's bits equal it
+    (lavapipe's fma rounds twice: that part skips there)."""
+    w, m, v = _transform_inputs(3, 1 << 15)
+    x = _open(w)
+    ln, (c, s), r = _ln_fma_emul(x), _cossin_fma_emul(m), _sqrt_fma_emul(v)
+    assert _ulps(ln, np.log(x.astype(np.float64))).max() <= 1.0
+    t = (m.astype(np.int64) - (((m.astype(np.int64) + (1 << 21)) >> 22) << 22)) / 2.0 ** 24
+    q = ((m.astype(np.int64) + (1 << 21)) >> 22) & 3
+    c64, s64 = np.cos(2 * np.pi * t), np.sin(2 * np.pi * t)
+    rc = np.where(q == 0, c64, np.where(q == 1, -s64, np.where(q == 2, -c64, s64)))
+    rs = np.where(q == 0, s64, np.where(q == 1, c64, np.where(q == 2, -s64, -c64)))
+    assert _ulps(c, rc).max() <= 2.0 and _ulps(s, rs).max() <= 2.0
+    assert _ulps(r, np.sqrt(v.astype(np.float64))).max() <= 1.0
+    from wgarray.kernels.random import _VARIANT_CODE
+    probe = wg.ElementwiseKernel("float32 a, float32 c", "float32 r", "r = fma(a, a, c);", "rand_fma_probe")
+    one = probe(wg.asarray(np.array([1 + 2.0 ** -12], F32), device=dev),
+                wg.asarray(np.array([-(1 + 2.0 ** -11)], F32), device=dev)).numpy()[0]
+    if one != F32(2.0 ** -24):
+        pytest.skip("this device's WGSL fma is not fused")
+    k = wg.ElementwiseKernel("float32 x, uint32 m, float32 v", "float32 l, float32 c, float32 s, float32 r",
+                             "l = wg_rv_ln_fma(x); let cs = wg_rv_cossin_fma(m); c = cs.x; s = cs.y; "
+                             "r = wg_rv_sqrt_fma(v);", "rand_transforms_fma", preamble=_VARIANT_CODE)
+    got = [a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(m, device=dev), wg.asarray(v, device=dev))]
+    for g_, w_ in zip(got, (ln, c, s, r)):
+        _same_as_emulation(g_, w_, dev)

@@ -78,7 +78,7 @@ def _normal_row(transform: str, philox: str, std: bool) -> EwOp:
     z4 = f"{fn}({_PHILOX[philox].format(_KC + ', {i}')}, {{q8}})"
     z1 = f"{fn}({_PHILOX[philox].format(_KC + ', {i} / 4u')}, {{q8}})[{{i}} % 4u]"
     block = z4 if std else f"{affine}({{q6}}, {{q7}}, {z4}, {{q8}})"
-    one = z1 if std else f"{affine}(vec4<f32>({{q6}}), vec4<f32>({{q7}}), vec4<f32>({z1}), {{q8}}).x"
+    one = z1 if std else f"{affine}({{q6}}, {{q7}}, vec4<f32>({z1}), {{q8}}).x"
     return EwOp(_normal_name(transform, philox, std), 9, "same", {"f": one}, block={"f": block},
                 code=_VARIANT_CODE)
 
