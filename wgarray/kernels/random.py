@@ -15,8 +15,7 @@ from typing import Sequence
 
 from .. import dtypes as dt
 from ..dtypes import DType
-from . import elementwise as _ew
-from . import source
+from . import elementwise as _ew, source
 from .elementwise import Scalar
 from .ewtable import EwOp
 from .layout import ViewLike
