@@ -27,21 +27,27 @@ from wgarray.kernels import random as kr
 
 from benchmarks.timing import Case, measure_all
 
-DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD)
-VARIANTS = [(t, p, std) for t in ("exact", "fma", "builtin") for p in ("loop", "unrolled") for std in (False, True)]
+DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG)
+# every transform x Philox x std on the elementwise path, then the blocks kernel's layouts for two of them
+VARIANTS = [(t, p, std, 1, 256) for t in ("exact", "fma", "builtin") for p in ("loop", "unrolled")
+            for std in (False, True)]
+VARIANTS += [(*v, b, w) for v in (("exact", "loop", False), ("fma", "unrolled", True))
+             for b, w in ((1, 128), (1, 512), (2, 256), (2, 128), (4, 256), (8, 256))]
 
 
-def _set(t: str, p: str, std: bool) -> None:
+def _set(t: str, p: str, std: bool, blocks: int, wg_size: int) -> None:
     kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
+    kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = blocks, wg_size
 
 
-def _label(t: str, p: str, std: bool) -> str:
-    tag = " (default)" if (t, p, std) == DEFAULT else ""
-    return f"normal {t} {p}{' std' if std else ''}{tag}"
+def _label(t: str, p: str, std: bool, blocks: int, wg_size: int) -> str:
+    tag = " (default)" if (t, p, std, blocks, wg_size) == DEFAULT else ""
+    lay = "" if (blocks, wg_size) == (1, 256) else f" blocks={blocks} wg={wg_size}"
+    return f"normal {t} {p}{' std' if std else ''}{lay}{tag}"
 
 
-def _draw(t: str, p: str, std: bool, n: int, seed: int = 7):
-    _set(t, p, std)
+def _draw(var, n: int, seed: int = 7):
+    _set(*var)
     try:
         return wg.random.default_rng(seed).standard_normal(n, dtype=wg.float32)
     finally:
@@ -91,10 +97,10 @@ def _torch():
 def run(e: int, torch, target_s: float) -> None:
     n = 1 << e
     dev = wg.default_device()
-    ref = _draw(*DEFAULT, n).numpy().copy()
+    ref = _draw(DEFAULT, n).numpy().copy()
     cases, fails = [], {}
     for var in VARIANTS:
-        z = _draw(*var, n).numpy().copy()
+        z = _draw(var, n).numpy().copy()
         fails[_label(*var)] = _check(var[0], var[2], z, ref)
 
         def call(_, var=var):
@@ -135,7 +141,8 @@ def main(argv: list[str]) -> int:
     small = "--small" in argv
     dev = wg.default_device()
     print(f"wgarray device: {dev}; default NORMAL_F32={DEFAULT[0]!r} NORMAL_F32_PHILOX={DEFAULT[1]!r} "
-          f"NORMAL_F32_STD={DEFAULT[2]}; WGSL fma fused (one rounding): {_fma_fused(dev)}")
+          f"NORMAL_F32_STD={DEFAULT[2]} NORMAL_F32_BLOCKS={DEFAULT[3]} NORMAL_F32_WG={DEFAULT[4]}; "
+          f"WGSL fma fused (one rounding): {_fma_fused(dev)}")
     torch = None if small else _torch()
     for e in ((14, 16) if small else (22, 26)):
         run(e, torch, 0.02 if small else 0.05)

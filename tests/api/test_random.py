@@ -608,6 +608,7 @@ def normal_knobs():
         kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
     yield set_
     set_(*saved)
+    kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = 1, 256
 
 
 def _normals(dev, n=1001, loc=0.0, scale=1.0):
@@ -735,3 +736,20 @@ def test_float32_fma_transforms(dev):
     got = [a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(m, device=dev), wg.asarray(v, device=dev))]
     for g_, w_ in zip(got, (ln, c, s, r)):
         _same_as_emulation(g_, w_, dev)
+
+
+def test_normal_f32_blocks_kernel_same_bits(dev, normal_knobs):
+    """random_normal_blocks.wgsl (NORMAL_F32_BLOCKS / NORMAL_F32_WG) writes the elementwise path's bits: several
+    blocks an invocation with a partial last stride, other workgroup sizes, with and without the fma/std rows; an
+    output it does not suit (n not a multiple of 4, an offset view) falls back to the elementwise path."""
+    from wgarray.kernels import random as kr
+    for t, p, std in (("exact", "loop", False), ("fma", "unrolled", True)):
+        for n, loc, scale in ((4 * 37, 0.0, 1.0), (1001, 0.5, 2.0), (4 * 1000, 0.5, 2.0)):
+            normal_knobs(t, p, std)
+            want = _normals(dev, n, loc, scale)
+            for blocks, size in ((2, 256), (3, 64), (1, 128)):
+                normal_knobs(t, p, std)
+                kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = blocks, size
+                for got, w in zip(_normals(dev, n, loc, scale), want):
+                    np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
+            kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = 1, 256

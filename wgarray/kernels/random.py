@@ -11,11 +11,14 @@ block; a call of n elements consumes ceil(n / PER_BLOCK) blocks.
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
+
+import numpy as np
 
 from .. import dtypes as dt
 from ..dtypes import DType
-from . import elementwise as _ew, source
+from . import elementwise as _ew, launch, layout, source
 from .elementwise import Scalar
 from .ewtable import EwOp
 from .layout import ViewLike
@@ -82,6 +85,43 @@ def _normal_row(transform: str, philox: str, std: bool) -> EwOp:
                 code=_VARIANT_CODE)
 
 
+# NORMAL_F32_BLOCKS > 1 or NORMAL_F32_WG != 256: float32 normals (contiguous, a multiple of 4 elements, one
+# binding) through shaders/random_normal_blocks.wgsl instead of the elementwise path: that many Philox blocks an
+# invocation, workgroups of NORMAL_F32_WG (the same bits; more work a thread amortises its index math and gives
+# the compiler two independent chains).
+NORMAL_F32_BLOCKS = 1
+NORMAL_F32_WG = 256
+
+
+def _blocks_kernel(device, transform: str, philox: str, std: bool):
+    fn, affine = _TRANSFORM[transform]
+    z4 = f"{fn}({_PHILOX[philox].format('p.k0, p.k1, p.c0, p.c1, p.c2, p.c3, b')}, p.nc)"
+    normal = z4 if std else f"{affine}(lo, span, {z4}, p.nc)"
+    dtypes = [dt.float32, dt.uint64] if device.supports(dt.uint64) else [dt.float32]
+    key = ("random_normal_blocks", normal, NORMAL_F32_BLOCKS, NORMAL_F32_WG, len(dtypes))
+    return launch.compile(device, key, lambda: launch.Kernel(
+        "random_normal_blocks.wgsl", (launch.write("out", "array<vec4<f32>>"),),
+        dict(HELPERS=source.helpers(dtypes), CODE=_VARIANT_CODE, BLOCKS=NORMAL_F32_BLOCKS, NORMAL=normal),
+        workgroup=NORMAL_F32_WG))
+
+
+def _draw_blocks(device, key, counter, params, out, std: bool) -> bool:
+    """The normal draw through random_normal_blocks.wgsl when ``out`` suits it (else False: nothing done)."""
+    n = math.prod(out.shape)
+    limits = device.properties.limits
+    if (out.dtype != dt.float32 or n % 4 or n == 0 or out.offset != 0 or out.mirror.size != n
+            or tuple(out.strides) != layout.contiguous_strides(out.shape)
+            or n * 4 > limits.max_storage_buffer_binding_size):
+        return False
+    nb = n // 4
+    threads = -(-nb // NORMAL_F32_BLOCKS)
+    kernel = _blocks_kernel(device, NORMAL_F32, NORMAL_F32_PHILOX, std)
+    f32bits = [int(np.float32(p.value).view(np.uint32)) for p in params]
+    prm = layout.Params().u32(nb, threads, *key, *counter, *f32bits, 0, 0)
+    launch.dispatch(device, kernel, [out.mirror.buffer_for_write(whole=True)], prm.bytes(), threads=threads)
+    return True
+
+
 def _normal_name(transform: str, philox: str, std: bool) -> str:
     return f"random_normal_{transform}_{philox}{'_std' if std else ''}"
 
@@ -114,6 +154,8 @@ def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: 
     first); ``params`` are the row's further scalars.  Computed in the output dtype."""
     if name == "random_normal" and out.dtype == dt.float32:
         std = NORMAL_F32_STD and [float(p.value) for p in params] == [0.0, 1.0]
+        if (NORMAL_F32_BLOCKS, NORMAL_F32_WG) != (1, 256) and _draw_blocks(device, key, counter, params, out, std):
+            return
         if (NORMAL_F32, NORMAL_F32_PHILOX, std) != ("exact", "loop", False):
             name = _normal_name(NORMAL_F32, NORMAL_F32_PHILOX, std)
     words = [Scalar(int(w), dt.uint32) for w in (*key, *counter)]
