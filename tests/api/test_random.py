@@ -711,8 +711,8 @@ def test_fma32_emulation():
 
 def test_float32_fma_transforms(dev):
     """The "fma" variant's transforms: the host emulation (fma rounded once) within the default's bounds (ln 1 ulp,
-    cos/sin 2 ulp, sqrt 1 ulp); on a device whose WGSL fma is fused (a GPU's FFMA), the device's bits equal it
-    (lavapipe's fma rounds twice: that part skips there)."""
+    cos/sin 2 ulp, sqrt 1 ulp), and the device's bits equal it: through WGSL's fma where the device's is fused (a
+    GPU's FFMA), else through the exact emulation (random_f32_fma_exact.wgsl; lavapipe's fma rounds twice)."""
     w, m, v = _transform_inputs(3, 1 << 15)
     x = _open(w)
     ln, (c, s), r = _ln_fma_emul(x), _cossin_fma_emul(m), _sqrt_fma_emul(v)
@@ -724,16 +724,14 @@ def test_float32_fma_transforms(dev):
     rs = np.where(q == 0, s64, np.where(q == 1, c64, np.where(q == 2, -s64, -c64)))
     assert _ulps(c, rc).max() <= 2.0 and _ulps(s, rs).max() <= 2.0
     assert _ulps(r, np.sqrt(v.astype(np.float64))).max() <= 1.0
-    from wgarray.kernels.random import _VARIANT_CODE
-    probe = wg.ElementwiseKernel("float32 a, float32 c", "float32 r", "r = fma(a, a, c);", "rand_fma_probe")
-    one = probe(wg.asarray(np.array([1 + 2.0 ** -12], F32), device=dev),
-                wg.asarray(np.array([-(1 + 2.0 ** -11)], F32), device=dev)).numpy()[0]
-    if one != F32(2.0 ** -24):
-        pytest.skip("this device's WGSL fma is not fused")
-    k = wg.ElementwiseKernel("float32 x, uint32 m, float32 v", "float32 l, float32 c, float32 s, float32 r",
-                             "l = wg_rv_ln_fma(x); let cs = wg_rv_cossin_fma(m); c = cs.x; s = cs.y; "
-                             "r = wg_rv_sqrt_fma(v);", "rand_transforms_fma", preamble=_VARIANT_CODE)
-    got = [a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(m, device=dev), wg.asarray(v, device=dev))]
+    from wgarray.kernels import random as kr
+    code = kr._CODE["fma" if kr.fma_fused(dev) else "fmaexact"]
+    k = wg.ElementwiseKernel("float32 x, uint32 m, float32 v, uint32 nc",
+                             "float32 l, float32 c, float32 s, float32 r",
+                             "l = wg_rv_ln_fma(x, nc); let cs = wg_rv_cossin_fma(m, nc); c = cs.x; s = cs.y; "
+                             "r = wg_rv_sqrt_fma(v, nc);", f"rand_transforms_fma{kr.fma_fused(dev)}", preamble=code)
+    nc = wg.asarray(np.zeros(len(x), np.uint32), device=dev)
+    got = [a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(m, device=dev), wg.asarray(v, device=dev), nc)]
     for g_, w_ in zip(got, (ln, c, s, r)):
         _same_as_emulation(g_, w_, dev)
 
@@ -753,3 +751,22 @@ def test_normal_f32_blocks_kernel_same_bits(dev, normal_knobs):
                 for got, w in zip(_normals(dev, n, loc, scale), want):
                     np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
             kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = 1, 256
+
+
+def test_fma_device_rounds_once(dev):
+    """The "fma" variant's wg_rv_fma on this device (WGSL's fma where it is fused, else the exact emulation) equals
+    an fma rounded once: random operands of spread exponents, near-cancelling sums and tiny addends."""
+    from wgarray.kernels import random as kr
+    code = kr._CODE["fma" if kr.fma_fused(dev) else "fmaexact"]
+    k = wg.ElementwiseKernel("float32 a, float32 b, float32 c, uint32 nc", "float32 r", "r = wg_rv_fma(a, b, c, nc);",
+                             f"rand_fma_device{kr.fma_fused(dev)}", preamble=code)
+    rng = np.random.default_rng(11)
+    n = 1 << 14
+    a = (rng.uniform(-2, 2, 3 * n) * np.exp2(rng.integers(-20, 20, 3 * n))).astype(F32)
+    b = (rng.uniform(-2, 2, 3 * n) * np.exp2(rng.integers(-20, 20, 3 * n))).astype(F32)
+    p = a.astype(np.float64) * b
+    c = np.concatenate([rng.uniform(-2, 2, n) * np.exp2(rng.integers(-40, 20, n)),
+                        -p[n:2 * n] * (1 + rng.uniform(-1e-6, 1e-6, n)),
+                        p[2 * n:] * np.exp2(-rng.integers(20, 30, n)) * rng.choice([-1, 1], n)]).astype(F32)
+    got = k(*(wg.asarray(v, device=dev) for v in (a, b, c)), wg.zeros(3 * n, dtype=wg.uint32, device=dev)).numpy()
+    np.testing.assert_array_equal(got.view(np.uint32), _fma32(a, b, c).view(np.uint32))

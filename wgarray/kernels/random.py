@@ -59,9 +59,10 @@ OPS: dict[str, EwOp] = {op.name: op for op in [
 
 # float32 normal variants (knobs; the functions of shaders/random_f32_variants.wgsl, the variant rows' ``code``).
 # NORMAL_F32: the transforms: "exact" random_f32.wgsl's (the default rows above); "fma" the same algorithms with
-# WGSL's fma and no opaque ORs (other bits; the same on devices whose fma is fused, not on lavapipe's: measurement
-# until an exact emulation exists for the others); "builtin" WGSL's log/sqrt/cos/sin (driver-dependent bits: a
-# measurement of the transforms' cost, never a default).  NORMAL_F32_PHILOX: "loop" (philox.wgsl) or "unrolled"
+# every product that feeds a sum fused and no opaque ORs: WGSL's fma where the device's rounds once (``fma_fused``,
+# a GPU), else an exact emulation ("fmaexact", random_f32_fma_exact.wgsl: lavapipe), so other bits than "exact" but
+# the same on every device; "builtin" WGSL's log/sqrt/cos/sin (driver-dependent bits: a measurement of the
+# transforms' cost, never a default).  NORMAL_F32_PHILOX: "loop" (philox.wgsl) or "unrolled"
 # (rounds written out, the same bits).  NORMAL_F32_STD: a draw of loc 0 and scale 1 (standard_normal) stores z
 # itself instead of 0 + 1 * z (4 mul, 4 OR and 4 adds fewer a thread; the same values: only the affine form's
 # 0 + -0.0 = +0.0 differs).  All three leave the counter's advance as it is (four elements a block).
@@ -70,19 +71,33 @@ NORMAL_F32_PHILOX = "loop"
 NORMAL_F32_STD = False
 _TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
               "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
+              "fmaexact": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),  # "fma" where fma is not fused
               "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
 _PHILOX = {"loop": "wg_philox_block({}, 0u)", "unrolled": "wg_rv_block_unrolled({})"}
 _VARIANT_CODE = source.load("random_f32_variants.wgsl")
+_CODE = {t: _VARIANT_CODE + "\n" + source.load("random_f32_fma_exact.wgsl" if t == "fmaexact" else "random_f32_fma.wgsl")
+         for t in _TRANSFORM}
+_FUSED: dict[int, tuple[object, bool]] = {}  # id(device) -> (device, whether its WGSL fma rounds once)
+_FMA_PROBE = EwOp("random_fma_probe", 2, "same", {"f": "fma({x}, {x}, {y})"})
 
 
-def _normal_row(transform: str, philox: str, std: bool) -> EwOp:
-    fn, affine = _TRANSFORM[transform]
-    z4 = f"{fn}({_PHILOX[philox].format(_KC + ', {i}')}, {{q8}})"
-    z1 = f"{fn}({_PHILOX[philox].format(_KC + ', {i} / 4u')}, {{q8}})[{{i}} % 4u]"
-    block = z4 if std else f"{affine}({{q6}}, {{q7}}, {z4}, {{q8}})"
-    one = z1 if std else f"{affine}({{q6}}, {{q7}}, vec4<f32>({z1}), {{q8}}).x"
-    return EwOp(_normal_name(transform, philox, std), 9, "same", {"f": one}, block={"f": block},
-                code=_VARIANT_CODE)
+def fma_fused(device) -> bool:
+    """Whether ``device``'s WGSL fma rounds once (probed once a device, one dispatch and a 4-byte read):
+    (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused, 0 when the product is rounded first."""
+    got = _FUSED.get(id(device))
+    if got is None or got[0] is not device:
+        from .._array import Array
+        from ..alloc.mirror import Mirror
+        out = Array(Mirror(dt.float32, 1, device), (1,))
+        _ew.run(device, _FMA_PROBE, [Scalar(1 + 2.0 ** -12, dt.float32), Scalar(-(1 + 2.0 ** -11), dt.float32)],
+                out, dt.float32, [dt.float32, dt.float32])
+        got = _FUSED[id(device)] = (device, float(out.numpy()[0]) == 2.0 ** -24)
+    return got[1]
+
+
+def _transform(device) -> str:
+    """NORMAL_F32 as a row's transform on ``device`` ("fma" emulated where its fma is not fused)."""
+    return "fmaexact" if NORMAL_F32 == "fma" and not fma_fused(device) else NORMAL_F32
 
 
 # NORMAL_F32_BLOCKS > 1 or NORMAL_F32_WG != 256: float32 normals (contiguous, a multiple of 4 elements, one
@@ -98,10 +113,10 @@ def _blocks_kernel(device, transform: str, philox: str, std: bool):
     z4 = f"{fn}({_PHILOX[philox].format('p.k0, p.k1, p.c0, p.c1, p.c2, p.c3, b')}, p.nc)"
     normal = z4 if std else f"{affine}(lo, span, {z4}, p.nc)"
     dtypes = [dt.float32, dt.uint64] if device.supports(dt.uint64) else [dt.float32]
-    key = ("random_normal_blocks", normal, NORMAL_F32_BLOCKS, NORMAL_F32_WG, len(dtypes))
+    key = ("random_normal_blocks", transform, normal, NORMAL_F32_BLOCKS, NORMAL_F32_WG, len(dtypes))
     return launch.compile(device, key, lambda: launch.Kernel(
         "random_normal_blocks.wgsl", (launch.write("out", "array<vec4<f32>>"),),
-        dict(HELPERS=source.helpers(dtypes), CODE=_VARIANT_CODE, BLOCKS=NORMAL_F32_BLOCKS, NORMAL=normal),
+        dict(HELPERS=source.helpers(dtypes), CODE=_CODE[transform], BLOCKS=NORMAL_F32_BLOCKS, NORMAL=normal),
         workgroup=NORMAL_F32_WG))
 
 
@@ -115,11 +130,21 @@ def _draw_blocks(device, key, counter, params, out, std: bool) -> bool:
         return False
     nb = n // 4
     threads = -(-nb // NORMAL_F32_BLOCKS)
-    kernel = _blocks_kernel(device, NORMAL_F32, NORMAL_F32_PHILOX, std)
+    kernel = _blocks_kernel(device, _transform(device), NORMAL_F32_PHILOX, std)
     f32bits = [int(np.float32(p.value).view(np.uint32)) for p in params]
     prm = layout.Params().u32(nb, threads, *key, *counter, *f32bits, 0, 0)
     launch.dispatch(device, kernel, [out.mirror.buffer_for_write(whole=True)], prm.bytes(), threads=threads)
     return True
+
+
+def _normal_row(transform: str, philox: str, std: bool) -> EwOp:
+    fn, affine = _TRANSFORM[transform]
+    z4 = f"{fn}({_PHILOX[philox].format(_KC + ', {i}')}, {{q8}})"
+    z1 = f"{fn}({_PHILOX[philox].format(_KC + ', {i} / 4u')}, {{q8}})[{{i}} % 4u]"
+    block = z4 if std else f"{affine}({{q6}}, {{q7}}, {z4}, {{q8}})"
+    one = z1 if std else f"{affine}({{q6}}, {{q7}}, vec4<f32>({z1}), {{q8}}).x"
+    return EwOp(_normal_name(transform, philox, std), 9, "same", {"f": one}, block={"f": block},
+                code=_CODE[transform])
 
 
 def _normal_name(transform: str, philox: str, std: bool) -> str:
@@ -157,7 +182,7 @@ def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: 
         if (NORMAL_F32_BLOCKS, NORMAL_F32_WG) != (1, 256) and _draw_blocks(device, key, counter, params, out, std):
             return
         if (NORMAL_F32, NORMAL_F32_PHILOX, std) != ("exact", "loop", False):
-            name = _normal_name(NORMAL_F32, NORMAL_F32_PHILOX, std)
+            name = _normal_name(_transform(device), NORMAL_F32_PHILOX, std)
     words = [Scalar(int(w), dt.uint32) for w in (*key, *counter)]
     if device.supports(dt.uint64):
         # the same value as a u64 scalar puts 64-bit integers among the kernel's dtypes, so its helpers compute

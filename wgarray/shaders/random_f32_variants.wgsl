@@ -2,9 +2,10 @@
 // only kernels of those rows carry them).
 // Philox "unrolled": Philox4x32-10 written out round by round with the key schedule as constants added to the key
 // (no loop, no round test): the same bits as wg_philox4x32.
-// Transforms "fma": the same algorithms as random_f32.wgsl with every product that feeds a sum fused (WGSL's fma,
-// no opaque ORs): other bits than the default, the same on every device whose fma rounds once (a GPU's FFMA);
-// lavapipe's fma rounds twice (not fused), so this is a measurement until such devices get an exact emulation.
+// Transforms "fma": the same algorithms as random_f32.wgsl with every product that feeds a sum fused, through
+// wg_rv_fma: WGSL's fma where the device's rounds once (a GPU's FFMA: random_f32_fma.wgsl), else an exact
+// emulation (random_f32_fma_exact.wgsl; lavapipe's fma rounds twice): other bits than the default, the same on
+// every device.
 // "builtin": WGSL's log/sqrt/cos/sin (their accuracy differs between drivers): a measurement of what the
 // device-independent transforms cost, never a default.
 
@@ -35,63 +36,64 @@ fn wg_rv_block_unrolled(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, b:
 }
 
 // ln(x) as wg_rand_ln_f32 (the same coefficients), the Horner steps and the tail fused.
-fn wg_rv_ln_fma(x: f32) -> f32 {
+fn wg_rv_ln_fma(x: f32, nc: u32) -> f32 {
     let ix = bitcast<i32>(x) - 0x3f3504f3;
     let k = f32(ix >> 23u);
     let f = bitcast<f32>((ix & 0x007fffff) + 0x3f3504f3) - 1.0;
     let z = f * f;
     var p = 0.0674506276845932;
-    p = fma(p, f, -0.1179129108786583);
-    p = fma(p, f, 0.11955855786800385);
-    p = fma(p, f, -0.12389484792947769);
-    p = fma(p, f, 0.14206945896148682);
-    p = fma(p, f, -0.16668537259101868);
-    p = fma(p, f, 0.20002862811088562);
-    p = fma(p, f, -0.25000008940696716);
-    p = fma(p, f, 0.33333298563957214);
-    let y = fma(f * z, p, -0.5 * z);
-    let r = fma(k, 1.428606765330187e-06, y) + f;
-    return fma(k, 0.693145751953125, r);  // the product is exact: fused or not, the same
+    p = wg_rv_fma(p, f, -0.1179129108786583, nc);
+    p = wg_rv_fma(p, f, 0.11955855786800385, nc);
+    p = wg_rv_fma(p, f, -0.12389484792947769, nc);
+    p = wg_rv_fma(p, f, 0.14206945896148682, nc);
+    p = wg_rv_fma(p, f, -0.16668537259101868, nc);
+    p = wg_rv_fma(p, f, 0.20002862811088562, nc);
+    p = wg_rv_fma(p, f, -0.25000008940696716, nc);
+    p = wg_rv_fma(p, f, 0.33333298563957214, nc);
+    let y = wg_rv_fma(f * z, p, -0.5 * z, nc);
+    let r = wg_rv_fma(k, 1.428606765330187e-06, y, nc) + f;
+    return r + k * 0.693145751953125;  // the product is exact: fused or not, the same
 }
 
 // (cos, sin)(2 pi m / 2^24) as wg_rand_cossin_f32 (the same reduction and coefficients), the steps fused.
-fn wg_rv_cossin_fma(m: u32) -> vec2<f32> {
+fn wg_rv_cossin_fma(m: u32, nc: u32) -> vec2<f32> {
     let q4 = (m + 0x200000u) >> 22u;
     let t = f32(i32(m) - i32(q4 << 22u)) * 5.9604644775390625e-08;
     let z = t * t;
     var s = -75.40225219726562;
-    s = fma(s, z, 81.59255981445312);
-    s = fma(s, z, -41.3416633605957);
-    s = fma(s, z, 6.2831854820251465);
+    s = wg_rv_fma(s, z, 81.59255981445312, nc);
+    s = wg_rv_fma(s, z, -41.3416633605957, nc);
+    s = wg_rv_fma(s, z, 6.2831854820251465, nc);
     let sn = t * s;
     var c = 59.245967864990234;
-    c = fma(c, z, -85.44374084472656);
-    c = fma(c, z, 64.93932342529297);
-    c = fma(c, z, -19.739208221435547);
-    let cs = fma(z, c, 1.0);
+    c = wg_rv_fma(c, z, -85.44374084472656, nc);
+    c = wg_rv_fma(c, z, 64.93932342529297, nc);
+    c = wg_rv_fma(c, z, -19.739208221435547, nc);
+    let cs = wg_rv_fma(z, c, 1.0, nc);
     let q = q4 & 3u;
     let v = select(vec2<f32>(cs, sn), vec2<f32>(sn, cs), (q & 1u) == 1u);
     return vec2<f32>(select(v.x, -v.x, q == 1u || q == 2u), select(v.y, -v.y, q >= 2u));
 }
 
 // sqrt(x) as wg_rand_sqrt_f32 (two Newton steps from the bit guess), the residual x - s^2 exact by fma.
-fn wg_rv_sqrt_fma(x: f32) -> f32 {
+fn wg_rv_sqrt_fma(x: f32, nc: u32) -> f32 {
     var y = bitcast<f32>(0x5f3759dfu - (bitcast<u32>(x) >> 1u));
     let hx = 0.5 * x;
-    y = y * fma(-(hx * y), y, 1.5);
-    y = y * fma(-(hx * y), y, 1.5);
+    y = y * wg_rv_fma(-(hx * y), y, 1.5, nc);
+    y = y * wg_rv_fma(-(hx * y), y, 1.5, nc);
     let s = x * y;
-    return select(fma(0.5 * y, fma(-s, s, x), s), 0.0, x == 0.0);
+    return select(wg_rv_fma(0.5 * y, wg_rv_fma(-s, s, x, nc), s, nc), 0.0, x == 0.0);
 }
 
 fn wg_rv_boxmuller4_fma(w: vec4<u32>, nc: u32) -> vec4<f32> {
-    let r01 = wg_rv_sqrt_fma(-2.0 * wg_rv_ln_fma(wg_rand_open_f32(w.x)));
-    let r23 = wg_rv_sqrt_fma(-2.0 * wg_rv_ln_fma(wg_rand_open_f32(w.z)));
-    return vec4<f32>(r01 * wg_rv_cossin_fma(w.y >> 8u), r23 * wg_rv_cossin_fma(w.w >> 8u));
+    let r01 = wg_rv_sqrt_fma(-2.0 * wg_rv_ln_fma(wg_rand_open_f32(w.x), nc), nc);
+    let r23 = wg_rv_sqrt_fma(-2.0 * wg_rv_ln_fma(wg_rand_open_f32(w.z), nc), nc);
+    return vec4<f32>(r01 * wg_rv_cossin_fma(w.y >> 8u, nc), r23 * wg_rv_cossin_fma(w.w >> 8u, nc));
 }
 
 fn wg_rv_affine4_fma(lo: f32, span: f32, v: vec4<f32>, nc: u32) -> vec4<f32> {
-    return fma(vec4<f32>(span), v, vec4<f32>(lo));
+    return vec4<f32>(wg_rv_fma(span, v.x, lo, nc), wg_rv_fma(span, v.y, lo, nc), wg_rv_fma(span, v.z, lo, nc),
+                     wg_rv_fma(span, v.w, lo, nc));
 }
 
 // Box-Muller with WGSL's builtins (measurement only: other bits on every driver).
