@@ -406,41 +406,46 @@ _COS_P = [59.245967864990234, -85.44374084472656, 64.93932342529297, -19.7392082
 F32 = np.float32
 
 
-def _horner(cs, x):
+def _mul_add(a, b, c):
+    """a * b + c in float32, the product rounded first (the default transforms: no contraction)."""
+    return a * b + c
+
+
+def _horner(cs, x, fma=_mul_add):
     r = np.full_like(x, F32(cs[0]))
     for c in cs[1:]:
-        r = r * x + F32(c)
+        r = fma(r, x, F32(c))
     return r
 
 
-def _ln_emul(x):
+def _ln_emul(x, fma=_mul_add):
     ix = x.view(np.int32).astype(np.int64) - 0x3F3504F3
     k = (ix >> 23).astype(F32)
     f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(F32) - F32(1)
     z = f * f
-    y = ((f * z) * _horner(_LN_P, f)) - F32(0.5) * z
-    return ((y + k * F32(1.428606765330187e-06)) + f) + k * F32(0.693145751953125)
+    y = fma(f * z, _horner(_LN_P, f, fma), -(F32(0.5) * z))
+    return (fma(k, F32(1.428606765330187e-06), y) + f) + k * F32(0.693145751953125)
 
 
-def _cossin_emul(m):
+def _cossin_emul(m, fma=_mul_add):
     q4 = (m.astype(np.int64) + (1 << 21)) >> 22
     t = (m.astype(np.int64) - (q4 << 22)).astype(F32) * F32(2.0 ** -24)
     z = t * t
-    s = t * _horner(_SIN_P, z)
-    c = F32(1) + z * _horner(_COS_P, z)
+    s = t * _horner(_SIN_P, z, fma)
+    c = fma(z, _horner(_COS_P, z, fma), F32(1))
     q = q4 & 3
     cs = np.where(q == 0, c, np.where(q == 1, -s, np.where(q == 2, -c, s)))
     sn = np.where(q == 0, s, np.where(q == 1, c, np.where(q == 2, -s, -c)))
     return cs, sn
 
 
-def _sqrt_emul(x):
+def _sqrt_emul(x, fma=_mul_add):
     y = (np.uint32(0x5F3759DF) - (x.view(np.uint32) >> np.uint32(1))).view(F32)
     hx = F32(0.5) * x
     for _ in range(2):
-        y = y * (F32(1.5) - (hx * y) * y)
+        y = y * fma(-(hx * y), y, F32(1.5))
     s = x * y
-    return np.where(x == 0, F32(0), s + (F32(0.5) * y) * (x - s * s))
+    return np.where(x == 0, F32(0), fma(F32(0.5) * y, fma(-s, s, x), s))
 
 
 def _open(w):
@@ -485,6 +490,18 @@ def _transform_inputs(seed, n):
     return w, m, v
 
 
+def _assert_transform_accuracy(x, m, v, ln, c, s, r):
+    """ln(x) within 1 ulp, cos/sin(2 pi m / 2^24) within 2 ulp, sqrt(v) within 1 ulp of float64."""
+    assert _ulps(ln, np.log(x.astype(np.float64))).max() <= 1.0
+    t = (m.astype(np.int64) - (((m.astype(np.int64) + (1 << 21)) >> 22) << 22)) / 2.0 ** 24  # exact reduction
+    q = ((m.astype(np.int64) + (1 << 21)) >> 22) & 3
+    c64, s64 = np.cos(2 * np.pi * t), np.sin(2 * np.pi * t)
+    rc = np.where(q == 0, c64, np.where(q == 1, -s64, np.where(q == 2, -c64, s64)))
+    rs = np.where(q == 0, s64, np.where(q == 1, c64, np.where(q == 2, -s64, -c64)))
+    assert _ulps(c, rc).max() <= 2.0 and _ulps(s, rs).max() <= 2.0
+    assert _ulps(r, np.sqrt(v.astype(np.float64))).max() <= 1.0
+
+
 def test_float32_transforms_accuracy_and_bits(dev, transforms):
     """ln(x) for x = (w + 0.5) / 2^32 within 1 ulp of float64, cos/sin(2 pi m / 2^24) within 2 ulp (exact 0 where
     the value is 0), sqrt within 1 ulp (0.87, 1.72 and 0.85 ulp are the maxima seen over every m and 2^22 w);
@@ -494,14 +511,7 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
     nc = wg.asarray(np.zeros(len(x), np.uint32), device=dev)
     ln, c, s, r = (a.numpy() for a in transforms(wg.asarray(x, device=dev), wg.asarray(m, device=dev),
                                                  wg.asarray(v, device=dev), nc))
-    assert _ulps(ln, np.log(x.astype(np.float64))).max() <= 1.0
-    t = (m.astype(np.int64) - (((m.astype(np.int64) + (1 << 21)) >> 22) << 22)) / 2.0 ** 24  # exact reduction
-    q = ((m.astype(np.int64) + (1 << 21)) >> 22) & 3
-    c64, s64 = np.cos(2 * np.pi * t), np.sin(2 * np.pi * t)
-    rc = np.where(q == 0, c64, np.where(q == 1, -s64, np.where(q == 2, -c64, s64)))
-    rs = np.where(q == 0, s64, np.where(q == 1, c64, np.where(q == 2, -s64, -c64)))
-    assert _ulps(c, rc).max() <= 2.0 and _ulps(s, rs).max() <= 2.0
-    assert _ulps(r, np.sqrt(v.astype(np.float64))).max() <= 1.0
+    _assert_transform_accuracy(x, m, v, ln, c, s, r)
     ce, se = _cossin_emul(m)
     for got, want in ((ln, _ln_emul(x)), (c, ce), (s, se), (r, _sqrt_emul(v))):
         _same_as_emulation(got, want, dev)
@@ -653,43 +663,6 @@ def _fma32(a, b, c):
     return np.where(away, other, r).astype(np.float32)
 
 
-def _ln_fma_emul(x):
-    ix = x.view(np.int32).astype(np.int64) - 0x3F3504F3
-    k = (ix >> 23).astype(F32)
-    f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(F32) - F32(1)
-    z = f * f
-    p = np.full_like(f, F32(_LN_P[0]))
-    for cf in _LN_P[1:]:
-        p = _fma32(p, f, cf)
-    y = _fma32(f * z, p, -(F32(0.5) * z))
-    r = _fma32(k, F32(1.428606765330187e-06), y) + f
-    return _fma32(k, F32(0.693145751953125), r)
-
-
-def _cossin_fma_emul(m):
-    q4 = (m.astype(np.int64) + (1 << 21)) >> 22
-    t = (m.astype(np.int64) - (q4 << 22)).astype(F32) * F32(2.0 ** -24)
-    z = t * t
-    s, c = np.full_like(z, F32(_SIN_P[0])), np.full_like(z, F32(_COS_P[0]))
-    for cs_, cc in zip(_SIN_P[1:], _COS_P[1:]):
-        s, c = _fma32(s, z, cs_), _fma32(c, z, cc)
-    s = t * s
-    c = _fma32(z, c, F32(1))
-    q = q4 & 3
-    cs = np.where(q == 0, c, np.where(q == 1, -s, np.where(q == 2, -c, s)))
-    sn = np.where(q == 0, s, np.where(q == 1, c, np.where(q == 2, -s, -c)))
-    return cs, sn
-
-
-def _sqrt_fma_emul(x):
-    y = (np.uint32(0x5F3759DF) - (x.view(np.uint32) >> np.uint32(1))).view(F32)
-    hx = F32(0.5) * x
-    for _ in range(2):
-        y = y * _fma32(-(hx * y), y, F32(1.5))
-    s = x * y
-    return np.where(x == 0, F32(0), _fma32(F32(0.5) * y, _fma32(-s, s, x), s))
-
-
 def test_fma32_emulation():
     """_fma32 rounds once: against exact rationals on products whose float64 sum rounds onto a float32 midpoint."""
     from fractions import Fraction
@@ -715,15 +688,8 @@ def test_float32_fma_transforms(dev):
     GPU's FFMA), else through the exact emulation (random_f32_fma_exact.wgsl; lavapipe's fma rounds twice)."""
     w, m, v = _transform_inputs(3, 1 << 15)
     x = _open(w)
-    ln, (c, s), r = _ln_fma_emul(x), _cossin_fma_emul(m), _sqrt_fma_emul(v)
-    assert _ulps(ln, np.log(x.astype(np.float64))).max() <= 1.0
-    t = (m.astype(np.int64) - (((m.astype(np.int64) + (1 << 21)) >> 22) << 22)) / 2.0 ** 24
-    q = ((m.astype(np.int64) + (1 << 21)) >> 22) & 3
-    c64, s64 = np.cos(2 * np.pi * t), np.sin(2 * np.pi * t)
-    rc = np.where(q == 0, c64, np.where(q == 1, -s64, np.where(q == 2, -c64, s64)))
-    rs = np.where(q == 0, s64, np.where(q == 1, c64, np.where(q == 2, -s64, -c64)))
-    assert _ulps(c, rc).max() <= 2.0 and _ulps(s, rs).max() <= 2.0
-    assert _ulps(r, np.sqrt(v.astype(np.float64))).max() <= 1.0
+    ln, (c, s), r = _ln_emul(x, _fma32), _cossin_emul(m, _fma32), _sqrt_emul(v, _fma32)
+    _assert_transform_accuracy(x, m, v, ln, c, s, r)
     from wgarray.kernels import random as kr
     code = kr._CODE["fma" if kr.fma_fused(dev) else "fmaexact"]
     k = wg.ElementwiseKernel("float32 x, uint32 m, float32 v, uint32 nc",

@@ -58,9 +58,13 @@ fn wg_rand_cossin_f32(m: u32, nc: u32) -> vec2<f32> {
     c = wg_rand_keep_f32(c * z, nc) - 85.44374084472656;
     c = wg_rand_keep_f32(c * z, nc) + 64.93932342529297;
     c = wg_rand_keep_f32(c * z, nc) - 19.739208221435547;
-    let cs = 1.0 + wg_rand_keep_f32(z * c, nc);
+    return wg_rand_quadrant_f32(q4, 1.0 + wg_rand_keep_f32(z * c, nc), sn);
+}
+
+// (cos, sin) of q4 quarter turns + 2 pi t from (cs, sn) = (cos, sin)(2 pi t):
+// q = 0: (c, s); 1: (-s, c); 2: (-c, -s); 3: (s, -c)
+fn wg_rand_quadrant_f32(q4: u32, cs: f32, sn: f32) -> vec2<f32> {
     let q = q4 & 3u;
-    // q = 0: (c, s); 1: (-s, c); 2: (-c, -s); 3: (s, -c)
     let v = select(vec2<f32>(cs, sn), vec2<f32>(sn, cs), (q & 1u) == 1u);
     return vec2<f32>(select(v.x, -v.x, q == 1u || q == 2u), select(v.y, -v.y, q >= 2u));
 }

@@ -17,13 +17,7 @@ fn wg_rv_round(c: vec4<u32>, k0: u32, k1: u32) -> vec4<u32> {
 
 // wg_philox_block's block, the rounds unrolled: round r uses key + r * (0x9E3779B9, 0xBB67AE85) (mod 2^32).
 fn wg_rv_block_unrolled(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, b: u32) -> vec4<u32> {
-    let w0 = c0 + b;
-    let carry0 = select(0u, 1u, w0 < b);
-    let w1 = c1 + carry0;
-    let carry1 = select(0u, 1u, w1 < carry0);
-    let w2 = c2 + carry1;
-    let carry2 = select(0u, 1u, w2 < carry1);
-    var c = wg_rv_round(vec4<u32>(w0, w1, w2, c3 + carry2), k0, k1);
+    var c = wg_rv_round(wg_philox_counter(c0, c1, c2, c3, b, 0u), k0, k1);
     c = wg_rv_round(c, k0 + 0x9E3779B9u, k1 + 0xBB67AE85u);
     c = wg_rv_round(c, k0 + 0x3C6EF372u, k1 + 0x76CF5D0Au);
     c = wg_rv_round(c, k0 + 0xDAA66D2Bu, k1 + 0x32370B8Fu);
@@ -60,19 +54,16 @@ fn wg_rv_cossin_fma(m: u32, nc: u32) -> vec2<f32> {
     let q4 = (m + 0x200000u) >> 22u;
     let t = f32(i32(m) - i32(q4 << 22u)) * 5.9604644775390625e-08;
     let z = t * t;
-    var s = -75.40225219726562;
-    s = wg_rv_fma(s, z, 81.59255981445312, nc);
-    s = wg_rv_fma(s, z, -41.3416633605957, nc);
-    s = wg_rv_fma(s, z, 6.2831854820251465, nc);
-    let sn = t * s;
-    var c = 59.245967864990234;
-    c = wg_rv_fma(c, z, -85.44374084472656, nc);
-    c = wg_rv_fma(c, z, 64.93932342529297, nc);
-    c = wg_rv_fma(c, z, -19.739208221435547, nc);
-    let cs = wg_rv_fma(z, c, 1.0, nc);
-    let q = q4 & 3u;
-    let v = select(vec2<f32>(cs, sn), vec2<f32>(sn, cs), (q & 1u) == 1u);
-    return vec2<f32>(select(v.x, -v.x, q == 1u || q == 2u), select(v.y, -v.y, q >= 2u));
+    let sn = t * wg_rv_poly3_fma(z, vec4<f32>(-75.40225219726562, 81.59255981445312, -41.3416633605957,
+                                              6.2831854820251465), nc);
+    let c = wg_rv_poly3_fma(z, vec4<f32>(59.245967864990234, -85.44374084472656, 64.93932342529297,
+                                         -19.739208221435547), nc);
+    return wg_rand_quadrant_f32(q4, wg_rv_fma(z, c, 1.0, nc), sn);
+}
+
+// ((p.x z + p.y) z + p.z) z + p.w, each step fused.
+fn wg_rv_poly3_fma(z: f32, p: vec4<f32>, nc: u32) -> f32 {
+    return wg_rv_fma(wg_rv_fma(wg_rv_fma(p.x, z, p.y, nc), z, p.z, nc), z, p.w, nc);
 }
 
 // sqrt(x) as wg_rand_sqrt_f32 (two Newton steps from the bit guess), the residual x - s^2 exact by fma.
