@@ -106,6 +106,15 @@ def run(e: int, torch, target_s: float, check: bool) -> None:
     cases, fails = [], {}
     if check:
         ref = _draw(DEFAULT, n).numpy().copy()
+    used = []
+    real = kr._draw_blocks
+    kr._draw_blocks = lambda *a: used.append(real(*a)) or used[-1]
+    try:
+        _draw(("exact", "loop", False, 2, 256), n)
+    finally:
+        kr._draw_blocks = real
+    print(f"2^{e}: the blocks kernel {'runs' if used and used[0] else 'does NOT run (elementwise fallback)'} for the "
+          f"blocks= rows (storage binding limit {dev.properties.limits.max_storage_buffer_binding_size >> 20} MiB)")
     for var in VARIANTS:
         if check:
             fails[_label(*var)] = _check(var[0], var[2], _draw(var, n).numpy().copy(), ref)
