@@ -60,14 +60,6 @@ def _draw(var, n: int, seed: int = 7):
         _set(*DEFAULT)
 
 
-def _fma_fused(dev) -> bool:
-    """Whether the device's WGSL fma rounds once: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused, 0 unfused."""
-    k = wg.ElementwiseKernel("float32 a, float32 c", "float32 r", "r = fma(a, a, c);", "randgpu_fma_probe")
-    a = wg.asarray(np.array([1 + 2.0 ** -12], np.float32), device=dev)
-    c = wg.asarray(np.array([-(1 + 2.0 ** -11)], np.float32), device=dev)
-    return float(k(a, c).numpy()[0]) == 2.0 ** -24
-
-
 def _check(v: str, std: bool, z: np.ndarray, ref: np.ndarray) -> str:
     """'' when variant (transform v, std)'s draw z is right against the default's ref, else why not."""
     n = len(z)
@@ -158,7 +150,7 @@ def main(argv: list[str]) -> int:
     dev = wg.default_device()
     print(f"wgarray device: {dev}; default NORMAL_F32={DEFAULT[0]!r} NORMAL_F32_PHILOX={DEFAULT[1]!r} "
           f"NORMAL_F32_STD={DEFAULT[2]} NORMAL_F32_BLOCKS={DEFAULT[3]} NORMAL_F32_WG={DEFAULT[4]}; "
-          f"WGSL fma fused (one rounding): {_fma_fused(dev)}")
+          f"WGSL fma fused (one rounding): {kr.fma_fused(dev)}")
     torch = None if small else _torch()
     for k, e in enumerate((16, 18) if small else (22, 26)):
         run(e, torch, 0.02 if small else 0.05, check=k == 0)  # answers checked at the first size
