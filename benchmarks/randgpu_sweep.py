@@ -6,8 +6,9 @@ of ``wgarray/kernels/random.py`` as imported) and with every setting of ``NORMAL
 "builtin") x ``NORMAL_F32_PHILOX`` ("loop", "unrolled") x ``NORMAL_F32_STD`` (False, True) on the elementwise path,
 then ``NORMAL_F32_BLOCKS`` x ``NORMAL_F32_WG`` (the blocks kernel: blocks an invocation, workgroup size) for
 "exact loop" and "fma unrolled std" (and three for "builtin unrolled std": the floor of this design); each
-against torch.randn in the same process when a CUDA torch imports.  For context: Philox alone (raw bits, the ``random_bits`` row: the generator and the store without any transform),
-random() (uniform), and ``x + 0`` of the same size (4 bytes read and 4 written an element).  Timing:
+against torch.randn in the same process when a CUDA torch imports.  For context: Philox alone (raw bits, the
+``random_bits`` row: the generator and the store without any transform), random() (uniform), and ``x + 0`` of the
+same size (4 bytes read and 4 written an element).  Timing:
 benchmarks/timing.py's ``measure_all``, all cases of a size interleaved, each sample many back-to-back calls and one
 synchronisation, best of the samples.  The first line says whether the device's WGSL fma is fused (on a GPU it
 should be: "fma" then runs the native instruction; else its exact emulation, slow).
