@@ -22,6 +22,9 @@ struct Params {
 ${BINDINGS}
 
 ${ENTRY}
+    if (thread_index >= p.stride) {  // the grid's rounding up: those blocks are another invocation's
+        return;
+    }
     let lo = bitcast<f32>(p.lo);
     let span = bitcast<f32>(p.span);
     for (var j = 0u; j < ${BLOCKS}u; j = j + 1u) {
