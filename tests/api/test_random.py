@@ -736,3 +736,41 @@ def test_fma_device_rounds_once(dev):
                         p[2 * n:] * np.exp2(-rng.integers(20, 30, n)) * rng.choice([-1, 1], n)]).astype(F32)
     got = k(*(wg.asarray(v, device=dev) for v in (a, b, c)), wg.zeros(3 * n, dtype=wg.uint32, device=dev)).numpy()
     np.testing.assert_array_equal(got.view(np.uint32), _fma32(a, b, c).view(np.uint32))
+
+
+def _philox_inverse(out, key, rounds=10):
+    """The counter whose Philox4x32 block is ``out`` (each round inverted: the multipliers are odd)."""
+    m = 0xFFFFFFFF
+    ks = [key]
+    for _ in range(rounds - 1):
+        ks.append(((ks[-1][0] + 0x9E3779B9) & m, (ks[-1][1] + 0xBB67AE85) & m))
+    c = list(out)
+    for k in reversed(ks):
+        c0, c2 = (c[3] * pow(0xD2511F53, -1, 1 << 32)) & m, (c[1] * pow(0xCD9E8D57, -1, 1 << 32)) & m
+        c = [c0, c[0] ^ ((0xCD9E8D57 * c2) >> 32) ^ k[0], c2, c[2] ^ ((0xD2511F53 * c0) >> 32) ^ k[1]]
+    return c
+
+
+def test_normal_f32_std_negative_zero(dev, normal_knobs):
+    """u rounded to 1 gives r = 0: z = r cos is -0.0 where cos < 0.  The std rows (standard_normal, normal(0, 1))
+    store z as the host emulation (and numpy's r * c) does; the affine form 0 + 1 * z gives +0.0; the values are
+    equal either way.  A block built for it by inverting Philox: words (2^32 - 1, half a turn, 2^32 - 1, 0)."""
+    from wgarray.kernels import random as kr
+    key = (0x12345678, 0x9ABCDEF0)
+    w = [0xFFFFFFFF, 1 << 31, 0xFFFFFFFF, 0]
+    counter = _philox_inverse(w, key)
+    assert _philox_ref(counter, key) == w
+    w = np.array([w], np.uint32)
+    r01, r23 = (_sqrt_emul(F32(-2) * _ln_emul(_open(w[:, j]))) for j in (0, 2))
+    (c01, s01), (c23, s23) = _cossin_emul(w[:, 1] >> 8), _cossin_emul(w[:, 3] >> 8)
+    want = np.stack([r01 * c01, r01 * s01, r23 * c23, r23 * s23], 1).ravel()
+    np.testing.assert_array_equal(np.signbit(want), [True, True, False, False])
+    got = {}
+    for p, std in (("unrolled", True), ("loop", True), ("unrolled", False), ("loop", False)):
+        normal_knobs("exact", p, std)
+        out = wg.empty(4, dtype=wg.float32, device=dev)
+        kr.draw(dev, "random_normal", key, counter, [kr.Scalar(0.0, wg.float32), kr.Scalar(1.0, wg.float32)], out)
+        got[std] = out.numpy()
+        np.testing.assert_array_equal(got[std], want)  # values
+    _same_as_emulation(got[True], want, dev)
+    assert not np.signbit(got[False]).any()
