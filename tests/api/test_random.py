@@ -517,6 +517,24 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
         _same_as_emulation(got, want, dev)
 
 
+@pytest.mark.parametrize("guard", ["guardmul", "guardadd"])
+def test_float32_guard_transforms_bits(dev, guard):
+    """The "guardmul" / "guardadd" transforms (x * 1.0 or x + -0.0 of an opaque constant instead of the OR): the
+    default's algorithms, so the host emulation's bits on the device (where the driver does not reassociate)."""
+    from wgarray.kernels import random as kr
+    pre = kr._GUARD[guard][0]
+    k = wg.ElementwiseKernel("float32 x, uint32 m, float32 v, uint32 nc", "float32 l, float32 c, float32 s, float32 r",
+                             f"l = {pre}ln_f32(x, nc); let cs = {pre}cossin_f32(m, nc); c = cs.x; s = cs.y; "
+                             f"r = {pre}sqrt_f32(v, nc);", f"rand_transforms_{guard}", preamble=kr._CODE[guard])
+    w, m, v = _transform_inputs(3, 1 << 15)
+    x = _open(w)
+    got = [a.numpy() for a in k(*(wg.asarray(a, device=dev) for a in (x, m, v)),
+                                wg.zeros(len(x), dtype=wg.uint32, device=dev))]
+    ce, se = _cossin_emul(m)
+    for g_, want in zip(got, (_ln_emul(x), ce, se, _sqrt_emul(v))):
+        _same_as_emulation(g_, want, dev)
+
+
 @pytest.mark.slow
 def test_float32_cossin_every_m(dev, transforms):
     """cos/sin(2 pi m / 2^24) for every one of the 2^24 values of m: the emulation's bits, within 2 ulp."""
@@ -618,7 +636,7 @@ def normal_knobs():
         kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
     yield set_
     set_(*saved)
-    kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = 1, 256
+    kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = 1, 256, "elementwise"
 
 
 def _normals(dev, n=1001, loc=0.0, scale=1.0):
@@ -639,8 +657,9 @@ def test_normal_f32_unrolled_and_std_same_bits(dev, normal_knobs):
     for loc, scale in ((0.0, 1.0), (1.5, 3.0)):
         normal_knobs()
         want = _normals(dev, loc=loc, scale=scale)
-        for p, std in (("unrolled", False), ("loop", True), ("unrolled", True)):
-            normal_knobs("exact", p, std)
+        for t, p, std in (("exact", "unrolled", False), ("exact", "loop", True), ("exact", "unrolled", True),
+                          ("guardmul", "unrolled", True), ("guardadd", "unrolled", False), ("guardadd", "loop", True)):
+            normal_knobs(t, p, std)
             for got, w in zip(_normals(dev, loc=loc, scale=scale), want):
                 if std and loc == 0.0:
                     np.testing.assert_array_equal(got, w)
@@ -707,13 +726,15 @@ def test_normal_f32_blocks_kernel_same_bits(dev, normal_knobs):
     blocks an invocation with a partial last stride, other workgroup sizes, with and without the fma/std rows; an
     output it does not suit (n not a multiple of 4, an offset view) falls back to the elementwise path."""
     from wgarray.kernels import random as kr
-    for t, p, std in (("exact", "loop", False), ("fma", "unrolled", True)):
+    for t, p, std in (("exact", "loop", False), ("fma", "unrolled", True), ("exact", "unrolled", True),
+                      ("guardmul", "unrolled", True)):
         for n, loc, scale in ((4 * 37, 0.0, 1.0), (1001, 0.5, 2.0), (4 * 1000, 0.5, 2.0)):
             normal_knobs(t, p, std)
             want = _normals(dev, n, loc, scale)
-            for blocks, size in ((2, 256), (3, 64), (1, 128)):
+            for blocks, size, kernel in ((2, 256, "elementwise"), (3, 64, "elementwise"), (1, 128, "elementwise"),
+                                         (1, 256, "blocks")):
                 normal_knobs(t, p, std)
-                kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = blocks, size
+                kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = blocks, size, kernel
                 for got, w in zip(_normals(dev, n, loc, scale), want):
                     np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
             kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = 1, 256

@@ -73,6 +73,8 @@ NORMAL_F32 = "exact"
 NORMAL_F32_PHILOX = "unrolled"
 NORMAL_F32_STD = True
 _TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
+              "guardmul": ("wg_rgm_boxmuller4_f32", "wg_rgm_affine4_f32"),
+              "guardadd": ("wg_rga_boxmuller4_f32", "wg_rga_affine4_f32"),
               "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
               "fmaexact": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),  # "fma" where fma is not fused
               "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
@@ -80,6 +82,18 @@ _PHILOX = {"loop": "wg_philox_block({}, 0u)", "unrolled": "wg_rv_block_unrolled(
 _VARIANT_CODE = source.load("random_f32_variants.wgsl")
 _CODE = {t: _VARIANT_CODE + "\n" + source.load("random_f32_fma_exact.wgsl" if t == "fmaexact" else "random_f32_fma.wgsl")
          for t in _TRANSFORM}
+# "guardmul" / "guardadd": random_f32.wgsl's transforms (the same bits as "exact") with another guard against
+# contraction instead of the integer OR (wg_rand_keep_f32): x * 1.0 or x + -0.0, the 1.0 / -0.0 made of nc (opaque).
+# A driver may then fuse the guard with the following add (fma(p, 1.0, c) = p + c, the product p already rounded):
+# two instructions a product-and-add instead of three.  Sound only where the driver does not reassociate the
+# products around the guard (tests/api/test_random.py checks the bits against the host emulation on the device).
+_GUARD = {"guardmul": ("wg_rgm_", "x * bitcast<f32>(0x3f800000u | nc)"),
+          "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)")}
+for _t, (_prefix, _keep) in _GUARD.items():
+    _f32 = source.load("random_f32.wgsl").replace("wg_rand_", _prefix)
+    _f32 = _f32.replace("return bitcast<f32>(bitcast<u32>(x) | nc);", f"return {_keep};", 1)
+    assert _keep in _f32
+    _CODE[_t] = _CODE["exact"] + "\n" + _f32
 _FUSED: dict[int, tuple[object, bool]] = {}  # id(device) -> (device, whether its WGSL fma rounds once)
 _FMA_PROBE = EwOp("random_fma_probe", 2, "same", {"f": "fma({x}, {x}, {y})"})
 
@@ -109,6 +123,10 @@ def _transform(device) -> str:
 # the compiler two independent chains).
 NORMAL_F32_BLOCKS = 1
 NORMAL_F32_WG = 256
+# "blocks": float32 normals through the blocks kernel whenever it suits the output, also for NORMAL_F32_BLOCKS = 1
+# and NORMAL_F32_WG = 256 (other values of those two imply it); "elementwise": the EwOp rows.  H100 2026-12-06: the
+# blocks kernel 0.061 ms against 0.107 at 2^22 for every transform; at 2^26 the same for "fma", faster for "builtin".
+NORMAL_F32_KERNEL = "elementwise"
 
 
 def _blocks_kernel(device, transform: str, philox: str, std: bool):
@@ -182,7 +200,8 @@ def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: 
     first); ``params`` are the row's further scalars.  Computed in the output dtype."""
     if name == "random_normal" and out.dtype == dt.float32:
         std = NORMAL_F32_STD and [float(p.value) for p in params] == [0.0, 1.0]
-        if (NORMAL_F32_BLOCKS, NORMAL_F32_WG) != (1, 256) and _draw_blocks(device, key, counter, params, out, std):
+        if ((NORMAL_F32_KERNEL == "blocks" or (NORMAL_F32_BLOCKS, NORMAL_F32_WG) != (1, 256))
+                and _draw_blocks(device, key, counter, params, out, std)):
             return
         if (NORMAL_F32, NORMAL_F32_PHILOX, std) != ("exact", "loop", False):
             name = _normal_name(_transform(device), NORMAL_F32_PHILOX, std)

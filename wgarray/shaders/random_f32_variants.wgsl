@@ -44,7 +44,9 @@ fn wg_rv_ln_fma(x: f32, nc: u32) -> f32 {
     p = wg_rv_fma(p, f, 0.20002862811088562, nc);
     p = wg_rv_fma(p, f, -0.25000008940696716, nc);
     p = wg_rv_fma(p, f, 0.33333298563957214, nc);
-    let y = wg_rv_fma(f * z, p, -0.5 * z, nc);
+    // f z kept: the H100 (Vulkan, 2026-12-06) gave other bits in 1.2% of its logarithms without (a driver may
+    // reassociate the products f z p)
+    let y = wg_rv_fma(wg_rand_keep_f32(f * z, nc), p, -0.5 * z, nc);
     let r = wg_rv_fma(k, 1.428606765330187e-06, y, nc) + f;
     return r + k * 0.693145751953125;  // the product is exact: fused or not, the same
 }
@@ -70,8 +72,8 @@ fn wg_rv_poly3_fma(z: f32, p: vec4<f32>, nc: u32) -> f32 {
 fn wg_rv_sqrt_fma(x: f32, nc: u32) -> f32 {
     var y = bitcast<f32>(0x5f3759dfu - (bitcast<u32>(x) >> 1u));
     let hx = 0.5 * x;
-    y = y * wg_rv_fma(-(hx * y), y, 1.5, nc);
-    y = y * wg_rv_fma(-(hx * y), y, 1.5, nc);
+    y = y * wg_rv_fma(-wg_rand_keep_f32(hx * y, nc), y, 1.5, nc);  // hx y kept: (hx y) y, as the default's
+    y = y * wg_rv_fma(-wg_rand_keep_f32(hx * y, nc), y, 1.5, nc);
     let s = x * y;
     return select(wg_rv_fma(0.5 * y, wg_rv_fma(-s, s, x, nc), s, nc), 0.0, x == 0.0);
 }
