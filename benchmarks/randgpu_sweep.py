@@ -34,23 +34,29 @@ from wgarray.kernels import random as kr
 
 from benchmarks.timing import Case, measure_all
 
-DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG)
-# every transform x Philox x std on the elementwise path, then the blocks kernel's layouts for two of them
-VARIANTS = [(t, p, std, 1, 256) for t in ("exact", "fma", "builtin") for p in ("loop", "unrolled")
-            for std in (False, True)]
-VARIANTS += [(*v, b, w) for v in (("exact", "loop", False), ("fma", "unrolled", True))
-             for b, w in ((1, 128), (1, 512), (2, 256), (2, 128), (4, 256), (8, 256))]
-VARIANTS += [("builtin", "unrolled", True, b, w) for b, w in ((1, 512), (2, 256), (4, 256))]  # the floor
+DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG,
+           kr.NORMAL_F32_KERNEL)
+# the elementwise path: the former default, the defaults' steps, the guard and fma transforms, the builtin floor
+VARIANTS = [(t, p, std, 1, 256, "elementwise") for t, p, std in (
+    ("exact", "loop", False), ("exact", "unrolled", False), ("exact", "unrolled", True),
+    ("guardmul", "unrolled", True), ("guardadd", "unrolled", True), ("fma", "unrolled", True),
+    ("builtin", "unrolled", True))]
+# the blocks kernel: "exact unrolled std" (the default's bits) at every blocks x workgroup size, the others at two
+VARIANTS += [("exact", "unrolled", True, b, w, "blocks") for b in (1, 2, 4) for w in (128, 256, 512)]
+VARIANTS += [(t, "unrolled", True, b, w, "blocks") for t in ("guardmul", "guardadd") for b, w in ((1, 256), (2, 256))]
+VARIANTS += [("fma", "unrolled", True, 1, 512, "blocks"), ("builtin", "unrolled", True, 2, 256, "blocks")]
+if DEFAULT not in VARIANTS:
+    VARIANTS.insert(0, DEFAULT)
 
 
-def _set(t: str, p: str, std: bool, blocks: int, wg_size: int) -> None:
+def _set(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str) -> None:
     kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
-    kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = blocks, wg_size
+    kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = blocks, wg_size, kernel
 
 
-def _label(t: str, p: str, std: bool, blocks: int, wg_size: int) -> str:
-    tag = " (default)" if (t, p, std, blocks, wg_size) == DEFAULT else ""
-    lay = "" if (blocks, wg_size) == (1, 256) else f" blocks={blocks} wg={wg_size}"
+def _label(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str) -> str:
+    tag = " (default)" if (t, p, std, blocks, wg_size, kernel) == DEFAULT else ""
+    lay = f" blocks={blocks} wg={wg_size}" if kernel == "blocks" or (blocks, wg_size) != (1, 256) else ""
     return f"normal {t} {p}{' std' if std else ''}{lay}{tag}"
 
 
@@ -76,7 +82,7 @@ def _check(v: str, std: bool, z: np.ndarray, ref: np.ndarray) -> str:
         ulps = np.abs(z.astype(np.float64) - ref) / np.maximum(np.spacing(np.abs(ref)), 2.0 ** -149)
         if ulps.max() > 8:
             bad.append(f"{ulps.max():.0f} ulp from the default")
-    elif std:
+    elif std != DEFAULT[2]:
         if not np.array_equal(z, ref):  # values (+0.0 == -0.0)
             bad.append(f"{int((z != ref).sum())} values differ from the default")
     elif not np.array_equal(z.view(np.uint32), ref.view(np.uint32)):
@@ -104,7 +110,7 @@ def run(e: int, torch, target_s: float, check: bool) -> None:
     real = kr._draw_blocks
     kr._draw_blocks = lambda *a: used.append(real(*a)) or used[-1]
     try:
-        _draw(("exact", "loop", False, 2, 256), n)
+        _draw(("exact", "loop", False, 2, 256, "blocks"), n)
     finally:
         kr._draw_blocks = real
     print(f"2^{e}: the blocks kernel {'runs' if used and used[0] else 'does NOT run (elementwise fallback)'} for the "
@@ -147,12 +153,62 @@ def run(e: int, torch, target_s: float, check: bool) -> None:
         print(f"{'torch.randn':46s} 2^{e}: {tt * 1e3:8.4f} ms {4 * n / tt / 1e9:8.1f} GB/s", flush=True)
 
 
+_STAGES = """
+    let ix = bitcast<i32>(x) - 0x3f3504f3;
+    let f = bitcast<f32>((ix & 0x007fffff) + 0x3f3504f3) - 1.0;
+    let z = f * f;
+    var q = 0.0674506276845932;
+    q = wg_rv_fma(q, f, -0.1179129108786583, nc);
+    q = wg_rv_fma(q, f, 0.11955855786800385, nc);
+    q = wg_rv_fma(q, f, -0.12389484792947769, nc);
+    q = wg_rv_fma(q, f, 0.14206945896148682, nc);
+    q = wg_rv_fma(q, f, -0.16668537259101868, nc);
+    q = wg_rv_fma(q, f, 0.20002862811088562, nc);
+    q = wg_rv_fma(q, f, -0.25000008940696716, nc);
+    q = wg_rv_fma(q, f, 0.33333298563957214, nc);
+    p = q;
+    y = wg_rv_fma(wg_rand_keep_f32(f * z, nc), q, -0.5 * z, nc);
+    l = wg_rv_ln_fma(x, nc);
+    r = wg_rv_sqrt_fma(v, nc);"""
+
+
+def fma_stages(dev) -> None:
+    """The "fma" transforms on this device against the host emulation (a once-rounded fma), stage by stage for ln
+    (the Horner polynomial p, y = fma(f z, p, -z/2), ln), then sqrt: mismatch counts (0 everywhere: the
+    fma variant keeps the cross-device guarantee here; pytest tests/api/test_random.py -k fma is the test)."""
+    sys.path.insert(0, "tests/api")
+    try:
+        import test_random as tr
+    except Exception as e:  # noqa: BLE001 - no pytest/hypothesis here: skip the probe
+        print(f"fma stages: skipped ({e})")
+        return
+    code = kr._CODE["fma" if kr.fma_fused(dev) else "fmaexact"]
+    k = wg.ElementwiseKernel("float32 x, float32 v, uint32 nc",
+                             "float32 p, float32 y, float32 l, float32 r", _STAGES,
+                             f"rand_fma_stages{kr.fma_fused(dev)}", preamble=code)
+    w, _, v = tr._transform_inputs(3, 1 << 15)
+    x = tr._open(w)
+    got = [a.numpy() for a in k(*(wg.asarray(a) for a in (x, v)), wg.zeros(len(x), dtype=wg.uint32))]
+    f32 = np.float32
+    ix = x.view(np.int32).astype(np.int64) - 0x3F3504F3
+    f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(f32) - f32(1)
+    z = f * f
+    p = tr._horner(tr._LN_P, f, tr._fma32)
+    want = [p, tr._fma32(f * z, p, -(f32(0.5) * z)), tr._ln_emul(x, tr._fma32),
+            tr._sqrt_emul(v, tr._fma32)]
+    bad = [int((g.view(np.uint32) != wt.astype(f32).view(np.uint32)).sum()) for g, wt in zip(got, want)]
+    print(f"fma stages (fused {kr.fma_fused(dev)}), elements differing from the host emulation of {len(x)}: "
+          + ", ".join(f"{n} {b}" for n, b in zip(("ln p", "ln y", "ln", "sqrt"), bad)), flush=True)
+
+
 def main(argv: list[str]) -> int:
     small = "--small" in argv
     dev = wg.default_device()
     print(f"wgarray device: {dev}; default NORMAL_F32={DEFAULT[0]!r} NORMAL_F32_PHILOX={DEFAULT[1]!r} "
-          f"NORMAL_F32_STD={DEFAULT[2]} NORMAL_F32_BLOCKS={DEFAULT[3]} NORMAL_F32_WG={DEFAULT[4]}; "
+          f"NORMAL_F32_STD={DEFAULT[2]} NORMAL_F32_BLOCKS={DEFAULT[3]} NORMAL_F32_WG={DEFAULT[4]} "
+          f"NORMAL_F32_KERNEL={DEFAULT[5]!r}; "
           f"WGSL fma fused (one rounding): {kr.fma_fused(dev)}")
+    fma_stages(dev)
     torch = None if small else _torch()
     for k, e in enumerate((16, 18) if small else (22, 26)):
         run(e, torch, 0.02 if small else 0.05, check=k == 0)  # answers checked at the first size
