@@ -2,26 +2,27 @@
 [--small]``.
 
 Times, in one process, ``rng.standard_normal(n, dtype=float32)`` for n = 2^22 and 2^26 with the default (the knobs
-of ``wgarray/kernels/random.py`` as imported) and with every setting of ``NORMAL_F32`` ("exact", "fma",
-"builtin") x ``NORMAL_F32_PHILOX`` ("loop", "unrolled") x ``NORMAL_F32_STD`` (False, True) on the elementwise path,
-then ``NORMAL_F32_BLOCKS`` x ``NORMAL_F32_WG`` (the blocks kernel: blocks an invocation, workgroup size) for
-"exact loop" and "fma unrolled std" (and three for "builtin unrolled std": the floor of this design); each
-against torch.randn in the same process when a CUDA torch imports.  For context: Philox alone (raw bits, the
-``random_bits`` row: the generator and the store without any transform), random() (uniform), and ``x + 0`` of the
-same size (4 bytes read and 4 written an element).  Timing:
-benchmarks/timing.py's ``measure_all``, all cases of a size interleaved, each sample many back-to-back calls and one
-synchronisation, best of the samples.  The first line says whether the device's WGSL fma is fused (on a GPU it
-should be: "fma" then runs the native instruction; else its exact emulation, slow).
+of ``wgarray/kernels/random.py`` as imported: "exact" "unrolled" std, elementwise) and with: on the elementwise
+path the former default ("exact" "loop", 0 + 1 * z), "exact unrolled", the guard transforms ("guardmul",
+"guardadd": the default's bits, x * 1.0 or x + -0.0 of an opaque constant in place of the integer OR), "fma" and
+"builtin" (unrolled std); on the blocks kernel (``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x
+``NORMAL_F32_WG``) "exact unrolled std" at blocks 1/2/4 x workgroup 128/256/512, the guard transforms at 1/256 and
+2/256, "fma" at 1/512 and "builtin" at 2/256 (the floor of this design); each against torch.randn in the same
+process when a CUDA torch imports.  For context: Philox alone (raw bits, the ``random_bits`` row), random()
+(uniform), and ``x + 0`` of the same size.  Timing: benchmarks/timing.py's ``measure_all``, all cases of a size
+interleaved, each sample many back-to-back calls and one synchronisation, best of the samples.  The first line
+says whether the device's WGSL fma is fused; the second counts, stage by stage, the "fma" transforms' values that
+differ from the host emulation (ln's polynomial p, y = fma(f z, p, -z/2), ln, sqrt; all 0 where the fma variant
+keeps the cross-device guarantee; needs tests/api/test_random.py importable, i.e. pytest and hypothesis).
 
-Checks, untimed, at the first size, per variant: "exact" rows give the default's bits exactly (the unrolled Philox,
-the blocks kernel); the ``std`` rows its values (only a -0.0 may become +0.0); "fma" within 8 ulp of the default
-(other roundings of the same algorithms; its bits against the host emulation: ``pytest tests/api/test_random.py -k
-fma``); "builtin" (WGSL's log/sqrt/cos/sin: driver-dependent bits, a measurement of what the device-independent
-transforms cost, never a default) within 1e-4; every draw's mean and variance within 6 sigma of N(0, 1).  A failed
-check prints FAIL on the variant's line.
+Checks, untimed, at the first size, per variant: "exact", "guardmul" and "guardadd" rows give the default's bits
+exactly (the same std setting) or its values (std on one side only: a -0.0 may become +0.0); "fma" within 8 ulp
+of the default (other roundings of the same algorithms; its bits against the host emulation: ``pytest
+tests/api/test_random.py -k fma``); "builtin" (driver-dependent bits, never a default) within 1e-4; every draw's
+mean and variance within 6 sigma of N(0, 1).  A failed check prints FAIL on the variant's line.
 
 One line a case: ``<label> 2^e: <ms> ms  <GB/s>  vs default <default/ours>  vs torch.randn <torch/ours>`` (the
-target is vs torch >= 0.8 at 2^26).  ``--small``: 2^16 and 2^18 (lavapipe).  About 60-90 s on an H100/H200
+target is vs torch >= 0.8 at 2^26).  ``--small``: 2^16 and 2^18 (lavapipe, ~15 s).  About 60-90 s on an H100/H200
 (pipeline compiles and the 2^22 checks included)."""
 from __future__ import annotations
 
@@ -167,6 +168,7 @@ _STAGES = """
     q = wg_rv_fma(q, f, -0.25000008940696716, nc);
     q = wg_rv_fma(q, f, 0.33333298563957214, nc);
     p = q;
+    b = -0.5 * z;
     y = wg_rv_fma(wg_rand_keep_f32(f * z, nc), q, -0.5 * z, nc);
     l = wg_rv_ln_fma(x, nc);
     r = wg_rv_sqrt_fma(v, nc);"""
@@ -174,7 +176,8 @@ _STAGES = """
 
 def fma_stages(dev) -> None:
     """The "fma" transforms on this device against the host emulation (a once-rounded fma), stage by stage for ln
-    (the Horner polynomial p, y = fma(f z, p, -z/2), ln), then sqrt: mismatch counts (0 everywhere: the
+    (the Horner polynomial p, -z/2, y = fma(f z, p, -z/2), ln), then sqrt: mismatch counts, and the first
+    differing logarithms (0 everywhere: the
     fma variant keeps the cross-device guarantee here; pytest tests/api/test_random.py -k fma is the test)."""
     sys.path.insert(0, "tests/api")
     try:
@@ -184,7 +187,7 @@ def fma_stages(dev) -> None:
         return
     code = kr._CODE["fma" if kr.fma_fused(dev) else "fmaexact"]
     k = wg.ElementwiseKernel("float32 x, float32 v, uint32 nc",
-                             "float32 p, float32 y, float32 l, float32 r", _STAGES,
+                             "float32 p, float32 b, float32 y, float32 l, float32 r", _STAGES,
                              f"rand_fma_stages{kr.fma_fused(dev)}", preamble=code)
     w, _, v = tr._transform_inputs(3, 1 << 15)
     x = tr._open(w)
@@ -194,11 +197,14 @@ def fma_stages(dev) -> None:
     f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(f32) - f32(1)
     z = f * f
     p = tr._horner(tr._LN_P, f, tr._fma32)
-    want = [p, tr._fma32(f * z, p, -(f32(0.5) * z)), tr._ln_emul(x, tr._fma32),
+    want = [p, -(f32(0.5) * z), tr._fma32(f * z, p, -(f32(0.5) * z)), tr._ln_emul(x, tr._fma32),
             tr._sqrt_emul(v, tr._fma32)]
     bad = [int((g.view(np.uint32) != wt.astype(f32).view(np.uint32)).sum()) for g, wt in zip(got, want)]
     print(f"fma stages (fused {kr.fma_fused(dev)}), elements differing from the host emulation of {len(x)}: "
-          + ", ".join(f"{n} {b}" for n, b in zip(("ln p", "ln y", "ln", "sqrt"), bad)), flush=True)
+          + ", ".join(f"{n} {b}" for n, b in zip(("ln p", "ln -z/2", "ln y", "ln", "sqrt"), bad)), flush=True)
+    for i in np.flatnonzero(got[3].view(np.uint32) != want[3].view(np.uint32))[:3]:
+        print(f"  ln differs at x = {x[i]!r} (bits {int(x.view(np.uint32)[i]):#x}): device {got[3][i]!r} host "
+              f"{want[3][i]!r}; p {got[0][i]!r} / {want[0][i]!r}, y {got[2][i]!r} / {want[2][i]!r}", flush=True)
 
 
 def main(argv: list[str]) -> int:
