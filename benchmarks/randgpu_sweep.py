@@ -7,10 +7,12 @@ path the former default ("exact" "loop", 0 + 1 * z), "exact unrolled", the guard
 "guardadd": the default's bits, x * 1.0 or x + -0.0 of an opaque constant in place of the integer OR), "fma" and
 "builtin" (unrolled std); on the blocks kernel (``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x
 ``NORMAL_F32_WG``) "exact unrolled std" at blocks 1/2/4 x workgroup 128/256/512, the guard transforms at 1/256 and
-2/256, "fma" at 1/512 and "builtin" at 2/256 (the floor of this design); each against torch.randn in the same
-process when a CUDA torch imports.  For context: Philox alone (raw bits, the ``random_bits`` row), random()
-(uniform), and ``x + 0`` of the same size.  Timing: benchmarks/timing.py's ``measure_all``, all cases of a size
-interleaved, each sample many back-to-back calls and one synchronisation, best of the samples.  The first line
+2/256, "exact unrolled std" at 1/256 with the counter's carry chain (``NORMAL_F32_NOCARRY = False``; the
+others drop it where the counter cannot wrap: the same bits), "fma" at 1/512 and "builtin" at 2/256 (the floor
+of this design); each against torch.randn in the same process when a CUDA torch imports.  For context:
+Philox alone (raw bits, the ``random_bits`` row), random() (uniform), and ``x + 0`` of the same size.  Timing:
+benchmarks/timing.py's ``measure_all``, all cases of a size interleaved, each sample many back-to-back calls and
+one synchronisation, best of the samples.  The first line
 says whether the device's WGSL fma is fused; the second counts, stage by stage, the "fma" transforms' values that
 differ from the host emulation (ln's polynomial p, y = fma(f z, p, -z/2), ln, sqrt; all 0 where the fma variant
 keeps the cross-device guarantee; needs tests/api/test_random.py importable, i.e. pytest and hypothesis).
@@ -36,29 +38,32 @@ from wgarray.kernels import random as kr
 from benchmarks.timing import Case, measure_all
 
 DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG,
-           kr.NORMAL_F32_KERNEL)
+           kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_NOCARRY)
 # the elementwise path: the former default, the defaults' steps, the guard and fma transforms, the builtin floor
-VARIANTS = [(t, p, std, 1, 256, "elementwise") for t, p, std in (
+VARIANTS = [(t, p, std, 1, 256, "elementwise", True) for t, p, std in (
     ("exact", "loop", False), ("exact", "unrolled", False), ("exact", "unrolled", True),
     ("guardmul", "unrolled", True), ("guardadd", "unrolled", True), ("fma", "unrolled", True),
     ("builtin", "unrolled", True))]
 # the blocks kernel: "exact unrolled std" (the default's bits) at every blocks x workgroup size, the others at two
-VARIANTS += [("exact", "unrolled", True, b, w, "blocks") for b in (1, 2, 4) for w in (128, 256, 512)]
-VARIANTS += [(t, "unrolled", True, b, w, "blocks") for t in ("guardmul", "guardadd") for b, w in ((1, 256), (2, 256))]
-VARIANTS += [("fma", "unrolled", True, 1, 512, "blocks"), ("builtin", "unrolled", True, 2, 256, "blocks")]
+VARIANTS += [("exact", "unrolled", True, b, w, "blocks", True) for b in (1, 2, 4) for w in (128, 256, 512)]
+VARIANTS += [("exact", "unrolled", True, 1, 256, "blocks", False)]  # the counter's carry chain kept
+VARIANTS += [(t, "unrolled", True, b, w, "blocks", True) for t in ("guardmul", "guardadd")
+             for b, w in ((1, 256), (2, 256))]
+VARIANTS += [("fma", "unrolled", True, 1, 512, "blocks", True), ("builtin", "unrolled", True, 2, 256, "blocks", True)]
 if DEFAULT not in VARIANTS:
     VARIANTS.insert(0, DEFAULT)
 
 
-def _set(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str) -> None:
+def _set(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str, nocarry: bool) -> None:
     kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
     kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = blocks, wg_size, kernel
+    kr.NORMAL_F32_NOCARRY = nocarry
 
 
-def _label(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str) -> str:
-    tag = " (default)" if (t, p, std, blocks, wg_size, kernel) == DEFAULT else ""
+def _label(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str, nocarry: bool) -> str:
+    tag = " (default)" if (t, p, std, blocks, wg_size, kernel, nocarry) == DEFAULT else ""
     lay = f" blocks={blocks} wg={wg_size}" if kernel == "blocks" or (blocks, wg_size) != (1, 256) else ""
-    return f"normal {t} {p}{' std' if std else ''}{lay}{tag}"
+    return f"normal {t} {p}{' std' if std else ''}{lay}{'' if nocarry else ' carry'}{tag}"
 
 
 def _draw(var, n: int, seed: int = 7):
@@ -111,7 +116,7 @@ def run(e: int, torch, target_s: float, check: bool) -> None:
     real = kr._draw_blocks
     kr._draw_blocks = lambda *a: used.append(real(*a)) or used[-1]
     try:
-        _draw(("exact", "loop", False, 2, 256, "blocks"), n)
+        _draw(("exact", "loop", False, 2, 256, "blocks", True), n)
     finally:
         kr._draw_blocks = real
     print(f"2^{e}: the blocks kernel {'runs' if used and used[0] else 'does NOT run (elementwise fallback)'} for the "
@@ -148,10 +153,10 @@ def run(e: int, torch, target_s: float, check: bool) -> None:
         b = t[c.name].best
         vs_t = f"vs torch.randn {tt / b:.3f}" if tt else "vs torch.randn n/a"
         fail = fails.get(c.name, "")
-        print(f"{c.name:46s} 2^{e}: {b * 1e3:8.4f} ms {4 * n / b / 1e9:8.1f} GB/s  vs default {base / b:.3f}  "
+        print(f"{c.name:50s} 2^{e}: {b * 1e3:8.4f} ms {4 * n / b / 1e9:8.1f} GB/s  vs default {base / b:.3f}  "
               f"{vs_t}{'  FAIL ' + fail if fail else ''}", flush=True)
     if tt:
-        print(f"{'torch.randn':46s} 2^{e}: {tt * 1e3:8.4f} ms {4 * n / tt / 1e9:8.1f} GB/s", flush=True)
+        print(f"{'torch.randn':50s} 2^{e}: {tt * 1e3:8.4f} ms {4 * n / tt / 1e9:8.1f} GB/s", flush=True)
 
 
 _STAGES = """
@@ -212,7 +217,7 @@ def main(argv: list[str]) -> int:
     dev = wg.default_device()
     print(f"wgarray device: {dev}; default NORMAL_F32={DEFAULT[0]!r} NORMAL_F32_PHILOX={DEFAULT[1]!r} "
           f"NORMAL_F32_STD={DEFAULT[2]} NORMAL_F32_BLOCKS={DEFAULT[3]} NORMAL_F32_WG={DEFAULT[4]} "
-          f"NORMAL_F32_KERNEL={DEFAULT[5]!r}; "
+          f"NORMAL_F32_KERNEL={DEFAULT[5]!r} NORMAL_F32_NOCARRY={DEFAULT[6]}; "
           f"WGSL fma fused (one rounding): {kr.fma_fused(dev)}")
     fma_stages(dev)
     torch = None if small else _torch()

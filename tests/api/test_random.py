@@ -795,3 +795,25 @@ def test_normal_f32_std_negative_zero(dev, normal_knobs):
         np.testing.assert_array_equal(got[std], want)  # values
     _same_as_emulation(got[True], want, dev)
     assert not np.signbit(got[False]).any()
+
+
+def test_normal_f32_blocks_kernel_counter_carry(dev, normal_knobs):
+    """The blocks kernel's carry-free counter (NORMAL_F32_NOCARRY, the unrolled Philox) only where c0 + blocks does
+    not wrap: a counter whose low word wraps within the draw (and one whose high words carry) gives the elementwise
+    path's bits, as does one that does not wrap, with the knob on and off."""
+    from wgarray.kernels import random as kr
+    key, n = (0x0BADF00D, 0x12345678), 4 * 300
+    ps = [kr.Scalar(0.0, wg.float32), kr.Scalar(1.0, wg.float32)]
+    for counter in ((0xFFFFFFFF - 100, 7, 0, 0), (0xFFFFFFFF - 100, 0xFFFFFFFF, 0xFFFFFFFF, 3), (5, 7, 9, 11),
+                    (0xFFFFFFFF - 299, 1, 2, 3)):
+        normal_knobs("exact", "unrolled", True)
+        want = wg.empty(n, dtype=wg.float32, device=dev)
+        kr.draw(dev, "random_normal", key, counter, ps, want)
+        for nocarry in (True, False):
+            kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_NOCARRY = "blocks", nocarry
+            try:
+                got = wg.empty(n, dtype=wg.float32, device=dev)
+                kr.draw(dev, "random_normal", key, counter, ps, got)
+            finally:
+                kr.NORMAL_F32_NOCARRY = True
+            np.testing.assert_array_equal(got.numpy().view(np.uint32), want.numpy().view(np.uint32))

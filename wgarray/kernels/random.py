@@ -127,11 +127,17 @@ NORMAL_F32_WG = 256
 # and NORMAL_F32_WG = 256 (other values of those two imply it); "elementwise": the EwOp rows.  H100 2026-12-06: the
 # blocks kernel 0.061 ms against 0.107 at 2^22 for every transform; at 2^26 the same for "fma", faster for "builtin".
 NORMAL_F32_KERNEL = "elementwise"
+# The blocks kernel with the unrolled Philox: where the counter's low word plus the blocks does not wrap (the
+# host checks it), the block's counter is (c0 + b, c1, c2, c3) without the carry chain (the same bits, ~8 integer
+# instructions a block fewer).  False: always the carry chain (for the sweep's comparison).
+NORMAL_F32_NOCARRY = True
 
 
-def _blocks_kernel(device, transform: str, philox: str, std: bool):
+def _blocks_kernel(device, transform: str, philox: str, std: bool, nocarry: bool):
     fn, affine = _TRANSFORM[transform]
-    z4 = f"{fn}({_PHILOX[philox].format('p.k0, p.k1, p.c0, p.c1, p.c2, p.c3, b')}, p.nc)"
+    block = ("wg_rv_rounds(vec4<u32>(p.c0 + b, p.c1, p.c2, p.c3), p.k0, p.k1)" if nocarry
+             else _PHILOX[philox].format('p.k0, p.k1, p.c0, p.c1, p.c2, p.c3, b'))
+    z4 = f"{fn}({block}, p.nc)"
     normal = z4 if std else f"{affine}(lo, span, {z4}, p.nc)"
     dtypes = [dt.float32, dt.uint64] if device.supports(dt.uint64) else [dt.float32]
     key = ("random_normal_blocks", transform, normal, NORMAL_F32_BLOCKS, NORMAL_F32_WG, len(dtypes))
@@ -151,7 +157,8 @@ def _draw_blocks(device, key, counter, params, out, std: bool) -> bool:
         return False
     nb = n // 4
     threads = -(-nb // NORMAL_F32_BLOCKS)
-    kernel = _blocks_kernel(device, _transform(device), NORMAL_F32_PHILOX, std)
+    nocarry = NORMAL_F32_NOCARRY and NORMAL_F32_PHILOX == "unrolled" and int(counter[0]) + nb <= 1 << 32
+    kernel = _blocks_kernel(device, _transform(device), NORMAL_F32_PHILOX, std, nocarry)
     f32bits = [int(np.float32(p.value).view(np.uint32)) for p in params]
     prm = layout.Params().u32(nb, threads, *key, *counter, *f32bits, 0, 0)
     launch.dispatch(device, kernel, [out.mirror.buffer_for_write(whole=True)], prm.bytes(), threads=threads)

@@ -17,7 +17,13 @@ fn wg_rv_round(c: vec4<u32>, k0: u32, k1: u32) -> vec4<u32> {
 
 // wg_philox_block's block, the rounds unrolled: round r uses key + r * (0x9E3779B9, 0xBB67AE85) (mod 2^32).
 fn wg_rv_block_unrolled(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, b: u32) -> vec4<u32> {
-    var c = wg_rv_round(wg_philox_counter(c0, c1, c2, c3, b, 0u), k0, k1);
+    return wg_rv_rounds(wg_philox_counter(c0, c1, c2, c3, b, 0u), k0, k1);
+}
+
+// Philox4x32-10 of the counter ctr (already offset by the block: the blocks kernel's carry-free form, where the
+// host saw that c0 + b does not wrap).
+fn wg_rv_rounds(ctr: vec4<u32>, k0: u32, k1: u32) -> vec4<u32> {
+    var c = wg_rv_round(ctr, k0, k1);
     c = wg_rv_round(c, k0 + 0x9E3779B9u, k1 + 0xBB67AE85u);
     c = wg_rv_round(c, k0 + 0x3C6EF372u, k1 + 0x76CF5D0Au);
     c = wg_rv_round(c, k0 + 0xDAA66D2Bu, k1 + 0x32370B8Fu);
