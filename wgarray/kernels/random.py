@@ -85,13 +85,19 @@ _CODE = {t: _VARIANT_CODE + "\n" + source.load("random_f32_fma_exact.wgsl" if t 
 # "guardmul" / "guardadd": random_f32.wgsl's transforms (the same bits as "exact") with another guard against
 # contraction instead of the integer OR (wg_rand_keep_f32): x * 1.0 or x + -0.0, the 1.0 / -0.0 made of nc (opaque).
 # A driver may then fuse the guard with the following add (fma(p, 1.0, c) = p + c, the product p already rounded):
-# two instructions a product-and-add instead of three.  Sound only where the driver does not reassociate the
-# products around the guard (tests/api/test_random.py checks the bits against the host emulation on the device).
+# two instructions a product-and-add instead of three, and the ORs' integer-pipe slots go.  Sound only where the
+# driver does not reassociate around the guard (the H100's factored z out of fma(f z, p, -0.5 z): see
+# random_f32_variants.wgsl), so the guards where the products share a factor with the term they meet stay ORs
+# (ln's (f z) p - z / 2, sqrt's (hx y) y, x - (x y)^2 and x y + (y / 2) r): 6 of a pair's 23, the Horner steps'
+# and the rest cheap.  tests/api/test_random.py checks the bits against the host emulation on the device.
 _GUARD = {"guardmul": ("wg_rgm_", "x * bitcast<f32>(0x3f800000u | nc)"),
           "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)")}
 for _t, (_prefix, _keep) in _GUARD.items():
     _f32 = source.load("random_f32.wgsl").replace("wg_rand_", _prefix)
     _f32 = _f32.replace("return bitcast<f32>(bitcast<u32>(x) | nc);", f"return {_keep};", 1)
+    for _or in ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)"):
+        assert _prefix + "keep_f32(" + _or in _f32
+        _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
     assert _keep in _f32
     _CODE[_t] = _CODE["exact"] + "\n" + _f32
 _FUSED: dict[int, tuple[object, bool]] = {}  # id(device) -> (device, whether its WGSL fma rounds once)

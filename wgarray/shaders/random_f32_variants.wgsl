@@ -50,8 +50,8 @@ fn wg_rv_ln_fma(x: f32, nc: u32) -> f32 {
     p = wg_rv_fma(p, f, 0.20002862811088562, nc);
     p = wg_rv_fma(p, f, -0.25000008940696716, nc);
     p = wg_rv_fma(p, f, 0.33333298563957214, nc);
-    // f z kept: the H100 (Vulkan, 2026-12-06) gave other bits in 1.2% of its logarithms without (a driver may
-    // reassociate the products f z p)
+    // f z kept: the H100's driver (Vulkan, 2026-12-06) factored z out of fma(f z, p, -0.5 z), computing
+    // z fma(f, p, -0.5): that form, emulated on the host, gives exactly its 382 differing logarithms of 32972
     let y = wg_rv_fma(wg_rand_keep_f32(f * z, nc), p, -0.5 * z, nc);
     let r = wg_rv_fma(k, 1.428606765330187e-06, y, nc) + f;
     return r + k * 0.693145751953125;  // the product is exact: fused or not, the same
