@@ -721,6 +721,21 @@ def test_float32_fma_transforms(dev):
         _same_as_emulation(g_, w_, dev)
 
 
+def test_fma_transforms_inputs_catch_factoring():
+    """The H100's driver (Vulkan, 2026-12-06) computed the fma variant's y = fma(f z, p, -0.5 z) as
+    z fma(f, p, -0.5) (factored z out; random_f32_variants.wgsl now keeps f z): on test_float32_fma_transforms'
+    inputs that form gives exactly the 382 differing logarithms the H100 showed, so the test sees it."""
+    w, _, _ = _transform_inputs(3, 1 << 15)
+    x = _open(w)
+    ix = x.view(np.int32).astype(np.int64) - 0x3F3504F3
+    k = (ix >> 23).astype(F32)
+    f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(F32) - F32(1)
+    y = (f * f) * _fma32(f, _horner(_LN_P, f, _fma32), F32(-0.5))
+    factored = (_fma32(k, F32(1.428606765330187e-06), y) + f) + k * F32(0.693145751953125)
+    bad = np.flatnonzero(factored.view(np.uint32) != _ln_emul(x, _fma32).view(np.uint32))
+    assert len(bad) == 382 and list(bad[:5]) == [359, 440, 748, 750, 767]
+
+
 def test_normal_f32_blocks_kernel_same_bits(dev, normal_knobs):
     """random_normal_blocks.wgsl (NORMAL_F32_BLOCKS / NORMAL_F32_WG) writes the elementwise path's bits: several
     blocks an invocation with a partial last stride, other workgroup sizes, with and without the fma/std rows; an
