@@ -59,16 +59,17 @@ OPS: dict[str, EwOp] = {op.name: op for op in [
 
 # float32 normal variants (knobs; the functions of shaders/random_f32_variants.wgsl, the variant rows' ``code``).
 # NORMAL_F32: the transforms: "exact" random_f32.wgsl's (the default rows above); "fma" the same algorithms with
-# every product that feeds a sum fused and no opaque ORs: WGSL's fma where the device's rounds once (``fma_fused``,
-# a GPU), else an exact emulation ("fmaexact", random_f32_fma_exact.wgsl: lavapipe), so other bits than "exact" but
-# the same on every device; "builtin" WGSL's log/sqrt/cos/sin (driver-dependent bits: a measurement of the
-# transforms' cost, never a default).  NORMAL_F32_PHILOX: "loop" (philox.wgsl) or "unrolled"
-# (rounds written out, the same bits).  NORMAL_F32_STD: a draw of loc 0 and scale 1 (standard_normal) stores z
-# itself instead of 0 + 1 * z (4 mul, 4 OR and 4 adds fewer a thread; the same values: only the affine form's
-# 0 + -0.0 = +0.0 differs).  All three leave the counter's advance as it is (four elements a block).
+# every product that feeds a sum fused (opaque ORs only where a driver could factor or reassociate): WGSL's fma where
+# the device's rounds once (``fma_fused``, a GPU), else an exact emulation ("fmaexact", random_f32_fma_exact.wgsl:
+# lavapipe), so other bits than "exact" but the same on every device; "builtin" WGSL's log/sqrt/cos/sin
+# (driver-dependent bits: a measurement of the transforms' cost, never a default). NORMAL_F32_PHILOX: "loop"
+# (philox.wgsl) or "unrolled" (rounds written out, the same bits).  NORMAL_F32_STD: a draw of loc 0 and scale 1
+# (standard_normal) stores z itself instead of 0 + 1 * z (4 mul, 4 OR and 4 adds fewer a thread; the same values:
+# only the affine form's 0 + -0.0 = +0.0 differs).  All three leave the counter's advance as it is (four elements a
+# block).
 # Defaults (measured, benchmarks/randgpu_sweep.py on an H100, Vulkan, 2026-12-06, standard_normal float32 2^26):
-# "exact" "loop" 0.329 ms, "exact" "unrolled" 0.206 ms, "exact" "unrolled" std 0.199 ms (torch.randn 0.154 ms);
-# the same bits (std: the same values; z = r cos may be -0.0 where u rounds to 1, as the host emulation's r * c).
+# "exact" "loop" 0.329 ms, "exact" "unrolled" 0.206 ms, "exact" "unrolled" std 0.199 ms (torch.randn 0.154 ms); the
+# same bits (std: the same values; z = r cos may be -0.0 where u rounds to 1, as the host emulation's r * c).
 NORMAL_F32 = "exact"
 NORMAL_F32_PHILOX = "unrolled"
 NORMAL_F32_STD = True

@@ -80,7 +80,8 @@ fn wg_rv_sqrt_fma(x: f32, nc: u32) -> f32 {
     let hx = 0.5 * x;
     y = y * wg_rv_fma(-wg_rand_keep_f32(hx * y, nc), y, 1.5, nc);  // hx y kept: (hx y) y, as the default's
     y = y * wg_rv_fma(-wg_rand_keep_f32(hx * y, nc), y, 1.5, nc);
-    let s = x * y;
+    // s = x y kept: fma(y / 2, r, x y) has the factor y in both terms (the H100 factored such a form in ln)
+    let s = wg_rand_keep_f32(x * y, nc);
     return select(wg_rv_fma(0.5 * y, wg_rv_fma(-s, s, x, nc), s, nc), 0.0, x == 0.0);
 }
 
