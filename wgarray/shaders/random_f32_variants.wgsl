@@ -41,6 +41,16 @@ fn wg_rv_ln_fma(x: f32, nc: u32) -> f32 {
     let k = f32(ix >> 23u);
     let f = bitcast<f32>((ix & 0x007fffff) + 0x3f3504f3) - 1.0;
     let z = f * f;
+    let p = wg_rv_lnpoly_fma(f, nc);
+    // f z kept: the H100's driver (Vulkan, 2026-12-06) factored z out of fma(f z, p, -0.5 z), computing
+    // z fma(f, p, -0.5): that form, emulated on the host, gives exactly its 382 differing logarithms of 32972
+    let y = wg_rv_fma(wg_rand_keep_f32(f * z, nc), p, -0.5 * z, nc);
+    let r = wg_rv_fma(k, 1.428606765330187e-06, y, nc) + f;
+    return r + k * 0.693145751953125;  // the product is exact: fused or not, the same
+}
+
+// ln's P(f) (wg_rand_ln_f32's coefficients), Horner's steps fused.
+fn wg_rv_lnpoly_fma(f: f32, nc: u32) -> f32 {
     var p = 0.0674506276845932;
     p = wg_rv_fma(p, f, -0.1179129108786583, nc);
     p = wg_rv_fma(p, f, 0.11955855786800385, nc);
@@ -49,12 +59,7 @@ fn wg_rv_ln_fma(x: f32, nc: u32) -> f32 {
     p = wg_rv_fma(p, f, -0.16668537259101868, nc);
     p = wg_rv_fma(p, f, 0.20002862811088562, nc);
     p = wg_rv_fma(p, f, -0.25000008940696716, nc);
-    p = wg_rv_fma(p, f, 0.33333298563957214, nc);
-    // f z kept: the H100's driver (Vulkan, 2026-12-06) factored z out of fma(f z, p, -0.5 z), computing
-    // z fma(f, p, -0.5): that form, emulated on the host, gives exactly its 382 differing logarithms of 32972
-    let y = wg_rv_fma(wg_rand_keep_f32(f * z, nc), p, -0.5 * z, nc);
-    let r = wg_rv_fma(k, 1.428606765330187e-06, y, nc) + f;
-    return r + k * 0.693145751953125;  // the product is exact: fused or not, the same
+    return wg_rv_fma(p, f, 0.33333298563957214, nc);
 }
 
 // (cos, sin)(2 pi m / 2^24) as wg_rand_cossin_f32 (the same reduction and coefficients), the steps fused.
