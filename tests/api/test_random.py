@@ -517,7 +517,7 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
         _same_as_emulation(got, want, dev)
 
 
-@pytest.mark.parametrize("guard", ["guardmul", "guardadd"])
+@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul"])
 def test_float32_guard_transforms_bits(dev, guard):
     """The "guardmul" / "guardadd" transforms (x * 1.0 or x + -0.0 of an opaque constant instead of the OR): the
     default's algorithms, so the host emulation's bits on the device (where the driver does not reassociate)."""
@@ -658,7 +658,8 @@ def test_normal_f32_unrolled_and_std_same_bits(dev, normal_knobs):
         normal_knobs()
         want = _normals(dev, loc=loc, scale=scale)
         for t, p, std in (("exact", "unrolled", False), ("exact", "loop", True), ("exact", "unrolled", True),
-                          ("guardmul", "unrolled", True), ("guardadd", "unrolled", False), ("guardadd", "loop", True)):
+                          ("guardmul", "unrolled", True), ("guardadd", "unrolled", False), ("guardadd", "loop", True),
+                          ("guardimul", "unrolled", True)):
             normal_knobs(t, p, std)
             for got, w in zip(_normals(dev, loc=loc, scale=scale), want):
                 if std and loc == 0.0:

@@ -76,6 +76,7 @@ NORMAL_F32_STD = True
 _TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
               "guardmul": ("wg_rgm_boxmuller4_f32", "wg_rgm_affine4_f32"),
               "guardadd": ("wg_rga_boxmuller4_f32", "wg_rga_affine4_f32"),
+              "guardimul": ("wg_rgi_boxmuller4_f32", "wg_rgi_affine4_f32"),
               "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
               "fmaexact": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),  # "fma" where fma is not fused
               "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
@@ -91,12 +92,16 @@ _CODE = {t: _VARIANT_CODE + "\n" + source.load("random_f32_fma_exact.wgsl" if t 
 # random_f32_variants.wgsl), so the guards where the products share a factor with the term they meet stay ORs
 # (ln's (f z) p - z / 2, sqrt's (hx y) y, x - (x y)^2 and x y + (y / 2) r): 6 of a pair's 23, the Horner steps'
 # and the rest cheap.  tests/api/test_random.py checks the bits against the host emulation on the device.
+# "guardimul": every guard an integer multiply by 1 (nc + 1) instead of the OR: as opaque to float algebra as the
+# OR, the same count, but an IMAD (a GPU's FMA pipe) instead of a LOP3 (its integer ALU pipe, which Philox's XORs
+# and the bit manipulations already load).
 _GUARD = {"guardmul": ("wg_rgm_", "x * bitcast<f32>(0x3f800000u | nc)"),
-          "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)")}
+          "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)"),
+          "guardimul": ("wg_rgi_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))")}
 for _t, (_prefix, _keep) in _GUARD.items():
     _f32 = source.load("random_f32.wgsl").replace("wg_rand_", _prefix)
     _f32 = _f32.replace("return bitcast<f32>(bitcast<u32>(x) | nc);", f"return {_keep};", 1)
-    for _or in ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)"):
+    for _or in () if _t == "guardimul" else ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)"):
         assert _prefix + "keep_f32(" + _or in _f32
         _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
     assert _keep in _f32
