@@ -5,7 +5,8 @@ Times, in one process, ``rng.standard_normal(n, dtype=float32)`` for n = 2^22 an
 of ``wgarray/kernels/random.py`` as imported: "exact" "unrolled" std, elementwise) and with: on the elementwise
 path the former default ("exact" "loop", 0 + 1 * z), "exact unrolled", the guard transforms ("guardmul",
 "guardadd", "guardimul": the default's bits, x * 1.0 or x + -0.0 of an opaque constant, or the bits times an
-opaque integer 1, in place of the integer OR), "fma" and
+opaque integer 1, in place of the integer OR), "exactns" (the default's bits without the square root's zero
+test), "fma" and
 "builtin" (unrolled std); on the blocks kernel (``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x
 ``NORMAL_F32_WG``) "exact unrolled std" at blocks 1/2/4 x workgroup 128/256/512, the guard transforms at 1/256 and
 2/256, "exact unrolled std" at 1/256 with the counter's carry chain (``NORMAL_F32_NOCARRY = False``; the
@@ -18,7 +19,7 @@ says whether the device's WGSL fma is fused; the second counts, stage by stage, 
 differ from the host emulation (ln's polynomial p, y = fma(f z, p, -z/2), ln, sqrt; all 0 where the fma variant
 keeps the cross-device guarantee; needs tests/api/test_random.py importable, i.e. pytest and hypothesis).
 
-Checks, untimed, at the first size, per variant: "exact" and the guard rows give the default's bits
+Checks, untimed, at the first size, per variant: "exact", "exactns" and the guard rows give the default's bits
 exactly (the same std setting) or its values (std on one side only: a -0.0 may become +0.0); "fma" within 8 ulp
 of the default (other roundings of the same algorithms; its bits against the host emulation: ``pytest
 tests/api/test_random.py -k fma``); "builtin" (driver-dependent bits, never a default) within 1e-4; every draw's
@@ -42,7 +43,7 @@ DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD, kr.NORMAL_F32
            kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_NOCARRY)
 # the elementwise path: the former default, the defaults' steps, the guard and fma transforms, the builtin floor
 VARIANTS = [(t, p, std, 1, 256, "elementwise", True) for t, p, std in (
-    ("exact", "loop", False), ("exact", "unrolled", False), ("exact", "unrolled", True),
+    ("exact", "loop", False), ("exact", "unrolled", False), ("exact", "unrolled", True), ("exactns", "unrolled", True),
     ("guardmul", "unrolled", True), ("guardadd", "unrolled", True), ("guardimul", "unrolled", True),
     ("fma", "unrolled", True),
     ("builtin", "unrolled", True))]
@@ -51,6 +52,7 @@ VARIANTS += [("exact", "unrolled", True, b, w, "blocks", True) for b in (1, 2, 4
 VARIANTS += [("exact", "unrolled", True, 1, 256, "blocks", False)]  # the counter's carry chain kept
 VARIANTS += [(t, "unrolled", True, b, w, "blocks", True) for t in ("guardmul", "guardadd", "guardimul")
              for b, w in ((1, 256), (2, 256))]
+VARIANTS += [("exactns", "unrolled", True, 1, 256, "blocks", True)]
 VARIANTS += [("fma", "unrolled", True, 1, 512, "blocks", True), ("builtin", "unrolled", True, 2, 256, "blocks", True)]
 if DEFAULT not in VARIANTS:
     VARIANTS.insert(0, DEFAULT)

@@ -77,6 +77,7 @@ _TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
               "guardmul": ("wg_rgm_boxmuller4_f32", "wg_rgm_affine4_f32"),
               "guardadd": ("wg_rga_boxmuller4_f32", "wg_rga_affine4_f32"),
               "guardimul": ("wg_rgi_boxmuller4_f32", "wg_rgi_affine4_f32"),
+              "exactns": ("wg_rxn_boxmuller4_f32", "wg_rxn_affine4_f32"),
               "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
               "fmaexact": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),  # "fma" where fma is not fused
               "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
@@ -95,15 +96,28 @@ _CODE = {t: _VARIANT_CODE + "\n" + source.load("random_f32_fma_exact.wgsl" if t 
 # "guardimul": every guard an integer multiply by 1 (nc + 1) instead of the OR: as opaque to float algebra as the
 # OR, the same count, but an IMAD (a GPU's FMA pipe) instead of a LOP3 (its integer ALU pipe, which Philox's XORs
 # and the bit manipulations already load).
+# "exactns": "exact" (ORs and all) without the square root's zero test: Box-Muller takes sqrt(|-2 ln u|), so
+# the one zero (u = 1, ln u = +0) comes as +0 instead of -0, and the Newton steps then give +0 by themselves
+# (y stays finite: 0x5f3759df's 1.3e19 times 1.5^2); the same bits, a compare and a select fewer a pair.
+_OR = "bitcast<f32>(bitcast<u32>(x) | nc)"
 _GUARD = {"guardmul": ("wg_rgm_", "x * bitcast<f32>(0x3f800000u | nc)"),
           "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)"),
-          "guardimul": ("wg_rgi_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))")}
+          "guardimul": ("wg_rgi_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))"),
+          "exactns": ("wg_rxn_", _OR)}
 for _t, (_prefix, _keep) in _GUARD.items():
     _f32 = source.load("random_f32.wgsl").replace("wg_rand_", _prefix)
-    _f32 = _f32.replace("return bitcast<f32>(bitcast<u32>(x) | nc);", f"return {_keep};", 1)
-    for _or in () if _t == "guardimul" else ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)"):
+    _f32 = _f32.replace(f"return {_OR};", f"return {_keep};", 1)
+    _ors = ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)")
+    for _or in _ors if _t in ("guardmul", "guardadd") else ():
         assert _prefix + "keep_f32(" + _or in _f32
         _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
+    if _t == "exactns":
+        for _old, _new in ((f"return select(s + {_prefix}keep_f32((0.5 * y) * r, nc), 0.0, x == 0.0);",
+                            f"return s + {_prefix}keep_f32((0.5 * y) * r, nc);"),
+                           (f"sqrt_f32(-2.0 * {_prefix}ln_f32(", f"sqrt_f32(abs(-2.0 * {_prefix}ln_f32("),
+                           ("(w.x), nc), nc);", "(w.x), nc)), nc);"), ("(w.z), nc), nc);", "(w.z), nc)), nc);")):
+            assert _f32.count(_old) == (2 if "sqrt_f32(-2.0" in _old else 1), _old
+            _f32 = _f32.replace(_old, _new)
     assert _keep in _f32
     _CODE[_t] = _CODE["exact"] + "\n" + _f32
 _FUSED: dict[int, tuple[object, bool]] = {}  # id(device) -> (device, whether its WGSL fma rounds once)
