@@ -6,7 +6,7 @@ of ``wgarray/kernels/random.py`` as imported: "exact" "unrolled" std, elementwis
 path the former default ("exact" "loop", 0 + 1 * z), "exact unrolled", the guard transforms ("guardmul",
 "guardadd", "guardimul": the default's bits, x * 1.0 or x + -0.0 of an opaque constant, or the bits times an
 opaque integer 1, in place of the integer OR), "exactns" (the default's bits without the square root's zero
-test), "fma" and
+test; "guardaddns", "guardimulns": both changes), "fma" and
 "builtin" (unrolled std); on the blocks kernel (``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x
 ``NORMAL_F32_WG``) "exact unrolled std" at blocks 1/2/4 x workgroup 128/256/512, the guard transforms at 1/256 and
 2/256, "exact unrolled std" at 1/256 with the counter's carry chain (``NORMAL_F32_NOCARRY = False``; the
@@ -52,7 +52,8 @@ VARIANTS += [("exact", "unrolled", True, b, w, "blocks", True) for b in (1, 2, 4
 VARIANTS += [("exact", "unrolled", True, 1, 256, "blocks", False)]  # the counter's carry chain kept
 VARIANTS += [(t, "unrolled", True, b, w, "blocks", True) for t in ("guardmul", "guardadd", "guardimul")
              for b, w in ((1, 256), (2, 256))]
-VARIANTS += [("exactns", "unrolled", True, 1, 256, "blocks", True)]
+VARIANTS += [(t, "unrolled", True, 1, 256, "blocks", True) for t in ("exactns", "guardaddns", "guardimulns")]
+VARIANTS += [(t, "unrolled", True, 1, 256, "elementwise", True) for t in ("guardaddns", "guardimulns")]
 VARIANTS += [("fma", "unrolled", True, 1, 512, "blocks", True), ("builtin", "unrolled", True, 2, 256, "blocks", True)]
 if DEFAULT not in VARIANTS:
     VARIANTS.insert(0, DEFAULT)

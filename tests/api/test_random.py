@@ -517,7 +517,7 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
         _same_as_emulation(got, want, dev)
 
 
-@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul", "exactns"])
+@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul", "exactns", "guardaddns", "guardimulns"])
 def test_float32_guard_transforms_bits(dev, guard):
     """The "guardmul" / "guardadd" transforms (x * 1.0 or x + -0.0 of an opaque constant instead of the OR): the
     default's algorithms, so the host emulation's bits on the device (where the driver does not reassociate)."""
@@ -535,7 +535,7 @@ def test_float32_guard_transforms_bits(dev, guard):
         _same_as_emulation(g_, want, dev)
 
 
-@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul", "exactns"])
+@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul", "exactns", "guardaddns", "guardimulns"])
 def test_normal_f32_guard_draws_same_bits(dev, normal_knobs, guard):
     """The guard transforms' draws give the default's bits (loc 0 / scale 1 and another, both Philox forms, the
     vec4 and one-element paths, the blocks kernel): one test a guard, so a GPU run tells which of them hold."""
@@ -803,7 +803,7 @@ def _philox_inverse(out, key, rounds=10):
     return c
 
 
-@pytest.mark.parametrize("transform", ["exact", "exactns", "guardadd"])
+@pytest.mark.parametrize("transform", ["exact", "exactns", "guardadd", "guardimulns"])
 def test_normal_f32_std_negative_zero(dev, normal_knobs, transform):
     """u rounded to 1 gives r = 0: z = r cos is -0.0 where cos < 0.  The std rows (standard_normal, normal(0, 1))
     store z as the host emulation (and numpy's r * c) does; the affine form 0 + 1 * z gives +0.0; the values are

@@ -78,6 +78,8 @@ _TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
               "guardadd": ("wg_rga_boxmuller4_f32", "wg_rga_affine4_f32"),
               "guardimul": ("wg_rgi_boxmuller4_f32", "wg_rgi_affine4_f32"),
               "exactns": ("wg_rxn_boxmuller4_f32", "wg_rxn_affine4_f32"),
+              "guardaddns": ("wg_rgan_boxmuller4_f32", "wg_rgan_affine4_f32"),
+              "guardimulns": ("wg_rgin_boxmuller4_f32", "wg_rgin_affine4_f32"),
               "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
               "fmaexact": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),  # "fma" where fma is not fused
               "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
@@ -103,21 +105,23 @@ _OR = "bitcast<f32>(bitcast<u32>(x) | nc)"
 _GUARD = {"guardmul": ("wg_rgm_", "x * bitcast<f32>(0x3f800000u | nc)"),
           "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)"),
           "guardimul": ("wg_rgi_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))"),
-          "exactns": ("wg_rxn_", _OR)}
+          "exactns": ("wg_rxn_", _OR),
+          "guardaddns": ("wg_rgan_", "x + bitcast<f32>(0x80000000u | nc)"),  # both changes
+          "guardimulns": ("wg_rgin_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))")}
 for _t, (_prefix, _keep) in _GUARD.items():
     _f32 = source.load("random_f32.wgsl").replace("wg_rand_", _prefix)
     _f32 = _f32.replace(f"return {_OR};", f"return {_keep};", 1)
-    _ors = ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)")
-    for _or in _ors if _t in ("guardmul", "guardadd") else ():
-        assert _prefix + "keep_f32(" + _or in _f32
-        _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
-    if _t == "exactns":
+    if _t.endswith("ns"):
         for _old, _new in ((f"return select(s + {_prefix}keep_f32((0.5 * y) * r, nc), 0.0, x == 0.0);",
                             f"return s + {_prefix}keep_f32((0.5 * y) * r, nc);"),
                            (f"sqrt_f32(-2.0 * {_prefix}ln_f32(", f"sqrt_f32(abs(-2.0 * {_prefix}ln_f32("),
                            ("(w.x), nc), nc);", "(w.x), nc)), nc);"), ("(w.z), nc), nc);", "(w.z), nc)), nc);")):
             assert _f32.count(_old) == (2 if "sqrt_f32(-2.0" in _old else 1), _old
             _f32 = _f32.replace(_old, _new)
+    _ors = ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)")
+    for _or in _ors if _t in ("guardmul", "guardadd", "guardaddns") else ():
+        assert _prefix + "keep_f32(" + _or in _f32
+        _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
     assert _keep in _f32
     _CODE[_t] = _CODE["exact"] + "\n" + _f32
 _FUSED: dict[int, tuple[object, bool]] = {}  # id(device) -> (device, whether its WGSL fma rounds once)
