@@ -216,7 +216,10 @@ def main(argv: list[str]) -> int:
           f"NORMAL_F32_STD={DEFAULT[2]} NORMAL_F32_BLOCKS={DEFAULT[3]} NORMAL_F32_WG={DEFAULT[4]} "
           f"NORMAL_F32_KERNEL={DEFAULT[5]!r} NORMAL_F32_NOCARRY={DEFAULT[6]}; "
           f"WGSL fma fused (one rounding): {kr.fma_fused(dev)}")
-    fma_stages(dev)
+    try:
+        fma_stages(dev)
+    except Exception as e:  # noqa: BLE001 - the probe is informative only: the timings go on
+        print(f"fma stages: failed ({type(e).__name__}: {e})", flush=True)
     torch = None if small else _torch()
     for k, e in enumerate((16, 18) if small else (22, 26)):
         run(e, torch, 0.02 if small else 0.05, check=k == 0)  # answers checked at the first size
