@@ -655,6 +655,7 @@ def normal_knobs():
     yield set_
     set_(*saved)
     kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = 1, 256, "elementwise"
+    kr.NORMAL_F32_BLOCKS_MAX = 0
 
 
 def _normals(dev, n=1001, loc=0.0, scale=1.0):
@@ -849,3 +850,22 @@ def test_normal_f32_blocks_kernel_counter_carry(dev, normal_knobs):
             finally:
                 kr.NORMAL_F32_NOCARRY = True
             np.testing.assert_array_equal(got.numpy().view(np.uint32), want.numpy().view(np.uint32))
+
+
+def test_normal_f32_blocks_kernel_size_limit(dev, normal_knobs, monkeypatch):
+    """NORMAL_F32_KERNEL = "blocks" takes the blocks kernel up to NORMAL_F32_BLOCKS_MAX elements (0: any), the
+    elementwise path above it; the same bits either way."""
+    from wgarray.kernels import random as kr
+    used = []
+    real = kr._draw_blocks
+    monkeypatch.setattr(kr, "_draw_blocks", lambda *a: used.append(real(*a)) or used[-1])
+    normal_knobs("exact", "unrolled", True)
+    want = _normals(dev, n=400)[0]
+    kr.NORMAL_F32_KERNEL = "blocks"
+    for limit, n, expect in ((0, 400, [True]), (400, 400, [True]), (399, 400, [])):
+        kr.NORMAL_F32_BLOCKS_MAX = limit
+        used.clear()
+        g = wr.Generator(wr.Philox(key=(0x12345678, 0x9ABCDEF0)))
+        got = g.normal(0.0, 1.0, n, dtype=wg.float32, device=dev).numpy()
+        assert used == expect
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))

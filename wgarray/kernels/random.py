@@ -157,6 +157,7 @@ NORMAL_F32_WG = 256
 # and NORMAL_F32_WG = 256 (other values of those two imply it); "elementwise": the EwOp rows.  H100 2026-12-06: the
 # blocks kernel 0.061 ms against 0.107 at 2^22 for every transform; at 2^26 the same for "fma", faster for "builtin".
 NORMAL_F32_KERNEL = "elementwise"
+NORMAL_F32_BLOCKS_MAX = 0  # "blocks" only up to this many elements (0: any size): for a kernel that wins when small
 # The blocks kernel with the unrolled Philox: where the counter's low word plus the blocks does not wrap (the
 # host checks it), the block's counter is (c0 + b, c1, c2, c3) without the carry chain (the same bits, ~8 integer
 # instructions a block fewer).  False: always the carry chain (for the sweep's comparison).
@@ -237,7 +238,8 @@ def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: 
     first); ``params`` are the row's further scalars.  Computed in the output dtype."""
     if name == "random_normal" and out.dtype == dt.float32:
         std = NORMAL_F32_STD and [float(p.value) for p in params] == [0.0, 1.0]
-        if ((NORMAL_F32_KERNEL == "blocks" or (NORMAL_F32_BLOCKS, NORMAL_F32_WG) != (1, 256))
+        blocks = NORMAL_F32_KERNEL == "blocks" and (not NORMAL_F32_BLOCKS_MAX or math.prod(out.shape) <= NORMAL_F32_BLOCKS_MAX)
+        if ((blocks or (NORMAL_F32_BLOCKS, NORMAL_F32_WG) != (1, 256))
                 and _draw_blocks(device, key, counter, params, out, std)):
             return
         if (NORMAL_F32, NORMAL_F32_PHILOX, std) != ("exact", "loop", False):
