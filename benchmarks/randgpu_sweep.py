@@ -2,22 +2,22 @@
 [--small]``.
 
 Times, in one process, ``rng.standard_normal(n, dtype=float32)`` for n = 2^22 and 2^26 with the default (the knobs
-of ``wgarray/kernels/random.py`` as imported: "exact" "unrolled" std, elementwise) and with: on the elementwise
-path the former default ("exact" "loop", 0 + 1 * z), "exact unrolled", the guard transforms ("guardmul",
-"guardadd", "guardimul": the default's bits, x * 1.0 or x + -0.0 of an opaque constant, or the bits times an
-opaque integer 1, in place of the integer OR), "exactns" (the default's bits without the square root's zero
-test; "guardaddns", "guardimulns": both changes), "fma" and
-"builtin" (unrolled std); on the blocks kernel (``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x
-``NORMAL_F32_WG``) "exact unrolled std" at blocks 1/2/4 x workgroup 128/256/512, the guard transforms at 1/256 and
-2/256, "exact unrolled std" at 1/256 with the counter's carry chain (``NORMAL_F32_NOCARRY = False``; the
-others drop it where the counter cannot wrap: the same bits), "fma" at 1/512 and "builtin" at 2/256 (the floor
-of this design); each against torch.randn in the same process when a CUDA torch imports.  For context:
-Philox alone (raw bits, the ``random_bits`` row), random() (uniform), and ``x + 0`` of the same size.  Timing:
-benchmarks/timing.py's ``measure_all``, all cases of a size interleaved, each sample many back-to-back calls and
-one synchronisation, best of the samples.  The first line
-says whether the device's WGSL fma is fused; the second counts, stage by stage, the "fma" transforms' values that
-differ from the host emulation (ln's polynomial p, y = fma(f z, p, -z/2), ln, sqrt; all 0 where the fma variant
-keeps the cross-device guarantee; needs tests/api/test_random.py importable, i.e. pytest and hypothesis).
+of ``wgarray/kernels/random.py`` as imported: "exact" "unrolled" std, elementwise) and with: on the elementwise path
+the former default ("exact" "loop", 0 + 1 * z), "exact unrolled", "exactns" (the default's bits without the square
+root's zero test), the guard transforms ("guardmul", "guardadd", "guardimul": the default's bits, x * 1.0 or x +
+-0.0 of an opaque constant, or the bits times an opaque integer 1, in place of the integer OR; "guardaddns",
+"guardimulns": a guard and exactns's change), "fma" and "builtin" (all unrolled std); on the blocks kernel
+(``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x ``NORMAL_F32_WG``) "exact unrolled std" at blocks 1/2/4 x
+workgroup 128/256/512 and at 1/256 with the counter's carry chain (``NORMAL_F32_NOCARRY = False``; the other rows
+drop it where the counter cannot wrap: the same bits), the guard transforms at 1/256 and 2/256, exactns and the two
+combinations at 1/256, "fma" at 1/512 and "builtin" at 2/256 (the floor of this design); each against torch.randn in
+the same process when a CUDA torch imports.  For context: Philox alone (raw bits, the ``random_bits`` row), random()
+(uniform), and ``x + 0`` of the same size.  Timing: benchmarks/timing.py's ``measure_all``, all cases of a size
+interleaved, each sample many back-to-back calls and one synchronisation, best of the samples.  The first line says
+whether the device's WGSL fma is fused; the second counts, stage by stage, the "fma" transforms' values that differ
+from the host emulation (ln's polynomial p, -z/2, y = fma(f z, p, -z/2), ln, sqrt; all 0 where the fma variant keeps
+the cross-device guarantee; then the first differing logarithms, if any; needs tests/api/test_random.py importable,
+i.e. pytest and hypothesis).  A variant that raises prints ERROR and is skipped.
 
 Checks, untimed, at the first size, per variant: "exact", "exactns" and the guard rows give the default's bits
 exactly (the same std setting) or its values (std on one side only: a -0.0 may become +0.0); "fma" within 8 ulp
