@@ -2,28 +2,29 @@
 [--small]``.
 
 Times, in one process, ``rng.standard_normal(n, dtype=float32)`` for n = 2^22 and 2^26 with the default (the knobs
-of ``wgarray/kernels/random.py`` as imported: "exact" "unrolled" std, elementwise) and with: on the elementwise path
-the former default ("exact" "loop", 0 + 1 * z), "exact unrolled", "exactns" (the default's bits without the square
-root's zero test), the guard transforms ("guardmul", "guardadd", "guardimul": the default's bits, x * 1.0 or x +
--0.0 of an opaque constant, or the bits times an opaque integer 1, in place of the integer OR; "guardaddns",
-"guardimulns": a guard and exactns's change), "fma" and "builtin" (all unrolled std); on the blocks kernel
-(``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x ``NORMAL_F32_WG``) "exact unrolled std" at blocks 1/2/4 x
-workgroup 128/256/512 and at 1/256 with the counter's carry chain (``NORMAL_F32_NOCARRY = False``; the other rows
-drop it where the counter cannot wrap: the same bits), the guard transforms at 1/256 and 2/256, exactns and the two
-combinations at 1/256, "fma" at 1/512 and "builtin" at 2/256 (the floor of this design); each against torch.randn in
-the same process when a CUDA torch imports.  For context: Philox alone (raw bits, the ``random_bits`` row), random()
-(uniform), and ``x + 0`` of the same size.  Timing: benchmarks/timing.py's ``measure_all``, all cases of a size
-interleaved, each sample many back-to-back calls and one synchronisation, best of the samples.  The first line says
-whether the device's WGSL fma is fused; the second counts, stage by stage, the "fma" transforms' values that differ
-from the host emulation (ln's polynomial p, -z/2, y = fma(f z, p, -z/2), ln, sqrt; all 0 where the fma variant keeps
-the cross-device guarantee; then the first differing logarithms, if any; needs tests/api/test_random.py importable,
-i.e. pytest and hypothesis).  A variant that raises prints ERROR and is skipped.
+of ``wgarray/kernels/random.py`` as imported: "guardimul" "unrolled" std, the blocks kernel at blocks=1 wg=256 up to
+``NORMAL_F32_BLOCKS_MAX`` = 2^22 elements, elementwise above) and with: on the elementwise path the former defaults
+("exact" "loop", 0 + 1 * z; "exact" "unrolled"; "exact" "unrolled" std), the guard transforms ("guardmul",
+"guardadd", "guardimul": the default's bits, x * 1.0 or x + -0.0 of an opaque constant, or the bits times an opaque
+integer 1, in place of the integer OR), "fma" and "builtin" (all unrolled std); on the blocks kernel at any size
+(``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x ``NORMAL_F32_WG``, ``NORMAL_F32_BLOCKS_MAX = 0``) "exact
+unrolled std" at blocks 1/2/4 x workgroup 128/256/512 and at 1/256 with the counter's carry chain
+(``NORMAL_F32_NOCARRY = False``; the other rows drop it where the counter cannot wrap: the same bits), the guard
+transforms at 1/256 and 2/256, "fma" at 1/512 and "builtin" at 2/256 (the floor of this design); each against
+torch.randn in the same process when a CUDA torch imports.  For context: Philox alone (raw bits, the
+``random_bits`` row), random() (uniform), and ``x + 0`` of the same size.  Timing: benchmarks/timing.py's
+``measure_all``, all cases of a size interleaved, each sample many back-to-back calls and one synchronisation, best
+of the samples.  The first line says whether the device's WGSL fma is fused; the second counts, stage by stage,
+the "fma" transforms' values that differ from the host emulation (ln's polynomial p, -z/2, y = fma(f z, p, -z/2),
+ln, sqrt; all 0 where the fma variant keeps the cross-device guarantee; then the first differing logarithms, if
+any; needs tests/api/test_random.py importable, i.e. pytest and hypothesis).  A variant that raises prints ERROR
+and is skipped.
 
-Checks, untimed, at the first size, per variant: "exact", "exactns" and the guard rows give the default's bits
-exactly (the same std setting) or its values (std on one side only: a -0.0 may become +0.0); "fma" within 8 ulp
-of the default (other roundings of the same algorithms; its bits against the host emulation: ``pytest
-tests/api/test_random.py -k fma``); "builtin" (driver-dependent bits, never a default) within 1e-4; every draw's
-mean and variance within 6 sigma of N(0, 1).  A failed check prints FAIL on the variant's line.
+Checks, untimed, at the first size, per variant: "exact" and the guard rows give the default's bits exactly (the
+same std setting) or its values (std on one side only: a -0.0 may become +0.0); "fma" within 8 ulp of the default
+(other roundings of the same algorithms; its bits against the host emulation: ``pytest tests/api/test_random.py -k
+fma``); "builtin" (driver-dependent bits, never a default) within 1e-4; every draw's mean and variance within 6
+sigma of N(0, 1).  A failed check prints FAIL on the variant's line.
 
 One line a case: ``<label> 2^e: <ms> ms  <GB/s>  vs default <default/ours>  vs torch.randn <torch/ours>`` (the
 target is vs torch >= 0.8 at 2^26).  ``--small``: 2^16 and 2^18 (lavapipe, ~15 s).  About 60-90 s on an H100/H200
@@ -40,35 +41,36 @@ from wgarray.kernels import random as kr
 from benchmarks.timing import Case, measure_all
 
 DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG,
-           kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_NOCARRY)
-# the elementwise path: the former default, the defaults' steps, the guard and fma transforms, the builtin floor
-VARIANTS = [(t, p, std, 1, 256, "elementwise", True) for t, p, std in (
-    ("exact", "loop", False), ("exact", "unrolled", False), ("exact", "unrolled", True), ("exactns", "unrolled", True),
+           kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_NOCARRY, kr.NORMAL_F32_BLOCKS_MAX)
+# the elementwise path: the former defaults, the defaults' steps, the guard and fma transforms, the builtin floor
+VARIANTS = [(t, p, std, 1, 256, "elementwise", True, 0) for t, p, std in (
+    ("exact", "loop", False), ("exact", "unrolled", False), ("exact", "unrolled", True),
     ("guardmul", "unrolled", True), ("guardadd", "unrolled", True), ("guardimul", "unrolled", True),
     ("fma", "unrolled", True),
     ("builtin", "unrolled", True))]
-# the blocks kernel: "exact unrolled std" (the default's bits) at every blocks x workgroup size, the others at two
-VARIANTS += [("exact", "unrolled", True, b, w, "blocks", True) for b in (1, 2, 4) for w in (128, 256, 512)]
-VARIANTS += [("exact", "unrolled", True, 1, 256, "blocks", False)]  # the counter's carry chain kept
-VARIANTS += [(t, "unrolled", True, b, w, "blocks", True) for t in ("guardmul", "guardadd", "guardimul")
+# the blocks kernel at any size: "exact unrolled std" (the default's bits) at every blocks x workgroup size, the
+# others at one or two
+VARIANTS += [("exact", "unrolled", True, b, w, "blocks", True, 0) for b in (1, 2, 4) for w in (128, 256, 512)]
+VARIANTS += [("exact", "unrolled", True, 1, 256, "blocks", False, 0)]  # the counter's carry chain kept
+VARIANTS += [(t, "unrolled", True, b, w, "blocks", True, 0) for t in ("guardmul", "guardadd", "guardimul")
              for b, w in ((1, 256), (2, 256))]
-VARIANTS += [(t, "unrolled", True, 1, 256, "blocks", True) for t in ("exactns", "guardaddns", "guardimulns")]
-VARIANTS += [(t, "unrolled", True, 1, 256, "elementwise", True) for t in ("guardaddns", "guardimulns")]
-VARIANTS += [("fma", "unrolled", True, 1, 512, "blocks", True), ("builtin", "unrolled", True, 2, 256, "blocks", True)]
+VARIANTS += [("fma", "unrolled", True, 1, 512, "blocks", True, 0),
+             ("builtin", "unrolled", True, 2, 256, "blocks", True, 0)]
 if DEFAULT not in VARIANTS:
     VARIANTS.insert(0, DEFAULT)
 
 
-def _set(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str, nocarry: bool) -> None:
+def _set(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str, nocarry: bool, most: int) -> None:
     kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
     kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = blocks, wg_size, kernel
-    kr.NORMAL_F32_NOCARRY = nocarry
+    kr.NORMAL_F32_NOCARRY, kr.NORMAL_F32_BLOCKS_MAX = nocarry, most
 
 
-def _label(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str, nocarry: bool) -> str:
-    tag = " (default)" if (t, p, std, blocks, wg_size, kernel, nocarry) == DEFAULT else ""
+def _label(t: str, p: str, std: bool, blocks: int, wg_size: int, kernel: str, nocarry: bool, most: int) -> str:
+    tag = " (default)" if (t, p, std, blocks, wg_size, kernel, nocarry, most) == DEFAULT else ""
     lay = f" blocks={blocks} wg={wg_size}" if kernel == "blocks" or (blocks, wg_size) != (1, 256) else ""
-    return f"normal {t} {p}{' std' if std else ''}{lay}{'' if nocarry else ' carry'}{tag}"
+    upto = f" <=2^{most.bit_length() - 1}" if kernel == "blocks" and most else ""
+    return f"normal {t} {p}{' std' if std else ''}{lay}{upto}{'' if nocarry else ' carry'}{tag}"
 
 
 def _draw(var, n: int, seed: int = 7):
@@ -121,7 +123,7 @@ def run(e: int, torch, target_s: float, check: bool) -> None:
     real = kr._draw_blocks
     kr._draw_blocks = lambda *a: used.append(real(*a)) or used[-1]
     try:
-        _draw(("exact", "loop", False, 2, 256, "blocks", True), n)
+        _draw(("exact", "loop", False, 2, 256, "blocks", True, 0), n)
     finally:
         kr._draw_blocks = real
     print(f"2^{e}: the blocks kernel {'runs' if used and used[0] else 'does NOT run (elementwise fallback)'} for the "
@@ -163,10 +165,10 @@ def run(e: int, torch, target_s: float, check: bool) -> None:
         b = t[c.name].best
         vs_t = f"vs torch.randn {tt / b:.3f}" if tt else "vs torch.randn n/a"
         fail = fails.get(c.name, "")
-        print(f"{c.name:50s} 2^{e}: {b * 1e3:8.4f} ms {4 * n / b / 1e9:8.1f} GB/s  vs default {base / b:.3f}  "
+        print(f"{c.name:58s} 2^{e}: {b * 1e3:8.4f} ms {4 * n / b / 1e9:8.1f} GB/s  vs default {base / b:.3f}  "
               f"{vs_t}{'  FAIL ' + fail if fail else ''}", flush=True)
     if tt:
-        print(f"{'torch.randn':50s} 2^{e}: {tt * 1e3:8.4f} ms {4 * n / tt / 1e9:8.1f} GB/s", flush=True)
+        print(f"{'torch.randn':58s} 2^{e}: {tt * 1e3:8.4f} ms {4 * n / tt / 1e9:8.1f} GB/s", flush=True)
 
 
 _STAGES = """
@@ -219,7 +221,7 @@ def main(argv: list[str]) -> int:
     dev = wg.default_device()
     print(f"wgarray device: {dev}; default NORMAL_F32={DEFAULT[0]!r} NORMAL_F32_PHILOX={DEFAULT[1]!r} "
           f"NORMAL_F32_STD={DEFAULT[2]} NORMAL_F32_BLOCKS={DEFAULT[3]} NORMAL_F32_WG={DEFAULT[4]} "
-          f"NORMAL_F32_KERNEL={DEFAULT[5]!r} NORMAL_F32_NOCARRY={DEFAULT[6]}; "
+          f"NORMAL_F32_KERNEL={DEFAULT[5]!r} NORMAL_F32_NOCARRY={DEFAULT[6]} NORMAL_F32_BLOCKS_MAX={DEFAULT[7]}; "
           f"WGSL fma fused (one rounding): {kr.fma_fused(dev)}")
     try:
         fma_stages(dev)

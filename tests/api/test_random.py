@@ -517,10 +517,11 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
         _same_as_emulation(got, want, dev)
 
 
-@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul", "exactns", "guardaddns", "guardimulns"])
+@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul"])
 def test_float32_guard_transforms_bits(dev, guard):
-    """The "guardmul" / "guardadd" transforms (x * 1.0 or x + -0.0 of an opaque constant instead of the OR): the
-    default's algorithms, so the host emulation's bits on the device (where the driver does not reassociate)."""
+    """The guard transforms ("guardmul" / "guardadd": x * 1.0 or x + -0.0 of an opaque constant instead of the OR;
+    "guardimul", the default: the bits times an opaque integer 1): the algorithms of random_f32.wgsl, so the host
+    emulation's bits on the device (where the driver does not reassociate)."""
     from wgarray.kernels import random as kr
     pre = kr._GUARD[guard][0]
     k = wg.ElementwiseKernel("float32 x, uint32 m, float32 v, uint32 nc", "float32 l, float32 c, float32 s, float32 r",
@@ -535,7 +536,7 @@ def test_float32_guard_transforms_bits(dev, guard):
         _same_as_emulation(g_, want, dev)
 
 
-@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul", "exactns", "guardaddns", "guardimulns"])
+@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul"])
 def test_normal_f32_guard_draws_same_bits(dev, normal_knobs, guard):
     """The guard transforms' draws give the default's bits (loc 0 / scale 1 and another, both Philox forms, the
     vec4 and one-element paths, the blocks kernel): one test a guard, so a GPU run tells which of them hold."""
@@ -647,15 +648,20 @@ def test_int32_block_path_retries_as_element_path(dev):
 # -- the float32 normal variants (kernels/random.py's NORMAL_F32* knobs, shaders/random_f32_variants.wgsl) --------
 @pytest.fixture
 def normal_knobs():
+    """set_(transform, philox, std): those knobs on the elementwise path (the reference: the blocks kernel off);
+    every knob back to the module's defaults afterwards."""
     from wgarray.kernels import random as kr
-    saved = kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD
+    names = ("NORMAL_F32", "NORMAL_F32_PHILOX", "NORMAL_F32_STD", "NORMAL_F32_BLOCKS", "NORMAL_F32_WG",
+             "NORMAL_F32_KERNEL", "NORMAL_F32_BLOCKS_MAX", "NORMAL_F32_NOCARRY")
+    saved = {k: getattr(kr, k) for k in names}
 
     def set_(t="exact", p="loop", std=False):
         kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
+        kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = 1, 256, "elementwise"
+        kr.NORMAL_F32_BLOCKS_MAX = 0
     yield set_
-    set_(*saved)
-    kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = 1, 256, "elementwise"
-    kr.NORMAL_F32_BLOCKS_MAX = 0
+    for k, v in saved.items():
+        setattr(kr, k, v)
 
 
 def _normals(dev, n=1001, loc=0.0, scale=1.0):
@@ -804,7 +810,7 @@ def _philox_inverse(out, key, rounds=10):
     return c
 
 
-@pytest.mark.parametrize("transform", ["exact", "exactns", "guardadd", "guardimulns"])
+@pytest.mark.parametrize("transform", ["exact", "guardadd", "guardimul"])
 def test_normal_f32_std_negative_zero(dev, normal_knobs, transform):
     """u rounded to 1 gives r = 0: z = r cos is -0.0 where cos < 0.  The std rows (standard_normal, normal(0, 1))
     store z as the host emulation (and numpy's r * c) does; the affine form 0 + 1 * z gives +0.0; the values are
@@ -869,3 +875,27 @@ def test_normal_f32_blocks_kernel_size_limit(dev, normal_knobs, monkeypatch):
         got = g.normal(0.0, 1.0, n, dtype=wg.float32, device=dev).numpy()
         assert used == expect
         np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def test_normal_f32_defaults(dev, normal_knobs, monkeypatch):
+    """The defaults (H100 2026-12-06: "guardimul", the blocks kernel up to NORMAL_F32_BLOCKS_MAX elements): a
+    standard_normal float32 draw at or below the limit goes through the blocks kernel, one above it through the
+    elementwise rows, both with the reference's (exact, Philox loop, elementwise) values."""
+    from wgarray.kernels import random as kr
+    assert (kr.NORMAL_F32, kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG) == \
+        ("guardimul", "blocks", 1, 256)
+    defaults = {k: v for k, v in vars(kr).items() if k.startswith("NORMAL_F32")}
+    normal_knobs()
+    want = _normals(dev, n=400)[0]
+    used = []
+    real = kr._draw_blocks
+    monkeypatch.setattr(kr, "_draw_blocks", lambda *a: used.append(real(*a)) or used[-1])
+    for limit, expect in ((kr.NORMAL_F32_BLOCKS_MAX, [True]), (396, [])):  # (396: 400 elements above the limit)
+        for k, v in defaults.items():
+            setattr(kr, k, v)
+        kr.NORMAL_F32_BLOCKS_MAX = limit
+        used.clear()
+        got = wr.Generator(wr.Philox(key=(0x12345678, 0x9ABCDEF0))).standard_normal(400, dtype=wg.float32,
+                                                                                     device=dev).numpy()
+        assert used == expect
+        np.testing.assert_array_equal(got, want)  # values: std may give -0.0 for +0.0

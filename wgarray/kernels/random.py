@@ -68,18 +68,18 @@ OPS: dict[str, EwOp] = {op.name: op for op in [
 # only the affine form's 0 + -0.0 = +0.0 differs).  All three leave the counter's advance as it is (four elements a
 # block).
 # Defaults (measured, benchmarks/randgpu_sweep.py on an H100, Vulkan, 2026-12-06, standard_normal float32 2^26):
-# "exact" "loop" 0.329 ms, "exact" "unrolled" 0.206 ms, "exact" "unrolled" std 0.199 ms (torch.randn 0.154 ms); the
-# same bits (std: the same values; z = r cos may be -0.0 where u rounds to 1, as the host emulation's r * c).
-NORMAL_F32 = "exact"
+# "exact" "loop" 0.329 ms, "exact" "unrolled" 0.206 ms, "exact" "unrolled" std 0.199 ms, "guardimul" "unrolled"
+# std 0.189 ms (torch.randn 0.155 ms: 0.82x); the same bits (std: the same values; z = r cos may be -0.0 where u
+# rounds to 1, as the host emulation's r * c).  "guardmul" (0.179) and "guardadd" (0.182) were faster but rely on
+# the driver not reassociating around a float guard; "fma" (0.159) changes the stream and is 4-5x slower where
+# fma must be emulated (lavapipe): not defaults.
+NORMAL_F32 = "guardimul"
 NORMAL_F32_PHILOX = "unrolled"
 NORMAL_F32_STD = True
 _TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
               "guardmul": ("wg_rgm_boxmuller4_f32", "wg_rgm_affine4_f32"),
               "guardadd": ("wg_rga_boxmuller4_f32", "wg_rga_affine4_f32"),
               "guardimul": ("wg_rgi_boxmuller4_f32", "wg_rgi_affine4_f32"),
-              "exactns": ("wg_rxn_boxmuller4_f32", "wg_rxn_affine4_f32"),
-              "guardaddns": ("wg_rgan_boxmuller4_f32", "wg_rgan_affine4_f32"),
-              "guardimulns": ("wg_rgin_boxmuller4_f32", "wg_rgin_affine4_f32"),
               "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
               "fmaexact": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),  # "fma" where fma is not fused
               "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
@@ -98,28 +98,15 @@ _CODE = {t: _VARIANT_CODE + "\n" + source.load("random_f32_fma_exact.wgsl" if t 
 # "guardimul": every guard an integer multiply by 1 (nc + 1) instead of the OR: as opaque to float algebra as the
 # OR, the same count, but an IMAD (a GPU's FMA pipe) instead of a LOP3 (its integer ALU pipe, which Philox's XORs
 # and the bit manipulations already load).
-# "exactns": "exact" (ORs and all) without the square root's zero test: Box-Muller takes sqrt(|-2 ln u|), so
-# the one zero (u = 1, ln u = +0) comes as +0 instead of -0, and the Newton steps then give +0 by themselves
-# (y stays finite: 0x5f3759df's 1.3e19 times 1.5^2); the same bits, a compare and a select fewer a pair.
 _OR = "bitcast<f32>(bitcast<u32>(x) | nc)"
 _GUARD = {"guardmul": ("wg_rgm_", "x * bitcast<f32>(0x3f800000u | nc)"),
           "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)"),
-          "guardimul": ("wg_rgi_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))"),
-          "exactns": ("wg_rxn_", _OR),
-          "guardaddns": ("wg_rgan_", "x + bitcast<f32>(0x80000000u | nc)"),  # both changes
-          "guardimulns": ("wg_rgin_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))")}
+          "guardimul": ("wg_rgi_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))")}
 for _t, (_prefix, _keep) in _GUARD.items():
     _f32 = source.load("random_f32.wgsl").replace("wg_rand_", _prefix)
     _f32 = _f32.replace(f"return {_OR};", f"return {_keep};", 1)
-    if _t.endswith("ns"):
-        for _old, _new in ((f"return select(s + {_prefix}keep_f32((0.5 * y) * r, nc), 0.0, x == 0.0);",
-                            f"return s + {_prefix}keep_f32((0.5 * y) * r, nc);"),
-                           (f"sqrt_f32(-2.0 * {_prefix}ln_f32(", f"sqrt_f32(abs(-2.0 * {_prefix}ln_f32("),
-                           ("(w.x), nc), nc);", "(w.x), nc)), nc);"), ("(w.z), nc), nc);", "(w.z), nc)), nc);")):
-            assert _f32.count(_old) == (2 if "sqrt_f32(-2.0" in _old else 1), _old
-            _f32 = _f32.replace(_old, _new)
     _ors = ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)")
-    for _or in _ors if _t in ("guardmul", "guardadd", "guardaddns") else ():
+    for _or in _ors if _t in ("guardmul", "guardadd") else ():
         assert _prefix + "keep_f32(" + _or in _f32
         _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
     assert _keep in _f32
@@ -153,11 +140,13 @@ def _transform(device) -> str:
 # the compiler two independent chains).
 NORMAL_F32_BLOCKS = 1
 NORMAL_F32_WG = 256
-# "blocks": float32 normals through the blocks kernel whenever it suits the output, also for NORMAL_F32_BLOCKS = 1
-# and NORMAL_F32_WG = 256 (other values of those two imply it); "elementwise": the EwOp rows.  H100 2026-12-06: the
-# blocks kernel 0.061 ms against 0.107 at 2^22 for every transform; at 2^26 the same for "fma", faster for "builtin".
-NORMAL_F32_KERNEL = "elementwise"
-NORMAL_F32_BLOCKS_MAX = 0  # "blocks" only up to this many elements (0: any size): for a kernel that wins when small
+# "blocks": float32 normals through the blocks kernel whenever it suits the output (and has at most
+# NORMAL_F32_BLOCKS_MAX elements, 0: any size), also for NORMAL_F32_BLOCKS = 1 and NORMAL_F32_WG = 256 (other
+# values of those two imply it); "elementwise": the EwOp rows.  H100 2026-12-06 (randgpu_sweep), "guardimul": at
+# 2^22 the blocks kernel (blocks=1 wg=256) 0.054 ms against 0.083 elementwise (exact: 0.047 against 0.082), at 2^26
+# 0.192 against 0.189 (exact: 0.209 against 0.199), so the blocks kernel up to 2^22 elements, elementwise above.
+NORMAL_F32_KERNEL = "blocks"
+NORMAL_F32_BLOCKS_MAX = 1 << 22
 # The blocks kernel with the unrolled Philox: where the counter's low word plus the blocks does not wrap (the
 # host checks it), the block's counter is (c0 + b, c1, c2, c3) without the carry chain (the same bits, ~8 integer
 # instructions a block fewer).  False: always the carry chain (for the sweep's comparison).
@@ -238,7 +227,8 @@ def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: 
     first); ``params`` are the row's further scalars.  Computed in the output dtype."""
     if name == "random_normal" and out.dtype == dt.float32:
         std = NORMAL_F32_STD and [float(p.value) for p in params] == [0.0, 1.0]
-        blocks = NORMAL_F32_KERNEL == "blocks" and (not NORMAL_F32_BLOCKS_MAX or math.prod(out.shape) <= NORMAL_F32_BLOCKS_MAX)
+        blocks = NORMAL_F32_KERNEL == "blocks" and (not NORMAL_F32_BLOCKS_MAX
+                                                    or math.prod(out.shape) <= NORMAL_F32_BLOCKS_MAX)
         if ((blocks or (NORMAL_F32_BLOCKS, NORMAL_F32_WG) != (1, 256))
                 and _draw_blocks(device, key, counter, params, out, std)):
             return
