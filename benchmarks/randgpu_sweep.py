@@ -165,10 +165,10 @@ def run(e: int, torch, target_s: float, check: bool) -> None:
         b = t[c.name].best
         vs_t = f"vs torch.randn {tt / b:.3f}" if tt else "vs torch.randn n/a"
         fail = fails.get(c.name, "")
-        print(f"{c.name:58s} 2^{e}: {b * 1e3:8.4f} ms {4 * n / b / 1e9:8.1f} GB/s  vs default {base / b:.3f}  "
+        print(f"{c.name:62s} 2^{e}: {b * 1e3:8.4f} ms {4 * n / b / 1e9:8.1f} GB/s  vs default {base / b:.3f}  "
               f"{vs_t}{'  FAIL ' + fail if fail else ''}", flush=True)
     if tt:
-        print(f"{'torch.randn':58s} 2^{e}: {tt * 1e3:8.4f} ms {4 * n / tt / 1e9:8.1f} GB/s", flush=True)
+        print(f"{'torch.randn':62s} 2^{e}: {tt * 1e3:8.4f} ms {4 * n / tt / 1e9:8.1f} GB/s", flush=True)
 
 
 _STAGES = """
