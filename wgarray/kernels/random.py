@@ -11,11 +11,14 @@ block; a call of n elements consumes ceil(n / PER_BLOCK) blocks.
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
+
+import numpy as np
 
 from .. import dtypes as dt
 from ..dtypes import DType
-from . import elementwise as _ew
+from . import elementwise as _ew, launch, layout, source
 from .elementwise import Scalar
 from .ewtable import EwOp
 from .layout import ViewLike
@@ -54,6 +57,151 @@ OPS: dict[str, EwOp] = {op.name: op for op in [
                                          f"{{q9}}, {{q10}}, {{q11}}))" for k in "iu"}),
 ]}
 
+# float32 normal variants (knobs; the functions of shaders/random_f32_variants.wgsl, the variant rows' ``code``).
+# NORMAL_F32: the transforms: "exact" random_f32.wgsl's (the default rows above); "fma" the same algorithms with
+# every product that feeds a sum fused (opaque ORs only where a driver could factor or reassociate): WGSL's fma where
+# the device's rounds once (``fma_fused``, a GPU), else an exact emulation ("fmaexact", random_f32_fma_exact.wgsl:
+# lavapipe), so other bits than "exact" but the same on every device; "builtin" WGSL's log/sqrt/cos/sin
+# (driver-dependent bits: a measurement of the transforms' cost, never a default). NORMAL_F32_PHILOX: "loop"
+# (philox.wgsl) or "unrolled" (rounds written out, the same bits).  NORMAL_F32_STD: a draw of loc 0 and scale 1
+# (standard_normal) stores z itself instead of 0 + 1 * z (4 mul, 4 OR and 4 adds fewer a thread; the same values:
+# only the affine form's 0 + -0.0 = +0.0 differs).  All three leave the counter's advance as it is (four elements a
+# block).
+# Defaults (measured, benchmarks/randgpu_sweep.py on an H100, Vulkan, 2026-12-06, standard_normal float32 2^26):
+# "exact" "loop" 0.329 ms, "exact" "unrolled" 0.206 ms, "exact" "unrolled" std 0.199 ms, "guardimul" "unrolled"
+# std 0.189 ms (torch.randn 0.155 ms: 0.82x); the same bits (std: the same values; z = r cos may be -0.0 where u
+# rounds to 1, as the host emulation's r * c).  "guardmul" (0.179) and "guardadd" (0.182) were faster but rely on
+# the driver not reassociating around a float guard; "fma" (0.159) changes the stream and is 4-5x slower where
+# fma must be emulated (lavapipe): not defaults.
+NORMAL_F32 = "guardimul"
+NORMAL_F32_PHILOX = "unrolled"
+NORMAL_F32_STD = True
+_TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
+              "guardmul": ("wg_rgm_boxmuller4_f32", "wg_rgm_affine4_f32"),
+              "guardadd": ("wg_rga_boxmuller4_f32", "wg_rga_affine4_f32"),
+              "guardimul": ("wg_rgi_boxmuller4_f32", "wg_rgi_affine4_f32"),
+              "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
+              "fmaexact": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),  # "fma" where fma is not fused
+              "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
+_PHILOX = {"loop": "wg_philox_block({}, 0u)", "unrolled": "wg_rv_block_unrolled({})"}
+_VARIANT_CODE = source.load("random_f32_variants.wgsl")
+_CODE = {t: _VARIANT_CODE + "\n" + source.load("random_f32_fma_exact.wgsl" if t == "fmaexact" else "random_f32_fma.wgsl")
+         for t in _TRANSFORM}
+# "guardmul" / "guardadd": random_f32.wgsl's transforms (the same bits as "exact") with another guard against
+# contraction instead of the integer OR (wg_rand_keep_f32): x * 1.0 or x + -0.0, the 1.0 / -0.0 made of nc (opaque).
+# A driver may then fuse the guard with the following add (fma(p, 1.0, c) = p + c, the product p already rounded):
+# two instructions a product-and-add instead of three, and the ORs' integer-pipe slots go.  Sound only where the
+# driver does not reassociate around the guard (the H100's factored z out of fma(f z, p, -0.5 z): see
+# random_f32_variants.wgsl), so the guards where the products share a factor with the term they meet stay ORs
+# (ln's (f z) p - z / 2, sqrt's (hx y) y, x - (x y)^2 and x y + (y / 2) r): 6 of a pair's 23, the Horner steps'
+# and the rest cheap.  tests/api/test_random.py checks the bits against the host emulation on the device.
+# "guardimul": every guard an integer multiply by 1 (nc + 1) instead of the OR: as opaque to float algebra as the
+# OR, the same count, but an IMAD (a GPU's FMA pipe) instead of a LOP3 (its integer ALU pipe, which Philox's XORs
+# and the bit manipulations already load).
+_OR = "bitcast<f32>(bitcast<u32>(x) | nc)"
+_GUARD = {"guardmul": ("wg_rgm_", "x * bitcast<f32>(0x3f800000u | nc)"),
+          "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)"),
+          "guardimul": ("wg_rgi_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))")}
+for _t, (_prefix, _keep) in _GUARD.items():
+    _f32 = source.load("random_f32.wgsl").replace("wg_rand_", _prefix)
+    _f32 = _f32.replace(f"return {_OR};", f"return {_keep};", 1)
+    _ors = ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)")
+    for _or in _ors if _t in ("guardmul", "guardadd") else ():
+        assert _prefix + "keep_f32(" + _or in _f32
+        _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
+    assert _keep in _f32
+    _CODE[_t] = _CODE["exact"] + "\n" + _f32
+_FUSED: dict[int, tuple[object, bool]] = {}  # id(device) -> (device, whether its WGSL fma rounds once)
+_FMA_PROBE = EwOp("random_fma_probe", 2, "same", {"f": "fma({x}, {x}, {y})"})
+
+
+def fma_fused(device) -> bool:
+    """Whether ``device``'s WGSL fma rounds once (probed once a device, one dispatch and a 4-byte read):
+    (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused, 0 when the product is rounded first."""
+    got = _FUSED.get(id(device))
+    if got is None or got[0] is not device:
+        from .._array import Array
+        from ..alloc.mirror import Mirror
+        out = Array(Mirror(dt.float32, 1, device), (1,))
+        _ew.run(device, _FMA_PROBE, [Scalar(1 + 2.0 ** -12, dt.float32), Scalar(-(1 + 2.0 ** -11), dt.float32)],
+                out, dt.float32, [dt.float32, dt.float32])
+        got = _FUSED[id(device)] = (device, float(out.numpy()[0]) == 2.0 ** -24)
+    return got[1]
+
+
+def _transform(device) -> str:
+    """NORMAL_F32 as a row's transform on ``device`` ("fma" emulated where its fma is not fused)."""
+    return "fmaexact" if NORMAL_F32 == "fma" and not fma_fused(device) else NORMAL_F32
+
+
+# NORMAL_F32_BLOCKS > 1 or NORMAL_F32_WG != 256: float32 normals (contiguous, a multiple of 4 elements, one
+# binding) through shaders/random_normal_blocks.wgsl instead of the elementwise path: that many Philox blocks an
+# invocation, workgroups of NORMAL_F32_WG (the same bits; more work a thread amortises its index math and gives
+# the compiler two independent chains).
+NORMAL_F32_BLOCKS = 1
+NORMAL_F32_WG = 256
+# "blocks": float32 normals through the blocks kernel whenever it suits the output (and has at most
+# NORMAL_F32_BLOCKS_MAX elements, 0: any size), also for NORMAL_F32_BLOCKS = 1 and NORMAL_F32_WG = 256 (other
+# values of those two imply it); "elementwise": the EwOp rows.  H100 2026-12-06 (randgpu_sweep), "guardimul": at
+# 2^22 the blocks kernel (blocks=1 wg=256) 0.054 ms against 0.083 elementwise (exact: 0.047 against 0.082), at 2^26
+# 0.192 against 0.189 (exact: 0.209 against 0.199), so the blocks kernel up to 2^22 elements, elementwise above.
+NORMAL_F32_KERNEL = "blocks"
+NORMAL_F32_BLOCKS_MAX = 1 << 22
+# The blocks kernel with the unrolled Philox: where the counter's low word plus the blocks does not wrap (the
+# host checks it), the block's counter is (c0 + b, c1, c2, c3) without the carry chain (the same bits, ~8 integer
+# instructions a block fewer).  False: always the carry chain (for the sweep's comparison).
+NORMAL_F32_NOCARRY = True
+
+
+def _blocks_kernel(device, transform: str, philox: str, std: bool, nocarry: bool):
+    fn, affine = _TRANSFORM[transform]
+    block = ("wg_rv_rounds(vec4<u32>(p.c0 + b, p.c1, p.c2, p.c3), p.k0, p.k1)" if nocarry
+             else _PHILOX[philox].format('p.k0, p.k1, p.c0, p.c1, p.c2, p.c3, b'))
+    z4 = f"{fn}({block}, p.nc)"
+    normal = z4 if std else f"{affine}(lo, span, {z4}, p.nc)"
+    dtypes = [dt.float32, dt.uint64] if device.supports(dt.uint64) else [dt.float32]
+    key = ("random_normal_blocks", transform, normal, NORMAL_F32_BLOCKS, NORMAL_F32_WG, len(dtypes))
+    return launch.compile(device, key, lambda: launch.Kernel(
+        "random_normal_blocks.wgsl", (launch.write("out", "array<vec4<f32>>"),),
+        dict(HELPERS=source.helpers(dtypes), CODE=_CODE[transform], BLOCKS=NORMAL_F32_BLOCKS, NORMAL=normal),
+        workgroup=NORMAL_F32_WG))
+
+
+def _draw_blocks(device, key, counter, params, out, std: bool) -> bool:
+    """The normal draw through random_normal_blocks.wgsl when ``out`` suits it (else False: nothing done)."""
+    n = math.prod(out.shape)
+    limits = device.properties.limits
+    if (out.dtype != dt.float32 or n % 4 or n == 0 or out.offset != 0 or out.mirror.size != n
+            or tuple(out.strides) != layout.contiguous_strides(out.shape)
+            or n * 4 > limits.max_storage_buffer_binding_size):
+        return False
+    nb = n // 4
+    threads = -(-nb // NORMAL_F32_BLOCKS)
+    nocarry = NORMAL_F32_NOCARRY and NORMAL_F32_PHILOX == "unrolled" and int(counter[0]) + nb <= 1 << 32
+    kernel = _blocks_kernel(device, _transform(device), NORMAL_F32_PHILOX, std, nocarry)
+    f32bits = [int(np.float32(p.value).view(np.uint32)) for p in params]
+    prm = layout.Params().u32(nb, threads, *key, *counter, *f32bits, 0, 0)
+    launch.dispatch(device, kernel, [out.mirror.buffer_for_write(whole=True)], prm.bytes(), threads=threads)
+    return True
+
+
+def _normal_row(transform: str, philox: str, std: bool) -> EwOp:
+    fn, affine = _TRANSFORM[transform]
+    z4 = f"{fn}({_PHILOX[philox].format(_KC + ', {i}')}, {{q8}})"
+    z1 = f"{fn}({_PHILOX[philox].format(_KC + ', {i} / 4u')}, {{q8}})[{{i}} % 4u]"
+    block = z4 if std else f"{affine}({{q6}}, {{q7}}, {z4}, {{q8}})"
+    one = z1 if std else f"{affine}({{q6}}, {{q7}}, vec4<f32>({z1}), {{q8}}).x"
+    return EwOp(_normal_name(transform, philox, std), 9, "same", {"f": one}, block={"f": block},
+                code=_CODE[transform])
+
+
+def _normal_name(transform: str, philox: str, std: bool) -> str:
+    return f"random_normal_{transform}_{philox}{'_std' if std else ''}"
+
+
+for _row in [_normal_row(t, p, s) for t in _TRANSFORM for p in _PHILOX for s in (False, True)]:
+    OPS[_row.name] = _row  # draw() picks one for "random_normal" (the same counter advance: PER_BLOCK's)
+
 _FLOAT_ROWS = ("random_uniform", "random_normal", "random_exponential")
 
 # elements a Philox block feeds, by row and output width
@@ -77,13 +225,22 @@ def draw(device, name: str, key: Sequence[int], counter: Sequence[int], params: 
          out: ViewLike) -> None:
     """out[e] = row ``name`` at element e, for Philox key (2 words) and counter (4 words, least significant
     first); ``params`` are the row's further scalars.  Computed in the output dtype."""
+    if name == "random_normal" and out.dtype == dt.float32:
+        std = NORMAL_F32_STD and [float(p.value) for p in params] == [0.0, 1.0]
+        blocks = NORMAL_F32_KERNEL == "blocks" and (not NORMAL_F32_BLOCKS_MAX
+                                                    or math.prod(out.shape) <= NORMAL_F32_BLOCKS_MAX)
+        if ((blocks or (NORMAL_F32_BLOCKS, NORMAL_F32_WG) != (1, 256))
+                and _draw_blocks(device, key, counter, params, out, std)):
+            return
+        if (NORMAL_F32, NORMAL_F32_PHILOX, std) != ("exact", "loop", False):
+            name = _normal_name(_transform(device), NORMAL_F32_PHILOX, std)
     words = [Scalar(int(w), dt.uint32) for w in (*key, *counter)]
     if device.supports(dt.uint64):
         # the same value as a u64 scalar puts 64-bit integers among the kernel's dtypes, so its helpers compute
         # Philox's mulhi as one native wide multiply (source.helpers, philox_mulhi64.wgsl): the same bits, faster
         words[0] = Scalar(int(key[0]), dt.uint64)
     operands = words + list(params)
-    if name in _FLOAT_ROWS:
+    if name.startswith(_FLOAT_ROWS):
         operands.append(Scalar(0, dt.uint32))  # nc: the run-time zero of the float rows
 
     cdt = out.dtype

@@ -30,13 +30,18 @@ fn wg_philox4x32(ctr: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
 // Block `b` of a stream whose 128-bit counter starts at (c0, c1, c2, c3) (little-endian words), words above
 // c3 ignored; `plane` is added to the top word (draws that reject use planes 1, 2, ... of the same block).
 fn wg_philox_block(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, b: u32, plane: u32) -> vec4<u32> {
+    return wg_philox4x32(wg_philox_counter(c0, c1, c2, c3, b, plane), vec2<u32>(k0, k1));
+}
+
+// That block's 128-bit counter: (c0, c1, c2, c3) + b, plus plane in the top word.
+fn wg_philox_counter(c0: u32, c1: u32, c2: u32, c3: u32, b: u32, plane: u32) -> vec4<u32> {
     let w0 = c0 + b;
     let carry0 = select(0u, 1u, w0 < b);
     let w1 = c1 + carry0;
     let carry1 = select(0u, 1u, w1 < carry0);
     let w2 = c2 + carry1;
     let carry2 = select(0u, 1u, w2 < carry1);
-    return wg_philox4x32(vec4<u32>(w0, w1, w2, c3 + carry2 + plane), vec2<u32>(k0, k1));
+    return vec4<u32>(w0, w1, w2, c3 + carry2 + plane);
 }
 
 // 32 random bits for element e: four elements a block.

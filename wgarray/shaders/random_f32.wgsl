@@ -58,9 +58,13 @@ fn wg_rand_cossin_f32(m: u32, nc: u32) -> vec2<f32> {
     c = wg_rand_keep_f32(c * z, nc) - 85.44374084472656;
     c = wg_rand_keep_f32(c * z, nc) + 64.93932342529297;
     c = wg_rand_keep_f32(c * z, nc) - 19.739208221435547;
-    let cs = 1.0 + wg_rand_keep_f32(z * c, nc);
+    return wg_rand_quadrant_f32(q4, 1.0 + wg_rand_keep_f32(z * c, nc), sn);
+}
+
+// (cos, sin) of q4 quarter turns + 2 pi t from (cs, sn) = (cos, sin)(2 pi t):
+// q = 0: (c, s); 1: (-s, c); 2: (-c, -s); 3: (s, -c)
+fn wg_rand_quadrant_f32(q4: u32, cs: f32, sn: f32) -> vec2<f32> {
     let q = q4 & 3u;
-    // q = 0: (c, s); 1: (-s, c); 2: (-c, -s); 3: (s, -c)
     let v = select(vec2<f32>(cs, sn), vec2<f32>(sn, cs), (q & 1u) == 1u);
     return vec2<f32>(select(v.x, -v.x, q == 1u || q == 2u), select(v.y, -v.y, q >= 2u));
 }
@@ -98,7 +102,11 @@ fn wg_rand_uniform_f32(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, e: 
 // Box-Muller: words (0, 1) of block b give elements 0 and 1, words (2, 3) elements 2 and 3:
 // sqrt(-2 ln u1) * (cos, sin)(2 pi u2), u1 = (w + 0.5) / 2^32, u2 = the top 24 bits / 2^24.
 fn wg_rand_normal4_f32(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, b: u32, nc: u32) -> vec4<f32> {
-    let w = wg_philox_block(k0, k1, c0, c1, c2, c3, b, 0u);
+    return wg_rand_boxmuller4_f32(wg_philox_block(k0, k1, c0, c1, c2, c3, b, 0u), nc);
+}
+
+// The four normals of a block's words w (wg_rand_normal4_f32; the kernels/random.py variants reuse it).
+fn wg_rand_boxmuller4_f32(w: vec4<u32>, nc: u32) -> vec4<f32> {
     let r01 = wg_rand_sqrt_f32(-2.0 * wg_rand_ln_f32(wg_rand_open_f32(w.x), nc), nc);
     let r23 = wg_rand_sqrt_f32(-2.0 * wg_rand_ln_f32(wg_rand_open_f32(w.z), nc), nc);
     return vec4<f32>(r01 * wg_rand_cossin_f32(w.y >> 8u, nc), r23 * wg_rand_cossin_f32(w.w >> 8u, nc));
