@@ -435,3 +435,70 @@ def test_refused_options_change_nothing():
         with K.tile_options(columns=16, workgroup=64, half=3):
             pass
     assert K._current() == before
+
+
+def _tr_built(monkeypatch) -> list:
+    """The (R, Q, split, ahead) of each transposing pass ``_build_tr`` builds from here on."""
+    built = []
+    real = K._build_tr
+    monkeypatch.setattr(K, "_build_tr", lambda *a: built.append((a[1], a[2], a[9], a[10])) or real(*a))
+    return built
+
+
+@pytest.mark.parametrize("shape,dtype,opts", [
+    ((64, 128), np.complex64, dict(rows=1)),
+    ((128, 64), np.complex64, dict(rows=2)),
+    ((2, 128, 128), np.complex64, dict(rows=4, ahead=True)),
+    ((128, 256), np.complex64, dict(rows=4, half=4, workgroup=32)),
+    ((64, 96), np.complex128, dict(rows=1, workgroup=64))])
+def test_transposed_2d(monkeypatch, shape, dtype, opts):
+    # transposed_options: the last two axes' 2-D transform as two passes that each transform Q rows a workgroup and
+    # store them transposed (16/32-byte runs of Q rows as vec4s); forward and inverse, the norms, against numpy
+    built = _tr_built(monkeypatch)
+    host = _signal(47, shape, dtype)
+    x = wg.asarray(host)
+    n = shape[-1] * shape[-2]
+    with K.transposed_options(**opts):
+        close(wg.fft.fftn(x, axes=(-2, -1)), np.fft.fftn(host, axes=(-2, -1)), dtype, n)
+        close(wg.fft.ifftn(x, axes=(-2, -1), norm="ortho"), np.fft.ifftn(host, axes=(-2, -1), norm="ortho"), dtype, n)
+        if len(shape) == 3:  # a third axis after the two-pass pair
+            close(wg.fft.fftn(x), np.fft.fftn(host), dtype, n * shape[0])
+    q, split = opts["rows"], opts.get("half", 2)
+    assert sorted({b[0] for b in built}) == sorted(set(shape[-2:]))
+    assert all(b[1:] == (q, split, opts.get("ahead", False)) for b in built)
+    assert np.array_equal(x.numpy(), host)
+
+
+def test_transposed_2d_falls_back(monkeypatch):
+    # where the two-pass path does not fit (a length below 32 half, not a multiple of Q, a non-contiguous view)
+    # the per-axis transforms answer, and the default is off
+    built = _tr_built(monkeypatch)
+    host = _signal(53, (48, 64), np.complex64)
+    close(wg.fft.fftn(wg.asarray(_signal(53, (64, 64), np.complex64))),
+          np.fft.fft2(_signal(53, (64, 64), np.complex64)), np.complex64, 64 * 64)  # off by default
+    with K.transposed_options(rows=2):
+        close(wg.fft.fftn(wg.asarray(host)), np.fft.fft2(host), np.complex64, 48 * 64)
+        close(wg.fft.fftn(wg.asarray(host.T.copy()).T), np.fft.fft2(host), np.complex64, 48 * 64)
+    with K.transposed_options(rows=4):
+        odd = _signal(53, (66, 64), np.complex64)
+        close(wg.fft.fftn(wg.asarray(odd)), np.fft.fft2(odd), np.complex64, 66 * 64)
+    assert not built
+
+
+def test_transposed_options_refused():
+    before = (K._tr_rows, K._tr_wg, K._tr_half, K._tr_ahead)
+    for bad in (dict(rows=3), dict(half=3), dict(rows=2, workgroup=48)):
+        with pytest.raises(ValueError):
+            with K.transposed_options(**bad):
+                pass
+    assert (K._tr_rows, K._tr_wg, K._tr_half, K._tr_ahead) == before == (0, 0, 2, False)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(1, 3), st.sampled_from(["backward", "ortho", "forward"]), st.booleans())
+def test_transposed_2d_property(batch, norm, inverse):
+    # the two-pass path over batches and norms (one compiled pair of kernels: (64, 128), Q = 2)
+    host = _signal(batch, (batch, 64, 128), np.complex64)
+    f, g = (wg.fft.ifftn, np.fft.ifftn) if inverse else (wg.fft.fftn, np.fft.fftn)
+    with K.transposed_options(rows=2):
+        close(f(wg.asarray(host), norm=norm), g(host, norm=norm), np.complex64, 64 * 128)

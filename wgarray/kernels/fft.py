@@ -863,10 +863,12 @@ def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, s
         LANE="0u", LIVE="true", SIGN="-" if inverse else "", **_common(t, inverse)), workgroup=wg, consts=tuple(fixed))
 
 
-def _half_row(t: str, R: int, split: int, wg: int, inverse: bool, passes: str, start: str, x: str) -> list[str]:
+def _half_row(t: str, R: int, split: int, wg: int, inverse: bool, passes: str, start: str, x: str,
+              part: str = "all") -> list[str]:
     """One contiguous row's transform in 1 / ``split`` of the workgroup memory (``_build_half``'s body): the row
     at ``start`` loaded, the radix-``split`` step in registers, the R / split-point ``passes`` of each part, the
-    outputs X_(split r + k) of invocation row r{it} left in ``e{x}{it}_{k}`` (the lets r{it} precede it)."""
+    outputs X_(split r + k) of invocation row r{it} left in ``e{x}{it}_{k}`` (the lets r{it} precede it).
+    ``part``: "load" the declarations and loads alone, "rest" all but those, "all" both."""
     H = R // split
     its = -(-H // wg)
     ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
@@ -874,6 +876,10 @@ def _half_row(t: str, R: int, split: int, wg: int, inverse: bool, passes: str, s
     body = [f"var {v}{x}{it}_{k} = {zero};" for it in range(its) for v in "ade" for k in range(split)]
     body += [f"if ({ok[it]}) {{ " + " ".join(f"a{x}{it}_{j} = src[{start} + r{it} + {j * H}u];"
                                              for j in range(split)) + " }" for it in range(its)]
+    if part != "all":
+        loads, body = body, []
+        if part == "load":
+            return loads
     for it in range(its):  # the radix-s butterfly and its twiddles, in registers
         lines = [f"let v{j} = a{x}{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
         lines += [f"d{x}{it}_0 = u0;"] + [f"d{x}{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
@@ -907,29 +913,31 @@ class _Fixed(launch.Kernel):
 # or quarter-length transforms in workgroup memory), keeping their outputs in registers, and stores the outputs of
 # one frequency of its rows together (``rows`` = 2: one vec4, 4: two; runs of 16 / 32 bytes; 1: single elements).
 # Off by default (rows=0) until the GPU sweep (``benchmarks/fftgpu_sweep.py``'s @x= variants) measures it faster.
-TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2)
-_tr_rows, _tr_wg, _tr_half = TRANSPOSED_DEFAULTS.values()
+TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2, ahead=False)
+_tr_rows, _tr_wg, _tr_half, _tr_ahead = TRANSPOSED_DEFAULTS.values()
 
 
 @contextlib.contextmanager
-def transposed_options(rows: int | None = None, workgroup: int | None = None, half: int | None = None):
+def transposed_options(rows: int | None = None, workgroup: int | None = None, half: int | None = None,
+                       ahead: bool | None = None):
     """Within the block, 2-D transforms of the last two axes take the two transposing passes (``transform2``)
     where they fit: ``rows`` neighbouring rows a workgroup (1, 2 or 4; 0: off, the per-axis passes), ``workgroup``
     invocations (0: half the half-length, at most the device's limit), ``half`` 2 or 4 (each row in 1/2 or 1/4
-    of the workgroup memory, as ``tile_options(half=...)``)."""
-    global _tr_rows, _tr_wg, _tr_half
-    o = dict(rows=rows, workgroup=workgroup, half=half)
+    of the workgroup memory, as ``tile_options(half=...)``), ``ahead``: a workgroup's rows all loaded before
+    the first is transformed (``_build_tr``)."""
+    global _tr_rows, _tr_wg, _tr_half, _tr_ahead
+    o = dict(rows=rows, workgroup=workgroup, half=half, ahead=ahead)
     o = {k: TRANSPOSED_DEFAULTS[k] if v is None else int(v) for k, v in o.items()}
     if o["rows"] not in (0, 1, 2, 4) or o["half"] not in (2, 4):
         raise ValueError(f"transposed rows={o['rows']}, half={o['half']}: need rows 0, 1, 2 or 4 and half 2 or 4")
     if o["workgroup"] and (o["workgroup"] < 32 or o["workgroup"] & (o["workgroup"] - 1)):
         raise ValueError(f"workgroup of {o['workgroup']} invocations: need 0 or a power of two >= 32")
-    old = (_tr_rows, _tr_wg, _tr_half)
-    _tr_rows, _tr_wg, _tr_half = o["rows"], o["workgroup"], o["half"]
+    old = (_tr_rows, _tr_wg, _tr_half, _tr_ahead)
+    _tr_rows, _tr_wg, _tr_half, _tr_ahead = o["rows"], o["workgroup"], o["half"], bool(o["ahead"])
     try:
         yield
     finally:
-        _tr_rows, _tr_wg, _tr_half = old
+        _tr_rows, _tr_wg, _tr_half, _tr_ahead = old
 
 
 def transposed_ok(device, cdtype: DType, n0: int, n1: int) -> bool:
@@ -949,6 +957,7 @@ def transform2(device, cdtype: DType, src, dst, batch: int, n0: int, n1: int, in
     if batch == 0:
         return
     key = ("tr2", cdtype.name, batch, n0, n1, inverse, scale, local_capacity(device, 8), _tr_rows, _tr_wg, _tr_half,
+           _tr_ahead,
            tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
@@ -976,28 +985,34 @@ def _tr_step(device, cdtype, batch, M, R, inverse, scale) -> tuple:
     tb = 1 << ((R.bit_length() + 1) // 2)
     values = (groups, batch, M, 1, 1, 0, tb, tb.bit_length() - 1)
     fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(batch, M, R) else ()
-    kernel = launch.compile(device, ("fft_tr", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split),
-                            lambda: _build_tr(cdtype, R, Q, sub, pad, inverse, wg, _powers, fixed, split))
+    kernel = launch.compile(device, ("fft_tr", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split,
+                                     _tr_ahead), lambda: _build_tr(cdtype, R, Q, sub, pad, inverse, wg, _powers,
+                                                                   fixed, split, _tr_ahead and Q > 1))
     table = twiddles(device, cdtype, R)
     params = _scaled(layout.Params().u32(*values), t, scale)
     grid = launch.grid_for(device, workgroups=groups * batch)
     return kernel, _Held((table, table, table)), params, grid, 2 * batch * M * R * cdtype.device_itemsize
 
 
-def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split) -> launch.Kernel:
+def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=False) -> launch.Kernel:
     """``transform2``'s pass (``fft_tile.wgsl`` with C = 1: ``col0`` is the workgroup's index within its block):
     rows col0 Q .. col0 Q + Q - 1 of the block (M = p.mcols rows of length R at ``base`` = batch R M) each
-    transformed as ``_build_half``'s row, output X_K of row i stored at base + K M + i, the Q rows' X_K together."""
+    transformed as ``_build_half``'s row, output X_K of row i stored at base + K M + i, the Q rows' X_K together
+    (``ahead``: all Q rows' loads issued before the first row's transform)."""
     t = cdtype.component.wgsl
     H = R // split
     its = -(-H // wg)
     passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=split))
     ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
     body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
-    for q in range(Q):
+    rows = [(f"base + (col0 * {Q}u + {q}u) * {R}u", f"q{q}_") for q in range(Q)]
+    if ahead:  # every row's loads issued first (more loads in flight, more registers)
+        for start, x in rows:
+            body += _half_row(t, R, split, wg, inverse, passes, start, x, "load")
+    for q, (start, x) in enumerate(rows):
         if q:
             body.append("workgroupBarrier();")  # the previous row's last reads of buf come before these writes
-        body += _half_row(t, R, split, wg, inverse, passes, f"base + (col0 * {Q}u + {q}u) * {R}u", f"q{q}_")
+        body += _half_row(t, R, split, wg, inverse, passes, start, x, "rest" if ahead else "all")
     for it in range(its):
         store = []
         for k in range(split):
