@@ -43,23 +43,33 @@ from wgarray.kernels import fft as K, launch
 
 from .fft_gpu import _best, _torch
 
-# phase 3: the default (c8+r16+k+t4+p since the H100 sweep at 37daa53), the one before ("old"), and the per-axis
-# candidates of 4096^2: its columns (``strided``: @s=...) and its rows' one 4096-point pass (``rows``: @r=...)
-OLD = "auto+c0+nor16+nok+t0+nop"
-VARIANTS = ("auto", "auto:passes", "auto:rows", "auto:cols", OLD, "auto+wg512", "auto+t16", "auto+v",
-            "auto@s=c0:cols", "auto@s=nor16:cols", "auto@s=c0+nor16:cols", "auto@s=c0+t16:cols",
-            "auto@s=c0+nor16+t16:cols", "auto@s=c0+nor16+v:cols", "auto@s=c4:cols",
-            "auto@r=wg512:rows", "auto@r=wg1024:rows", "auto@r=v:rows", "auto@r=nopad:rows", "auto@r=wg512+v:rows",
-            "auto@r=wg512+nopad:rows", "auto@r=nor16:rows", "auto@r=nor16+wg512:rows", "auto@r=nop:rows",
-            "auto@r=wg512+v+nopad:rows", "auto@r=h:rows", "auto@r=h+wg512:rows", "auto@r=h+wg128:rows",
-            "auto@r=h+nopad:rows", "auto@r=h+nor16:rows", "auto@r=h+nop:rows", "auto@r=h+v:rows",
-            "auto@r=h+wg512+v:rows", "auto@r=h4:rows", "auto@r=h4+v:rows",
-            "auto@r=h4+wg512:rows", "auto@r=h4+nopad:rows",
-            "auto@s=c0", "auto@s=c0+nor16", "auto@r=wg512@s=c0", "auto@r=wg512@s=c0+nor16",
-            "auto@r=wg512+v@s=c0+nor16", "auto@r=nopad@s=c0", "auto@r=wg512+v+nopad@s=c0+nor16",
-            "auto@r=wg512@s=c0+nor16:passes", "auto@r=h", "auto@r=h@s=c0", "auto@r=h@s=c0+nor16",
-            "auto@r=h+wg512@s=c0", "auto@r=h+v@s=c0", "auto@r=h4", "auto@r=h4+v@s=c0",
-            "auto@r=h:passes")
+# phase 4: the default (per-axis: rows as half-length tiles with vec4 stores, columns in two passes of the plan's
+# tiles), its per-pass times, and the two-pass 2-D candidates (``kernels.fft.transposed_options``: @x=...): each
+# pass transforms Q rows a workgroup and stores them transposed (2 x 256 MiB moved at 4096^2 instead of 3 x), with
+# the workgroup size, the split (h2 / h4), all rows' loads first (a) and the rows' knobs (@r=) varied
+VARIANTS = ("auto", "auto:passes", "auto@s=nor16", "auto@x=q1", "auto@x=q2", "auto@x=q4", "auto@x=q2+a",
+            "auto@x=q4+a", "auto@x=q1+wg512", "auto@x=q2+wg512", "auto@x=q4+wg512", "auto@x=q2+wg256",
+            "auto@x=q2+h4", "auto@x=q4+h4", "auto@x=q4+h4+wg512", "auto@x=q4+h4+wg256", "auto@x=q2+h4+a",
+            "auto@x=q1+wg256", "auto@x=q4+wg256", "auto@x=q2+wg512+a", "auto@x=q2@r=nor16", "auto@x=q4@r=nor16",
+            "auto@x=q2+wg256@r=nor16", "auto@x=q2+wg512@r=nor16", "auto@x=q2@r=nopad", "auto@x=q4:passes",
+            "auto@x=q2:passes", "auto@x=q2+wg512:passes")
+_XKNOBS = {"q": "rows", "wg": "workgroup", "h": "half"}
+
+
+def _xknobs(tokens) -> dict:
+    """``transposed_options`` keywords of @x= tokens: qN rows a workgroup, wgN invocations, hN the split, a (all
+    rows' loads first)."""
+    out = {}
+    for tok in tokens:
+        if tok == "a":
+            out["ahead"] = True
+            continue
+        m = re.fullmatch(r"(q|wg|h)(\d+)", tok)
+        if not m:
+            raise ValueError(f"variant @x= knob {tok!r}")
+        out[_XKNOBS[m[1]]] = int(m[2])
+    return out
+
 
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
 _NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half"}
@@ -89,10 +99,14 @@ def variant(spec: str):
     head, *axes = spec.split(":")[0].split("@")
     parts = head.split("+")
     opts = _knobs(parts[1:])
+    xopts: dict = {}
     for ax in axes:
         key, _, body = ax.partition("=")
+        if key == "x":
+            xopts = _xknobs(body.split("+") if body else [])
+            continue
         opts[{"r": "rows", "s": "strided"}[key]] = _knobs(body.split("+") if body else [])
-    with K.plan_style(parts[0]), K.tile_options(**opts):
+    with K.plan_style(parts[0]), K.tile_options(**opts), K.transposed_options(**xopts):
         yield
 
 
@@ -111,6 +125,17 @@ def _describe(dev, shape, cap: int, which: str = "", effective=None) -> tuple[st
     size = int(np.prod(shape))
     text, traffic = [], 0
     effective = [] if effective is None else effective
+    if len(shape) == 2 and which in ("", "passes") and K.transposed_ok(dev, wg.complex64, *shape):
+        with K.pass_options(1, 1):
+            s = K._tr_half
+            sub = "/".join(f"{s}|" + ",".join(map(str, K._subplan(n // s))) for n in shape[::-1])
+            effective.append({k: v for k, v in K._current().items() if k in ("radix16", "powers", "pad")})
+        h = shape[-1] // s
+        wgs = K._tr_wg or max(32, K._pow2_floor(h) // 2)
+        opts = dict(rows=K._tr_rows, workgroup=min(wgs, dev.properties.limits.max_compute_invocations_per_workgroup),
+                    half=s, ahead=K._tr_ahead)
+        effective.append(opts)
+        return f"2p transposed {opts} radices {sub}", 2 * 2 * size * 8
     for _, n, inner in _axes(shape, which):
         p = K.plan(n, inner, cap, 8)
         traffic += p.traffic(size, 8)
@@ -166,6 +191,14 @@ def _pass_times(dev, xa, shape, cap: int, inner: int, samples: int) -> list[tupl
     keep = Mirror(cd, size, dev)
     out, src = keep.buffer_for_write(whole=True), xa.mirror.buffer()
     times = []
+    if len(shape) == 2 and K.transposed_ok(dev, cd, *shape):  # the two transposing passes (src -> out each)
+        with K.pass_options(1, 1):
+            steps = [K._tr_step(dev, cd, 1, m, r, False, 1.0) for m, r in (shape, shape[::-1])]
+        for r, (kernel, tables, params, grid, work) in zip(shape[::-1], steps):
+            def one():
+                launch.dispatch(dev, kernel, [src, out, *tables], params, grid=grid, work=work)
+            times.append((f"{r}T", _best(one, dev.synchronize, inner, samples)))
+        return times
     for rows, n, inner_ in _axes(shape):
         p = K.plan(n, inner_, cap, 8)
         if p.n2:
