@@ -911,29 +911,31 @@ class _Fixed(launch.Kernel):
 # (B, n0, n1): 2 reads and writes of the block instead of the per-axis plans' 3 at 4096^2 (rows, then the columns'
 # two tiled passes).  Each workgroup transforms ``rows`` neighbouring rows one after another (``_half_row``: half-
 # or quarter-length transforms in workgroup memory), keeping their outputs in registers, and stores the outputs of
-# one frequency of its rows together (``rows`` = 2: one vec4, 4: two; runs of 16 / 32 bytes; 1: single elements).
+# one frequency of its rows together (``rows`` = 2: one vec4, 4: two, 8: four; runs of 16-64 bytes; 1: elements).
 # Off by default (rows=0) until the GPU sweep (``benchmarks/fftgpu_sweep.py``'s @x= variants) measures it faster.
-TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2, ahead=False)
+TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2, ahead=0)
 _tr_rows, _tr_wg, _tr_half, _tr_ahead = TRANSPOSED_DEFAULTS.values()
 
 
 @contextlib.contextmanager
 def transposed_options(rows: int | None = None, workgroup: int | None = None, half: int | None = None,
-                       ahead: bool | None = None):
+                       ahead: int | None = None):
     """Within the block, 2-D transforms of the last two axes take the two transposing passes (``transform2``)
-    where they fit: ``rows`` neighbouring rows a workgroup (1, 2 or 4; 0: off, the per-axis passes), ``workgroup``
+    where they fit: ``rows`` neighbouring rows a workgroup (1, 2, 4 or 8; 0: off, the per-axis passes), ``workgroup``
     invocations (0: half the half-length, at most the device's limit), ``half`` 2 or 4 (each row in 1/2 or 1/4
-    of the workgroup memory, as ``tile_options(half=...)``), ``ahead``: a workgroup's rows all loaded before
-    the first is transformed (``_build_tr``)."""
+    of the workgroup memory, as ``tile_options(half=...)``), ``ahead``: a row's loads issued that many rows
+    earlier, before the transforms of the rows between (more loads in flight, more registers; ``_build_tr``)."""
     global _tr_rows, _tr_wg, _tr_half, _tr_ahead
     o = dict(rows=rows, workgroup=workgroup, half=half, ahead=ahead)
     o = {k: TRANSPOSED_DEFAULTS[k] if v is None else int(v) for k, v in o.items()}
-    if o["rows"] not in (0, 1, 2, 4) or o["half"] not in (2, 4):
-        raise ValueError(f"transposed rows={o['rows']}, half={o['half']}: need rows 0, 1, 2 or 4 and half 2 or 4")
+    if o["rows"] not in (0, 1, 2, 4, 8) or o["half"] not in (2, 4):
+        raise ValueError(f"transposed rows={o['rows']}, half={o['half']}: need rows 0, 1, 2, 4 or 8 and half 2 or 4")
+    if o["ahead"] < 0:
+        raise ValueError(f"transposed ahead={o['ahead']}: need 0 or more rows")
     if o["workgroup"] and (o["workgroup"] < 32 or o["workgroup"] & (o["workgroup"] - 1)):
         raise ValueError(f"workgroup of {o['workgroup']} invocations: need 0 or a power of two >= 32")
     old = (_tr_rows, _tr_wg, _tr_half, _tr_ahead)
-    _tr_rows, _tr_wg, _tr_half, _tr_ahead = o["rows"], o["workgroup"], o["half"], bool(o["ahead"])
+    _tr_rows, _tr_wg, _tr_half, _tr_ahead = o["rows"], o["workgroup"], o["half"], o["ahead"]
     try:
         yield
     finally:
@@ -987,18 +989,18 @@ def _tr_step(device, cdtype, batch, M, R, inverse, scale) -> tuple:
     fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(batch, M, R) else ()
     kernel = launch.compile(device, ("fft_tr", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split,
                                      _tr_ahead), lambda: _build_tr(cdtype, R, Q, sub, pad, inverse, wg, _powers,
-                                                                   fixed, split, _tr_ahead and Q > 1))
+                                                                   fixed, split, min(_tr_ahead, Q - 1)))
     table = twiddles(device, cdtype, R)
     params = _scaled(layout.Params().u32(*values), t, scale)
     grid = launch.grid_for(device, workgroups=groups * batch)
     return kernel, _Held((table, table, table)), params, grid, 2 * batch * M * R * cdtype.device_itemsize
 
 
-def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=False) -> launch.Kernel:
+def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=0) -> launch.Kernel:
     """``transform2``'s pass (``fft_tile.wgsl`` with C = 1: ``col0`` is the workgroup's index within its block):
     rows col0 Q .. col0 Q + Q - 1 of the block (M = p.mcols rows of length R at ``base`` = batch R M) each
     transformed as ``_build_half``'s row, output X_K of row i stored at base + K M + i, the Q rows' X_K together
-    (``ahead``: all Q rows' loads issued before the first row's transform)."""
+    (``ahead``: each row's loads issued that many rows before its transform, before the transforms between)."""
     t = cdtype.component.wgsl
     H = R // split
     its = -(-H // wg)
@@ -1006,13 +1008,14 @@ def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=
     ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
     body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
     rows = [(f"base + (col0 * {Q}u + {q}u) * {R}u", f"q{q}_") for q in range(Q)]
-    if ahead:  # every row's loads issued first (more loads in flight, more registers)
-        for start, x in rows:
-            body += _half_row(t, R, split, wg, inverse, passes, start, x, "load")
+    loaded = 0
     for q, (start, x) in enumerate(rows):
+        while loaded < min(Q, q + ahead + 1):  # the loads of the rows up to ``ahead`` rows on, before row q's work
+            body += _half_row(t, R, split, wg, inverse, passes, *rows[loaded], "load")
+            loaded += 1
         if q:
             body.append("workgroupBarrier();")  # the previous row's last reads of buf come before these writes
-        body += _half_row(t, R, split, wg, inverse, passes, start, x, "rest" if ahead else "all")
+        body += _half_row(t, R, split, wg, inverse, passes, start, x, "rest")
     for it in range(its):
         store = []
         for k in range(split):
