@@ -46,21 +46,26 @@ from .fft_gpu import _best, _torch
 # phase 4: the default (per-axis: rows as half-length tiles with vec4 stores, columns in two passes of the plan's
 # tiles), its per-pass times, and the two-pass 2-D candidates (``kernels.fft.transposed_options``: @x=...): each
 # pass transforms Q rows a workgroup and stores them transposed (2 x 256 MiB moved at 4096^2 instead of 3 x), with
-# the workgroup size, the split (h2 / h4), the loads aN rows ahead and the rows' knobs (@r=) varied
+# the workgroup size, the split (h2 / h4), the loads aN rows ahead, the sub-passes as a function (f) and the rows'
+# knobs (@r=) varied
 VARIANTS = ("auto", "auto:passes", "auto@x=q2", "auto@x=q4", "auto@x=q1", "auto@x=q2:passes", "auto@x=q4:passes",
             "auto@s=nor16", "auto@x=q2+a1", "auto@x=q4+a1", "auto@x=q4+a3", "auto@x=q1+wg512", "auto@x=q2+wg512",
             "auto@x=q4+wg512", "auto@x=q1+wg256", "auto@x=q2+wg256", "auto@x=q4+wg256", "auto@x=q2+wg512+a1",
             "auto@x=q2+h4", "auto@x=q4+h4", "auto@x=q4+h4+wg512", "auto@x=q4+h4+wg256", "auto@x=q2+h4+a1",
             "auto@x=q2@r=nor16", "auto@x=q4@r=nor16", "auto@x=q2+wg256@r=nor16", "auto@x=q2+wg512@r=nor16",
-            "auto@x=q2@r=nopad", "auto@x=q2+wg512:passes", "auto@x=q8+h4", "auto@x=q8+h4+wg512")
+            "auto@x=q2@r=nopad", "auto@x=q2+wg512:passes", "auto@x=q4+f", "auto@x=q4+h4+f", "auto@x=q8+h4+f", "auto@x=q8+h4",
+            "auto@x=q8+h4+wg512")
 _XKNOBS = {"q": "rows", "wg": "workgroup", "h": "half", "a": "ahead"}
 
 
 def _xknobs(tokens) -> dict:
     """``transposed_options`` keywords of @x= tokens: qN rows a workgroup, wgN invocations, hN the split, aN (a row's
-    loads N rows ahead)."""
+    loads N rows ahead), f (the sub-passes one function: a shorter shader)."""
     out = {}
     for tok in tokens:
+        if tok == "f":
+            out["call"] = True
+            continue
         m = re.fullmatch(r"(q|wg|h|a)(\d+)", tok)
         if not m:
             raise ValueError(f"variant @x= knob {tok!r}")
@@ -130,7 +135,7 @@ def _describe(dev, shape, cap: int, which: str = "", effective=None) -> tuple[st
         h = shape[-1] // s
         wgs = K._tr_wg or max(32, K._pow2_floor(h) // 2)
         opts = dict(rows=K._tr_rows, workgroup=min(wgs, dev.properties.limits.max_compute_invocations_per_workgroup),
-                    half=s, ahead=min(K._tr_ahead, K._tr_rows - 1))
+                    half=s, ahead=min(K._tr_ahead, K._tr_rows - 1), call=K._tr_call)
         effective.append(opts)
         return f"2p transposed {opts} radices {sub}", 2 * 2 * size * 8
     for _, n, inner in _axes(shape, which):

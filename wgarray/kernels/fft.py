@@ -913,20 +913,22 @@ class _Fixed(launch.Kernel):
 # or quarter-length transforms in workgroup memory), keeping their outputs in registers, and stores the outputs of
 # one frequency of its rows together (``rows`` = 2: one vec4, 4: two, 8: four; runs of 16-64 bytes; 1: elements).
 # Off by default (rows=0) until the GPU sweep (``benchmarks/fftgpu_sweep.py``'s @x= variants) measures it faster.
-TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2, ahead=0)
-_tr_rows, _tr_wg, _tr_half, _tr_ahead = TRANSPOSED_DEFAULTS.values()
+TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2, ahead=0, call=False)
+_tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call = TRANSPOSED_DEFAULTS.values()
 
 
 @contextlib.contextmanager
 def transposed_options(rows: int | None = None, workgroup: int | None = None, half: int | None = None,
-                       ahead: int | None = None):
+                       ahead: int | None = None, call: bool | None = None):
     """Within the block, 2-D transforms of the last two axes take the two transposing passes (``transform2``)
     where they fit: ``rows`` neighbouring rows a workgroup (1, 2, 4 or 8; 0: off, the per-axis passes), ``workgroup``
     invocations (0: half the half-length, at most the device's limit), ``half`` 2 or 4 (each row in 1/2 or 1/4
     of the workgroup memory, as ``tile_options(half=...)``), ``ahead``: a row's loads issued that many rows
-    earlier, before the transforms of the rows between (more loads in flight, more registers; ``_build_tr``)."""
-    global _tr_rows, _tr_wg, _tr_half, _tr_ahead
-    o = dict(rows=rows, workgroup=workgroup, half=half, ahead=ahead)
+    earlier, before the transforms of the rows between (more loads in flight, more registers; ``_build_tr``), ``call``:
+    the half-length sub-passes one WGSL function called Q ``half`` times (a shader that much shorter to compile)
+    instead of unrolled at each use."""
+    global _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call
+    o = dict(rows=rows, workgroup=workgroup, half=half, ahead=ahead, call=call)
     o = {k: TRANSPOSED_DEFAULTS[k] if v is None else int(v) for k, v in o.items()}
     if o["rows"] not in (0, 1, 2, 4, 8) or o["half"] not in (2, 4):
         raise ValueError(f"transposed rows={o['rows']}, half={o['half']}: need rows 0, 1, 2, 4 or 8 and half 2 or 4")
@@ -934,12 +936,12 @@ def transposed_options(rows: int | None = None, workgroup: int | None = None, ha
         raise ValueError(f"transposed ahead={o['ahead']}: need 0 or more rows")
     if o["workgroup"] and (o["workgroup"] < 32 or o["workgroup"] & (o["workgroup"] - 1)):
         raise ValueError(f"workgroup of {o['workgroup']} invocations: need 0 or a power of two >= 32")
-    old = (_tr_rows, _tr_wg, _tr_half, _tr_ahead)
-    _tr_rows, _tr_wg, _tr_half, _tr_ahead = o["rows"], o["workgroup"], o["half"], o["ahead"]
+    old = (_tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call)
+    _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call = o["rows"], o["workgroup"], o["half"], o["ahead"], bool(o["call"])
     try:
         yield
     finally:
-        _tr_rows, _tr_wg, _tr_half, _tr_ahead = old
+        _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call = old
 
 
 def transposed_ok(device, cdtype: DType, n0: int, n1: int) -> bool:
@@ -959,7 +961,7 @@ def transform2(device, cdtype: DType, src, dst, batch: int, n0: int, n1: int, in
     if batch == 0:
         return
     key = ("tr2", cdtype.name, batch, n0, n1, inverse, scale, local_capacity(device, 8), _tr_rows, _tr_wg, _tr_half,
-           _tr_ahead,
+           _tr_ahead, _tr_call,
            tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
@@ -987,24 +989,30 @@ def _tr_step(device, cdtype, batch, M, R, inverse, scale) -> tuple:
     tb = 1 << ((R.bit_length() + 1) // 2)
     values = (groups, batch, M, 1, 1, 0, tb, tb.bit_length() - 1)
     fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(batch, M, R) else ()
-    kernel = launch.compile(device, ("fft_tr", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split,
-                                     _tr_ahead), lambda: _build_tr(cdtype, R, Q, sub, pad, inverse, wg, _powers,
-                                                                   fixed, split, min(_tr_ahead, Q - 1)))
+    ahead = min(_tr_ahead, Q - 1)
+    kernel = launch.compile(device, ("fft_tr", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split, ahead,
+                                     _tr_call), lambda: _build_tr(cdtype, R, Q, sub, pad, inverse, wg, _powers,
+                                                                  fixed, split, ahead, _tr_call))
     table = twiddles(device, cdtype, R)
     params = _scaled(layout.Params().u32(*values), t, scale)
     grid = launch.grid_for(device, workgroups=groups * batch)
     return kernel, _Held((table, table, table)), params, grid, 2 * batch * M * R * cdtype.device_itemsize
 
 
-def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=0) -> launch.Kernel:
+def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=0, call=False) -> launch.Kernel:
     """``transform2``'s pass (``fft_tile.wgsl`` with C = 1: ``col0`` is the workgroup's index within its block):
     rows col0 Q .. col0 Q + Q - 1 of the block (M = p.mcols rows of length R at ``base`` = batch R M) each
     transformed as ``_build_half``'s row, output X_K of row i stored at base + K M + i, the Q rows' X_K together
-    (``ahead``: each row's loads issued that many rows before its transform, before the transforms between)."""
+    (``ahead``: each row's loads issued that many rows before its transform, before the transforms between;
+    ``call``: the sub-passes a function, ``subt(lid)``, called at each use)."""
     t = cdtype.component.wgsl
     H = R // split
     its = -(-H // wg)
     passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=split))
+    extra = ""
+    if call:
+        extra = "\n\nfn subt(lid: u32) {\n" + passes + "\n}"
+        passes = "    subt(lid);"
     ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
     body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
     rows = [(f"base + (col0 * {Q}u + {q}u) * {R}u", f"q{q}_") for q in range(Q)]
@@ -1033,7 +1041,9 @@ def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=
     return _Fixed("fft_tile.wgsl", bind, dict(
         T=t, R=R, C=1, BUF=H + H // 16 if pad else H, PLAN=f"{Q} rows transposed: " + ", ".join(map(str, [split] + plan)),
         PASSES="", AT="r + (r >> 4u)" if pad else "r + c", STORE="", LOAD=_indent("\n".join(body).split("\n"), 1),
-        LANE="0u", LIVE="true", SIGN="-" if inverse else "", **_common(t, inverse)), workgroup=wg, consts=tuple(fixed))
+        LANE="0u", LIVE="true", SIGN="-" if inverse else "", **{k: v + extra if k == "TABLE" else v
+                                                                 for k, v in _common(t, inverse).items()}),
+        workgroup=wg, consts=tuple(fixed))
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------
