@@ -489,6 +489,11 @@ def test_transposed_2d_falls_back(monkeypatch):
     with K.transposed_options(rows=4):
         odd = _signal(53, (66, 64), np.complex64)
         close(wg.fft.fftn(wg.asarray(odd)), np.fft.fft2(odd), np.complex64, 66 * 64)
+        got = wg.fft.fftn(wg.asarray(np.zeros((0, 64, 64), np.complex64)), axes=(-2, -1))  # an empty batch
+        assert got.shape == (0, 64, 64) and got.dtype == wg.complex64
+        for empty in ((0, 64), (64, 0)):  # numpy's error, no hang (factors(0) would not return)
+            with pytest.raises(ValueError, match="Invalid number"):
+                wg.fft.fftn(wg.asarray(np.zeros(empty, np.complex64)))
     assert not built
 
 

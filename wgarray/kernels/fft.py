@@ -951,8 +951,8 @@ def transposed_ok(device, cdtype: DType, n0: int, n1: int) -> bool:
     if not _tr_rows or (_tr_rows > 1 and cdtype.component.wgsl != "f32"):
         return False
     cap = local_capacity(device, cdtype.device_itemsize)
-    return all(factors(n) is not None and n % _tr_half == 0 and n >= 32 * _tr_half and n // _tr_half <= cap
-               and n % _tr_rows == 0 for n in (n0, n1))
+    return all(n >= 32 * _tr_half and n % _tr_half == 0 and n // _tr_half <= cap and n % _tr_rows == 0
+               and factors(n) is not None for n in (n0, n1))  # (factors(0) would not return)
 
 
 def transform2(device, cdtype: DType, src, dst, batch: int, n0: int, n1: int, inverse: bool, scale: float) -> None:
