@@ -55,41 +55,28 @@ VARIANTS = ("auto", "auto:passes", "auto@x=q2", "auto@x=q4", "auto@x=q1", "auto@
             "auto@x=q2@r=nor16", "auto@x=q4@r=nor16", "auto@x=q2+wg256@r=nor16", "auto@x=q2+wg512@r=nor16",
             "auto@x=q2@r=nopad", "auto@x=q2+wg512:passes", "auto@x=q4+f", "auto@x=q4+h4+f", "auto@x=q8+h4+f", "auto@x=q8+h4",
             "auto@x=q8+h4+wg512")
-_XKNOBS = {"q": "rows", "wg": "workgroup", "h": "half", "a": "ahead"}
-
-
-def _xknobs(tokens) -> dict:
-    """``transposed_options`` keywords of @x= tokens: qN rows a workgroup, wgN invocations, hN the split, aN (a row's
-    loads N rows ahead), f (the sub-passes one function: a shorter shader)."""
-    out = {}
-    for tok in tokens:
-        if tok == "f":
-            out["call"] = True
-            continue
-        m = re.fullmatch(r"(q|wg|h|a)(\d+)", tok)
-        if not m:
-            raise ValueError(f"variant @x= knob {tok!r}")
-        out[_XKNOBS[m[1]]] = int(m[2])
-    return out
-
-
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
 _NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half"}
+_XFLAGS = {"f": "call"}
+_XNUMS = {"q": "rows", "wg": "workgroup", "h": "half", "a": "ahead"}
 
 
-def _knobs(tokens) -> dict:
+def _knobs(tokens, flags=None, nums=None) -> dict:
     """``tile_options`` keywords of a variant's knob tokens: wgN, rwN, cN, tN (0 allowed: the plan's / off), r16,
-    p, k, v, pad, h, and each flag's "no" form (nor16, nop, nok, nov, nopad, noh: off)."""
+    p, k, v, pad, h, and each flag's "no" form (nor16, nop, nok, nov, nopad, noh: off); with ``flags`` / ``nums``
+    = _XFLAGS / _XNUMS the ``transposed_options`` keywords of @x= tokens: qN rows a workgroup, wgN invocations, hN
+    the split, aN (a row's loads N rows ahead), f (the sub-passes one function: a shorter shader)."""
+    flags, nums = flags or _FLAGS, nums or _NUMS
     out = {}
     for tok in tokens:
-        neg = tok.startswith("no") and tok[2:] in _FLAGS
-        if tok in _FLAGS or neg:
-            out[_FLAGS[tok[2:] if neg else tok]] = not neg
+        neg = tok.startswith("no") and tok[2:] in flags
+        if tok in flags or neg:
+            out[flags[tok[2:] if neg else tok]] = not neg
             continue
-        m = re.fullmatch(r"(wg|rw|c|t|h)(\d+)", tok)
+        m = re.fullmatch(rf"({'|'.join(nums)})(\d+)", tok)
         if not m:
             raise ValueError(f"variant knob {tok!r}")
-        out[_NUMS[m[1]]] = int(m[2])
+        out[nums[m[1]]] = int(m[2])
     return out
 
 
@@ -105,7 +92,7 @@ def variant(spec: str):
     for ax in axes:
         key, _, body = ax.partition("=")
         if key == "x":
-            xopts = _xknobs(body.split("+") if body else [])
+            xopts = _knobs(body.split("+") if body else [], _XFLAGS, _XNUMS)
             continue
         opts[{"r": "rows", "s": "strided"}[key]] = _knobs(body.split("+") if body else [])
     with K.plan_style(parts[0]), K.tile_options(**opts), K.transposed_options(**xopts):
