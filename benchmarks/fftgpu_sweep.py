@@ -46,9 +46,12 @@ from .fft_gpu import _best, _torch
 # phase 4: the default (per-axis: rows as half-length tiles with vec4 stores, columns in two passes of the plan's
 # tiles), its per-pass times, and the two-pass 2-D candidates (``kernels.fft.transposed_options``: @x=...): each
 # pass transforms Q rows a workgroup and stores them transposed (2 x 256 MiB moved at 4096^2 instead of 3 x), with
-# the workgroup size, the split (h2 / h4), the loads aN rows ahead, the sub-passes as a function (f) and the rows'
-# knobs (@r=) varied
-VARIANTS = ("auto", "auto:passes", "auto@x=q2", "auto@x=q4", "auto@x=q1", "auto@x=q2:passes", "auto@x=q4:passes",
+# the workgroup size, the split (h2 / h4), the loads aN rows ahead, the sub-passes as a function (f), the rows as
+# one tile's columns (t) and the rows' knobs (@r=) varied
+VARIANTS = ("auto", "auto:passes", "auto@x=q2", "auto@x=q4", "auto@x=q1", "auto@x=q2+t", "auto@x=q4+t+h4",
+            "auto@x=q2:passes", "auto@x=q4:passes", "auto@x=q2+t:passes", "auto@x=q4+t+h4:passes", "auto@x=q1+t",
+            "auto@x=q2+t+h4", "auto@x=q2+t+wg256", "auto@x=q2+t+wg1024", "auto@x=q4+t+h4+wg512",
+            "auto@x=q2+t@r=nor16", "auto@x=q4+t+h4@r=nor16",
             "auto@s=nor16", "auto@x=q2+a1", "auto@x=q4+a1", "auto@x=q4+a3", "auto@x=q1+wg512", "auto@x=q2+wg512",
             "auto@x=q4+wg512", "auto@x=q1+wg256", "auto@x=q2+wg256", "auto@x=q4+wg256", "auto@x=q2+wg512+a1",
             "auto@x=q2+h4", "auto@x=q4+h4", "auto@x=q4+h4+wg512", "auto@x=q4+h4+wg256", "auto@x=q2+h4+a1",
@@ -57,7 +60,7 @@ VARIANTS = ("auto", "auto:passes", "auto@x=q2", "auto@x=q4", "auto@x=q1", "auto@
             "auto@x=q8+h4+wg512")
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
 _NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half"}
-_XFLAGS = {"f": "call"}
+_XFLAGS = {"f": "call", "t": "tile"}
 _XNUMS = {"q": "rows", "wg": "workgroup", "h": "half", "a": "ahead"}
 
 
@@ -65,7 +68,8 @@ def _knobs(tokens, flags=None, nums=None) -> dict:
     """``tile_options`` keywords of a variant's knob tokens: wgN, rwN, cN, tN (0 allowed: the plan's / off), r16,
     p, k, v, pad, h, and each flag's "no" form (nor16, nop, nok, nov, nopad, noh: off); with ``flags`` / ``nums``
     = _XFLAGS / _XNUMS the ``transposed_options`` keywords of @x= tokens: qN rows a workgroup, wgN invocations, hN
-    the split, aN (a row's loads N rows ahead), f (the sub-passes one function: a shorter shader)."""
+    the split, aN (a row's loads N rows ahead), f (the sub-passes one function: a shorter shader), t (the rows as
+    the columns of one tile in workgroup memory)."""
     flags, nums = flags or _FLAGS, nums or _NUMS
     out = {}
     for tok in tokens:
@@ -119,10 +123,10 @@ def _describe(dev, shape, cap: int, which: str = "", effective=None) -> tuple[st
             s = K._tr_half
             sub = "/".join(f"{s}|" + ",".join(map(str, K._subplan(n // s))) for n in shape[::-1])
             effective.append({k: v for k, v in K._current().items() if k in ("radix16", "powers", "pad")})
-        h = shape[-1] // s
-        wgs = K._tr_wg or max(32, K._pow2_floor(h) // 2)
-        opts = dict(rows=K._tr_rows, workgroup=min(wgs, dev.properties.limits.max_compute_invocations_per_workgroup),
-                    half=s, ahead=min(K._tr_ahead, K._tr_rows - 1), call=K._tr_call)
+            wgs = [K.tr_workgroup(dev, n // s, K._tr_rows, K._subplan(n // s)) for n in shape[::-1]]
+        tile = K._tr_tile
+        opts = dict(rows=K._tr_rows, workgroup=wgs, half=s, ahead=0 if tile else min(K._tr_ahead, K._tr_rows - 1),
+                    call=K._tr_call and not tile, tile=tile)
         effective.append(opts)
         return f"2p transposed {opts} radices {sub}", 2 * 2 * size * 8
     for _, n, inner in _axes(shape, which):

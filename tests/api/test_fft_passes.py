@@ -438,10 +438,12 @@ def test_refused_options_change_nothing():
 
 
 def _tr_built(monkeypatch) -> list:
-    """The (R, Q, split, ahead, call) of each transposing pass ``_build_tr`` builds from here on."""
+    """The (R, Q, split, ahead, call) of each transposing pass ``_build_tr`` builds from here on ((R, Q, split,
+    "tile") of ``_build_trc``'s)."""
     built = []
-    real = K._build_tr
+    real, real_c = K._build_tr, K._build_trc
     monkeypatch.setattr(K, "_build_tr", lambda *a: built.append((a[1], a[2], a[9], a[10], a[11])) or real(*a))
+    monkeypatch.setattr(K, "_build_trc", lambda *a: built.append((a[1], a[2], a[9], "tile")) or real_c(*a))
     return built
 
 
@@ -450,6 +452,9 @@ def _tr_built(monkeypatch) -> list:
     ((128, 64), np.complex64, dict(rows=2, call=True)),
     ((2, 128, 128), np.complex64, dict(rows=4, ahead=2)),
     ((64, 96), np.complex128, dict(rows=1, workgroup=64)),
+    ((128, 64), np.complex64, dict(rows=2, tile=True)),
+    ((2, 128, 128), np.complex64, dict(rows=4, half=4, tile=True)),
+    ((64, 128), np.complex128, dict(rows=1, tile=True, workgroup=32)),
     # lavapipe compiles these for 20-80 s
     pytest.param((128, 256), np.complex64, dict(rows=2, half=4, workgroup=32, ahead=5), marks=pytest.mark.slow),
     pytest.param((64, 128), np.complex64, dict(rows=8, half=2, ahead=1, call=True), marks=pytest.mark.slow),
@@ -468,7 +473,10 @@ def test_transposed_2d(monkeypatch, shape, dtype, opts):
             close(wg.fft.fftn(x), np.fft.fftn(host), dtype, n * shape[0])
     q, split = opts["rows"], opts.get("half", 2)
     assert sorted({b[0] for b in built}) == sorted(set(shape[-2:]))
-    assert all(b[1:] == (q, split, min(opts.get("ahead", 0), q - 1), opts.get("call", False)) for b in built)
+    if opts.get("tile"):  # the rows as one tile's columns
+        assert all(b[1:] == (q, split, "tile") for b in built)
+    else:
+        assert all(b[1:] == (q, split, min(opts.get("ahead", 0), q - 1), opts.get("call", False)) for b in built)
     if opts.get("call"):  # the sub-passes once, as a function
         text = K._build_tr(x.dtype, shape[-1], q, K._subplan(shape[-1] // split), False, False, 32, True, (), split,
                            0, True).source()
@@ -498,12 +506,13 @@ def test_transposed_2d_falls_back(monkeypatch):
 
 
 def test_transposed_options_refused():
-    before = (K._tr_rows, K._tr_wg, K._tr_half, K._tr_ahead, K._tr_call)
+    before = (K._tr_rows, K._tr_wg, K._tr_half, K._tr_ahead, K._tr_call, K._tr_tile)
     for bad in (dict(rows=3), dict(rows=16), dict(half=3), dict(rows=2, workgroup=48), dict(ahead=-1)):
         with pytest.raises(ValueError):
             with K.transposed_options(**bad):
                 pass
-    assert (K._tr_rows, K._tr_wg, K._tr_half, K._tr_ahead, K._tr_call) == before == (0, 0, 2, 0, False)
+    assert (K._tr_rows, K._tr_wg, K._tr_half, K._tr_ahead, K._tr_call, K._tr_tile) == before == (0, 0, 2, 0, False,
+                                                                                               False)
 
 
 @settings(max_examples=6, deadline=None)

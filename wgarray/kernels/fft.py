@@ -913,22 +913,24 @@ class _Fixed(launch.Kernel):
 # or quarter-length transforms in workgroup memory), keeping their outputs in registers, and stores the outputs of
 # one frequency of its rows together (``rows`` = 2: one vec4, 4: two, 8: four; runs of 16-64 bytes; 1: elements).
 # Off by default (rows=0) until the GPU sweep (``benchmarks/fftgpu_sweep.py``'s @x= variants) measures it faster.
-TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2, ahead=0, call=False)
-_tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call = TRANSPOSED_DEFAULTS.values()
+TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2, ahead=0, call=False, tile=False)
+_tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call, _tr_tile = TRANSPOSED_DEFAULTS.values()
 
 
 @contextlib.contextmanager
 def transposed_options(rows: int | None = None, workgroup: int | None = None, half: int | None = None,
-                       ahead: int | None = None, call: bool | None = None):
+                       ahead: int | None = None, call: bool | None = None, tile: bool | None = None):
     """Within the block, 2-D transforms of the last two axes take the two transposing passes (``transform2``)
     where they fit: ``rows`` neighbouring rows a workgroup (1, 2, 4 or 8; 0: off, the per-axis passes), ``workgroup``
     invocations (0: half the half-length, at most the device's limit), ``half`` 2 or 4 (each row in 1/2 or 1/4
     of the workgroup memory, as ``tile_options(half=...)``), ``ahead``: a row's loads issued that many rows
     earlier, before the transforms of the rows between (more loads in flight, more registers; ``_build_tr``), ``call``:
     the half-length sub-passes one WGSL function called Q ``half`` times (a shader that much shorter to compile)
-    instead of unrolled at each use."""
-    global _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call
-    o = dict(rows=rows, workgroup=workgroup, half=half, ahead=ahead, call=call)
+    instead of unrolled at each use; ``tile``: the Q rows transformed side by side as the Q columns of one
+    (R / half) x Q tile in workgroup memory, each part's outputs stored from there (``_build_trc``: no outputs
+    held in registers, Q times the workgroup memory; ``ahead`` and ``call`` do not apply)."""
+    global _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call, _tr_tile
+    o = dict(rows=rows, workgroup=workgroup, half=half, ahead=ahead, call=call, tile=tile)
     o = {k: TRANSPOSED_DEFAULTS[k] if v is None else int(v) for k, v in o.items()}
     if o["rows"] not in (0, 1, 2, 4, 8) or o["half"] not in (2, 4):
         raise ValueError(f"transposed rows={o['rows']}, half={o['half']}: need rows 0, 1, 2, 4 or 8 and half 2 or 4")
@@ -936,12 +938,13 @@ def transposed_options(rows: int | None = None, workgroup: int | None = None, ha
         raise ValueError(f"transposed ahead={o['ahead']}: need 0 or more rows")
     if o["workgroup"] and (o["workgroup"] < 32 or o["workgroup"] & (o["workgroup"] - 1)):
         raise ValueError(f"workgroup of {o['workgroup']} invocations: need 0 or a power of two >= 32")
-    old = (_tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call)
-    _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call = o["rows"], o["workgroup"], o["half"], o["ahead"], bool(o["call"])
+    old = (_tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call, _tr_tile)
+    _tr_rows, _tr_wg, _tr_half, _tr_ahead = o["rows"], o["workgroup"], o["half"], o["ahead"]
+    _tr_call, _tr_tile = bool(o["call"]), bool(o["tile"])
     try:
         yield
     finally:
-        _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call = old
+        _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call, _tr_tile = old
 
 
 def transposed_ok(device, cdtype: DType, n0: int, n1: int) -> bool:
@@ -951,7 +954,8 @@ def transposed_ok(device, cdtype: DType, n0: int, n1: int) -> bool:
     if not _tr_rows or (_tr_rows > 1 and cdtype.component.wgsl != "f32"):
         return False
     cap = local_capacity(device, cdtype.device_itemsize)
-    return all(n >= 32 * _tr_half and n % _tr_half == 0 and n // _tr_half <= cap and n % _tr_rows == 0
+    per = _tr_rows if _tr_tile else 1  # tile: the Q rows' half-length tiles side by side
+    return all(n >= 32 * _tr_half and n % _tr_half == 0 and n // _tr_half * per <= cap and n % _tr_rows == 0
                and factors(n) is not None for n in (n0, n1))  # (factors(0) would not return)
 
 
@@ -961,7 +965,7 @@ def transform2(device, cdtype: DType, src, dst, batch: int, n0: int, n1: int, in
     if batch == 0:
         return
     key = ("tr2", cdtype.name, batch, n0, n1, inverse, scale, local_capacity(device, 8), _tr_rows, _tr_wg, _tr_half,
-           _tr_ahead, _tr_call,
+           _tr_ahead, _tr_call, _tr_tile,
            tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
@@ -976,23 +980,37 @@ def transform2(device, cdtype: DType, src, dst, batch: int, n0: int, n1: int, in
         launch.dispatch(device, kernel, [a, b, *tables], params, grid=grid, work=work)
 
 
+def tr_workgroup(device, H: int, Q: int, sub: list[int]) -> int:
+    """The invocations of a transposing pass over rows of half-length H (``transposed_options``' ``workgroup``, or
+    half of H; ``tile``: one butterfly each in the Q columns' smallest-radix sub-pass, up to 1024), at most the
+    device's limit."""
+    most = device.properties.limits.max_compute_invocations_per_workgroup
+    if _tr_tile:
+        return min(_tr_wg or max(32, min(1024, _pow2_floor(H * Q // min(sub or [1])))), most)
+    return min(_tr_wg or max(32, _pow2_floor(H) // 2), most)
+
+
 def _tr_step(device, cdtype, batch, M, R, inverse, scale) -> tuple:
     """One transposing pass: the M rows of length R of each of ``batch`` blocks, stored as (R, M)."""
     t = cdtype.component.wgsl
     Q, split = _tr_rows, _tr_half
     H = R // split
     sub = _subplan(H)
-    most = device.properties.limits.max_compute_invocations_per_workgroup
-    wg = min(_tr_wg or max(32, _pow2_floor(H) // 2), most)
-    pad = _pad and H >= 32 and H + H // 16 <= local_capacity(device, cdtype.device_itemsize)
+    wg = tr_workgroup(device, H, Q, sub)
+    pad = _pad and (Q == 1 or not _tr_tile) and H >= 32 and H + H // 16 <= local_capacity(device,
+                                                                                         cdtype.device_itemsize)
     groups = M // Q
     tb = 1 << ((R.bit_length() + 1) // 2)
     values = (groups, batch, M, 1, 1, 0, tb, tb.bit_length() - 1)
     fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(batch, M, R) else ()
     ahead = min(_tr_ahead, Q - 1)
-    kernel = launch.compile(device, ("fft_tr", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split, ahead,
-                                     _tr_call), lambda: _build_tr(cdtype, R, Q, sub, pad, inverse, wg, _powers,
-                                                                  fixed, split, ahead, _tr_call))
+    if _tr_tile:
+        kernel = launch.compile(device, ("fft_trc", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split),
+                                lambda: _build_trc(cdtype, R, Q, sub, pad, inverse, wg, _powers, fixed, split))
+    else:
+        kernel = launch.compile(device, ("fft_tr", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split,
+                                         ahead, _tr_call), lambda: _build_tr(cdtype, R, Q, sub, pad, inverse, wg,
+                                                                             _powers, fixed, split, ahead, _tr_call))
     table = twiddles(device, cdtype, R)
     params = _scaled(layout.Params().u32(*values), t, scale)
     grid = launch.grid_for(device, workgroups=groups * batch)
@@ -1044,6 +1062,54 @@ def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=
         LANE="0u", LIVE="true", SIGN="-" if inverse else "", **{k: v + extra if k == "TABLE" else v
                                                                  for k, v in _common(t, inverse).items()}),
         workgroup=wg, consts=tuple(fixed))
+
+
+def _build_trc(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split) -> launch.Kernel:
+    """``transform2``'s pass with ``transposed_options(tile=True)``: the Q rows of the workgroup (as ``_build_tr``'s)
+    are the Q columns of an H x Q tile (H = R / split): every invocation loads elements (r, q) of the rows (all Q
+    rows' loads at once), takes the radix-``split`` step in registers, and for each part k the H-point transforms
+    of the Q columns run side by side in workgroup memory (``_subpasses`` over the tile), after which the part's
+    outputs X_(split m + k) of the Q rows are read from the tile and stored together (Q = 2, 4: vec4s)."""
+    t = cdtype.component.wgsl
+    H = R // split
+    n = H * Q
+    its = -(-n // wg)
+    passes = "\n".join(_subpasses(t, H, Q, plan, inverse, wg, powers, tscale=split))
+    ok = [f"u{it} < {n}u" if (it + 1) * wg > n else "true" for it in range(its)]
+    zero = f"vec2<{t}>({t}(0.0))"
+    body = [f"let u{it} = lid + {it * wg}u;\nlet q{it} = u{it} / {H}u;\nlet r{it} = u{it} % {H}u;" for it in range(its)]
+    body += [f"var {v}{it}_{k} = {zero};" for it in range(its) for v in "ad" for k in range(split)]
+    body += [f"if ({ok[it]}) {{ " + " ".join(f"a{it}_{j} = src[base + (col0 * {Q}u + q{it}) * {R}u + r{it} + {j * H}u];"
+                                             for j in range(split)) + " }" for it in range(its)]
+    for it in range(its):  # the radix-s butterfly and its twiddles, in registers
+        lines = [f"let v{j} = a{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
+        lines += [f"d{it}_0 = u0;"] + [f"d{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
+        body.append(f"if ({ok[it]}) {{\n" + _indent(lines, 1) + "\n}")
+    sits = -(-H // wg)
+    for k in range(split):
+        if k:
+            body.append("workgroupBarrier();")  # the previous part's stores have read the tile
+        body += [f"if ({ok[it]}) {{ buf[at(r{it}, q{it})] = d{it}_{k}; }}" for it in range(its)]
+        body += ["workgroupBarrier();", passes]
+        for it in range(sits):
+            m = f"lid + {it * wg}u"
+            at = f"base + ({split}u * ({m}) + {k}u) * p.mcols"
+            if Q == 1:
+                store = [f"dst[{at} + col0] = buf[at({m}, 0u)] * p.scale;"]
+            else:
+                store = [f"dst[({at}) / 2u + col0 * {Q // 2}u + {h}u] = vec4<{t}>(buf[at({m}, {2 * h}u)], "
+                         f"buf[at({m}, {2 * h + 1}u)]) * p.scale;" for h in range(Q // 2)]
+            cond = "true" if (it + 1) * wg <= H else f"{m} < {H}u"
+            body.append(f"if ({cond}) {{\n" + _indent(store, 1) + "\n}")
+    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec{4 if Q > 1 else 2}<{t}>>"),
+            launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
+            launch.read("thi", f"array<vec2<{t}>>"))
+    at = f"r * {Q}u + (c ^ (r & {Q - 1}u))" if Q > 1 else "r + (r >> 4u)" if pad else "r + c"
+    return _Fixed("fft_tile.wgsl", bind, dict(
+        T=t, R=R, C=1, BUF=H + H // 16 if pad else n, PLAN=f"{Q} rows as a tile, transposed: " +
+        ", ".join(map(str, [split] + plan)), PASSES="", AT=at, STORE="",
+        LOAD=_indent("\n".join(body).split("\n"), 1), LANE="0u", LIVE="true", SIGN="-" if inverse else "",
+        **_common(t, inverse)), workgroup=wg, consts=tuple(fixed))
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------
