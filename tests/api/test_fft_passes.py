@@ -458,7 +458,10 @@ def _tr_built(monkeypatch) -> list:
     # lavapipe compiles these for 20-80 s
     pytest.param((128, 256), np.complex64, dict(rows=2, half=4, workgroup=32, ahead=5), marks=pytest.mark.slow),
     pytest.param((64, 128), np.complex64, dict(rows=8, half=2, ahead=1, call=True), marks=pytest.mark.slow),
-    pytest.param((128, 256), np.complex64, dict(rows=4, half=4, ahead=3), marks=pytest.mark.slow)])
+    pytest.param((128, 256), np.complex64, dict(rows=4, half=4, ahead=3), marks=pytest.mark.slow),
+    # 4096^2's kernels (a 4096-point row, shader constants from 2^18 elements)
+    pytest.param((64, 4096), np.complex64, dict(rows=2, tile=True), marks=pytest.mark.slow),
+    pytest.param((64, 4096), np.complex64, dict(rows=2), marks=pytest.mark.slow)])
 def test_transposed_2d(monkeypatch, shape, dtype, opts):
     # transposed_options: the last two axes' 2-D transform as two passes that each transform Q rows a workgroup and
     # store them transposed (16/32-byte runs of Q rows as vec4s); forward and inverse, the norms, against numpy
