@@ -43,33 +43,16 @@ from wgarray.kernels import fft as K, launch
 
 from .fft_gpu import _best, _torch
 
-# phase 4: the default (per-axis: rows as half-length tiles with vec4 stores, columns in two passes of the plan's
-# tiles), its per-pass times, and the two-pass 2-D candidates (``kernels.fft.transposed_options``: @x=...): each
-# pass transforms Q rows a workgroup and stores them transposed (2 x 256 MiB moved at 4096^2 instead of 3 x), with
-# the workgroup size, the split (h2 / h4), the loads aN rows ahead, the sub-passes as a function (f), the rows as
-# one tile's columns (t) and the rows' knobs (@r=) varied
-VARIANTS = ("auto", "auto:passes", "auto@x=q2", "auto@x=q4", "auto@x=q1", "auto@x=q2+t", "auto@x=q4+t+h4",
-            "auto@x=q2:passes", "auto@x=q4:passes", "auto@x=q2+t:passes", "auto@x=q4+t+h4:passes", "auto@x=q1+t",
-            "auto@x=q2+t+h4", "auto@x=q2+t+wg256", "auto@x=q2+t+wg1024", "auto@x=q4+t+h4+wg512",
-            "auto@x=q2+t@r=nor16", "auto@x=q4+t+h4@r=nor16",
-            "auto@s=nor16", "auto@x=q2+a1", "auto@x=q4+a1", "auto@x=q4+a3", "auto@x=q1+wg512", "auto@x=q2+wg512",
-            "auto@x=q4+wg512", "auto@x=q1+wg256", "auto@x=q2+wg256", "auto@x=q4+wg256", "auto@x=q2+wg512+a1",
-            "auto@x=q2+h4", "auto@x=q4+h4", "auto@x=q4+h4+wg512", "auto@x=q4+h4+wg256", "auto@x=q2+h4+a1",
-            "auto@x=q2@r=nor16", "auto@x=q4@r=nor16", "auto@x=q2+wg256@r=nor16", "auto@x=q2+wg512@r=nor16",
-            "auto@x=q2@r=nopad", "auto@x=q2+wg512:passes", "auto@x=q4+f", "auto@x=q4+h4+f", "auto@x=q8+h4+f", "auto@x=q8+h4",
-            "auto@x=q8+h4+wg512")
+# phase 5: the default (per-axis: rows as half-length tiles with vec4 stores, columns in two passes of the plan's
+# tiles), its per-pass times, a plain copy's (the ceiling of a pass), and per-axis knob variants
+VARIANTS = ("auto", "auto:passes")
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
 _NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half"}
-_XFLAGS = {"f": "call", "t": "tile"}
-_XNUMS = {"q": "rows", "wg": "workgroup", "h": "half", "a": "ahead"}
 
 
 def _knobs(tokens, flags=None, nums=None) -> dict:
     """``tile_options`` keywords of a variant's knob tokens: wgN, rwN, cN, tN (0 allowed: the plan's / off), r16,
-    p, k, v, pad, h, and each flag's "no" form (nor16, nop, nok, nov, nopad, noh: off); with ``flags`` / ``nums``
-    = _XFLAGS / _XNUMS the ``transposed_options`` keywords of @x= tokens: qN rows a workgroup, wgN invocations, hN
-    the split, aN (a row's loads N rows ahead), f (the sub-passes one function: a shorter shader), t (the rows as
-    the columns of one tile in workgroup memory)."""
+    p, k, v, pad, h, and each flag's "no" form (nor16, nop, nok, nov, nopad, noh: off)."""
     flags, nums = flags or _FLAGS, nums or _NUMS
     out = {}
     for tok in tokens:
@@ -92,14 +75,10 @@ def variant(spec: str):
     head, *axes = spec.split(":")[0].split("@")
     parts = head.split("+")
     opts = _knobs(parts[1:])
-    xopts: dict = {}
     for ax in axes:
         key, _, body = ax.partition("=")
-        if key == "x":
-            xopts = _knobs(body.split("+") if body else [], _XFLAGS, _XNUMS)
-            continue
         opts[{"r": "rows", "s": "strided"}[key]] = _knobs(body.split("+") if body else [])
-    with K.plan_style(parts[0]), K.tile_options(**opts), K.transposed_options(**xopts):
+    with K.plan_style(parts[0]), K.tile_options(**opts):
         yield
 
 
@@ -118,17 +97,6 @@ def _describe(dev, shape, cap: int, which: str = "", effective=None) -> tuple[st
     size = int(np.prod(shape))
     text, traffic = [], 0
     effective = [] if effective is None else effective
-    if len(shape) == 2 and which in ("", "passes") and K.transposed_ok(dev, wg.complex64, *shape):
-        with K.pass_options(1, 1):
-            s = K._tr_half
-            sub = "/".join(f"{s}|" + ",".join(map(str, K._subplan(n // s))) for n in shape[::-1])
-            effective.append({k: v for k, v in K._current().items() if k in ("radix16", "powers", "pad")})
-            wgs = [K.tr_workgroup(dev, n // s, K._tr_rows, K._subplan(n // s)) for n in shape[::-1]]
-        tile = K._tr_tile
-        opts = dict(rows=K._tr_rows, workgroup=wgs, half=s, ahead=0 if tile else min(K._tr_ahead, K._tr_rows - 1),
-                    call=K._tr_call and not tile, tile=tile)
-        effective.append(opts)
-        return f"2p transposed {opts} radices {sub}", 2 * 2 * size * 8
     for _, n, inner in _axes(shape, which):
         p = K.plan(n, inner, cap, 8)
         traffic += p.traffic(size, 8)
@@ -184,14 +152,6 @@ def _pass_times(dev, xa, shape, cap: int, inner: int, samples: int) -> list[tupl
     keep = Mirror(cd, size, dev)
     out, src = keep.buffer_for_write(whole=True), xa.mirror.buffer()
     times = []
-    if len(shape) == 2 and K.transposed_ok(dev, cd, *shape):  # the two transposing passes (src -> out each)
-        with K.pass_options(1, 1):
-            steps = [K._tr_step(dev, cd, 1, m, r, False, 1.0) for m, r in (shape, shape[::-1])]
-        for r, (kernel, tables, params, grid, work) in zip(shape[::-1], steps):
-            def one():
-                launch.dispatch(dev, kernel, [src, out, *tables], params, grid=grid, work=work)
-            times.append((f"{r}T", _best(one, dev.synchronize, inner, samples)))
-        return times
     for rows, n, inner_ in _axes(shape):
         p = K.plan(n, inner_, cap, 8)
         if p.n2:

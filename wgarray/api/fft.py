@@ -91,13 +91,7 @@ def _nd(x: Array, s, axes, norm, inverse: bool) -> Array:
     _fft.check_norm(norm)
     lengths, ax = _lengths_axes(x, s, axes)
     out = x
-    pairs = list(zip(lengths, ax))
-    if len(pairs) >= 2 and [a for _, a in pairs[-2:]] == [x.ndim - 2, x.ndim - 1] and all(
-            n is None or n == x.shape[a] for n, a in pairs[-2:]):  # the last two axes whole: maybe two passes
-        both = _fft.c2c_last2(x, norm, inverse)
-        if both is not None:
-            out, pairs = both, pairs[:-2]
-    for n, a in reversed(pairs):
+    for n, a in reversed(list(zip(lengths, ax))):
         out = _fft.c2c(out, n, a, norm, inverse)
     if not ax:  # no axes: numpy returns the input converted to the transform's dtype
         out = core.astype(x, _fft.complex_for(x.dtype))

@@ -51,7 +51,9 @@ _CACHE_ENTRIES = 64
 # -- plans ---------------------------------------------------------------------------------------------------------
 def factors(n: int) -> list[int] | None:
     """The radices of a Stockham plan for length n (their product is n), or None when n has a prime factor
-    above 7 (Bluestein's algorithm then)."""
+    above 7 (Bluestein's algorithm then; n < 1 too, which would never divide down to 1)."""
+    if n < 1:
+        return None
     out: list[int] = []
     for r in RADICES:
         while n % r == 0:
@@ -845,8 +847,21 @@ def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, s
     its = -(-H // wg)
     passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=split))
     ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
+    zero = f"vec2<{t}>({t}(0.0))"
     body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
-    body += _half_row(t, R, split, wg, inverse, passes, "base", "")
+    body += [f"var {x}{it}_{k} = {zero};" for it in range(its) for x in "ade" for k in range(split)]
+    body += [f"if ({ok[it]}) {{ " + " ".join(f"a{it}_{j} = src[base + r{it} + {j * H}u];" for j in range(split))
+             + " }" for it in range(its)]
+    for it in range(its):  # the radix-s butterfly and its twiddles, in registers
+        lines = [f"let v{j} = a{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
+        lines += [f"d{it}_0 = u0;"] + [f"d{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
+        body.append(f"if ({ok[it]}) {{\n" + _indent(lines, 1) + "\n}")
+    for k in range(split):
+        if k:
+            body.append("workgroupBarrier();")
+        body += [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}_{k}; }}" for it in range(its)]
+        body += ["workgroupBarrier();", passes]
+        body += [f"if ({ok[it]}) {{ e{it}_{k} = buf[at(r{it}, 0u)]; }}" for it in range(its)]
     if pairs:  # base is even (R is)
         store = [f"dst[base / 2u + {split // 2}u * r{it} + {q}u] = vec4<{t}>(e{it}_{2 * q}, e{it}_{2 * q + 1}) * p.scale;"
                  for it in range(its) for q in range(split // 2)]
@@ -863,36 +878,6 @@ def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, s
         LANE="0u", LIVE="true", SIGN="-" if inverse else "", **_common(t, inverse)), workgroup=wg, consts=tuple(fixed))
 
 
-def _half_row(t: str, R: int, split: int, wg: int, inverse: bool, passes: str, start: str, x: str,
-              part: str = "all") -> list[str]:
-    """One contiguous row's transform in 1 / ``split`` of the workgroup memory (``_build_half``'s body): the row
-    at ``start`` loaded, the radix-``split`` step in registers, the R / split-point ``passes`` of each part, the
-    outputs X_(split r + k) of invocation row r{it} left in ``e{x}{it}_{k}`` (the lets r{it} precede it).
-    ``part``: "load" the declarations and loads alone, "rest" all but those, "all" both."""
-    H = R // split
-    its = -(-H // wg)
-    ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
-    zero = f"vec2<{t}>({t}(0.0))"
-    body = [f"var {v}{x}{it}_{k} = {zero};" for it in range(its) for v in "ade" for k in range(split)]
-    body += [f"if ({ok[it]}) {{ " + " ".join(f"a{x}{it}_{j} = src[{start} + r{it} + {j * H}u];"
-                                             for j in range(split)) + " }" for it in range(its)]
-    if part != "all":
-        loads, body = body, []
-        if part == "load":
-            return loads
-    for it in range(its):  # the radix-s butterfly and its twiddles, in registers
-        lines = [f"let v{j} = a{x}{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
-        lines += [f"d{x}{it}_0 = u0;"] + [f"d{x}{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
-        body.append(f"if ({ok[it]}) {{\n" + _indent(lines, 1) + "\n}")
-    for k in range(split):
-        if k:
-            body.append("workgroupBarrier();")
-        body += [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{x}{it}_{k}; }}" for it in range(its)]
-        body += ["workgroupBarrier();", passes]
-        body += [f"if ({ok[it]}) {{ e{x}{it}_{k} = buf[at(r{it}, 0u)]; }}" for it in range(its)]
-    return body
-
-
 @dataclass(frozen=True, eq=False)
 class _Fixed(launch.Kernel):
     """A kernel whose parameter-block fields named in ``consts`` are WGSL literals in its source (p.name -> the
@@ -903,213 +888,6 @@ class _Fixed(launch.Kernel):
     def source(self) -> str:
         text, values = super().source(), dict(self.consts)
         return re.sub(r"\bp\.(\w+)\b", lambda m: f"{values[m[1]]}u" if m[1] in values else m[0], text)
-
-
-# -- 2-D in two passes (``transposed_options``) ----------------------------------------------------------------------
-# A (B, n0, n1) block's 2-D transform as two passes of one kernel: pass A transforms the n0 rows of length n1 and
-# stores them transposed (B, n1, n0), pass B transforms those n1 rows of length n0 and stores them transposed back
-# (B, n0, n1): 2 reads and writes of the block instead of the per-axis plans' 3 at 4096^2 (rows, then the columns'
-# two tiled passes).  Each workgroup transforms ``rows`` neighbouring rows one after another (``_half_row``: half-
-# or quarter-length transforms in workgroup memory), keeping their outputs in registers, and stores the outputs of
-# one frequency of its rows together (``rows`` = 2: one vec4, 4: two, 8: four; runs of 16-64 bytes; 1: elements).
-# Off by default (rows=0) until the GPU sweep (``benchmarks/fftgpu_sweep.py``'s @x= variants) measures it faster.
-TRANSPOSED_DEFAULTS = dict(rows=0, workgroup=0, half=2, ahead=0, call=False, tile=False)
-_tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call, _tr_tile = TRANSPOSED_DEFAULTS.values()
-
-
-@contextlib.contextmanager
-def transposed_options(rows: int | None = None, workgroup: int | None = None, half: int | None = None,
-                       ahead: int | None = None, call: bool | None = None, tile: bool | None = None):
-    """Within the block, 2-D transforms of the last two axes take the two transposing passes (``transform2``)
-    where they fit: ``rows`` neighbouring rows a workgroup (1, 2, 4 or 8; 0: off, the per-axis passes), ``workgroup``
-    invocations (0: half the half-length, at most the device's limit), ``half`` 2 or 4 (each row in 1/2 or 1/4
-    of the workgroup memory, as ``tile_options(half=...)``), ``ahead``: a row's loads issued that many rows
-    earlier, before the transforms of the rows between (more loads in flight, more registers; ``_build_tr``), ``call``:
-    the half-length sub-passes one WGSL function called Q ``half`` times (a shader that much shorter to compile)
-    instead of unrolled at each use; ``tile``: the Q rows transformed side by side as the Q columns of one
-    (R / half) x Q tile in workgroup memory, each part's outputs stored from there (``_build_trc``: no outputs
-    held in registers, Q times the workgroup memory; ``ahead`` and ``call`` do not apply)."""
-    global _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call, _tr_tile
-    o = dict(rows=rows, workgroup=workgroup, half=half, ahead=ahead, call=call, tile=tile)
-    o = {k: TRANSPOSED_DEFAULTS[k] if v is None else int(v) for k, v in o.items()}
-    if o["rows"] not in (0, 1, 2, 4, 8) or o["half"] not in (2, 4):
-        raise ValueError(f"transposed rows={o['rows']}, half={o['half']}: need rows 0, 1, 2, 4 or 8 and half 2 or 4")
-    if o["ahead"] < 0:
-        raise ValueError(f"transposed ahead={o['ahead']}: need 0 or more rows")
-    if o["workgroup"] and (o["workgroup"] < 32 or o["workgroup"] & (o["workgroup"] - 1)):
-        raise ValueError(f"workgroup of {o['workgroup']} invocations: need 0 or a power of two >= 32")
-    old = (_tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call, _tr_tile)
-    _tr_rows, _tr_wg, _tr_half, _tr_ahead = o["rows"], o["workgroup"], o["half"], o["ahead"]
-    _tr_call, _tr_tile = bool(o["call"]), bool(o["tile"])
-    try:
-        yield
-    finally:
-        _tr_rows, _tr_wg, _tr_half, _tr_ahead, _tr_call, _tr_tile = old
-
-
-def transposed_ok(device, cdtype: DType, n0: int, n1: int) -> bool:
-    """Whether ``transform2`` takes an (n0, n1) 2-D transform under the options in force: on, both lengths
-    Stockham lengths of at least 32 ``half`` whose half-length tile fits workgroup memory, multiples of the rows
-    a workgroup (pairs of complex64 stored as vec4s: complex64 only beyond one row)."""
-    if not _tr_rows or (_tr_rows > 1 and cdtype.component.wgsl != "f32"):
-        return False
-    cap = local_capacity(device, cdtype.device_itemsize)
-    per = _tr_rows if _tr_tile else 1  # tile: the Q rows' half-length tiles side by side
-    return all(n >= 32 * _tr_half and n % _tr_half == 0 and n // _tr_half * per <= cap and n % _tr_rows == 0
-               and factors(n) is not None for n in (n0, n1))  # (factors(0) would not return)
-
-
-def transform2(device, cdtype: DType, src, dst, batch: int, n0: int, n1: int, inverse: bool, scale: float) -> None:
-    """dst = scale * the 2-D DFT of each contiguous (n0, n1) block of ``batch`` (``transposed_ok``): two passes,
-    src -> a scratch (transposed) -> dst.  ``src`` is only read."""
-    if batch == 0:
-        return
-    key = ("tr2", cdtype.name, batch, n0, n1, inverse, scale, local_capacity(device, 8), _tr_rows, _tr_wg, _tr_half,
-           _tr_ahead, _tr_call, _tr_tile,
-           tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
-    cache = _recipes.setdefault(device, OrderedDict())
-    steps = cache.get(key)
-    if steps is None:
-        with pass_options(1, 1):  # the rows' knobs (radix16, powers, pad, fixed)
-            steps = cache[key] = (_tr_step(device, cdtype, batch, n0, n1, inverse, 1.0),
-                                  _tr_step(device, cdtype, batch, n1, n0, inverse, scale))
-        while len(cache) > _RECIPES:
-            cache.popitem(last=False)
-    scratch = _scratch(device, cdtype, batch * n0 * n1)
-    for (kernel, tables, params, grid, work), (a, b) in zip(steps, ((src, scratch.buffer), (scratch.buffer, dst))):
-        launch.dispatch(device, kernel, [a, b, *tables], params, grid=grid, work=work)
-
-
-def tr_workgroup(device, H: int, Q: int, sub: list[int]) -> int:
-    """The invocations of a transposing pass over rows of half-length H (``transposed_options``' ``workgroup``, or
-    half of H; ``tile``: one butterfly each in the Q columns' smallest-radix sub-pass, up to 1024), at most the
-    device's limit."""
-    most = device.properties.limits.max_compute_invocations_per_workgroup
-    if _tr_tile:
-        return min(_tr_wg or max(32, min(1024, _pow2_floor(H * Q // min(sub or [1])))), most)
-    return min(_tr_wg or max(32, _pow2_floor(H) // 2), most)
-
-
-def _tr_step(device, cdtype, batch, M, R, inverse, scale) -> tuple:
-    """One transposing pass: the M rows of length R of each of ``batch`` blocks, stored as (R, M)."""
-    t = cdtype.component.wgsl
-    Q, split = _tr_rows, _tr_half
-    H = R // split
-    sub = _subplan(H)
-    wg = tr_workgroup(device, H, Q, sub)
-    pad = _pad and (Q == 1 or not _tr_tile) and H >= 32 and H + H // 16 <= local_capacity(device,
-                                                                                         cdtype.device_itemsize)
-    groups = M // Q
-    tb = 1 << ((R.bit_length() + 1) // 2)
-    values = (groups, batch, M, 1, 1, 0, tb, tb.bit_length() - 1)
-    fixed = tuple((k, v) for k, v in zip(_PARAMS, values) if k != "batches") if _fixed_consts(batch, M, R) else ()
-    ahead = min(_tr_ahead, Q - 1)
-    if _tr_tile:
-        kernel = launch.compile(device, ("fft_trc", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split),
-                                lambda: _build_trc(cdtype, R, Q, sub, pad, inverse, wg, _powers, fixed, split))
-    else:
-        kernel = launch.compile(device, ("fft_tr", t, R, Q, tuple(sub), pad, inverse, wg, _powers, fixed, split,
-                                         ahead, _tr_call), lambda: _build_tr(cdtype, R, Q, sub, pad, inverse, wg,
-                                                                             _powers, fixed, split, ahead, _tr_call))
-    table = twiddles(device, cdtype, R)
-    params = _scaled(layout.Params().u32(*values), t, scale)
-    grid = launch.grid_for(device, workgroups=groups * batch)
-    return kernel, _Held((table, table, table)), params, grid, 2 * batch * M * R * cdtype.device_itemsize
-
-
-def _build_tr(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split, ahead=0, call=False) -> launch.Kernel:
-    """``transform2``'s pass (``fft_tile.wgsl`` with C = 1: ``col0`` is the workgroup's index within its block):
-    rows col0 Q .. col0 Q + Q - 1 of the block (M = p.mcols rows of length R at ``base`` = batch R M) each
-    transformed as ``_build_half``'s row, output X_K of row i stored at base + K M + i, the Q rows' X_K together
-    (``ahead``: each row's loads issued that many rows before its transform, before the transforms between;
-    ``call``: the sub-passes a function, ``subt(lid)``, called at each use)."""
-    t = cdtype.component.wgsl
-    H = R // split
-    its = -(-H // wg)
-    passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=split))
-    extra = ""
-    if call:
-        extra = "\n\nfn subt(lid: u32) {\n" + passes + "\n}"
-        passes = "    subt(lid);"
-    ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
-    body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
-    rows = [(f"base + (col0 * {Q}u + {q}u) * {R}u", f"q{q}_") for q in range(Q)]
-    loaded = 0
-    for q, (start, x) in enumerate(rows):
-        while loaded < min(Q, q + ahead + 1):  # the loads of the rows up to ``ahead`` rows on, before row q's work
-            body += _half_row(t, R, split, wg, inverse, passes, *rows[loaded], "load")
-            loaded += 1
-        if q:
-            body.append("workgroupBarrier();")  # the previous row's last reads of buf come before these writes
-        body += _half_row(t, R, split, wg, inverse, passes, start, x, "rest")
-    for it in range(its):
-        store = []
-        for k in range(split):
-            at = f"base + ({split}u * r{it} + {k}u) * p.mcols"
-            e = [f"eq{q}_{it}_{k}" for q in range(Q)]
-            if Q == 1:
-                store.append(f"dst[{at} + col0] = {e[0]} * p.scale;")
-            else:  # base and M even: 16-byte aligned pairs
-                store += [f"dst[({at}) / 2u + col0 * {Q // 2}u + {h}u] = vec4<{t}>({e[2 * h]}, {e[2 * h + 1]}) * p.scale;"
-                          for h in range(Q // 2)]
-        body.append(f"if ({ok[it]}) {{\n" + _indent(store, 1) + "\n}")
-    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec{4 if Q > 1 else 2}<{t}>>"),
-            launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
-            launch.read("thi", f"array<vec2<{t}>>"))
-    return _Fixed("fft_tile.wgsl", bind, dict(
-        T=t, R=R, C=1, BUF=H + H // 16 if pad else H, PLAN=f"{Q} rows transposed: " + ", ".join(map(str, [split] + plan)),
-        PASSES="", AT="r + (r >> 4u)" if pad else "r + c", STORE="", LOAD=_indent("\n".join(body).split("\n"), 1),
-        LANE="0u", LIVE="true", SIGN="-" if inverse else "", **{k: v + extra if k == "TABLE" else v
-                                                                 for k, v in _common(t, inverse).items()}),
-        workgroup=wg, consts=tuple(fixed))
-
-
-def _build_trc(cdtype, R, Q, plan, pad, inverse, wg, powers, fixed, split) -> launch.Kernel:
-    """``transform2``'s pass with ``transposed_options(tile=True)``: the Q rows of the workgroup (as ``_build_tr``'s)
-    are the Q columns of an H x Q tile (H = R / split): every invocation loads elements (r, q) of the rows (all Q
-    rows' loads at once), takes the radix-``split`` step in registers, and for each part k the H-point transforms
-    of the Q columns run side by side in workgroup memory (``_subpasses`` over the tile), after which the part's
-    outputs X_(split m + k) of the Q rows are read from the tile and stored together (Q = 2, 4: vec4s)."""
-    t = cdtype.component.wgsl
-    H = R // split
-    n = H * Q
-    its = -(-n // wg)
-    passes = "\n".join(_subpasses(t, H, Q, plan, inverse, wg, powers, tscale=split))
-    ok = [f"u{it} < {n}u" if (it + 1) * wg > n else "true" for it in range(its)]
-    zero = f"vec2<{t}>({t}(0.0))"
-    body = [f"let u{it} = lid + {it * wg}u;\nlet q{it} = u{it} / {H}u;\nlet r{it} = u{it} % {H}u;" for it in range(its)]
-    body += [f"var {v}{it}_{k} = {zero};" for it in range(its) for v in "ad" for k in range(split)]
-    body += [f"if ({ok[it]}) {{ " + " ".join(f"a{it}_{j} = src[base + (col0 * {Q}u + q{it}) * {R}u + r{it} + {j * H}u];"
-                                             for j in range(split)) + " }" for it in range(its)]
-    for it in range(its):  # the radix-s butterfly and its twiddles, in registers
-        lines = [f"let v{j} = a{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
-        lines += [f"d{it}_0 = u0;"] + [f"d{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
-        body.append(f"if ({ok[it]}) {{\n" + _indent(lines, 1) + "\n}")
-    sits = -(-H // wg)
-    for k in range(split):
-        if k:
-            body.append("workgroupBarrier();")  # the previous part's stores have read the tile
-        body += [f"if ({ok[it]}) {{ buf[at(r{it}, q{it})] = d{it}_{k}; }}" for it in range(its)]
-        body += ["workgroupBarrier();", passes]
-        for it in range(sits):
-            m = f"lid + {it * wg}u"
-            at = f"base + ({split}u * ({m}) + {k}u) * p.mcols"
-            if Q == 1:
-                store = [f"dst[{at} + col0] = buf[at({m}, 0u)] * p.scale;"]
-            else:
-                store = [f"dst[({at}) / 2u + col0 * {Q // 2}u + {h}u] = vec4<{t}>(buf[at({m}, {2 * h}u)], "
-                         f"buf[at({m}, {2 * h + 1}u)]) * p.scale;" for h in range(Q // 2)]
-            cond = "true" if (it + 1) * wg <= H else f"{m} < {H}u"
-            body.append(f"if ({cond}) {{\n" + _indent(store, 1) + "\n}")
-    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec{4 if Q > 1 else 2}<{t}>>"),
-            launch.read("table", f"array<vec2<{t}>>"), launch.read("tlo", f"array<vec2<{t}>>"),
-            launch.read("thi", f"array<vec2<{t}>>"))
-    at = f"r * {Q}u + (c ^ (r & {Q - 1}u))" if Q > 1 else "r + (r >> 4u)" if pad else "r + c"
-    return _Fixed("fft_tile.wgsl", bind, dict(
-        T=t, R=R, C=1, BUF=H + H // 16 if pad else n, PLAN=f"{Q} rows as a tile, transposed: " +
-        ", ".join(map(str, [split] + plan)), PASSES="", AT=at, STORE="",
-        LOAD=_indent("\n".join(body).split("\n"), 1), LANE="0u", LIVE="true", SIGN="-" if inverse else "",
-        **_common(t, inverse)), workgroup=wg, consts=tuple(fixed))
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------

@@ -136,24 +136,6 @@ def c2c(x: Array, n, axis, norm, inverse: bool) -> Array:
     return _back(out, ax)
 
 
-def c2c_last2(x: Array, norm, inverse: bool) -> Array | None:
-    """fft2 (or ifft2) over x's last two axes at their own lengths in ``kernels.fft.transform2``'s two
-    transposing passes, or None where that path does not take x (``transposed_options`` off, lengths it does not
-    fit, x not a whole C-contiguous buffer of the compute dtype: the per-axis transforms then)."""
-    x = core.as_array(x)
-    if x.ndim < 2:
-        return None
-    cd = complex_for(x.dtype)
-    n0, n1 = x.shape[-2:]
-    if not (_k.transposed_ok(x.device, cd, n0, n1) and _in_place_layout(x, x.ndim - 1, n1, cd)):
-        return None
-    out = core.new_array(x.shape, cd, x.device)
-    if out.size:
-        _k.transform2(x.device, cd, x.mirror.buffer(), out.mirror.buffer_for_write(whole=True), out.size // (n0 * n1),
-                      n0, n1, inverse, factor(norm, n0, inverse) * factor(norm, n1, inverse))
-    return out
-
-
 def _in_place_layout(x: Array, ax: int, n: int, cd: DType) -> bool:
     """Whether the transform can read x's own buffer: the whole, C-contiguous buffer of the compute dtype, the
     length unchanged, and the axis either last (rows) or of a Stockham length (the tiled strided passes)."""
