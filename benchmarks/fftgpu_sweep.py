@@ -44,10 +44,26 @@ from wgarray.kernels import fft as K, launch
 from .fft_gpu import _best, _torch
 
 # phase 5: the default (per-axis: rows as half-length tiles with vec4 stores, columns in two passes of the plan's
-# tiles), its per-pass times, a plain copy's (the ceiling of a pass), and per-axis knob variants
-VARIANTS = ("auto", "auto:passes")
+# tiles) and its per-pass times; the ceilings: a plain copy of the array (Array.copy) and "bare" (each pass's
+# loads and stores at its own tile geometry, no arithmetic: ``kernels.fft.bare_passes``); then the per-axis
+# candidates: 4096^2's columns (@s=) with wider tiles (w32: 64x32, 256-byte rows; w64), vec4 loads and stores (v),
+# workgroup sizes, twiddles (powers off, twiddle groups), its rows (@r=) with other splits / workgroups / knobs,
+# and 2^24's 256x8 tiles (top-level knobs, which 4096^2 shares where @r / @s do not override them)
+VARIANTS = (
+    "auto", "auto:passes", "copy", "bare", "bare:passes",
+    "auto@s=w32", "auto@s=v", "auto@s=w32+v", "auto@s=w32:passes", "auto@s=w32+v:passes", "auto@s=v:passes",
+    "bare@s=w32:passes", "bare@s=v:passes", "bare@s=w32+v:passes",
+    "auto@s=wg128", "auto@s=wg512", "auto@s=w32+wg512", "auto@s=w32+v+wg512", "auto@s=w32+wg128", "auto@s=w64",
+    "auto@s=w64+v+wg512", "auto@s=c8", "auto@s=nop", "auto@s=t0", "auto@s=t8", "auto@s=t16", "auto@s=w32+v+t8",
+    "auto@s=w32+v+nop",
+    "auto@r=rw512", "auto@r=rw128", "auto@r=rw1024", "auto@r=h4", "auto@r=h4+rw512", "auto@r=h4+rw256",
+    "auto@r=nop", "auto@r=nopad", "auto@r=nov", "auto@r=noh", "auto@r=nor16", "bare@r=h4:passes",
+    "auto+c16", "auto+v", "auto+c16+v", "auto+wg128", "auto+wg512", "auto+c16+wg512", "auto+c16+v+wg512",
+    "auto+t8", "auto+t0", "auto+nop", "auto+c16:passes", "auto+v:passes", "auto+c16+v:passes", "bare+c16:passes",
+    "bare+v:passes", "bare+c16+v:passes",
+    "auto@s=w32+v@r=rw512", "auto@s=w32+v@r=h4", "auto@s=v@r=rw512")
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
-_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half"}
+_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half", "w": "min_columns"}
 
 
 def _knobs(tokens, flags=None, nums=None) -> dict:
@@ -71,14 +87,17 @@ def _knobs(tokens, flags=None, nums=None) -> dict:
 def variant(spec: str):
     """The plan style and tile options of a variant's spec: ``style[+knob...][@r=knob+...][@s=knob+...][:what]``
     (@r: the rows' one pass alone, ``tile_options(rows=...)``; @s: a strided axis's passes, ``strided=...``; a knob
-    not named: ``kernels.fft.TILE_DEFAULTS``'s)."""
+    not named: ``kernels.fft.TILE_DEFAULTS``'s; style "bare": the default plans' passes without arithmetic,
+    ``kernels.fft.bare_passes``)."""
     head, *axes = spec.split(":")[0].split("@")
     parts = head.split("+")
     opts = _knobs(parts[1:])
     for ax in axes:
         key, _, body = ax.partition("=")
         opts[{"r": "rows", "s": "strided"}[key]] = _knobs(body.split("+") if body else [])
-    with K.plan_style(parts[0]), K.tile_options(**opts):
+    bare = parts[0] == "bare"
+    with K.plan_style("auto" if bare else parts[0]), K.tile_options(**opts), \
+            K.bare_passes() if bare else contextlib.nullcontext():
         yield
 
 
@@ -106,7 +125,7 @@ def _describe(dev, shape, cap: int, which: str = "", effective=None) -> tuple[st
             if K._half and inner == 1 and len(p.tiles) == 1 and n % s == 0 and n >= 32 * s:  # half: s then n / s's
                 sub = f"{s}|" + ",".join(map(str, K._subplan(n // s)))
             # the tiles' columns as the kernels take them (capped by the axis's columns and by tile_options)
-            cols = [max(1, min(C, K._pow2_floor(n // L * inner), K._tile_cols or C)) for L, C in p.tiles]
+            cols = [K.tile_columns(L, C, n // L * inner, cap) for L, C in p.tiles]
             knobs = {k: v for k, v in K._current().items() if k not in ("rows", "strided")}
             if not any(C == 1 for C in cols):
                 knobs.pop("row_workgroup")
@@ -175,6 +194,15 @@ def _issue(f, sync, inner: int) -> float:
     return dt / inner
 
 
+def _line(spec: str, tw: float, ti: float, traffic: int, err: float, tt, plans: str) -> str:
+    """One variant's line: its time, issue time, bytes over time, error and speed over torch's."""
+    line = (f"  {spec:28s} {tw * 1e3:8.3f} ms  issue {ti * 1e3:6.3f} ms  {traffic / tw / 1e9:7.1f} GB/s"
+            f"  rel err {err:.1e}")
+    if tt:
+        line += f"  speed / torch {tt / tw:.2f}"
+    return line + f"  [{plans}]"
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", action="store_true", help="lavapipe sizes, the GPU's capacity emulated")
@@ -229,11 +257,16 @@ def main(argv=None) -> None:
                 what = spec.partition(":")[2]
                 if what in ("rows", "cols") and len(shape) == 1:
                     continue
+                if spec == "copy":  # the ceiling: the array's bytes read and written once, contiguously
+                    err = float(np.linalg.norm(xa.copy().numpy() - x) / np.linalg.norm(x))
+                    tw, ti = _best(xa.copy, dev.synchronize, inner, samples), _issue(xa.copy, dev.synchronize, inner)
+                    print(_line(spec, tw, ti, 2 * x.nbytes, err, tt, "plain copy: Array.copy"), flush=True)
+                    continue
                 with variant(spec):
                     knobs: list[dict] = []
                     plans, traffic = _describe(dev, shape, cap or K.local_capacity(dev, 8), what, knobs)
                     # the same plans (tiles as the kernels take them) and knobs in force on each axis: timed already
-                    key = f"{plans} {knobs} {what}"
+                    key = f"{plans} {knobs} {what} bare={K._bare}"
                     if key in seen:
                         print(f"  {spec:28s} the plans and options of {seen[key]}", flush=True)
                         continue
@@ -247,8 +280,8 @@ def main(argv=None) -> None:
                         each = "  ".join(f"{L}: {t * 1e3:.3f} ms {2 * x.nbytes / t / 1e9:.0f} GB/s" for L, t in times)
                         print(f"  {spec:28s} each pass alone: {each}  [{plans}]", flush=True)
                         continue
-                    if what == "kernel":
-                        f = _kernel_call(dev, xa, shape)
+                    if what == "kernel" or K._bare:  # (bare: no arithmetic, its answer is not the transform's)
+                        f = _kernel_call(dev, xa, shape) if what == "kernel" else lambda: wgf(xa)
                         err = float("nan")
                     else:
                         axis = {"rows": -1, "cols": 0}.get(what)
@@ -270,12 +303,8 @@ def main(argv=None) -> None:
                     except Exception as e:  # a variant the device refuses: report it, sweep on
                         print(f"  {spec:28s} failed: {type(e).__name__}: {str(e)[:200]}", flush=True)
                         continue
-                line = (f"  {spec:28s} {tw * 1e3:8.3f} ms  issue {ti * 1e3:6.3f} ms  {traffic / tw / 1e9:7.1f} GB/s"
-                        f"  rel err {err:.1e}")
-                if tt:
-                    line += f"  speed / torch {tt / tw:.2f}"
-                print(line + f"  [{plans}]", flush=True)
-                if not what:
+                print(_line(spec, tw, ti, traffic, err, tt, plans), flush=True)
+                if not what and not spec.startswith("bare"):
                     whole[spec] = tw
             if whole:
                 best = min(whole, key=whole.get)

@@ -446,3 +446,48 @@ def test_zero_lengths():
     for empty in ((0, 64), (64, 0)):
         with pytest.raises(ValueError, match="Invalid number"):
             wg.fft.fftn(wg.asarray(np.zeros(empty, np.complex64)))
+
+
+@pytest.mark.parametrize("shape,axes,dtype,opts,want", [
+    # 4096^2's column passes in small: a strided axis of 4096 in two passes of 64 (plan 64x16), widened to 64x32
+    ((4096, 8), (0,), np.complex64, dict(strided=dict(columns=0, min_columns=32)), {32}),
+    ((4096, 8), (0,), np.complex64, dict(strided=dict(columns=0, min_columns=32, vec4=True)), {32}),
+    ((4096, 8), (0,), np.complex64, dict(strided=dict(columns=0, min_columns=64, vec4=True, workgroup=512)), {64}),
+    ((4096, 8), (0,), np.complex128, dict(strided=dict(columns=0, min_columns=32)), None),
+    # 2^24's passes in small: a row of 2^14 in two passes of 128 (128x16, capped to 8 by columns), widened to 16
+    ((2, 1 << 14), (1,), np.complex64, dict(min_columns=16, vec4=True), {16}),
+    ((2, 1 << 14), (1,), np.complex64, dict(min_columns=16, columns=4, twgroup=0, powers=False), {16})])
+def test_min_columns(monkeypatch, shape, axes, dtype, opts, want):
+    # min_columns: multi-column tiles widened past the plan's width (where the columns are there and the tile fits
+    # the workgroup memory), forward and inverse against numpy; the tiles built have the wider columns
+    monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
+    built = []
+    real = K._build_tile
+    monkeypatch.setattr(K, "_build_tile", lambda *a: built.append(a[2]) or real(*a))
+    host = _signal(47, shape, dtype)
+    x = wg.asarray(host)
+    n = math.prod(shape[a] for a in axes)
+    with K.tile_options(**opts):
+        close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(wg.fft.ifftn(x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"), dtype, n)
+    assert built and (want is None or set(built) == want)
+    with pytest.raises(ValueError, match="min_columns"):
+        with K.tile_options(min_columns=24):
+            pass
+
+
+def test_bare_passes():
+    # bare_passes (benchmarks' ceilings): the passes' loads and stores alone.  A one-pass row is then a copy, a
+    # half-split row the radix-2 split's shuffle (output 2 r + k = input r + k H); the transforms after the block
+    # are the real ones again (their recipes are apart from the bare ones)
+    host = _signal(49, (3, 256), np.complex64)
+    x = wg.asarray(host)
+    with K.tile_options(rows=dict(half=False)):
+        close(wg.fft.fft(x), np.fft.fft(host), np.complex64, 256)
+        with K.bare_passes():
+            assert np.array_equal(wg.fft.fft(x).numpy(), host)
+        close(wg.fft.fft(x), np.fft.fft(host), np.complex64, 256)
+    with K.tile_options(rows=dict(half=True)):
+        with K.bare_passes():
+            assert np.array_equal(wg.fft.fft(x).numpy(), host.reshape(3, 2, 128).transpose(0, 2, 1).reshape(3, 256))
+        close(wg.fft.fft(x), np.fft.fft(host), np.complex64, 256)

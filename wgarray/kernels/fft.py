@@ -96,7 +96,9 @@ def capacity_limit(elements: int):
 # sub-passes' twiddles as powers of one lookup a butterfly (``powers``), the pass's sizes and strides as WGSL
 # constants with the column guard dropped where the columns divide evenly (``fixed``: a pipeline per shape), and
 # complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``), and the invocations of one-column
-# tiles alone (``row_workgroup``).  TILE_DEFAULTS is what a plain
+# tiles alone (``row_workgroup``), and multi-column tiles widened to at least ``min_columns`` columns (where the
+# axis has them and the tile fits: 4096^2's column tiles 64x32, 256-byte rows, instead of the plan's 64x16).
+# TILE_DEFAULTS is what a plain
 # call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
 # that knob faster on the GPU.  The H100 sweep (2026-12-06, 37daa53) measured c8+r16+k+t4+p best or tied at every
 # size (2^24 0.577 -> 0.368 ms, 4096^2 0.472 -> 0.406, 2^20 0.083 -> 0.075, 2^22 0.161 -> 0.143, 1024^2 0.094 ->
@@ -112,10 +114,11 @@ FIXED_MIN = 1 << 18
 # The second H100 sweep (2026-12-06, 75daa92) split 4096^2 by axis: rows best as half-length tiles with vec4 stores
 # (0.205 -> 0.152 ms), columns best with the plan's own tile width (0.274 -> 0.245); together 0.433 -> 0.370 ms.
 TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=True, fixed=FIXED_MIN, vec4=False,
-                     row_workgroup=0, pad=True, half=False, rows=dict(half=True, vec4=True),
+                     row_workgroup=0, pad=True, half=False, min_columns=0, rows=dict(half=True, vec4=True),
                      strided=dict(columns=0))
-_KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half")
-(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
+_KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half",
+          "min_columns")
+(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _rows_ov,
  _strided_ov) = TILE_DEFAULTS.values()
 
 
@@ -123,7 +126,8 @@ _KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4
 def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
                  twgroup: int | None = None, powers: bool | None = None, fixed: bool | int | None = None,
                  vec4: bool | None = None, row_workgroup: int | None = None, pad: bool | None = None,
-                 half: bool | int | None = None, rows: dict | None = None, strided: dict | None = None):
+                 half: bool | int | None = None, min_columns: int | None = None, rows: dict | None = None,
+                 strided: dict | None = None):
     """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
     a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
     columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
@@ -138,14 +142,16 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     vec4s, two neighbouring columns an invocation (16-byte accesses, half the load and store instructions);
     ``row_workgroup``: the invocations of one-column tiles (a contiguous row's single pass, e.g. 4096^2's rows)
     instead of ``workgroup``'s (0: ``workgroup``'s); ``pad``: one-column tiles padded in workgroup memory; ``half``
-    (True or 4): a contiguous row's one pass in 1/2 or 1/4 of the workgroup memory (``_build_half``); ``rows`` /
+    (True or 4): a contiguous row's one pass in 1/2 or 1/4 of the workgroup memory (``_build_half``);
+    ``min_columns`` (a power of two; 0: off): multi-column tiles take at least that many columns where the axis
+    has them and the tile fits the workgroup memory (``columns`` caps the plan's width, this raises it); ``rows`` /
     ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
     the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
-    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov
-    global _strided_ov
+    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols
+    global _rows_ov, _strided_ov
     given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
-                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, half=half, rows=rows,
-                 strided=strided)
+                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, half=half, min_columns=min_columns,
+                 rows=rows, strided=strided)
     o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
     for key in ("rows", "strided"):
         bad = set(o[key]) - set(_KNOBS)
@@ -157,8 +163,9 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     for key in ("workgroup", "row_workgroup"):
         if o[key] and (o[key] < 32 or o[key] & (o[key] - 1)):
             raise ValueError(f"workgroup of {o[key]} invocations: need 0 or a power of two >= 32")
-    if o["columns"] < 0 or o["columns"] & (o["columns"] - 1):
-        raise ValueError(f"tiles of {o['columns']} columns: need 0 or a power of two")
+    for key in ("columns", "min_columns"):
+        if o[key] < 0 or o[key] & (o[key] - 1):
+            raise ValueError(f"tiles of {o[key]} columns ({key}): need 0 or a power of two")
     if o["twgroup"] < 0 or o["fixed"] < 0:
         raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}: need 0 or more")
     if o["half"] not in (0, 1, 2, 4):  # every check before any knob is set: a refused call changes nothing
@@ -166,22 +173,36 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     old = _current()
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
     _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
-    _row_wg, _pad, _half = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"])
+    _row_wg, _pad, _half, _min_cols = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"]), int(o["min_columns"])
     _rows_ov, _strided_ov = dict(o["rows"]), dict(o["strided"])
     try:
         yield
     finally:
-        (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
+        (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _rows_ov,
          _strided_ov) = old.values()
 
 
 _nothing = contextlib.nullcontext
+_bare = False
+
+
+@contextlib.contextmanager
+def bare_passes():
+    """Within the block (benchmarks only: wrong answers), the tiled passes keep their tiles, workgroups, loads and
+    stores but do no arithmetic (no sub-passes, twiddles or half-split butterflies): each pass's memory ceiling at
+    its own access pattern."""
+    global _bare
+    old, _bare = _bare, True
+    try:
+        yield
+    finally:
+        _bare = old
 
 
 def _current() -> dict:
     """The knobs in force (``tile_options``'s keywords)."""
     return dict(zip(_KNOBS + ("rows", "strided"), (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed,
-                                                    _vec4, _row_wg, _pad, _half, _rows_ov, _strided_ov)))
+                                                    _vec4, _row_wg, _pad, _half, _min_cols, _rows_ov, _strided_ov)))
 
 
 def pass_options(inner: int, passes: int):
@@ -202,6 +223,16 @@ def _subplan(R: int) -> list[int]:
         out.append(16)
         R //= 16
     return out + (factors(R) or [])
+
+
+def tile_columns(R: int, C: int, mcols: int, cap: int) -> int:
+    """The columns of a pass's tiles as the kernels take them: the plan's C for a pass of length R over ``mcols``
+    columns, capped by the columns there are and ``tile_options(columns=)``, and a multi-column tile widened to
+    ``min_columns`` where the columns are there and R times that fits ``cap`` elements."""
+    C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
+    if C > 1 and _min_cols > C:
+        C = max(C, min(_min_cols, _pow2_floor(mcols), _pow2_floor(cap // R)))
+    return C
 
 
 def _workgroup(device, size: int, plan: list[int], columns: int = 1) -> int:
@@ -560,7 +591,7 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     multiplied by w_N^(c r) as it loads (and, direct, stored transposed: element r of row c of block b at
     b N + r n1 + c).  The passes' kernels, tables, parameter blocks and grids are computed once per transform
     shape and options (``_steps``): a call only records the dispatches."""
-    key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8),
+    key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8), _bare,
            tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
@@ -600,7 +631,7 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
     out, ns = [], 1
     for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
-        C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
+        C = tile_columns(R, C, mcols, cap)
         nsp = ns * inner
         store = "tr" if fourstep and fourstep[2] else "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
@@ -624,6 +655,8 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
         opts = (_twgroup, _powers, fixed, pairs, half)
+        if _bare:  # (bare_passes) the loads and stores alone
+            sub, twiddle = [], ""
         kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts))
@@ -841,7 +874,7 @@ def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, s
     w_R^(rk), H = R / s, r < H, held in registers), then for k = 0 .. s - 1 the H-point transform of y_k in
     workgroup memory (the outputs X_(s m + k), held in registers), each invocation storing its outputs
     X_(s r) .. X_(s r + s - 1) contiguously (``pairs``: dst bound as vec4s, one 16-byte store a pair).  ``plan`` is
-    the sub-plan of H; the bound twiddle table is of length R."""
+    the sub-plan of H (empty: ``bare_passes``, no arithmetic); the bound twiddle table is of length R."""
     t = cdtype.component.wgsl
     H = R // split
     its = -(-H // wg)
@@ -855,6 +888,8 @@ def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, s
     for it in range(its):  # the radix-s butterfly and its twiddles, in registers
         lines = [f"let v{j} = a{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
         lines += [f"d{it}_0 = u0;"] + [f"d{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
+        if not plan:
+            lines = [f"d{it}_{k} = a{it}_{k};" for k in range(split)]
         body.append(f"if ({ok[it]}) {{\n" + _indent(lines, 1) + "\n}")
     for k in range(split):
         if k:
