@@ -5,11 +5,13 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 `python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
 ``capacity_limit`` so the multi-pass plans run)
 
-A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][+rwN][+pad][@r=knobs][@s=knobs][:what]``: the plan style
-(``kernels.fft.plan_style``:
-"auto" = the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
+A variant is ``style[+wgN][+r16][+cN][+wN][+tN][+p][+k][+v][+rwN][+pad][@r=knobs][@s=knobs][:what]``: the plan
+style (``kernels.fft.plan_style``: "auto" = the default, "wide" the 256-byte-run plans measured before; "bare": the
+default plans' passes with their loads and stores alone, no arithmetic, ``kernels.fft.bare_passes``: a pass's
+ceiling at its own access pattern, its answer not checked) and the tiled kernels' options
 (``kernels.fft.tile_options``, on top of ``kernels.fft.TILE_DEFAULTS``: "auto" is what a plain call runs): wgN
-invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), tN a
+invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), wN
+multi-column tiles of at least N columns where they fit (``min_columns``: 4096^2's columns 64x32 with w32), tN a
 later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
 divide the columns), v vec4 loads and stores (two columns an invocation), rwN N invocations for one-column tiles
@@ -17,8 +19,9 @@ alone (4096^2's rows), pad the one-column tiles' padding, h a contiguous row's o
 memory (a radix-2 split as it loads, two half-length transforms: 16 KiB at 4096; h4 a quarter: radix 4, 8 KiB);
 "no" before r16/p/k/v/pad/h turns that knob off, c0/t0 are the plan's columns / no twiddle groups; @r=knobs
 applies knobs to a contiguous row's one pass alone (``tile_options(rows=...)``, 4096^2's rows), @s=knobs to a
-strided axis's passes (``strided=...``, its columns).
-":kernel" times the kernels alone (``kernels.fft.transform`` on raw buffers, no op layer):
+strided axis's passes (``strided=...``, its columns), each on top of that axis's ``TILE_DEFAULTS`` entry.
+The variant "copy" times ``Array.copy`` of the input (the same bytes read and written once, contiguously: the
+ceiling of any pass).  ":kernel" times the kernels alone (``kernels.fft.transform`` on raw buffers, no op layer):
 its difference to the plain spec is the host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one
 axis's transform alone (``wg.fft.fft`` along -1 / 0) and ":passes" each tiled pass alone (its dispatch repeated:
 time and GB/s), to tell which passes the time goes to. One line a variant: the best time over synchronised samples
@@ -57,7 +60,8 @@ VARIANTS = (
     "auto@s=w64+v+wg512", "auto@s=c8", "auto@s=nop", "auto@s=t0", "auto@s=t8", "auto@s=t16", "auto@s=w32+v+t8",
     "auto@s=w32+v+nop",
     "auto@r=rw512", "auto@r=rw128", "auto@r=rw1024", "auto@r=h4", "auto@r=h4+rw512", "auto@r=h4+rw256",
-    "auto@r=nop", "auto@r=nopad", "auto@r=nov", "auto@r=noh", "auto@r=nor16", "bare@r=h4:passes",
+    "auto@r=h4+nov", "auto@r=nop", "auto@r=nopad", "auto@r=nov", "auto@r=noh", "auto@r=noh+rw1024",
+    "auto@r=noh+nov", "auto@r=nor16", "auto@r=h4+nor16", "bare@r=h4:passes", "bare@r=noh:passes",
     "auto+c16", "auto+v", "auto+c16+v", "auto+wg128", "auto+wg512", "auto+c16+wg512", "auto+c16+v+wg512",
     "auto+t8", "auto+t0", "auto+nop", "auto+c16:passes", "auto+v:passes", "auto+c16+v:passes", "bare+c16:passes",
     "bare+v:passes", "bare+c16+v:passes",
@@ -86,15 +90,16 @@ def _knobs(tokens, flags=None, nums=None) -> dict:
 @contextlib.contextmanager
 def variant(spec: str):
     """The plan style and tile options of a variant's spec: ``style[+knob...][@r=knob+...][@s=knob+...][:what]``
-    (@r: the rows' one pass alone, ``tile_options(rows=...)``; @s: a strided axis's passes, ``strided=...``; a knob
-    not named: ``kernels.fft.TILE_DEFAULTS``'s; style "bare": the default plans' passes without arithmetic,
-    ``kernels.fft.bare_passes``)."""
+    (@r: the rows' one pass alone, ``tile_options(rows=...)``; @s: a strided axis's passes, ``strided=...``, each
+    on top of ``TILE_DEFAULTS["rows"]`` / ``["strided"]``; a knob not named: ``kernels.fft.TILE_DEFAULTS``'s;
+    style "bare": the default plans' passes without arithmetic, ``kernels.fft.bare_passes``)."""
     head, *axes = spec.split(":")[0].split("@")
     parts = head.split("+")
     opts = _knobs(parts[1:])
     for ax in axes:
         key, _, body = ax.partition("=")
-        opts[{"r": "rows", "s": "strided"}[key]] = _knobs(body.split("+") if body else [])
+        axis = {"r": "rows", "s": "strided"}[key]  # on top of the measured per-axis defaults
+        opts[axis] = {**K.TILE_DEFAULTS[axis], **_knobs(body.split("+") if body else [])}
     bare = parts[0] == "bare"
     with K.plan_style("auto" if bare else parts[0]), K.tile_options(**opts), \
             K.bare_passes() if bare else contextlib.nullcontext():
