@@ -11,7 +11,9 @@ default plans' passes with their loads and stores alone, no arithmetic, ``kernel
 ceiling at its own access pattern, its answer not checked) and the tiled kernels' options
 (``kernels.fft.tile_options``, on top of ``kernels.fft.TILE_DEFAULTS``: "auto" is what a plain call runs): wgN
 invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), wN
-multi-column tiles of at least N columns where they fit (``min_columns``: 4096^2's columns 64x32 with w32), tN a
+multi-column tiles of at least N columns where they fit (``min_columns``: 4096^2's columns 64x32 with w32), f
+a multi-column tile's first sub-pass straight from its loads, f2 also its last straight to the stores (``fused``:
+one or two workgroup-memory round trips fewer, R_s loads in flight an invocation), tN a
 later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
 divide the columns), v vec4 loads and stores (two columns an invocation), rwN N invocations for one-column tiles
@@ -51,9 +53,13 @@ from .fft_gpu import _best, _torch
 # loads and stores at its own tile geometry, no arithmetic: ``kernels.fft.bare_passes``); then the per-axis
 # candidates: 4096^2's columns (@s=) with wider tiles (w32: 64x32, 256-byte rows; w64), vec4 loads and stores (v),
 # workgroup sizes, twiddles (powers off, twiddle groups), its rows (@r=) with other splits / workgroups / knobs,
-# and 2^24's 256x8 tiles (top-level knobs, which 4096^2 shares where @r / @s do not override them)
+# and 2^24's 256x8 tiles (top-level knobs, which 4096^2 shares where @r / @s do not override them); first the
+# fused sub-passes (f / f2: top-level, so the same variant is 2^24's and 4096^2's columns')
 VARIANTS = (
     "auto", "auto:passes", "copy", "bare", "bare:passes",
+    "auto+f2", "auto+f", "auto+f2:passes", "auto+f2+w32", "auto+f2+w32:passes", "auto+f2+w64", "auto+f+w32",
+    "auto+f2+c16", "auto+f2+c16:passes", "auto+f2+t16", "auto+f2+t0", "auto+f2+wg64", "auto+f2+w32+t16",
+    "auto+f2@r=h4", "auto+f2@r=rw512", "auto+f2+w32@r=h4",
     "auto@s=w32", "auto@s=v", "auto@s=w32+v", "auto@s=w32:passes", "auto@s=w32+v:passes", "auto@s=v:passes",
     "bare@s=w32:passes", "bare@s=v:passes", "bare@s=w32+v:passes",
     "auto@s=wg128", "auto@s=wg512", "auto@s=w32+wg512", "auto@s=w32+v+wg512", "auto@s=w32+wg128", "auto@s=w64",
@@ -66,8 +72,9 @@ VARIANTS = (
     "auto+t8", "auto+t0", "auto+nop", "auto+c16:passes", "auto+v:passes", "auto+c16+v:passes", "bare+c16:passes",
     "bare+v:passes", "bare+c16+v:passes",
     "auto@s=w32+v@r=rw512", "auto@s=w32+v@r=h4", "auto@s=v@r=rw512")
-_FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
-_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half", "w": "min_columns"}
+_FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half", "f": "fused"}
+_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half", "w": "min_columns",
+         "f": "fused"}
 
 
 def _knobs(tokens, flags=None, nums=None) -> dict:

@@ -10,6 +10,7 @@ fit, the four-step plan only where it costs no pass) and the dispatch count of a
 count."""
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -491,3 +492,31 @@ def test_bare_passes():
         with K.bare_passes():
             assert np.array_equal(wg.fft.fft(x).numpy(), host.reshape(3, 2, 128).transpose(0, 2, 1).reshape(3, 256))
         close(wg.fft.fft(x), np.fft.fft(host), np.complex64, 256)
+
+
+@pytest.mark.parametrize("shape,axes,cap,dtype,opts", [
+    ((4096, 8), (0,), 0, np.complex64, dict(strided=dict(columns=0, fused=True))),  # 4096^2's column passes
+    ((4096, 8), (0,), 0, np.complex64, dict(strided=dict(columns=0, fused=2, min_columns=32))),
+    ((4096, 8), (0,), 0, np.complex128, dict(strided=dict(columns=0, fused=2))),
+    ((2, 1 << 14), (1,), 0, np.complex64, dict(fused=2)),  # 2^24's: a first pass (row1) and a later one (col)
+    ((2, 1 << 14), (1,), 0, np.complex64, dict(fused=True, twgroup=16, powers=False)),
+    ((3, 1000), (1,), 64, np.complex64, dict(fused=2)),  # odd radices, tiles that do not divide the columns
+    ((64, 64, 3), (0, 1), 64, np.complex128, dict(fused=2, twgroup=0))])
+def test_fused_sub_passes(monkeypatch, shape, axes, cap, dtype, opts):
+    # fused: a multi-column tile's first sub-pass straight from its loads (fused=2: and its last sub-pass straight
+    # to dst), forward and inverse against numpy; the tiles built are fused (and vec4 / one-column tiles are not)
+    monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
+    built = []
+    real = K._build_tile
+    monkeypatch.setattr(K, "_build_tile", lambda *a: built.append((a[2], a[8], a[14])) or real(*a))
+    host = _signal(53, shape, dtype)
+    x = wg.asarray(host)
+    n = math.prod(shape[a] for a in axes)
+    with K.tile_options(**opts), K.capacity_limit(cap) if cap else contextlib.nullcontext():
+        close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(wg.fft.ifftn(x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"), dtype, n)
+    want = {**opts, **opts.get("strided", {})}["fused"]
+    assert any(f == want for C, _, f in built if C > 1) and all(f == 0 for C, _, f in built if C == 1)
+    with pytest.raises(ValueError, match="fused=3"):
+        with K.tile_options(fused=3):
+            pass

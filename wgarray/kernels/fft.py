@@ -97,7 +97,8 @@ def capacity_limit(elements: int):
 # constants with the column guard dropped where the columns divide evenly (``fixed``: a pipeline per shape), and
 # complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``), and the invocations of one-column
 # tiles alone (``row_workgroup``), and multi-column tiles widened to at least ``min_columns`` columns (where the
-# axis has them and the tile fits: 4096^2's column tiles 64x32, 256-byte rows, instead of the plan's 64x16).
+# axis has them and the tile fits: 4096^2's column tiles 64x32, 256-byte rows, instead of the plan's 64x16), and
+# a multi-column tile's first sub-pass done straight from its loads (``fused``: no workgroup-memory round trip).
 # TILE_DEFAULTS is what a plain
 # call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
 # that knob faster on the GPU.  The H100 sweep (2026-12-06, 37daa53) measured c8+r16+k+t4+p best or tied at every
@@ -114,20 +115,21 @@ FIXED_MIN = 1 << 18
 # The second H100 sweep (2026-12-06, 75daa92) split 4096^2 by axis: rows best as half-length tiles with vec4 stores
 # (0.205 -> 0.152 ms), columns best with the plan's own tile width (0.274 -> 0.245); together 0.433 -> 0.370 ms.
 TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=True, fixed=FIXED_MIN, vec4=False,
-                     row_workgroup=0, pad=True, half=False, min_columns=0, rows=dict(half=True, vec4=True),
+                     row_workgroup=0, pad=True, half=False, min_columns=0, fused=False,
+                     rows=dict(half=True, vec4=True),
                      strided=dict(columns=0))
 _KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half",
-          "min_columns")
-(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _rows_ov,
- _strided_ov) = TILE_DEFAULTS.values()
+          "min_columns", "fused")
+(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _fused,
+ _rows_ov, _strided_ov) = TILE_DEFAULTS.values()
 
 
 @contextlib.contextmanager
 def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
                  twgroup: int | None = None, powers: bool | None = None, fixed: bool | int | None = None,
                  vec4: bool | None = None, row_workgroup: int | None = None, pad: bool | None = None,
-                 half: bool | int | None = None, min_columns: int | None = None, rows: dict | None = None,
-                 strided: dict | None = None):
+                 half: bool | int | None = None, min_columns: int | None = None, fused: bool | int | None = None,
+                 rows: dict | None = None, strided: dict | None = None):
     """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
     a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
     columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
@@ -144,14 +146,21 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     instead of ``workgroup``'s (0: ``workgroup``'s); ``pad``: one-column tiles padded in workgroup memory; ``half``
     (True or 4): a contiguous row's one pass in 1/2 or 1/4 of the workgroup memory (``_build_half``);
     ``min_columns`` (a power of two; 0: off): multi-column tiles take at least that many columns where the axis
-    has them and the tile fits the workgroup memory (``columns`` caps the plan's width, this raises it); ``rows`` /
+    has them and the tile fits the workgroup memory (``columns`` caps the plan's width, this raises it);
+    ``fused``: a multi-column tile's first sub-pass (radix R_s) straight from its loads: each invocation loads the
+    R_s rows of one butterfly (R_s loads in flight, not R / workgroup), transforms them in registers and writes
+    the outputs to workgroup memory (one store, barrier and load round trip fewer; the workgroup shrinks to the
+    butterflies' count where it is larger; complex64 vec4 pairs, one-column and half tiles keep the plain loads);
+    ``fused=2`` also the last sub-pass's outputs stored straight to global memory (tiles that store whole column
+    runs, later passes: one more round trip and barrier fewer);
+    ``rows`` /
     ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
     the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
     global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols
-    global _rows_ov, _strided_ov
+    global _fused, _rows_ov, _strided_ov
     given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
                  fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, half=half, min_columns=min_columns,
-                 rows=rows, strided=strided)
+                 fused=fused, rows=rows, strided=strided)
     o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
     for key in ("rows", "strided"):
         bad = set(o[key]) - set(_KNOBS)
@@ -168,18 +177,21 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
             raise ValueError(f"tiles of {o[key]} columns ({key}): need 0 or a power of two")
     if o["twgroup"] < 0 or o["fixed"] < 0:
         raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}: need 0 or more")
+    if o["fused"] not in (0, 1, 2):
+        raise ValueError(f"fused={o['fused']}: need False, True (1) or 2")
     if o["half"] not in (0, 1, 2, 4):  # every check before any knob is set: a refused call changes nothing
         raise ValueError(f"half={o['half']}: need False, True (2) or 4")
     old = _current()
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
     _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
     _row_wg, _pad, _half, _min_cols = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"]), int(o["min_columns"])
+    _fused = int(o["fused"])
     _rows_ov, _strided_ov = dict(o["rows"]), dict(o["strided"])
     try:
         yield
     finally:
-        (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _rows_ov,
-         _strided_ov) = old.values()
+        (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _fused,
+         _rows_ov, _strided_ov) = old.values()
 
 
 _nothing = contextlib.nullcontext
@@ -202,7 +214,8 @@ def bare_passes():
 def _current() -> dict:
     """The knobs in force (``tile_options``'s keywords)."""
     return dict(zip(_KNOBS + ("rows", "strided"), (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed,
-                                                    _vec4, _row_wg, _pad, _half, _min_cols, _rows_ov, _strided_ov)))
+                                                    _vec4, _row_wg, _pad, _half, _min_cols, _fused, _rows_ov,
+                                                    _strided_ov)))
 
 
 def pass_options(inner: int, passes: int):
@@ -654,7 +667,14 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         pairs = _vec4 and t == "f32" and R % 2 == 0 and (  # half: its (even, odd) output pairs as vec4s
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
-        opts = (_twgroup, _powers, fixed, pairs, half)
+        fused = _fused if not pairs and not half and C > 1 and twiddle in ("", "col") and sub and not _bare else 0
+        if fused:  # the first sub-pass's butterflies an invocation each (fewer invocations where they are fewer)
+            items = R // sub[0] * C
+            wg = min(wg, items)
+            if items % wg or wg % C:
+                fused = 0
+                wg = _workgroup(device, R * C, sub, C)
+        opts = (_twgroup, _powers, fixed, pairs, half, fused)
         if _bare:  # (bare_passes) the loads and stores alone
             sub, twiddle = [], ""
         kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
@@ -775,14 +795,48 @@ def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0, pairs
     return head + lines
 
 
+def _load_fused(t: str, R: int, C: int, R_s: int, wg: int, twiddle: str, twgroup: int, inverse: bool) -> list[str]:
+    """``tile_options(fused=True)``'s loads: invocation lid handles the first sub-pass's butterflies u = lid,
+    lid + wg, ... (column c = u mod C = lid mod C, as wg is a multiple of C; butterfly jj = u / C), loading its
+    R_s rows jj + r m (m = R / R_s) all at once, multiplying in a later pass's four-step twiddles w^(k row) (``twn``
+    looked up every ``twgroup``-th r, the rows between times powers of w^(k m)), transforming them in registers
+    and writing the outputs to rows jj R_s + r of the tile (the Stockham sub-pass of ns = 1)."""
+    m = R // R_s
+    per = m * C // wg
+    lines = ["let kq = (col % p.ns) / p.inner;"] if twiddle == "col" else []
+    for it in range(per):
+        lines.append(f"let jj{it} = (lid + {it * wg}u) / {C}u;")
+        lines += [f"var a{it}_{r} = vec2<{t}>({t}(0.0));" for r in range(R_s)]
+        lines += [f"if (live) {{ a{it}_{r} = src[base + (jj{it} + {r * m}u) * p.mcols + col]; }}" for r in range(R_s)]
+    g = max(1, min(twgroup, R_s))
+    for it in range(per):
+        body = [f"var v{r} = a{it}_{r};" for r in range(R_s)]
+        if twiddle == "col":
+            tw = []
+            if g > 1:
+                tw += _powers_of(f"twn(kq * {m}u * p.tstride)", "ts_", g)
+            for r in range(R_s):
+                a, b = divmod(r, g)
+                if b == 0:
+                    tw.append(f"let tg_{a} = twn(kq * (jj{it} + {r * m}u) * p.tstride);")
+                tw.append(f"v{r} = cmul(v{r}, {f'cmul(tg_{a}, ts_{b})' if b else f'tg_{a}'});")
+            body += ["if (live) {"] + ["    " + x for x in tw] + ["}"]
+        body += butterfly(R_s, t, inverse, f"{R}u")
+        body += [f"buf[at(jj{it} * {R_s}u + {r}u, c)] = u{r};" for r in range(R_s)]
+        lines.append("{\n" + _indent(body, 1) + "\n}")
+    return lines
+
+
 def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False,
-               tscale: int = 1) -> list[str]:
+               tscale: int = 1, ns0: int = 1, store_at: str = "") -> list[str]:
     """The sub-passes of ``plan`` over an R x C tile in workgroup memory (``at``), unrolled with their constants
     baked in, each staging its butterflies' outputs in registers between the barrier that ends its reads and the
     writes, and ending with a barrier.  ``powers``: a butterfly's twiddles w^(k j) are the powers of its w^k;
-    ``tscale``: the bound twiddle table is of length R tscale (its every tscale-th entry is w_R)."""
-    passes, ns = [], 1
-    for R_s in plan:
+    ``tscale``: the bound twiddle table is of length R tscale (its every tscale-th entry is w_R); ``ns0``: the
+    product of the radices of sub-passes done before (``_load_fused``'s); ``store_at``: the last sub-pass stores
+    its outputs straight to ``dst`` at this index ({row}: the output's row in the tile; ``fused=2``), no barrier."""
+    passes, ns = [], ns0
+    for i, R_s in enumerate(plan):
         m = R // R_s
         items = m * C
         per = -(-items // wg)
@@ -797,43 +851,59 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, 
             elif ns > 1:
                 body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s)) * tscale}u));" for r in range(1, R_s)]
             body += butterfly(R_s, t, inverse, f"{R * tscale}u")
-            body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
             cond = f"u < {items}u" if (it + 1) * wg > items else "true"  # the guard only where it can fail
+            if store_at and i == len(plan) - 1:  # outputs to global memory: no staging, no barrier
+                body += [f"let q = (jj - k) * {R_s}u + k;", "if (live) {"]
+                body += [f"    dst[{store_at.format(row=f'q + {r * ns}u')}] = u{r} * p.scale;" for r in range(R_s)]
+                reads.append(f"{{\n    let u = lid + {it * wg}u;\n    if ({cond}) {{\n" + _indent(body + ["}"], 2)
+                             + "\n    }\n}")
+                continue
+            body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
             wbody = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;",
                      f"let q = (jj - k) * {R_s}u + k;"]
             wbody += [f"buf[at(q + {r * ns}u, c)] = y{it}_{r};" for r in range(R_s)]
             for out, lines in ((reads, body), (writes, wbody)):
                 out.append(f"{{\n    let u = lid + {it * wg}u;\n    if ({cond}) {{\n" + _indent(lines, 2) + "\n    }\n}")
-        block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"]
+        block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"] if writes else reads
         passes.append("    {\n" + _indent("\n".join(block).split("\n"), 2) + "\n    }")
         ns *= R_s
     return passes
 
 
 def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0, powers=False,
-                fixed=(), pairs=False, half=False) -> launch.Kernel:
+                fixed=(), pairs=False, half=False, fused=False) -> launch.Kernel:
     """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
     unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
     barrier that ends its reads and the writes.  ``twgroup``, ``powers``: ``tile_options``'s; ``fixed``: the
     (name, value) pairs of the parameter block's sizes that become constants of the shader; ``pairs``: src and
     dst bound as vec4s, an invocation loading and storing two neighbouring columns (C even, the columns and R
-    even, a "col" or "row1" store: every access 16-byte aligned)."""
+    even, a "col" or "row1" store: every access 16-byte aligned); ``fused``: the first sub-pass done as the tile
+    loads (``_load_fused``)."""
     t = cdtype.component.wgsl
     if half:
         return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs, half)
     size = R * C
-    passes = _subpasses(t, R, C, plan, inverse, wg, powers)
+    last = fused == 2 and store == "col" and len(plan) >= 2  # the last sub-pass stores to dst itself
+    col_at = "base + (col - {k}) * " + f"{R}u" + " + {k} + ({row}) * p.ns"  # a "col" store's index of row {row}
+    passes = _subpasses(t, R, C, plan[1:] if fused else plan, inverse, wg, powers, ns0=plan[0] if fused else 1,
+                        store_at=col_at.replace("{k}", "kk") if last else "")
+    load = _load_fused(t, R, C, plan[0], wg, twiddle, twgroup, inverse) if fused else \
+        _load(t, R, C, wg, twiddle, twgroup, pairs)
+    if last:
+        load.insert(0, "let kk = col % p.ns;")
     even = dict(fixed).get("mcols", 1) % C == 0 if fixed else False  # every tile's columns are the axis's
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
     # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
     h = C // 2 if pairs and C > 1 else C  # invocations a tile row
     step = wg // h
-    if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
+    if last:
+        lines = []
+    elif store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
         lines = ["let k = col % p.ns;", "if (live) {"]
         for it in range(-(-R // step)):
             r = f"lid / {h}u + {it * step}u"
-            at_dst = f"base + (col - k) * {R}u + k + ({r}) * p.ns"
+            at_dst = col_at.format(k="k", row=r)
             st = (f"dst[({at_dst}) / 2u] = vec4<{t}>(buf[at({r}, c)], buf[at({r}, c + 1u)]) * p.scale;" if pairs
                   else f"dst[{at_dst}] = buf[at({r}, c)] * p.scale;")
             lines.append("    " + (st if (it + 1) * step <= R else f"if ({r} < {R}u) {{ {st} }}"))
@@ -862,7 +932,7 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     return _Fixed("fft_tile.wgsl", bind, dict(
         T=t, R=R, C=C, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
         PASSES="\n".join(passes), AT=at, STORE=_indent(lines, 1),
-        LOAD=_indent(_load(t, R, C, wg, twiddle, twgroup, pairs), 1),
+        LOAD=_indent(load, 1),
         LANE=f"2u * (lid % {h}u)" if pairs and C > 1 else f"lid % {C}u",
         LIVE="true" if even else "col < p.mcols", SIGN="-" if inverse else "", **_common(t, inverse)),
         workgroup=wg, consts=tuple(fixed))
