@@ -12,7 +12,7 @@ ceiling at its own access pattern, its answer not checked) and the tiled kernels
 (``kernels.fft.tile_options``, on top of ``kernels.fft.TILE_DEFAULTS``: "auto" is what a plain call runs): wgN
 invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), wN
 multi-column tiles of at least N columns where they fit (``min_columns``: 4096^2's columns 64x32 with w32), f
-a multi-column tile's first sub-pass straight from its loads, f2 also its last straight to the stores (``fused``:
+a tile's first sub-pass straight from its loads, f2 also its last straight to the stores (``fused``:
 one or two workgroup-memory round trips fewer, R_s loads in flight an invocation), tN a
 later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
@@ -60,6 +60,8 @@ VARIANTS = (
     "auto+f2", "auto+f", "auto+f2:passes", "auto+f2+w32", "auto+f2+w32:passes", "auto+f2+w64", "auto+f+w32",
     "auto+f2+c16", "auto+f2+c16:passes", "auto+f2+t16", "auto+f2+t0", "auto+f2+wg64", "auto+f2+w32+t16",
     "auto+f2@r=h4", "auto+f2@r=rw512", "auto+f2+w32@r=h4",
+    "auto@r=noh+nov+f2", "auto@r=noh+nov+f", "auto@r=noh+nov+f2+nopad", "auto@r=noh+nov+f2+rw128",
+    "auto+f2@r=noh+nov+f2", "auto+f2+w32@r=noh+nov+f2", "auto+f2@r=noh+nov+f2:passes",
     "auto@s=w32", "auto@s=v", "auto@s=w32+v", "auto@s=w32:passes", "auto@s=w32+v:passes", "auto@s=v:passes",
     "bare@s=w32:passes", "bare@s=v:passes", "bare@s=w32+v:passes",
     "auto@s=wg128", "auto@s=wg512", "auto@s=w32+wg512", "auto@s=w32+v+wg512", "auto@s=w32+wg128", "auto@s=w64",

@@ -500,11 +500,13 @@ def test_bare_passes():
     ((4096, 8), (0,), 0, np.complex128, dict(strided=dict(columns=0, fused=2))),
     ((2, 1 << 14), (1,), 0, np.complex64, dict(fused=2)),  # 2^24's: a first pass (row1) and a later one (col)
     ((2, 1 << 14), (1,), 0, np.complex64, dict(fused=True, twgroup=16, powers=False)),
-    ((3, 1000), (1,), 64, np.complex64, dict(fused=2)),  # odd radices, tiles that do not divide the columns
-    ((64, 64, 3), (0, 1), 64, np.complex128, dict(fused=2, twgroup=0))])
+    ((1000, 40), (0,), 0, np.complex64, dict(fused=2)),  # odd radices: butterflies not a multiple of the workgroup
+    ((2, 96, 96), (1, 2), 0, np.complex128, dict(fused=2, twgroup=0)),  # a workgroup of 96
+    ((3, 1000), (1,), 0, np.complex64, dict(rows=dict(fused=2))),  # a one-column tile (a row) in one pass
+    ((3, 4096), (1,), 0, np.complex64, dict(rows=dict(fused=2, pad=False)))])  # 4096^2's rows as a whole tile
 def test_fused_sub_passes(monkeypatch, shape, axes, cap, dtype, opts):
-    # fused: a multi-column tile's first sub-pass straight from its loads (fused=2: and its last sub-pass straight
-    # to dst), forward and inverse against numpy; the tiles built are fused (and vec4 / one-column tiles are not)
+    # fused: a tile's first sub-pass straight from its loads (fused=2: and its last sub-pass straight to dst),
+    # forward and inverse against numpy; tiles built are fused
     monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
     built = []
     real = K._build_tile
@@ -515,8 +517,8 @@ def test_fused_sub_passes(monkeypatch, shape, axes, cap, dtype, opts):
     with K.tile_options(**opts), K.capacity_limit(cap) if cap else contextlib.nullcontext():
         close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
         close(wg.fft.ifftn(x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"), dtype, n)
-    want = {**opts, **opts.get("strided", {})}["fused"]
-    assert any(f == want for C, _, f in built if C > 1) and all(f == 0 for C, _, f in built if C == 1)
+    want = {**opts, **opts.get("strided", {}), **opts.get("rows", {})}["fused"]
+    assert any(f == want for _, _, f in built)
     with pytest.raises(ValueError, match="fused=3"):
         with K.tile_options(fused=3):
             pass

@@ -98,7 +98,7 @@ def capacity_limit(elements: int):
 # complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``), and the invocations of one-column
 # tiles alone (``row_workgroup``), and multi-column tiles widened to at least ``min_columns`` columns (where the
 # axis has them and the tile fits: 4096^2's column tiles 64x32, 256-byte rows, instead of the plan's 64x16), and
-# a multi-column tile's first sub-pass done straight from its loads (``fused``: no workgroup-memory round trip).
+# a tile's first (and last) sub-pass done straight from its loads (to its stores): ``fused``.
 # TILE_DEFAULTS is what a plain
 # call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
 # that knob faster on the GPU.  The H100 sweep (2026-12-06, 37daa53) measured c8+r16+k+t4+p best or tied at every
@@ -147,12 +147,12 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     (True or 4): a contiguous row's one pass in 1/2 or 1/4 of the workgroup memory (``_build_half``);
     ``min_columns`` (a power of two; 0: off): multi-column tiles take at least that many columns where the axis
     has them and the tile fits the workgroup memory (``columns`` caps the plan's width, this raises it);
-    ``fused``: a multi-column tile's first sub-pass (radix R_s) straight from its loads: each invocation loads the
-    R_s rows of one butterfly (R_s loads in flight, not R / workgroup), transforms them in registers and writes
-    the outputs to workgroup memory (one store, barrier and load round trip fewer; the workgroup shrinks to the
-    butterflies' count where it is larger; complex64 vec4 pairs, one-column and half tiles keep the plain loads);
-    ``fused=2`` also the last sub-pass's outputs stored straight to global memory (tiles that store whole column
-    runs, later passes: one more round trip and barrier fewer);
+    ``fused``: a tile's first sub-pass (radix R_s) straight from its loads: each invocation loads the R_s rows of
+    one butterfly (R_s loads in flight, not R / workgroup), transforms them in registers and writes the outputs to
+    workgroup memory (one store, barrier and load round trip fewer; the workgroup shrinks to the butterflies'
+    count where it is larger, not below 32; vec4 pairs and half tiles keep the plain loads); ``fused=2`` also the last
+    sub-pass's outputs stored straight to global memory where they are the store's runs (tiles that store whole
+    column runs, i.e. later passes, and one-column tiles: one more round trip and barrier fewer);
     ``rows`` /
     ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
     the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
@@ -667,11 +667,11 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         pairs = _vec4 and t == "f32" and R % 2 == 0 and (  # half: its (even, odd) output pairs as vec4s
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
-        fused = _fused if not pairs and not half and C > 1 and twiddle in ("", "col") and sub and not _bare else 0
+        fused = _fused if not pairs and not half and twiddle in ("", "col") and sub and not _bare else 0
         if fused:  # the first sub-pass's butterflies an invocation each (fewer invocations where they are fewer)
             items = R // sub[0] * C
             wg = min(wg, items)
-            if items % wg or wg % C:
+            if wg % C or wg < 32:  # (fewer than a warp's butterflies: the plain loads)
                 fused = 0
                 wg = _workgroup(device, R * C, sub, C)
         opts = (_twgroup, _powers, fixed, pairs, half, fused)
@@ -802,12 +802,15 @@ def _load_fused(t: str, R: int, C: int, R_s: int, wg: int, twiddle: str, twgroup
     looked up every ``twgroup``-th r, the rows between times powers of w^(k m)), transforming them in registers
     and writing the outputs to rows jj R_s + r of the tile (the Stockham sub-pass of ns = 1)."""
     m = R // R_s
-    per = m * C // wg
+    items = m * C
+    per = -(-items // wg)
+    ok = ["true" if (it + 1) * wg <= items else f"lid + {it * wg}u < {items}u" for it in range(per)]
     lines = ["let kq = (col % p.ns) / p.inner;"] if twiddle == "col" else []
     for it in range(per):
         lines.append(f"let jj{it} = (lid + {it * wg}u) / {C}u;")
         lines += [f"var a{it}_{r} = vec2<{t}>({t}(0.0));" for r in range(R_s)]
-        lines += [f"if (live) {{ a{it}_{r} = src[base + (jj{it} + {r * m}u) * p.mcols + col]; }}" for r in range(R_s)]
+        live = "live" if ok[it] == "true" else f"live && {ok[it]}"
+        lines += [f"if ({live}) {{ a{it}_{r} = src[base + (jj{it} + {r * m}u) * p.mcols + col]; }}" for r in range(R_s)]
     g = max(1, min(twgroup, R_s))
     for it in range(per):
         body = [f"var v{r} = a{it}_{r};" for r in range(R_s)]
@@ -823,7 +826,7 @@ def _load_fused(t: str, R: int, C: int, R_s: int, wg: int, twiddle: str, twgroup
             body += ["if (live) {"] + ["    " + x for x in tw] + ["}"]
         body += butterfly(R_s, t, inverse, f"{R}u")
         body += [f"buf[at(jj{it} * {R_s}u + {r}u, c)] = u{r};" for r in range(R_s)]
-        lines.append("{\n" + _indent(body, 1) + "\n}")
+        lines.append(f"if ({ok[it]}) {{\n" + _indent(body, 1) + "\n}")
     return lines
 
 
@@ -883,13 +886,16 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     if half:
         return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs, half)
     size = R * C
-    last = fused == 2 and store == "col" and len(plan) >= 2  # the last sub-pass stores to dst itself
+    # fused=2: the last sub-pass stores to dst itself where its outputs' runs are the store's (a "col" store's
+    # column runs, a one-column tile's row)
+    last = fused == 2 and (store == "col" or store == "row1" and C == 1) and len(plan) >= 2
     col_at = "base + (col - {k}) * " + f"{R}u" + " + {k} + ({row}) * p.ns"  # a "col" store's index of row {row}
     passes = _subpasses(t, R, C, plan[1:] if fused else plan, inverse, wg, powers, ns0=plan[0] if fused else 1,
-                        store_at=col_at.replace("{k}", "kk") if last else "")
+                        store_at=(f"base + col * {R}u + ({{row}})" if store == "row1" else col_at.replace("{k}", "kk")) if last
+                        else "")
     load = _load_fused(t, R, C, plan[0], wg, twiddle, twgroup, inverse) if fused else \
         _load(t, R, C, wg, twiddle, twgroup, pairs)
-    if last:
+    if last and store == "col":
         load.insert(0, "let kk = col % p.ns;")
     even = dict(fixed).get("mcols", 1) % C == 0 if fixed else False  # every tile's columns are the axis's
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
