@@ -449,6 +449,22 @@ def test_zero_lengths():
             wg.fft.fftn(wg.asarray(np.zeros(empty, np.complex64)))
 
 
+def _forced(monkeypatch, shape, axes, cap, dtype, opts) -> list[tuple]:
+    """fftn and ifftn of a signal of ``shape`` along ``axes`` under ``tile_options(**opts)`` (the strided passes'
+    defaults aside; ``cap``: a planning capacity) against numpy; the arguments of each ``_build_tile`` call."""
+    monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
+    built = []
+    real = K._build_tile
+    monkeypatch.setattr(K, "_build_tile", lambda *a: built.append(a) or real(*a))
+    host = _signal(len(shape) + shape[0], shape, dtype)
+    x = wg.asarray(host)
+    n = math.prod(shape[a] for a in axes)
+    with K.tile_options(**opts), K.capacity_limit(cap) if cap else contextlib.nullcontext():
+        close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(wg.fft.ifftn(x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"), dtype, n)
+    return built
+
+
 @pytest.mark.parametrize("shape,axes,dtype,opts,want", [
     # 4096^2's column passes in small: a strided axis of 4096 in two passes of 64 (plan 64x16), widened to 64x32
     ((4096, 8), (0,), np.complex64, dict(strided=dict(columns=0, min_columns=32)), {32}),
@@ -461,16 +477,7 @@ def test_zero_lengths():
 def test_min_columns(monkeypatch, shape, axes, dtype, opts, want):
     # min_columns: multi-column tiles widened past the plan's width (where the columns are there and the tile fits
     # the workgroup memory), forward and inverse against numpy; the tiles built have the wider columns
-    monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
-    built = []
-    real = K._build_tile
-    monkeypatch.setattr(K, "_build_tile", lambda *a: built.append(a[2]) or real(*a))
-    host = _signal(47, shape, dtype)
-    x = wg.asarray(host)
-    n = math.prod(shape[a] for a in axes)
-    with K.tile_options(**opts):
-        close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
-        close(wg.fft.ifftn(x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"), dtype, n)
+    built = [a[2] for a in _forced(monkeypatch, shape, axes, 0, dtype, opts)]
     assert built and (want is None or set(built) == want)
     with pytest.raises(ValueError, match="min_columns"):
         with K.tile_options(min_columns=24):
@@ -507,18 +514,9 @@ def test_bare_passes():
 def test_fused_sub_passes(monkeypatch, shape, axes, cap, dtype, opts):
     # fused: a tile's first sub-pass straight from its loads (fused=2: and its last sub-pass straight to dst),
     # forward and inverse against numpy; tiles built are fused
-    monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
-    built = []
-    real = K._build_tile
-    monkeypatch.setattr(K, "_build_tile", lambda *a: built.append((a[2], a[8], a[14])) or real(*a))
-    host = _signal(53, shape, dtype)
-    x = wg.asarray(host)
-    n = math.prod(shape[a] for a in axes)
-    with K.tile_options(**opts), K.capacity_limit(cap) if cap else contextlib.nullcontext():
-        close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
-        close(wg.fft.ifftn(x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"), dtype, n)
+    built = _forced(monkeypatch, shape, axes, cap, dtype, opts)
     want = {**opts, **opts.get("strided", {}), **opts.get("rows", {})}["fused"]
-    assert any(f == want for _, _, f in built)
+    assert any(a[14] == want for a in built)
     with pytest.raises(ValueError, match="fused=3"):
         with K.tile_options(fused=3):
             pass
