@@ -56,24 +56,19 @@ from .fft_gpu import _best, _torch
 # and 2^24's 256x8 tiles (top-level knobs, which 4096^2 shares where @r / @s do not override them); first the
 # fused sub-passes (f / f2: top-level, so the same variant is 2^24's and 4096^2's columns')
 VARIANTS = (
-    "auto", "auto:passes", "copy", "bare", "bare:passes",
-    "auto+f2", "auto+f", "auto+f2:passes", "auto+f2+w32", "auto+f2+w32:passes", "auto+f2+w64", "auto+f+w32",
-    "auto+f2+c16", "auto+f2+c16:passes", "auto+f2+t16", "auto+f2+t0", "auto+f2+wg64", "auto+f2+w32+t16",
-    "auto+f2@r=h4", "auto+f2@r=rw512", "auto+f2+w32@r=h4",
-    "auto@r=noh+nov+f2", "auto@r=noh+nov+f", "auto@r=noh+nov+f2+nopad", "auto@r=noh+nov+f2+rw128",
-    "auto+f2@r=noh+nov+f2", "auto+f2+w32@r=noh+nov+f2", "auto+f2@r=noh+nov+f2:passes",
-    "auto@s=w32", "auto@s=v", "auto@s=w32+v", "auto@s=w32:passes", "auto@s=w32+v:passes", "auto@s=v:passes",
-    "bare@s=w32:passes", "bare@s=v:passes", "bare@s=w32+v:passes",
-    "auto@s=wg128", "auto@s=wg512", "auto@s=w32+wg512", "auto@s=w32+v+wg512", "auto@s=w32+wg128", "auto@s=w64",
-    "auto@s=w64+v+wg512", "auto@s=c8", "auto@s=nop", "auto@s=t0", "auto@s=t8", "auto@s=t16", "auto@s=w32+v+t8",
-    "auto@s=w32+v+nop",
-    "auto@r=rw512", "auto@r=rw128", "auto@r=rw1024", "auto@r=h4", "auto@r=h4+rw512", "auto@r=h4+rw256",
-    "auto@r=h4+nov", "auto@r=nop", "auto@r=nopad", "auto@r=nov", "auto@r=noh", "auto@r=noh+rw1024",
-    "auto@r=noh+nov", "auto@r=nor16", "auto@r=h4+nor16", "bare@r=h4:passes", "bare@r=noh:passes",
-    "auto+c16", "auto+v", "auto+c16+v", "auto+wg128", "auto+wg512", "auto+c16+wg512", "auto+c16+v+wg512",
-    "auto+t8", "auto+t0", "auto+nop", "auto+c16:passes", "auto+v:passes", "auto+c16+v:passes", "bare+c16:passes",
-    "bare+v:passes", "bare+c16+v:passes",
-    "auto@s=w32+v@r=rw512", "auto@s=w32+v@r=h4", "auto@s=v@r=rw512")
+    "auto", "auto:passes", "copy", "bare", "bare:passes", "auto+f2", "auto+f", "auto+f2:passes", "auto+f2+w32",
+    "auto+f2+w32:passes", "auto+f2+w64", "auto+f+w32", "auto+f2+c16", "auto+f2+c16:passes", "auto+f2+t16",
+    "auto+f2+wg64", "auto+f2+w32+t16", "auto+f2@r=h4", "auto+f2+w32@r=h4", "auto@r=noh+nov+f2", "auto@r=noh+nov+f",
+    "auto@r=noh+nov+f2+nopad", "auto@r=noh+nov+f2+rw128", "auto+f2@r=noh+nov+f2", "auto+f2+w32@r=noh+nov+f2",
+    "auto+f2@r=noh+nov+f2:passes", "auto@s=w32", "auto@s=v", "auto@s=w32+v", "auto@s=w32:passes",
+    "auto@s=w32+v:passes", "auto@s=v:passes", "bare@s=w32:passes", "bare@s=v:passes", "bare@s=w32+v:passes",
+    "auto@s=wg128", "auto@s=wg512", "auto@s=w32+wg512", "auto@s=w32+v+wg512", "auto@s=w64", "auto@s=c8",
+    "auto@s=nop", "auto@s=t0", "auto@s=t8", "auto@s=w32+v+t8", "auto@r=rw512", "auto@r=rw128", "auto@r=rw1024",
+    "auto@r=h4", "auto@r=h4+rw512", "auto@r=h4+nov", "auto@r=nop", "auto@r=nopad", "auto@r=nov", "auto@r=noh",
+    "auto@r=nor16", "bare@r=h4:passes", "bare@r=noh:passes", "auto+c16", "auto+v", "auto+c16+v", "auto+wg128",
+    "auto+wg512", "auto+c16+v+wg512", "auto+t8", "auto+t0", "auto+nop", "auto+c16:passes", "auto+v:passes",
+    "auto+c16+v:passes", "bare+c16:passes", "bare+v:passes", "bare+c16+v:passes", "auto@s=w32+v@r=rw512",
+    "auto@s=w32+v@r=h4")
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half", "f": "fused"}
 _NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half", "w": "min_columns",
          "f": "fused"}
