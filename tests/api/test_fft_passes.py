@@ -70,7 +70,8 @@ def test_real_and_nd_through_the_passes():
 
 # tile_options the property test draws from (each knob alone, and the sweep's combinations)
 _OPTIONS = [{}, dict(vec4=True), dict(fixed=True), dict(twgroup=4, powers=True), dict(radix16=True, workgroup=512),
-            dict(vec4=True, fixed=True, twgroup=16, powers=True, columns=2)]
+            dict(vec4=True, fixed=True, twgroup=16, powers=True, columns=2), dict(fused=2),
+            dict(fused=True, min_columns=16, twgroup=4), dict(fused=2, fixed=True, twgroup=16, min_columns=32)]
 
 
 @settings(max_examples=12)
