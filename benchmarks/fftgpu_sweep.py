@@ -13,7 +13,8 @@ ceiling at its own access pattern, its answer not checked) and the tiled kernels
 invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), wN
 multi-column tiles of at least N columns where they fit (``min_columns``: 4096^2's columns 64x32 with w32), f
 a tile's first sub-pass straight from its loads, f2 also its last straight to the stores (``fused``:
-one or two workgroup-memory round trips fewer, R_s loads in flight an invocation), tN a
+one or two workgroup-memory round trips fewer, R_s loads in flight an invocation; a half row's first sub-pass on
+the rows an invocation holds after the split), tN a
 later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
 divide the columns), v vec4 loads and stores (two columns an invocation), rwN N invocations for one-column tiles
@@ -56,7 +57,8 @@ from .fft_gpu import _best, _torch
 # and 2^24's 256x8 tiles (top-level knobs, which 4096^2 shares where @r / @s do not override them); first the
 # fused sub-passes (f / f2: top-level, so the same variant is 2^24's and 4096^2's columns')
 VARIANTS = (
-    "auto", "auto:passes", "copy", "bare", "bare:passes", "auto+f2", "auto+f", "auto+f2:passes", "auto+f2+w32",
+    "auto", "auto:passes", "copy", "bare", "bare:passes", "auto+f2", "auto+f2@r=nof", "auto@r=f", "auto+f",
+    "auto+f2:passes", "auto+f2+w32",
     "auto+f2+w32:passes", "auto+f2+w64", "auto+f+w32", "auto+f2+c16", "auto+f2+c16:passes", "auto+f2+t16",
     "auto+f2+wg64", "auto+f2+w32+t16", "auto+f2@r=h4", "auto+f2+w32@r=h4", "auto@r=noh+nov+f2", "auto@r=noh+nov+f",
     "auto@r=noh+nov+f2+nopad", "auto@r=noh+nov+f2+rw128", "auto+f2@r=noh+nov+f2", "auto+f2+w32@r=noh+nov+f2",

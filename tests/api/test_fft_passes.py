@@ -511,7 +511,10 @@ def test_bare_passes():
     ((1000, 40), (0,), 0, np.complex64, dict(fused=2)),  # odd radices: butterflies not a multiple of the workgroup
     ((2, 96, 96), (1, 2), 0, np.complex128, dict(fused=2, twgroup=0)),  # a workgroup of 96
     ((3, 1000), (1,), 0, np.complex64, dict(rows=dict(fused=2))),  # a one-column tile (a row) in one pass
-    ((3, 4096), (1,), 0, np.complex64, dict(rows=dict(fused=2, pad=False)))])  # 4096^2's rows as a whole tile
+    ((3, 4096), (1,), 0, np.complex64, dict(rows=dict(fused=2, pad=False))),  # 4096^2's rows as a whole tile
+    # half rows: the first sub-pass (radix H / workgroup) on the rows each invocation holds after the split
+    ((64, 512), (0, 1), 0, np.complex64, dict(rows=dict(half=True, vec4=True, fused=1), fused=2)),
+    ((5, 2048), (1,), 0, np.complex128, dict(rows=dict(half=4, fused=1, pad=False)))])
 def test_fused_sub_passes(monkeypatch, shape, axes, cap, dtype, opts):
     # fused: a tile's first sub-pass straight from its loads (fused=2: and its last sub-pass straight to dst),
     # forward and inverse against numpy; tiles built are fused

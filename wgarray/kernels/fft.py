@@ -667,8 +667,14 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         pairs = _vec4 and t == "f32" and R % 2 == 0 and (  # half: its (even, odd) output pairs as vec4s
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
-        fused = _fused if not pairs and not half and twiddle in ("", "col") and sub and not _bare else 0
-        if fused:  # the first sub-pass's butterflies an invocation each (fewer invocations where they are fewer)
+        fused = _fused if (not pairs or half) and twiddle in ("", "col") and sub and not _bare else 0
+        if fused and half:  # a half row: each invocation's held rows lid + it wg are the first sub-pass's inputs
+            its = R // half // wg  # where the invocations divide the half and their count is a radix
+            if its in (2, 3, 4, 5, 7, 8, 16) and its * wg == R // half:
+                sub = [its] + _subplan(R // half // its)
+            else:
+                fused = 0
+        elif fused:  # the first sub-pass's butterflies an invocation each (fewer invocations where they are fewer)
             items = R // sub[0] * C
             wg = min(wg, items)
             if wg % C or wg < 32:  # (fewer than a warp's butterflies: the plain loads)
@@ -884,7 +890,7 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     loads (``_load_fused``)."""
     t = cdtype.component.wgsl
     if half:
-        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs, half)
+        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs, half, fused)
     size = R * C
     # fused=2: the last sub-pass stores to dst itself where its outputs' runs are the store's (a "col" store's
     # column runs, a one-column tile's row)
@@ -944,17 +950,23 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
         workgroup=wg, consts=tuple(fixed))
 
 
-def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, split=2) -> launch.Kernel:
+def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, split=2,
+                fused=False) -> launch.Kernel:
     """A contiguous row's one pass in 1 / ``split`` of the workgroup memory (``tile_options(half=True)``: 2,
     ``half=4``: 4): a radix-s decimation-in-frequency step as the row loads (y_k,r = sum_j a_(r+jH) w_s^(jk), times
     w_R^(rk), H = R / s, r < H, held in registers), then for k = 0 .. s - 1 the H-point transform of y_k in
     workgroup memory (the outputs X_(s m + k), held in registers), each invocation storing its outputs
     X_(s r) .. X_(s r + s - 1) contiguously (``pairs``: dst bound as vec4s, one 16-byte store a pair).  ``plan`` is
-    the sub-plan of H (empty: ``bare_passes``, no arithmetic); the bound twiddle table is of length R."""
+    the sub-plan of H (empty: ``bare_passes``, no arithmetic); the bound twiddle table is of length R.  ``fused``
+    (plan[0] = H / wg, the rows each invocation holds): the first sub-pass's butterflies are done on the held
+    values (invocation lid's rows lid + it wg are butterfly lid's inputs), their outputs written to workgroup
+    memory: one store, barrier and load round trip fewer each of the s transforms."""
     t = cdtype.component.wgsl
     H = R // split
     its = -(-H // wg)
-    passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=split))
+    fused = bool(fused) and plan[0] == its and its * wg == H
+    passes = "\n".join(_subpasses(t, H, 1, plan[1:] if fused else plan, inverse, wg, powers, tscale=split,
+                                   ns0=plan[0] if fused else 1))
     ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
     zero = f"vec2<{t}>({t}(0.0))"
     body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
@@ -970,7 +982,12 @@ def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, s
     for k in range(split):
         if k:
             body.append("workgroupBarrier();")
-        body += [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}_{k}; }}" for it in range(its)]
+        if fused:  # butterfly lid of the first sub-pass (ns = 1) on the held rows, its outputs to rows lid its + q
+            lines = [f"let v{it} = d{it}_{k};" for it in range(its)] + butterfly(its, t, inverse, f"{R}u")
+            lines += [f"buf[at(lid * {its}u + {q}u, 0u)] = u{q};" for q in range(its)]
+            body.append("{\n" + _indent(lines, 1) + "\n}")
+        else:
+            body += [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}_{k}; }}" for it in range(its)]
         body += ["workgroupBarrier();", passes]
         body += [f"if ({ok[it]}) {{ e{it}_{k} = buf[at(r{it}, 0u)]; }}" for it in range(its)]
     if pairs:  # base is even (R is)
