@@ -57,7 +57,7 @@ from .fft_gpu import _best, _torch
 # and 2^24's 256x8 tiles (top-level knobs, which 4096^2 shares where @r / @s do not override them); first the
 # fused sub-passes (f / f2: top-level, so the same variant is 2^24's and 4096^2's columns')
 VARIANTS = (
-    "auto", "auto:passes", "copy", "bare", "bare:passes", "auto+f2", "auto+f2@r=nof", "auto@r=f", "auto+f",
+    "auto", "auto:passes", "copy", "bare", "bare:passes", "auto+f2", "auto+f2@r=nof", "auto@r=f", "auto@r=f+h4", "auto@r=f+rw512", "auto+f",
     "auto+f2:passes", "auto+f2+w32",
     "auto+f2+w32:passes", "auto+f2+w64", "auto+f+w32", "auto+f2+c16", "auto+f2+c16:passes", "auto+f2+t16",
     "auto+f2+wg64", "auto+f2+w32+t16", "auto+f2@r=h4", "auto+f2+w32@r=h4", "auto@r=noh+nov+f2", "auto@r=noh+nov+f",
