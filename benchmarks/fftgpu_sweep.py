@@ -55,9 +55,11 @@ from .fft_gpu import _best, _torch
 # candidates: 4096^2's columns (@s=) with wider tiles (w32: 64x32, 256-byte rows; w64), vec4 loads and stores (v),
 # workgroup sizes, twiddles (powers off, twiddle groups), its rows (@r=) with other splits / workgroups / knobs,
 # and 2^24's 256x8 tiles (top-level knobs, which 4096^2 shares where @r / @s do not override them); first the
-# fused sub-passes (f / f2: top-level, so the same variant is 2^24's and 4096^2's columns')
+# fused sub-passes (f / f2: top-level, so the same variant is 2^24's passes and 4096^2's columns and half rows;
+# @r=nof: the columns alone, @r=f: the rows alone)
 VARIANTS = (
-    "auto", "auto:passes", "copy", "bare", "bare:passes", "auto+f2", "auto+f2@r=nof", "auto@r=f", "auto@r=f+h4", "auto@r=f+rw512", "auto+f",
+    "auto", "auto:passes", "copy", "bare", "bare:passes", "auto+f2", "auto+f2@r=nof", "auto@r=f", "auto@r=f+h4",
+    "auto@r=f+rw512", "auto+f",
     "auto+f2:passes", "auto+f2+w32",
     "auto+f2+w32:passes", "auto+f2+w64", "auto+f+w32", "auto+f2+c16", "auto+f2+c16:passes", "auto+f2+t16",
     "auto+f2+wg64", "auto+f2+w32+t16", "auto+f2@r=h4", "auto+f2+w32@r=h4", "auto@r=noh+nov+f2", "auto@r=noh+nov+f",
