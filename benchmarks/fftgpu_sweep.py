@@ -14,13 +14,14 @@ invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns 
 multi-column tiles of at least N columns where they fit (``min_columns``: 4096^2's columns 64x32 with w32), f
 a tile's first sub-pass straight from its loads, f2 also its last straight to the stores (``fused``:
 one or two workgroup-memory round trips fewer, R_s loads in flight an invocation; a half row's first sub-pass on
-the rows an invocation holds after the split), tN a
+the rows an invocation holds after the split; the default: f2 in transforms of at least 2^18 elements, fmN: of N,
+nof: off), tN a
 later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
 divide the columns), v vec4 loads and stores (two columns an invocation), rwN N invocations for one-column tiles
 alone (4096^2's rows), pad the one-column tiles' padding, h a contiguous row's one pass in half the workgroup
 memory (a radix-2 split as it loads, two half-length transforms: 16 KiB at 4096; h4 a quarter: radix 4, 8 KiB);
-"no" before r16/p/k/v/pad/h turns that knob off, c0/t0 are the plan's columns / no twiddle groups; @r=knobs
+"no" before r16/p/k/v/pad/h/f turns that knob off, c0/t0 are the plan's columns / no twiddle groups; @r=knobs
 applies knobs to a contiguous row's one pass alone (``tile_options(rows=...)``, 4096^2's rows), @s=knobs to a
 strided axis's passes (``strided=...``, its columns), each on top of that axis's ``TILE_DEFAULTS`` entry.
 The variant "copy" times ``Array.copy`` of the input (the same bytes read and written once, contiguously: the
@@ -49,33 +50,20 @@ from wgarray.kernels import fft as K, launch
 
 from .fft_gpu import _best, _torch
 
-# phase 5: the default (per-axis: rows as half-length tiles with vec4 stores, columns in two passes of the plan's
-# tiles) and its per-pass times; the ceilings: a plain copy of the array (Array.copy) and "bare" (each pass's
-# loads and stores at its own tile geometry, no arithmetic: ``kernels.fft.bare_passes``); then the per-axis
-# candidates: 4096^2's columns (@s=) with wider tiles (w32: 64x32, 256-byte rows; w64), vec4 loads and stores (v),
-# workgroup sizes, twiddles (powers off, twiddle groups), its rows (@r=) with other splits / workgroups / knobs,
-# and 2^24's 256x8 tiles (top-level knobs, which 4096^2 shares where @r / @s do not override them); first the
-# fused sub-passes (f / f2: top-level, so the same variant is 2^24's passes and 4096^2's columns and half rows;
-# @r=nof: the columns alone, @r=f: the rows alone)
+# phase 6: the default (fused=2 from fused_min = 2^18 elements since the fifth H100 sweep; rows as half-length
+# tiles with vec4 stores, columns in two passes of the plan's tiles) against the default before (+nof), fused=1
+# (+f), fused on one axis alone (@r=nof: the columns, +nof@r=f: the rows), the ceilings ("copy": Array.copy of
+# the array; "bare": each pass's loads and stores at its own tile geometry, no arithmetic,
+# ``kernels.fft.bare_passes``) and the per-pass times, then the knobs the fifth sweep ranked near the default
+# (2^22's w32, 4096^2's columns without twiddle powers / with twiddle groups of 8 / 128 invocations, its rows at
+# 128 or 512 invocations)
 VARIANTS = (
-    "auto", "auto:passes", "copy", "bare", "bare:passes", "auto+f2", "auto+f2@r=nof", "auto@r=f", "auto@r=f+h4",
-    "auto@r=f+rw512", "auto+f",
-    "auto+f2:passes", "auto+f2+w32",
-    "auto+f2+w32:passes", "auto+f2+w64", "auto+f+w32", "auto+f2+c16", "auto+f2+c16:passes", "auto+f2+t16",
-    "auto+f2+wg64", "auto+f2+w32+t16", "auto+f2@r=h4", "auto+f2+w32@r=h4", "auto@r=noh+nov+f2", "auto@r=noh+nov+f",
-    "auto@r=noh+nov+f2+nopad", "auto@r=noh+nov+f2+rw128", "auto+f2@r=noh+nov+f2", "auto+f2+w32@r=noh+nov+f2",
-    "auto+f2@r=noh+nov+f2:passes", "auto@s=w32", "auto@s=v", "auto@s=w32+v", "auto@s=w32:passes",
-    "auto@s=w32+v:passes", "auto@s=v:passes", "bare@s=w32:passes", "bare@s=v:passes", "bare@s=w32+v:passes",
-    "auto@s=wg128", "auto@s=wg512", "auto@s=w32+wg512", "auto@s=w32+v+wg512", "auto@s=w64", "auto@s=c8",
-    "auto@s=nop", "auto@s=t0", "auto@s=t8", "auto@s=w32+v+t8", "auto@r=rw512", "auto@r=rw128", "auto@r=rw1024",
-    "auto@r=h4", "auto@r=h4+rw512", "auto@r=h4+nov", "auto@r=nop", "auto@r=nopad", "auto@r=nov", "auto@r=noh",
-    "auto@r=nor16", "bare@r=h4:passes", "bare@r=noh:passes", "auto+c16", "auto+v", "auto+c16+v", "auto+wg128",
-    "auto+wg512", "auto+c16+v+wg512", "auto+t8", "auto+t0", "auto+nop", "auto+c16:passes", "auto+v:passes",
-    "auto+c16+v:passes", "bare+c16:passes", "bare+v:passes", "bare+c16+v:passes", "auto@s=w32+v@r=rw512",
-    "auto@s=w32+v@r=h4")
+    "auto", "auto+nof", "auto:passes", "auto+nof:passes", "copy", "bare", "bare:passes", "auto+f", "auto@r=nof",
+    "auto+nof@r=f", "auto+w32", "auto+nof+w32", "auto@s=nop", "auto@s=t8", "auto@s=nop+t8", "auto@s=wg128",
+    "auto@r=rw128", "auto@r=rw512", "auto@s=nop@r=rw128", "auto@s=w32", "auto+nof@s=nop")
 _FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half", "f": "fused"}
 _NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half", "w": "min_columns",
-         "f": "fused"}
+         "f": "fused", "fm": "fused_min"}
 
 
 def _knobs(tokens, flags=None, nums=None) -> dict:

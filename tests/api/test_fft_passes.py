@@ -70,8 +70,9 @@ def test_real_and_nd_through_the_passes():
 
 # tile_options the property test draws from (each knob alone, and the sweep's combinations)
 _OPTIONS = [{}, dict(vec4=True), dict(fixed=True), dict(twgroup=4, powers=True), dict(radix16=True, workgroup=512),
-            dict(vec4=True, fixed=True, twgroup=16, powers=True, columns=2), dict(fused=2),
-            dict(fused=True, min_columns=16, twgroup=4), dict(fused=2, fixed=True, twgroup=16, min_columns=32)]
+            dict(vec4=True, fixed=True, twgroup=16, powers=True, columns=2), dict(fused=2, fused_min=0),
+            dict(fused=True, fused_min=0, min_columns=16, twgroup=4),
+            dict(fused=2, fused_min=0, fixed=True, twgroup=16, min_columns=32)]
 
 
 @settings(max_examples=12)
@@ -517,10 +518,35 @@ def test_bare_passes():
     ((5, 2048), (1,), 0, np.complex128, dict(rows=dict(half=4, fused=1, pad=False)))])
 def test_fused_sub_passes(monkeypatch, shape, axes, cap, dtype, opts):
     # fused: a tile's first sub-pass straight from its loads (fused=2: and its last sub-pass straight to dst),
-    # forward and inverse against numpy; tiles built are fused
-    built = _forced(monkeypatch, shape, axes, cap, dtype, opts)
+    # forward and inverse against numpy; tiles built are fused (fused_min=0: at these small sizes too)
+    built = _forced(monkeypatch, shape, axes, cap, dtype, {**opts, "fused_min": 0})
     want = {**opts, **opts.get("strided", {}), **opts.get("rows", {})}["fused"]
     assert any(a[14] == want for a in built)
     with pytest.raises(ValueError, match="fused=3"):
         with K.tile_options(fused=3):
             pass
+
+
+def test_fused_by_default_from_fused_min(monkeypatch):
+    # the measured default (H100, 2026-12-06): fused=2 in the transforms of at least fused_min = FIXED_MIN elements,
+    # the plain kernels below; a plain 2^18-element transform runs fused against numpy
+    assert (K.TILE_DEFAULTS["fused"], K.TILE_DEFAULTS["fused_min"]) == (2, K.FIXED_MIN)
+    keys = []
+    real = K.launch.compile
+    monkeypatch.setattr(K.launch, "compile",
+                        lambda d, key, build: (key[0] == "fft_tile" and keys.append(key)) or real(d, key, build))
+    dev, cd = wg.default_device(), wg.asarray(np.zeros(1, np.complex64)).dtype
+    with K.capacity_limit(4096):
+        for rows in (K.FIXED_MIN // 256, K.FIXED_MIN // 256 - 1):
+            K._steps(dev, cd, rows, 256, 1, [(256, 1)], False, 1.0, None)
+    assert [k[-1][-1] for k in keys] == [2, 0]  # (a half row: its first sub-pass on the rows held after the split)
+    with K.tile_options(fused_min=3 * 4096 + 1), K.capacity_limit(1024):  # 2^12 in two passes of 64x16 tiles
+        keys.clear()
+        for rows in (3, 4):
+            K._steps(dev, cd, rows, 4096, 1, [(64, 16), (64, 16)], True, 1.0, None)
+        assert [k[-1][-1] for k in keys] == [0, 0, 2, 2]
+    with pytest.raises(ValueError, match="fused from -1"):
+        with K.tile_options(fused_min=-1):
+            pass
+    host = _signal(53, (K.FIXED_MIN // 512, 512), np.complex64)
+    close(wg.fft.fft(wg.asarray(host)), np.fft.fft(host), np.complex64, 512)

@@ -98,7 +98,8 @@ def capacity_limit(elements: int):
 # complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``), and the invocations of one-column
 # tiles alone (``row_workgroup``), and multi-column tiles widened to at least ``min_columns`` columns (where the
 # axis has them and the tile fits: 4096^2's column tiles 64x32, 256-byte rows, instead of the plan's 64x16), and
-# a tile's first (and last) sub-pass done straight from its loads (to its stores): ``fused``.
+# a tile's first (and last) sub-pass done straight from its loads (to its stores): ``fused``, in the transforms of
+# at least ``fused_min`` elements (0: all).
 # TILE_DEFAULTS is what a plain
 # call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
 # that knob faster on the GPU.  The H100 sweep (2026-12-06, 37daa53) measured c8+r16+k+t4+p best or tied at every
@@ -114,14 +115,17 @@ FIXED_MIN = 1 << 18
 # of the other knobs that replace the general ones for those passes ({}: the same).
 # The second H100 sweep (2026-12-06, 75daa92) split 4096^2 by axis: rows best as half-length tiles with vec4 stores
 # (0.205 -> 0.152 ms), columns best with the plan's own tile width (0.274 -> 0.245); together 0.433 -> 0.370 ms.
+# The fifth H100 sweep (2026-12-06, 2e50f89) measured fused=2 faster at 2^24 (0.388 -> 0.358 ms), 1024^2 (0.114 ->
+# 0.108) and 4096^2 (0.371 -> 0.367), slower at 2^20 (0.104 -> 0.110) and 2^22 (0.188 -> 0.198): on from FIXED_MIN
+# elements (the sizes measured; a small transform keeps the plain kernels, unmeasured there).
 TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=True, fixed=FIXED_MIN, vec4=False,
-                     row_workgroup=0, pad=True, half=False, min_columns=0, fused=False,
+                     row_workgroup=0, pad=True, half=False, min_columns=0, fused=2, fused_min=FIXED_MIN,
                      rows=dict(half=True, vec4=True),
                      strided=dict(columns=0))
 _KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half",
-          "min_columns", "fused")
+          "min_columns", "fused", "fused_min")
 (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _fused,
- _rows_ov, _strided_ov) = TILE_DEFAULTS.values()
+ _fused_min, _rows_ov, _strided_ov) = TILE_DEFAULTS.values()
 
 
 @contextlib.contextmanager
@@ -129,7 +133,7 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
                  twgroup: int | None = None, powers: bool | None = None, fixed: bool | int | None = None,
                  vec4: bool | None = None, row_workgroup: int | None = None, pad: bool | None = None,
                  half: bool | int | None = None, min_columns: int | None = None, fused: bool | int | None = None,
-                 rows: dict | None = None, strided: dict | None = None):
+                 fused_min: int | None = None, rows: dict | None = None, strided: dict | None = None):
     """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
     a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
     columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
@@ -152,15 +156,17 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     workgroup memory (one store, barrier and load round trip fewer; the workgroup shrinks to the butterflies'
     count where it is larger, not below 32; vec4 pairs and half tiles keep the plain loads); ``fused=2`` also the last
     sub-pass's outputs stored straight to global memory where they are the store's runs (tiles that store whole
-    column runs, i.e. later passes, and one-column tiles: one more round trip and barrier fewer);
+    column runs, i.e. later passes, and one-column tiles: one more round trip and barrier fewer), in transforms of at
+    least ``fused_min`` elements (rows x n x inner; 0: every transform; the default ``FIXED_MIN``: the sizes the
+    GPU sweep measured it at);
     ``rows`` /
     ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
     the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
     global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols
-    global _fused, _rows_ov, _strided_ov
+    global _fused, _fused_min, _rows_ov, _strided_ov
     given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
                  fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, half=half, min_columns=min_columns,
-                 fused=fused, rows=rows, strided=strided)
+                 fused=fused, fused_min=fused_min, rows=rows, strided=strided)
     o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
     for key in ("rows", "strided"):
         bad = set(o[key]) - set(_KNOBS)
@@ -175,8 +181,9 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     for key in ("columns", "min_columns"):
         if o[key] < 0 or o[key] & (o[key] - 1):
             raise ValueError(f"tiles of {o[key]} columns ({key}): need 0 or a power of two")
-    if o["twgroup"] < 0 or o["fixed"] < 0:
-        raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}: need 0 or more")
+    if o["twgroup"] < 0 or o["fixed"] < 0 or o["fused_min"] < 0:
+        raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}, fused from "
+                         f"{o['fused_min']}: need 0 or more")
     if o["fused"] not in (0, 1, 2):
         raise ValueError(f"fused={o['fused']}: need False, True (1) or 2")
     if o["half"] not in (0, 1, 2, 4):  # every check before any knob is set: a refused call changes nothing
@@ -185,13 +192,13 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
     _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
     _row_wg, _pad, _half, _min_cols = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"]), int(o["min_columns"])
-    _fused = int(o["fused"])
+    _fused, _fused_min = int(o["fused"]), int(o["fused_min"])
     _rows_ov, _strided_ov = dict(o["rows"]), dict(o["strided"])
     try:
         yield
     finally:
         (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _fused,
-         _rows_ov, _strided_ov) = old.values()
+         _fused_min, _rows_ov, _strided_ov) = old.values()
 
 
 _nothing = contextlib.nullcontext
@@ -214,8 +221,8 @@ def bare_passes():
 def _current() -> dict:
     """The knobs in force (``tile_options``'s keywords)."""
     return dict(zip(_KNOBS + ("rows", "strided"), (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed,
-                                                    _vec4, _row_wg, _pad, _half, _min_cols, _fused, _rows_ov,
-                                                    _strided_ov)))
+                                                    _vec4, _row_wg, _pad, _half, _min_cols, _fused, _fused_min,
+                                                    _rows_ov, _strided_ov)))
 
 
 def pass_options(inner: int, passes: int):
@@ -667,7 +674,8 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         pairs = _vec4 and t == "f32" and R % 2 == 0 and (  # half: its (even, odd) output pairs as vec4s
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
-        fused = _fused if (not pairs or half) and twiddle in ("", "col") and sub and not _bare else 0
+        fused = _fused if (not pairs or half) and twiddle in ("", "col") and sub and not _bare and \
+            rows * n * inner >= _fused_min else 0
         if fused and half:  # a half row: each invocation's held rows lid + it wg are the first sub-pass's inputs
             its = R // half // wg  # where the invocations divide the half and their count is a radix
             if its in (2, 3, 4, 5, 7, 8, 16) and its * wg == R // half:
