@@ -5,20 +5,27 @@ the issue's sizes first; under 150 s, a budget guard skips what is left after ``
 `python -m benchmarks.fftgpu_sweep --small` (lavapipe: 2^12, 2^14 and 64^2, 128^2, the GPU capacity emulated by
 ``capacity_limit`` so the multi-pass plans run)
 
-A variant is ``style[+wgN][+r16][+cN][+tN][+p][+k][+v][+rwN][+pad][@r=knobs][@s=knobs][:what]``: the plan style
-(``kernels.fft.plan_style``:
-"auto" = the default, "wide" the 256-byte-run plans measured before) and the tiled kernels' options
+A variant is ``style[+wgN][+r16][+cN][+wN][+tN][+p][+k][+v][+rwN][+pad][@r=knobs][@s=knobs][:what]``: the plan
+style (``kernels.fft.plan_style``: "auto" = the default, "wide" the 256-byte-run plans measured before; "bare": the
+default plans' passes with their loads and stores alone, no arithmetic, ``kernels.fft.bare_passes``: a pass's
+ceiling at its own access pattern, its answer not checked) and the tiled kernels' options
 (``kernels.fft.tile_options``, on top of ``kernels.fft.TILE_DEFAULTS``: "auto" is what a plain call runs): wgN
-invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), tN a
+invocations a workgroup, r16 radix-16 sub-passes, cN tiles of at most N columns (more, smaller workgroups), wN
+multi-column tiles of at least N columns where they fit (``min_columns``: 4096^2's columns 64x32 with w32), f
+a tile's first sub-pass straight from its loads, f2 also its last straight to the stores (``fused``:
+one or two workgroup-memory round trips fewer, R_s loads in flight an invocation; a half row's first sub-pass on
+the rows an invocation holds after the split; the default: f2 in transforms of at least 2^18 elements, fmN: of N,
+nof: off), tN a
 later pass's four-step twiddles looked up every N rows of an invocation (products between), p the sub-pass twiddles
 as powers of one lookup a butterfly, k the sizes and strides as shader constants (no column guard where the tiles
 divide the columns), v vec4 loads and stores (two columns an invocation), rwN N invocations for one-column tiles
 alone (4096^2's rows), pad the one-column tiles' padding, h a contiguous row's one pass in half the workgroup
 memory (a radix-2 split as it loads, two half-length transforms: 16 KiB at 4096; h4 a quarter: radix 4, 8 KiB);
-"no" before r16/p/k/v/pad/h turns that knob off, c0/t0 are the plan's columns / no twiddle groups; @r=knobs
+"no" before r16/p/k/v/pad/h/f turns that knob off, c0/t0 are the plan's columns / no twiddle groups; @r=knobs
 applies knobs to a contiguous row's one pass alone (``tile_options(rows=...)``, 4096^2's rows), @s=knobs to a
-strided axis's passes (``strided=...``, its columns).
-":kernel" times the kernels alone (``kernels.fft.transform`` on raw buffers, no op layer):
+strided axis's passes (``strided=...``, its columns), each on top of that axis's ``TILE_DEFAULTS`` entry.
+The variant "copy" times ``Array.copy`` of the input (the same bytes read and written once, contiguously: the
+ceiling of any pass).  ":kernel" times the kernels alone (``kernels.fft.transform`` on raw buffers, no op layer):
 its difference to the plain spec is the host cost of ``wg.fft`` a call; ":rows" / ":cols" (2-D cases) time the one
 axis's transform alone (``wg.fft.fft`` along -1 / 0) and ":passes" each tiled pass alone (its dispatch repeated:
 time and GB/s), to tell which passes the time goes to. One line a variant: the best time over synchronised samples
@@ -43,56 +50,55 @@ from wgarray.kernels import fft as K, launch
 
 from .fft_gpu import _best, _torch
 
-# phase 3: the default (c8+r16+k+t4+p since the H100 sweep at 37daa53), the one before ("old"), and the per-axis
-# candidates of 4096^2: its columns (``strided``: @s=...) and its rows' one 4096-point pass (``rows``: @r=...)
-OLD = "auto+c0+nor16+nok+t0+nop"
-VARIANTS = ("auto", "auto:passes", "auto:rows", "auto:cols", OLD, "auto+wg512", "auto+t16", "auto+v",
-            "auto@s=c0:cols", "auto@s=nor16:cols", "auto@s=c0+nor16:cols", "auto@s=c0+t16:cols",
-            "auto@s=c0+nor16+t16:cols", "auto@s=c0+nor16+v:cols", "auto@s=c4:cols",
-            "auto@r=wg512:rows", "auto@r=wg1024:rows", "auto@r=v:rows", "auto@r=nopad:rows", "auto@r=wg512+v:rows",
-            "auto@r=wg512+nopad:rows", "auto@r=nor16:rows", "auto@r=nor16+wg512:rows", "auto@r=nop:rows",
-            "auto@r=wg512+v+nopad:rows", "auto@r=h:rows", "auto@r=h+wg512:rows", "auto@r=h+wg128:rows",
-            "auto@r=h+nopad:rows", "auto@r=h+nor16:rows", "auto@r=h+nop:rows", "auto@r=h+v:rows",
-            "auto@r=h+wg512+v:rows", "auto@r=h4:rows", "auto@r=h4+v:rows",
-            "auto@r=h4+wg512:rows", "auto@r=h4+nopad:rows",
-            "auto@s=c0", "auto@s=c0+nor16", "auto@r=wg512@s=c0", "auto@r=wg512@s=c0+nor16",
-            "auto@r=wg512+v@s=c0+nor16", "auto@r=nopad@s=c0", "auto@r=wg512+v+nopad@s=c0+nor16",
-            "auto@r=wg512@s=c0+nor16:passes", "auto@r=h", "auto@r=h@s=c0", "auto@r=h@s=c0+nor16",
-            "auto@r=h+wg512@s=c0", "auto@r=h+v@s=c0", "auto@r=h4", "auto@r=h4+v@s=c0",
-            "auto@r=h:passes")
-
-_FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half"}
-_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half"}
+# phase 6: the default (fused=2 from fused_min = 2^18 elements since the fifth H100 sweep; rows as half-length
+# tiles with vec4 stores, columns in two passes of the plan's tiles) against the default before (+nof), fused=1
+# (+f), fused on one axis alone (@r=nof: the columns, +nof@r=f: the rows), the ceilings ("copy": Array.copy of
+# the array; "bare": each pass's loads and stores at its own tile geometry, no arithmetic,
+# ``kernels.fft.bare_passes``) and the per-pass times, then the knobs the fifth sweep ranked near the default
+# (2^22's w32, 4096^2's columns without twiddle powers / with twiddle groups of 8 / 128 invocations, its rows at
+# 128 or 512 invocations)
+VARIANTS = (
+    "auto", "auto+nof", "auto:passes", "auto+nof:passes", "copy", "bare", "bare:passes", "auto+f", "auto@r=nof",
+    "auto+nof@r=f", "auto+w32", "auto+nof+w32", "auto@s=nop", "auto@s=t8", "auto@s=nop+t8", "auto@s=wg128",
+    "auto@r=rw128", "auto@r=rw512", "auto@s=nop@r=rw128", "auto@s=w32", "auto+nof@s=nop")
+_FLAGS = {"r16": "radix16", "p": "powers", "k": "fixed", "v": "vec4", "pad": "pad", "h": "half", "f": "fused"}
+_NUMS = {"wg": "workgroup", "rw": "row_workgroup", "c": "columns", "t": "twgroup", "h": "half", "w": "min_columns",
+         "f": "fused", "fm": "fused_min"}
 
 
-def _knobs(tokens) -> dict:
+def _knobs(tokens, flags=None, nums=None) -> dict:
     """``tile_options`` keywords of a variant's knob tokens: wgN, rwN, cN, tN (0 allowed: the plan's / off), r16,
     p, k, v, pad, h, and each flag's "no" form (nor16, nop, nok, nov, nopad, noh: off)."""
+    flags, nums = flags or _FLAGS, nums or _NUMS
     out = {}
     for tok in tokens:
-        neg = tok.startswith("no") and tok[2:] in _FLAGS
-        if tok in _FLAGS or neg:
-            out[_FLAGS[tok[2:] if neg else tok]] = not neg
+        neg = tok.startswith("no") and tok[2:] in flags
+        if tok in flags or neg:
+            out[flags[tok[2:] if neg else tok]] = not neg
             continue
-        m = re.fullmatch(r"(wg|rw|c|t|h)(\d+)", tok)
+        m = re.fullmatch(rf"({'|'.join(nums)})(\d+)", tok)
         if not m:
             raise ValueError(f"variant knob {tok!r}")
-        out[_NUMS[m[1]]] = int(m[2])
+        out[nums[m[1]]] = int(m[2])
     return out
 
 
 @contextlib.contextmanager
 def variant(spec: str):
     """The plan style and tile options of a variant's spec: ``style[+knob...][@r=knob+...][@s=knob+...][:what]``
-    (@r: the rows' one pass alone, ``tile_options(rows=...)``; @s: a strided axis's passes, ``strided=...``; a knob
-    not named: ``kernels.fft.TILE_DEFAULTS``'s)."""
+    (@r: the rows' one pass alone, ``tile_options(rows=...)``; @s: a strided axis's passes, ``strided=...``, each
+    on top of ``TILE_DEFAULTS["rows"]`` / ``["strided"]``; a knob not named: ``kernels.fft.TILE_DEFAULTS``'s;
+    style "bare": the default plans' passes without arithmetic, ``kernels.fft.bare_passes``)."""
     head, *axes = spec.split(":")[0].split("@")
     parts = head.split("+")
     opts = _knobs(parts[1:])
     for ax in axes:
         key, _, body = ax.partition("=")
-        opts[{"r": "rows", "s": "strided"}[key]] = _knobs(body.split("+") if body else [])
-    with K.plan_style(parts[0]), K.tile_options(**opts):
+        axis = {"r": "rows", "s": "strided"}[key]  # on top of the measured per-axis defaults
+        opts[axis] = {**K.TILE_DEFAULTS[axis], **_knobs(body.split("+") if body else [])}
+    bare = parts[0] == "bare"
+    with K.plan_style("auto" if bare else parts[0]), K.tile_options(**opts), \
+            K.bare_passes() if bare else contextlib.nullcontext():
         yield
 
 
@@ -120,7 +126,7 @@ def _describe(dev, shape, cap: int, which: str = "", effective=None) -> tuple[st
             if K._half and inner == 1 and len(p.tiles) == 1 and n % s == 0 and n >= 32 * s:  # half: s then n / s's
                 sub = f"{s}|" + ",".join(map(str, K._subplan(n // s)))
             # the tiles' columns as the kernels take them (capped by the axis's columns and by tile_options)
-            cols = [max(1, min(C, K._pow2_floor(n // L * inner), K._tile_cols or C)) for L, C in p.tiles]
+            cols = [K.tile_columns(L, C, n // L * inner, cap) for L, C in p.tiles]
             knobs = {k: v for k, v in K._current().items() if k not in ("rows", "strided")}
             if not any(C == 1 for C in cols):
                 knobs.pop("row_workgroup")
@@ -189,6 +195,15 @@ def _issue(f, sync, inner: int) -> float:
     return dt / inner
 
 
+def _line(spec: str, tw: float, ti: float, traffic: int, err: float, tt, plans: str) -> str:
+    """One variant's line: its time, issue time, bytes over time, error and speed over torch's."""
+    line = (f"  {spec:28s} {tw * 1e3:8.3f} ms  issue {ti * 1e3:6.3f} ms  {traffic / tw / 1e9:7.1f} GB/s"
+            f"  rel err {err:.1e}")
+    if tt:
+        line += f"  speed / torch {tt / tw:.2f}"
+    return line + f"  [{plans}]"
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", action="store_true", help="lavapipe sizes, the GPU's capacity emulated")
@@ -198,7 +213,8 @@ def main(argv=None) -> None:
                          "(default 24,4096,20,1024,22; --small: 12,14,64,128)")
     ap.add_argument("--inner", type=int, default=10, help="calls a sample")
     ap.add_argument("--samples", type=int, default=5)
-    ap.add_argument("--budget", type=float, default=135.0, help="seconds; later cases are skipped past it")
+    ap.add_argument("--budget", type=float, default=135.0,
+                    help="seconds; a case's variants past its share of it are skipped")
     a = ap.parse_args(argv)
     start = time.perf_counter()
     dev = wg.default_device()
@@ -215,7 +231,11 @@ def main(argv=None) -> None:
           f"{torch.cuda.get_device_name() if torch else 'none'}; tile defaults {K.TILE_DEFAULTS}", flush=True)
     rng = np.random.default_rng(0)
     with limit:
-        for shape in cases:
+        for i, shape in enumerate(cases):
+            # a case's share of the budget left: 1.4 x an even share while later cases wait (the variants are
+            # ordered by promise, so a case cut short loses its least promising ones)
+            now, left = time.perf_counter(), len(cases) - i
+            until = now + (a.budget - (now - start)) / left * (1.4 if left > 1 else 1.0)
             label = f"fft 2^{shape[0].bit_length() - 1}" if len(shape) == 1 else f"fft2 {shape[0]}^2"
             x = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
             wgf = wg.fft.fft if len(shape) == 1 else wg.fft.fftn
@@ -237,17 +257,22 @@ def main(argv=None) -> None:
             whole: dict[str, float] = {}  # the whole transform's time of each plain variant (no ":what")
             ref: dict[int, np.ndarray] = {}  # the one-axis answers (":rows", ":cols"), when first asked
             for spec in a.variants.split(","):
-                if time.perf_counter() - start > a.budget:
-                    print(f"  {spec:28s} skipped: past the {a.budget:.0f} s budget", flush=True)
+                if time.perf_counter() > until:
+                    print(f"  {spec:28s} skipped: past this case's share of the {a.budget:.0f} s budget", flush=True)
                     continue
                 what = spec.partition(":")[2]
                 if what in ("rows", "cols") and len(shape) == 1:
+                    continue
+                if spec == "copy":  # the ceiling: the array's bytes read and written once, contiguously
+                    err = float(np.linalg.norm(xa.copy().numpy() - x) / np.linalg.norm(x))
+                    tw, ti = _best(xa.copy, dev.synchronize, inner, samples), _issue(xa.copy, dev.synchronize, inner)
+                    print(_line(spec, tw, ti, 2 * x.nbytes, err, tt, "plain copy: Array.copy"), flush=True)
                     continue
                 with variant(spec):
                     knobs: list[dict] = []
                     plans, traffic = _describe(dev, shape, cap or K.local_capacity(dev, 8), what, knobs)
                     # the same plans (tiles as the kernels take them) and knobs in force on each axis: timed already
-                    key = f"{plans} {knobs} {what}"
+                    key = f"{plans} {knobs} {what} bare={K._bare}"
                     if key in seen:
                         print(f"  {spec:28s} the plans and options of {seen[key]}", flush=True)
                         continue
@@ -261,8 +286,8 @@ def main(argv=None) -> None:
                         each = "  ".join(f"{L}: {t * 1e3:.3f} ms {2 * x.nbytes / t / 1e9:.0f} GB/s" for L, t in times)
                         print(f"  {spec:28s} each pass alone: {each}  [{plans}]", flush=True)
                         continue
-                    if what == "kernel":
-                        f = _kernel_call(dev, xa, shape)
+                    if what == "kernel" or K._bare:  # (bare: no arithmetic, its answer is not the transform's)
+                        f = _kernel_call(dev, xa, shape) if what == "kernel" else lambda: wgf(xa)
                         err = float("nan")
                     else:
                         axis = {"rows": -1, "cols": 0}.get(what)
@@ -284,12 +309,8 @@ def main(argv=None) -> None:
                     except Exception as e:  # a variant the device refuses: report it, sweep on
                         print(f"  {spec:28s} failed: {type(e).__name__}: {str(e)[:200]}", flush=True)
                         continue
-                line = (f"  {spec:28s} {tw * 1e3:8.3f} ms  issue {ti * 1e3:6.3f} ms  {traffic / tw / 1e9:7.1f} GB/s"
-                        f"  rel err {err:.1e}")
-                if tt:
-                    line += f"  speed / torch {tt / tw:.2f}"
-                print(line + f"  [{plans}]", flush=True)
-                if not what:
+                print(_line(spec, tw, ti, traffic, err, tt, plans), flush=True)
+                if not what and not spec.startswith("bare"):
                     whole[spec] = tw
             if whole:
                 best = min(whole, key=whole.get)

@@ -10,6 +10,7 @@ fit, the four-step plan only where it costs no pass) and the dispatch count of a
 count."""
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -69,7 +70,9 @@ def test_real_and_nd_through_the_passes():
 
 # tile_options the property test draws from (each knob alone, and the sweep's combinations)
 _OPTIONS = [{}, dict(vec4=True), dict(fixed=True), dict(twgroup=4, powers=True), dict(radix16=True, workgroup=512),
-            dict(vec4=True, fixed=True, twgroup=16, powers=True, columns=2)]
+            dict(vec4=True, fixed=True, twgroup=16, powers=True, columns=2), dict(fused=2, fused_min=0),
+            dict(fused=True, fused_min=0, min_columns=16, twgroup=4),
+            dict(fused=2, fused_min=0, fixed=True, twgroup=16, min_columns=32)]
 
 
 @settings(max_examples=12)
@@ -435,3 +438,115 @@ def test_refused_options_change_nothing():
         with K.tile_options(columns=16, workgroup=64, half=3):
             pass
     assert K._current() == before
+
+
+def test_zero_lengths():
+    """An empty batch of 2-D transforms, and numpy's error for a zero-length axis (no hang: factors(0) once
+    divided by 2 for ever)."""
+    assert K.factors(0) is None and K.factors(-4) is None
+    got = wg.fft.fftn(wg.asarray(np.zeros((0, 64, 64), np.complex64)), axes=(-2, -1))
+    assert got.shape == (0, 64, 64) and got.dtype == wg.complex64
+    for empty in ((0, 64), (64, 0)):
+        with pytest.raises(ValueError, match="Invalid number"):
+            wg.fft.fftn(wg.asarray(np.zeros(empty, np.complex64)))
+
+
+def _forced(monkeypatch, shape, axes, cap, dtype, opts) -> list[tuple]:
+    """fftn and ifftn of a signal of ``shape`` along ``axes`` under ``tile_options(**opts)`` (the strided passes'
+    defaults aside; ``cap``: a planning capacity) against numpy; the arguments of each ``_build_tile`` call."""
+    monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
+    built = []
+    real = K._build_tile
+    monkeypatch.setattr(K, "_build_tile", lambda *a: built.append(a) or real(*a))
+    host = _signal(len(shape) + shape[0], shape, dtype)
+    x = wg.asarray(host)
+    n = math.prod(shape[a] for a in axes)
+    with K.tile_options(**opts), K.capacity_limit(cap) if cap else contextlib.nullcontext():
+        close(wg.fft.fftn(x, axes=axes), np.fft.fftn(host, axes=axes), dtype, n)
+        close(wg.fft.ifftn(x, axes=axes, norm="ortho"), np.fft.ifftn(host, axes=axes, norm="ortho"), dtype, n)
+    return built
+
+
+@pytest.mark.parametrize("shape,axes,dtype,opts,want", [
+    # 4096^2's column passes in small: a strided axis of 4096 in two passes of 64 (plan 64x16), widened to 64x32
+    ((4096, 8), (0,), np.complex64, dict(strided=dict(columns=0, min_columns=32)), {32}),
+    ((4096, 8), (0,), np.complex64, dict(strided=dict(columns=0, min_columns=32, vec4=True)), {32}),
+    ((4096, 8), (0,), np.complex64, dict(strided=dict(columns=0, min_columns=64, vec4=True, workgroup=512)), {64}),
+    ((4096, 8), (0,), np.complex128, dict(strided=dict(columns=0, min_columns=32)), None),
+    # 2^24's passes in small: a row of 2^14 in two passes of 128 (128x16, capped to 8 by columns), widened to 16
+    ((2, 1 << 14), (1,), np.complex64, dict(min_columns=16, vec4=True), {16}),
+    ((2, 1 << 14), (1,), np.complex64, dict(min_columns=16, columns=4, twgroup=0, powers=False), {16})])
+def test_min_columns(monkeypatch, shape, axes, dtype, opts, want):
+    # min_columns: multi-column tiles widened past the plan's width (where the columns are there and the tile fits
+    # the workgroup memory), forward and inverse against numpy; the tiles built have the wider columns
+    built = [a[2] for a in _forced(monkeypatch, shape, axes, 0, dtype, opts)]
+    assert built and (want is None or set(built) == want)
+    with pytest.raises(ValueError, match="min_columns"):
+        with K.tile_options(min_columns=24):
+            pass
+
+
+def test_bare_passes():
+    # bare_passes (benchmarks' ceilings): the passes' loads and stores alone.  A one-pass row is then a copy, a
+    # half-split row the radix-2 split's shuffle (output 2 r + k = input r + k H); the transforms after the block
+    # are the real ones again (their recipes are apart from the bare ones)
+    host = _signal(49, (3, 256), np.complex64)
+    x = wg.asarray(host)
+    with K.tile_options(rows=dict(half=False)):
+        close(wg.fft.fft(x), np.fft.fft(host), np.complex64, 256)
+        with K.bare_passes():
+            assert np.array_equal(wg.fft.fft(x).numpy(), host)
+        close(wg.fft.fft(x), np.fft.fft(host), np.complex64, 256)
+    with K.tile_options(rows=dict(half=True)):
+        with K.bare_passes():
+            assert np.array_equal(wg.fft.fft(x).numpy(), host.reshape(3, 2, 128).transpose(0, 2, 1).reshape(3, 256))
+        close(wg.fft.fft(x), np.fft.fft(host), np.complex64, 256)
+
+
+@pytest.mark.parametrize("shape,axes,cap,dtype,opts", [
+    ((4096, 8), (0,), 0, np.complex64, dict(strided=dict(columns=0, fused=True))),  # 4096^2's column passes
+    ((4096, 8), (0,), 0, np.complex64, dict(strided=dict(columns=0, fused=2, min_columns=32))),
+    ((4096, 8), (0,), 0, np.complex128, dict(strided=dict(columns=0, fused=2))),
+    ((2, 1 << 14), (1,), 0, np.complex64, dict(fused=2)),  # 2^24's: a first pass (row1) and a later one (col)
+    ((2, 1 << 14), (1,), 0, np.complex64, dict(fused=True, twgroup=16, powers=False)),
+    ((1000, 40), (0,), 0, np.complex64, dict(fused=2)),  # odd radices: butterflies not a multiple of the workgroup
+    ((2, 96, 96), (1, 2), 0, np.complex128, dict(fused=2, twgroup=0)),  # a workgroup of 96
+    ((3, 1000), (1,), 0, np.complex64, dict(rows=dict(fused=2))),  # a one-column tile (a row) in one pass
+    ((3, 4096), (1,), 0, np.complex64, dict(rows=dict(fused=2, pad=False))),  # 4096^2's rows as a whole tile
+    # half rows: the first sub-pass (radix H / workgroup) on the rows each invocation holds after the split
+    ((64, 512), (0, 1), 0, np.complex64, dict(rows=dict(half=True, vec4=True, fused=1), fused=2)),
+    ((5, 2048), (1,), 0, np.complex128, dict(rows=dict(half=4, fused=1, pad=False)))])
+def test_fused_sub_passes(monkeypatch, shape, axes, cap, dtype, opts):
+    # fused: a tile's first sub-pass straight from its loads (fused=2: and its last sub-pass straight to dst),
+    # forward and inverse against numpy; tiles built are fused (fused_min=0: at these small sizes too)
+    built = _forced(monkeypatch, shape, axes, cap, dtype, {**opts, "fused_min": 0})
+    want = {**opts, **opts.get("strided", {}), **opts.get("rows", {})}["fused"]
+    assert any(a[14] == want for a in built)
+    with pytest.raises(ValueError, match="fused=3"):
+        with K.tile_options(fused=3):
+            pass
+
+
+def test_fused_by_default_from_fused_min(monkeypatch):
+    # the measured default (H100, 2026-12-06): fused=2 in the transforms of at least fused_min = FIXED_MIN elements,
+    # the plain kernels below; a plain 2^18-element transform runs fused against numpy
+    assert (K.TILE_DEFAULTS["fused"], K.TILE_DEFAULTS["fused_min"]) == (2, K.FIXED_MIN)
+    keys = []
+    real = K.launch.compile
+    monkeypatch.setattr(K.launch, "compile",
+                        lambda d, key, build: (key[0] == "fft_tile" and keys.append(key)) or real(d, key, build))
+    dev, cd = wg.default_device(), wg.asarray(np.zeros(1, np.complex64)).dtype
+    with K.capacity_limit(4096):
+        for rows in (K.FIXED_MIN // 256, K.FIXED_MIN // 256 - 1):
+            K._steps(dev, cd, rows, 256, 1, [(256, 1)], False, 1.0, None)
+    assert [k[-1][-1] for k in keys] == [2, 0]  # (a half row: its first sub-pass on the rows held after the split)
+    with K.tile_options(fused_min=3 * 4096 + 1), K.capacity_limit(1024):  # 2^12 in two passes of 64x16 tiles
+        keys.clear()
+        for rows in (3, 4):
+            K._steps(dev, cd, rows, 4096, 1, [(64, 16), (64, 16)], True, 1.0, None)
+        assert [k[-1][-1] for k in keys] == [0, 0, 2, 2]
+    with pytest.raises(ValueError, match="fused from -1"):
+        with K.tile_options(fused_min=-1):
+            pass
+    host = _signal(53, (K.FIXED_MIN // 512, 512), np.complex64)
+    close(wg.fft.fft(wg.asarray(host)), np.fft.fft(host), np.complex64, 512)

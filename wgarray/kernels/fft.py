@@ -51,7 +51,9 @@ _CACHE_ENTRIES = 64
 # -- plans ---------------------------------------------------------------------------------------------------------
 def factors(n: int) -> list[int] | None:
     """The radices of a Stockham plan for length n (their product is n), or None when n has a prime factor
-    above 7 (Bluestein's algorithm then)."""
+    above 7 (Bluestein's algorithm then; n < 1 too, which would never divide down to 1)."""
+    if n < 1:
+        return None
     out: list[int] = []
     for r in RADICES:
         while n % r == 0:
@@ -94,7 +96,11 @@ def capacity_limit(elements: int):
 # sub-passes' twiddles as powers of one lookup a butterfly (``powers``), the pass's sizes and strides as WGSL
 # constants with the column guard dropped where the columns divide evenly (``fixed``: a pipeline per shape), and
 # complex64 tiles loaded and stored two columns an invocation as vec4s (``vec4``), and the invocations of one-column
-# tiles alone (``row_workgroup``).  TILE_DEFAULTS is what a plain
+# tiles alone (``row_workgroup``), and multi-column tiles widened to at least ``min_columns`` columns (where the
+# axis has them and the tile fits: 4096^2's column tiles 64x32, 256-byte rows, instead of the plan's 64x16), and
+# a tile's first (and last) sub-pass done straight from its loads (to its stores): ``fused``, in the transforms of
+# at least ``fused_min`` elements (0: all).
+# TILE_DEFAULTS is what a plain
 # call uses and what ``tile_options`` starts from: set an entry here when ``benchmarks/fftgpu_sweep.py`` measures
 # that knob faster on the GPU.  The H100 sweep (2026-12-06, 37daa53) measured c8+r16+k+t4+p best or tied at every
 # size (2^24 0.577 -> 0.368 ms, 4096^2 0.472 -> 0.406, 2^20 0.083 -> 0.075, 2^22 0.161 -> 0.143, 1024^2 0.094 ->
@@ -109,19 +115,25 @@ FIXED_MIN = 1 << 18
 # of the other knobs that replace the general ones for those passes ({}: the same).
 # The second H100 sweep (2026-12-06, 75daa92) split 4096^2 by axis: rows best as half-length tiles with vec4 stores
 # (0.205 -> 0.152 ms), columns best with the plan's own tile width (0.274 -> 0.245); together 0.433 -> 0.370 ms.
+# The fifth H100 sweep (2026-12-06, 2e50f89) measured fused=2 faster at 2^24 (0.388 -> 0.358 ms), 1024^2 (0.114 ->
+# 0.108) and 4096^2 (0.371 -> 0.367), slower at 2^20 (0.104 -> 0.110) and 2^22 (0.188 -> 0.198): on from FIXED_MIN
+# elements (the sizes measured; a small transform keeps the plain kernels, unmeasured there).
 TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=True, fixed=FIXED_MIN, vec4=False,
-                     row_workgroup=0, pad=True, half=False, rows=dict(half=True, vec4=True),
+                     row_workgroup=0, pad=True, half=False, min_columns=0, fused=2, fused_min=FIXED_MIN,
+                     rows=dict(half=True, vec4=True),
                      strided=dict(columns=0))
-_KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half")
-(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
- _strided_ov) = TILE_DEFAULTS.values()
+_KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half",
+          "min_columns", "fused", "fused_min")
+(_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _fused,
+ _fused_min, _rows_ov, _strided_ov) = TILE_DEFAULTS.values()
 
 
 @contextlib.contextmanager
 def tile_options(workgroup: int | None = None, radix16: bool | None = None, columns: int | None = None,
                  twgroup: int | None = None, powers: bool | None = None, fixed: bool | int | None = None,
                  vec4: bool | None = None, row_workgroup: int | None = None, pad: bool | None = None,
-                 half: bool | int | None = None, rows: dict | None = None, strided: dict | None = None):
+                 half: bool | int | None = None, min_columns: int | None = None, fused: bool | int | None = None,
+                 fused_min: int | None = None, rows: dict | None = None, strided: dict | None = None):
     """Within the block, the tiled passes use these options (None: TILE_DEFAULTS's): ``workgroup`` invocations
     a workgroup (a power of two from 32; 0: the default rule, capped by the device and raised to the tile's
     columns), ``radix16`` sub-passes of radix 16 (a 4096-point tile: 3 sub-passes and barriers instead of 4),
@@ -136,14 +148,25 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     vec4s, two neighbouring columns an invocation (16-byte accesses, half the load and store instructions);
     ``row_workgroup``: the invocations of one-column tiles (a contiguous row's single pass, e.g. 4096^2's rows)
     instead of ``workgroup``'s (0: ``workgroup``'s); ``pad``: one-column tiles padded in workgroup memory; ``half``
-    (True or 4): a contiguous row's one pass in 1/2 or 1/4 of the workgroup memory (``_build_half``); ``rows`` /
+    (True or 4): a contiguous row's one pass in 1/2 or 1/4 of the workgroup memory (``_build_half``);
+    ``min_columns`` (a power of two; 0: off): multi-column tiles take at least that many columns where the axis
+    has them and the tile fits the workgroup memory (``columns`` caps the plan's width, this raises it);
+    ``fused``: a tile's first sub-pass (radix R_s) straight from its loads: each invocation loads the R_s rows of
+    one butterfly (R_s loads in flight, not R / workgroup), transforms them in registers and writes the outputs to
+    workgroup memory (one store, barrier and load round trip fewer; the workgroup shrinks to the butterflies'
+    count where it is larger, not below 32; vec4 pairs and half tiles keep the plain loads); ``fused=2`` also the last
+    sub-pass's outputs stored straight to global memory where they are the store's runs (tiles that store whole
+    column runs, i.e. later passes, and one-column tiles: one more round trip and barrier fewer), in transforms of at
+    least ``fused_min`` elements (rows x n x inner; 0: every transform; the default ``FIXED_MIN``: the sizes the
+    GPU sweep measured it at);
+    ``rows`` /
     ``strided``: dicts of these knobs (not rows/strided) that replace the others for a contiguous row's one pass /
     the passes along a strided axis (e.g. ``strided=dict(columns=16, radix16=False)``)."""
-    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov
-    global _strided_ov
+    global _tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols
+    global _fused, _fused_min, _rows_ov, _strided_ov
     given = dict(workgroup=workgroup, radix16=radix16, columns=columns, twgroup=twgroup, powers=powers,
-                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, half=half, rows=rows,
-                 strided=strided)
+                 fixed=fixed, vec4=vec4, row_workgroup=row_workgroup, pad=pad, half=half, min_columns=min_columns,
+                 fused=fused, fused_min=fused_min, rows=rows, strided=strided)
     o = {k: TILE_DEFAULTS[k] if v is None else v for k, v in given.items()}
     for key in ("rows", "strided"):
         bad = set(o[key]) - set(_KNOBS)
@@ -155,31 +178,51 @@ def tile_options(workgroup: int | None = None, radix16: bool | None = None, colu
     for key in ("workgroup", "row_workgroup"):
         if o[key] and (o[key] < 32 or o[key] & (o[key] - 1)):
             raise ValueError(f"workgroup of {o[key]} invocations: need 0 or a power of two >= 32")
-    if o["columns"] < 0 or o["columns"] & (o["columns"] - 1):
-        raise ValueError(f"tiles of {o['columns']} columns: need 0 or a power of two")
-    if o["twgroup"] < 0 or o["fixed"] < 0:
-        raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}: need 0 or more")
+    for key in ("columns", "min_columns"):
+        if o[key] < 0 or o[key] & (o[key] - 1):
+            raise ValueError(f"tiles of {o[key]} columns ({key}): need 0 or a power of two")
+    if o["twgroup"] < 0 or o["fixed"] < 0 or o["fused_min"] < 0:
+        raise ValueError(f"twiddle groups of {o['twgroup']} rows, fixed from {o['fixed']}, fused from "
+                         f"{o['fused_min']}: need 0 or more")
+    if o["fused"] not in (0, 1, 2):
+        raise ValueError(f"fused={o['fused']}: need False, True (1) or 2")
     if o["half"] not in (0, 1, 2, 4):  # every check before any knob is set: a refused call changes nothing
         raise ValueError(f"half={o['half']}: need False, True (2) or 4")
     old = _current()
     _tile_wg, _radix16, _tile_cols = int(o["workgroup"]), bool(o["radix16"]), int(o["columns"])
     _twgroup, _powers, _fixed, _vec4 = int(o["twgroup"]), bool(o["powers"]), int(o["fixed"]), bool(o["vec4"])
-    _row_wg, _pad, _half = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"])
+    _row_wg, _pad, _half, _min_cols = int(o["row_workgroup"]), bool(o["pad"]), int(o["half"]), int(o["min_columns"])
+    _fused, _fused_min = int(o["fused"]), int(o["fused_min"])
     _rows_ov, _strided_ov = dict(o["rows"]), dict(o["strided"])
     try:
         yield
     finally:
-        (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _rows_ov,
-         _strided_ov) = old.values()
+        (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _fused,
+         _fused_min, _rows_ov, _strided_ov) = old.values()
 
 
 _nothing = contextlib.nullcontext
+_bare = False
+
+
+@contextlib.contextmanager
+def bare_passes():
+    """Within the block (benchmarks only: wrong answers), the tiled passes keep their tiles, workgroups, loads and
+    stores but do no arithmetic (no sub-passes, twiddles or half-split butterflies): each pass's memory ceiling at
+    its own access pattern."""
+    global _bare
+    old, _bare = _bare, True
+    try:
+        yield
+    finally:
+        _bare = old
 
 
 def _current() -> dict:
     """The knobs in force (``tile_options``'s keywords)."""
     return dict(zip(_KNOBS + ("rows", "strided"), (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed,
-                                                    _vec4, _row_wg, _pad, _half, _rows_ov, _strided_ov)))
+                                                    _vec4, _row_wg, _pad, _half, _min_cols, _fused, _fused_min,
+                                                    _rows_ov, _strided_ov)))
 
 
 def pass_options(inner: int, passes: int):
@@ -200,6 +243,16 @@ def _subplan(R: int) -> list[int]:
         out.append(16)
         R //= 16
     return out + (factors(R) or [])
+
+
+def tile_columns(R: int, C: int, mcols: int, cap: int) -> int:
+    """The columns of a pass's tiles as the kernels take them: the plan's C for a pass of length R over ``mcols``
+    columns, capped by the columns there are and ``tile_options(columns=)``, and a multi-column tile widened to
+    ``min_columns`` where the columns are there and R times that fits ``cap`` elements."""
+    C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
+    if C > 1 and _min_cols > C:
+        C = max(C, min(_min_cols, _pow2_floor(mcols), _pow2_floor(cap // R)))
+    return C
 
 
 def _workgroup(device, size: int, plan: list[int], columns: int = 1) -> int:
@@ -558,7 +611,7 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     multiplied by w_N^(c r) as it loads (and, direct, stored transposed: element r of row c of block b at
     b N + r n1 + c).  The passes' kernels, tables, parameter blocks and grids are computed once per transform
     shape and options (``_steps``): a call only records the dispatches."""
-    key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8),
+    key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8), _bare,
            tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
@@ -598,7 +651,7 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
     out, ns = [], 1
     for i, (R, C) in enumerate(tiles):
         mcols = n // R * inner
-        C = max(1, min(C, _pow2_floor(mcols), _tile_cols or C))
+        C = tile_columns(R, C, mcols, cap)
         nsp = ns * inner
         store = "tr" if fourstep and fourstep[2] else "row1" if nsp == 1 else "col" if nsp % C == 0 else "row"
         twiddle = "row" if fourstep else "col" if ns > 1 else ""
@@ -621,7 +674,23 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         pairs = _vec4 and t == "f32" and R % 2 == 0 and (  # half: its (even, odd) output pairs as vec4s
             C % 2 == 0 and mcols % 2 == 0 and store in ("col", "row1")
             or C == 1 and mcols == 1 and store == "row1" and not twiddle)  # a contiguous row: element pairs
-        opts = (_twgroup, _powers, fixed, pairs, half)
+        fused = _fused if (not pairs or half) and twiddle in ("", "col") and sub and not _bare and \
+            rows * n * inner >= _fused_min else 0
+        if fused and half:  # a half row: each invocation's held rows lid + it wg are the first sub-pass's inputs
+            its = R // half // wg  # where the invocations divide the half and their count is a radix
+            if its in (2, 3, 4, 5, 7, 8, 16) and its * wg == R // half:
+                sub = [its] + _subplan(R // half // its)
+            else:
+                fused = 0
+        elif fused:  # the first sub-pass's butterflies an invocation each (fewer invocations where they are fewer)
+            items = R // sub[0] * C
+            wg = min(wg, items)
+            if wg % C or wg < 32:  # (fewer than a warp's butterflies: the plain loads)
+                fused = 0
+                wg = _workgroup(device, R * C, sub, C)
+        opts = (_twgroup, _powers, fixed, pairs, half, fused)
+        if _bare:  # (bare_passes) the loads and stores alone
+            sub, twiddle = [], ""
         kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts))
@@ -740,14 +809,51 @@ def _load(t: str, R: int, C: int, wg: int, twiddle: str, twgroup: int = 0, pairs
     return head + lines
 
 
+def _load_fused(t: str, R: int, C: int, R_s: int, wg: int, twiddle: str, twgroup: int, inverse: bool) -> list[str]:
+    """``tile_options(fused=True)``'s loads: invocation lid handles the first sub-pass's butterflies u = lid,
+    lid + wg, ... (column c = u mod C = lid mod C, as wg is a multiple of C; butterfly jj = u / C), loading its
+    R_s rows jj + r m (m = R / R_s) all at once, multiplying in a later pass's four-step twiddles w^(k row) (``twn``
+    looked up every ``twgroup``-th r, the rows between times powers of w^(k m)), transforming them in registers
+    and writing the outputs to rows jj R_s + r of the tile (the Stockham sub-pass of ns = 1)."""
+    m = R // R_s
+    items = m * C
+    per = -(-items // wg)
+    ok = ["true" if (it + 1) * wg <= items else f"lid + {it * wg}u < {items}u" for it in range(per)]
+    lines = ["let kq = (col % p.ns) / p.inner;"] if twiddle == "col" else []
+    for it in range(per):
+        lines.append(f"let jj{it} = (lid + {it * wg}u) / {C}u;")
+        lines += [f"var a{it}_{r} = vec2<{t}>({t}(0.0));" for r in range(R_s)]
+        live = "live" if ok[it] == "true" else f"live && {ok[it]}"
+        lines += [f"if ({live}) {{ a{it}_{r} = src[base + (jj{it} + {r * m}u) * p.mcols + col]; }}" for r in range(R_s)]
+    g = max(1, min(twgroup, R_s))
+    for it in range(per):
+        body = [f"var v{r} = a{it}_{r};" for r in range(R_s)]
+        if twiddle == "col":
+            tw = []
+            if g > 1:
+                tw += _powers_of(f"twn(kq * {m}u * p.tstride)", "ts_", g)
+            for r in range(R_s):
+                a, b = divmod(r, g)
+                if b == 0:
+                    tw.append(f"let tg_{a} = twn(kq * (jj{it} + {r * m}u) * p.tstride);")
+                tw.append(f"v{r} = cmul(v{r}, {f'cmul(tg_{a}, ts_{b})' if b else f'tg_{a}'});")
+            body += ["if (live) {"] + ["    " + x for x in tw] + ["}"]
+        body += butterfly(R_s, t, inverse, f"{R}u")
+        body += [f"buf[at(jj{it} * {R_s}u + {r}u, c)] = u{r};" for r in range(R_s)]
+        lines.append(f"if ({ok[it]}) {{\n" + _indent(body, 1) + "\n}")
+    return lines
+
+
 def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False,
-               tscale: int = 1) -> list[str]:
+               tscale: int = 1, ns0: int = 1, store_at: str = "") -> list[str]:
     """The sub-passes of ``plan`` over an R x C tile in workgroup memory (``at``), unrolled with their constants
     baked in, each staging its butterflies' outputs in registers between the barrier that ends its reads and the
     writes, and ending with a barrier.  ``powers``: a butterfly's twiddles w^(k j) are the powers of its w^k;
-    ``tscale``: the bound twiddle table is of length R tscale (its every tscale-th entry is w_R)."""
-    passes, ns = [], 1
-    for R_s in plan:
+    ``tscale``: the bound twiddle table is of length R tscale (its every tscale-th entry is w_R); ``ns0``: the
+    product of the radices of sub-passes done before (``_load_fused``'s); ``store_at``: the last sub-pass stores
+    its outputs straight to ``dst`` at this index ({row}: the output's row in the tile; ``fused=2``), no barrier."""
+    passes, ns = [], ns0
+    for i, R_s in enumerate(plan):
         m = R // R_s
         items = m * C
         per = -(-items // wg)
@@ -762,43 +868,62 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, 
             elif ns > 1:
                 body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s)) * tscale}u));" for r in range(1, R_s)]
             body += butterfly(R_s, t, inverse, f"{R * tscale}u")
-            body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
             cond = f"u < {items}u" if (it + 1) * wg > items else "true"  # the guard only where it can fail
+            if store_at and i == len(plan) - 1:  # outputs to global memory: no staging, no barrier
+                body += [f"let q = (jj - k) * {R_s}u + k;", "if (live) {"]
+                body += [f"    dst[{store_at.format(row=f'q + {r * ns}u')}] = u{r} * p.scale;" for r in range(R_s)]
+                reads.append(f"{{\n    let u = lid + {it * wg}u;\n    if ({cond}) {{\n" + _indent(body + ["}"], 2)
+                             + "\n    }\n}")
+                continue
+            body += [f"y{it}_{r} = u{r};" for r in range(R_s)]
             wbody = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;",
                      f"let q = (jj - k) * {R_s}u + k;"]
             wbody += [f"buf[at(q + {r * ns}u, c)] = y{it}_{r};" for r in range(R_s)]
             for out, lines in ((reads, body), (writes, wbody)):
                 out.append(f"{{\n    let u = lid + {it * wg}u;\n    if ({cond}) {{\n" + _indent(lines, 2) + "\n    }\n}")
-        block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"]
+        block = decl + reads + ["workgroupBarrier();"] + writes + ["workgroupBarrier();"] if writes else reads
         passes.append("    {\n" + _indent("\n".join(block).split("\n"), 2) + "\n    }")
         ns *= R_s
     return passes
 
 
 def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0, powers=False,
-                fixed=(), pairs=False, half=False) -> launch.Kernel:
+                fixed=(), pairs=False, half=False, fused=False) -> launch.Kernel:
     """The WGSL of one tiled pass (``fft_tile.wgsl``): the sub-passes of ``plan`` over the ${R} x ${C} tile,
     unrolled with their constants baked in, each staging its butterflies' outputs in registers between the
     barrier that ends its reads and the writes.  ``twgroup``, ``powers``: ``tile_options``'s; ``fixed``: the
     (name, value) pairs of the parameter block's sizes that become constants of the shader; ``pairs``: src and
     dst bound as vec4s, an invocation loading and storing two neighbouring columns (C even, the columns and R
-    even, a "col" or "row1" store: every access 16-byte aligned)."""
+    even, a "col" or "row1" store: every access 16-byte aligned); ``fused``: the first sub-pass done as the tile
+    loads (``_load_fused``)."""
     t = cdtype.component.wgsl
     if half:
-        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs, half)
+        return _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs, half, fused)
     size = R * C
-    passes = _subpasses(t, R, C, plan, inverse, wg, powers)
+    # fused=2: the last sub-pass stores to dst itself where its outputs' runs are the store's (a "col" store's
+    # column runs, a one-column tile's row)
+    last = fused == 2 and (store == "col" or store == "row1" and C == 1) and len(plan) >= 2
+    col_at = "base + (col - {k}) * " + f"{R}u" + " + {k} + ({row}) * p.ns"  # a "col" store's index of row {row}
+    passes = _subpasses(t, R, C, plan[1:] if fused else plan, inverse, wg, powers, ns0=plan[0] if fused else 1,
+                        store_at=(f"base + col * {R}u + ({{row}})" if store == "row1" else col_at.replace("{k}", "kk")) if last
+                        else "")
+    load = _load_fused(t, R, C, plan[0], wg, twiddle, twgroup, inverse) if fused else \
+        _load(t, R, C, wg, twiddle, twgroup, pairs)
+    if last and store == "col":
+        load.insert(0, "let kk = col % p.ns;")
     even = dict(fixed).get("mcols", 1) % C == 0 if fixed else False  # every tile's columns are the axis's
     # the tile's layout in workgroup memory: columns swizzled (C > 1), or one row with an element of padding
     # after every 16 (``pad``: the Stockham writes at strides 4-8 then spread over the banks)
     at = f"r * {C}u + (c ^ (r & {C - 1}u))" if C > 1 else "r + (r >> 4u)" if pad else "r + c"
     h = C // 2 if pairs and C > 1 else C  # invocations a tile row
     step = wg // h
-    if store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
+    if last:
+        lines = []
+    elif store == "col":  # C contiguous outputs a row: the same invocation-to-column map as the loads
         lines = ["let k = col % p.ns;", "if (live) {"]
         for it in range(-(-R // step)):
             r = f"lid / {h}u + {it * step}u"
-            at_dst = f"base + (col - k) * {R}u + k + ({r}) * p.ns"
+            at_dst = col_at.format(k="k", row=r)
             st = (f"dst[({at_dst}) / 2u] = vec4<{t}>(buf[at({r}, c)], buf[at({r}, c + 1u)]) * p.scale;" if pairs
                   else f"dst[{at_dst}] = buf[at({r}, c)] * p.scale;")
             lines.append("    " + (st if (it + 1) * step <= R else f"if ({r} < {R}u) {{ {st} }}"))
@@ -827,23 +952,29 @@ def _build_tile(cdtype, R, C, plan, store, twiddle, pad, inverse, wg, twgroup=0,
     return _Fixed("fft_tile.wgsl", bind, dict(
         T=t, R=R, C=C, BUF=size + size // 16 if pad else size, PLAN=", ".join(map(str, plan)) or "none",
         PASSES="\n".join(passes), AT=at, STORE=_indent(lines, 1),
-        LOAD=_indent(_load(t, R, C, wg, twiddle, twgroup, pairs), 1),
+        LOAD=_indent(load, 1),
         LANE=f"2u * (lid % {h}u)" if pairs and C > 1 else f"lid % {C}u",
         LIVE="true" if even else "col < p.mcols", SIGN="-" if inverse else "", **_common(t, inverse)),
         workgroup=wg, consts=tuple(fixed))
 
 
-def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, split=2) -> launch.Kernel:
+def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, split=2,
+                fused=False) -> launch.Kernel:
     """A contiguous row's one pass in 1 / ``split`` of the workgroup memory (``tile_options(half=True)``: 2,
     ``half=4``: 4): a radix-s decimation-in-frequency step as the row loads (y_k,r = sum_j a_(r+jH) w_s^(jk), times
     w_R^(rk), H = R / s, r < H, held in registers), then for k = 0 .. s - 1 the H-point transform of y_k in
     workgroup memory (the outputs X_(s m + k), held in registers), each invocation storing its outputs
     X_(s r) .. X_(s r + s - 1) contiguously (``pairs``: dst bound as vec4s, one 16-byte store a pair).  ``plan`` is
-    the sub-plan of H; the bound twiddle table is of length R."""
+    the sub-plan of H (empty: ``bare_passes``, no arithmetic); the bound twiddle table is of length R.  ``fused``
+    (plan[0] = H / wg, the rows each invocation holds): the first sub-pass's butterflies are done on the held
+    values (invocation lid's rows lid + it wg are butterfly lid's inputs), their outputs written to workgroup
+    memory: one store, barrier and load round trip fewer each of the s transforms."""
     t = cdtype.component.wgsl
     H = R // split
     its = -(-H // wg)
-    passes = "\n".join(_subpasses(t, H, 1, plan, inverse, wg, powers, tscale=split))
+    fused = bool(fused) and plan[0] == its and its * wg == H
+    passes = "\n".join(_subpasses(t, H, 1, plan[1:] if fused else plan, inverse, wg, powers, tscale=split,
+                                   ns0=plan[0] if fused else 1))
     ok = [f"r{it} < {H}u" if (it + 1) * wg > H else "true" for it in range(its)]
     zero = f"vec2<{t}>({t}(0.0))"
     body = [f"let r{it} = lid + {it * wg}u;" for it in range(its)]
@@ -853,11 +984,18 @@ def _build_half(cdtype, R, plan, pad, inverse, wg, powers, fixed, pairs=False, s
     for it in range(its):  # the radix-s butterfly and its twiddles, in registers
         lines = [f"let v{j} = a{it}_{j};" for j in range(split)] + butterfly(split, t, inverse, f"{R}u")
         lines += [f"d{it}_0 = u0;"] + [f"d{it}_{k} = cmul(u{k}, tw(r{it} * {k}u));" for k in range(1, split)]
+        if not plan:
+            lines = [f"d{it}_{k} = a{it}_{k};" for k in range(split)]
         body.append(f"if ({ok[it]}) {{\n" + _indent(lines, 1) + "\n}")
     for k in range(split):
         if k:
             body.append("workgroupBarrier();")
-        body += [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}_{k}; }}" for it in range(its)]
+        if fused:  # butterfly lid of the first sub-pass (ns = 1) on the held rows, its outputs to rows lid its + q
+            lines = [f"let v{it} = d{it}_{k};" for it in range(its)] + butterfly(its, t, inverse, f"{R}u")
+            lines += [f"buf[at(lid * {its}u + {q}u, 0u)] = u{q};" for q in range(its)]
+            body.append("{\n" + _indent(lines, 1) + "\n}")
+        else:
+            body += [f"if ({ok[it]}) {{ buf[at(r{it}, 0u)] = d{it}_{k}; }}" for it in range(its)]
         body += ["workgroupBarrier();", passes]
         body += [f"if ({ok[it]}) {{ e{it}_{k} = buf[at(r{it}, 0u)]; }}" for it in range(its)]
     if pairs:  # base is even (R is)
