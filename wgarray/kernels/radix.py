@@ -72,6 +72,8 @@ class Shape:
     src_first: bool = False  # such a sort of a contiguous row (offset 0) reads the source as the first pass's
     # payload: the init writes no payload (only the statistics' reduction reads the keys); the plan then runs at
     # least one pass (equal keys: a stable sort by digit 0 and the payload copy)
+    prefetch: bool = False  # the reg scatter loads the next tile's digit inputs (payload or keys) into registers
+    # before it ranks the current tile: the global loads' latency overlaps the ranking (a block of several tiles)
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -217,12 +219,14 @@ def _digit(kdt: DType, bits: int, carried) -> str:
     """The pass's digit functions; ``carried`` (dtype name, descending): the payload is the values' own bits (a
     values-only sort of one row), so the key is recomputed from it and no key array is read or written."""
     c = _kconst(kdt)
-    keyin, fns = "keys_in[e]", ""
+    keyin, keyof, fns = "keys_in[e]", "k", ""
     if carried:
         xdt = dt.as_dtype(carried[0])
         keyin, fns = _key(xdt, carried[1], f"bitcast<{xdt.wgsl}>(idx_in[e])"), _keyfns(xdt)
-    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], BITS=bits, MASK=(1 << bits) - 1, KEYFNS=fns,
-                         KEYIN=keyin, STORE_KEYS="false" if carried else "true")
+        keyof = _key(xdt, carried[1], f"bitcast<{xdt.wgsl}>(i)")
+    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], KZERO=c["KZERO"], BITS=bits,
+                         MASK=(1 << bits) - 1, KEYFNS=fns, KEYIN=keyin, KEYOF=keyof,
+                         STORE_KEYS="false" if carried else "true")
 
 
 def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
@@ -282,16 +286,41 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
     return "\n".join(out)
 
 
-def _reg_parts(wg: int, items: int) -> dict[str, str]:
-    """radix_scatter_reg.wgsl's generated parts."""
+def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None) -> tuple[str, str]:
+    """radix_scatter_reg.wgsl's PRELOAD (before the tile loop) and LOAD (a tile's codes into ta).  ``prefetch``:
+    a tile's digit inputs were loaded into registers during the previous tile (the first tile's before the loop),
+    and the next tile's are loaded once this one's codes are stored, in flight while it is ranked; ``kzero``: the
+    key type's zero when a key pass reads stored keys (None: carried keys, only the payload is loaded)."""
     r = range(items)
     ind = "        "
     load = []
     for k in r:
+        digit = f"rx_digit_of({f'pk{k}' if kzero else 'rx_key_at(0u)'}, pi{k})" if prefetch else f"rx_digit(t0 + j{k})"
         load += [f"{ind}let j{k} = {k * wg}u + lid;",
                  f"{ind}var c{k} = (0xffu << 16u) | j{k};",
-                 f"{ind}if (j{k} < valid) {{ c{k} = (rx_digit(t0 + j{k}) << 16u) | j{k}; }}"]
+                 f"{ind}if (j{k} < valid) {{ c{k} = ({digit} << 16u) | j{k}; }}"]
     load += [f"{ind}ta[rx_pad(j{k})] = c{k};" for k in r]
+    if not prefetch:
+        return "", "\n".join(load)
+
+    def fetch(at: str, k: int, i: str) -> list[str]:
+        e = f"{at} + {k * wg}u + lid"
+        return [f"{i}if ({e} < bstop) {{"] + ([f"{i}    pk{k} = rx_key_at({e});"] if kzero else []) + \
+            [f"{i}    pi{k} = rx_idx_at({e});", f"{i}}}"]
+    pre = []
+    for k in r:
+        pre += ([f"    var pk{k} = {kzero};"] if kzero else []) + [f"    var pi{k} = 0u;"] + fetch("bstart", k, "    ")
+    load.append(f"{ind}// the next tile's inputs, in flight while this one is ranked")
+    for k in r:
+        load += fetch(f"t0 + {wg * items}u", k, ind)
+    return "\n".join(pre), "\n".join(load)
+
+
+def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = None) -> dict[str, str]:
+    """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``: ``_reg_load``)."""
+    r = range(items)
+    ind = "        "
+    preload, load = _reg_load(wg, items, prefetch, kzero)
     starts = []
     for k in r:
         starts += [f"{ind}let o{k} = ta[rx_pad(j{k})];",
@@ -310,7 +339,7 @@ def _reg_parts(wg: int, items: int) -> dict[str, str]:
                   f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
-    return dict(LOAD="\n".join(load), SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
+    return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
                 SPLIT_HI=_reg_split("tb", "ta", 20, wg, items), STARTS="\n".join(starts), WRITE="\n".join(write),
                 ADVANCE="\n".join(advance))
 
@@ -328,7 +357,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg), ITEMS=shp.items,
                                   TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
-                                  **_reg_parts(wg, shp.items)), wg)
+                                  **_reg_parts(wg, shp.items, shp.prefetch,
+                                               None if carried else _kconst(kdt)["KZERO"])), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg), wg)

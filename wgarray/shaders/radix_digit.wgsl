@@ -55,6 +55,30 @@ fn rx_digit(e: u32) -> u32 {
     return ((idx_in[e] / p.L) >> rx_shift) & ${MASK}u;
 }
 
+// Shape.prefetch (the reg scatter loads the next tile's inputs while it ranks this one): element e's inputs to
+// its digit, its stored key (a key pass without carried keys, else zero) and its payload (a row pass or carried
+// keys, else zero), and the digit from them.
+fn rx_key_at(e: u32) -> ${K} {
+    if (${STORE_KEYS} && p.mode == 0u) {
+        return keys_in[e];
+    }
+    return ${KZERO};
+}
+
+fn rx_idx_at(e: u32) -> u32 {
+    if (!${STORE_KEYS} || p.mode == 1u) {
+        return idx_in[e];
+    }
+    return 0u;
+}
+
+fn rx_digit_of(k: ${K}, i: u32) -> u32 {
+    if (p.mode == 0u) {
+        return u32((${KEYOF} - rx_kmin) >> rx_shift) & ${MASK}u;
+    }
+    return ((i / p.L) >> rx_shift) & ${MASK}u;
+}
+
 // The CPU kernels' cut of block b among its wg invocations (radix_hist_cpu and radix_scatter_cpu must cut it the
 // same way: the scanned counts are per chunk): (segment, segment count, first element, end) of invocation lid.
 fn rx_chunk(b: u32, lid: u32, wg: u32) -> vec4<u32> {

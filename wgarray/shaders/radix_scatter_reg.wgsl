@@ -36,6 +36,7 @@ fn rx_pad(j: u32) -> u32 {
 
 ${ENTRY}
 ${BEGIN}
+${PRELOAD}
     for (var t0 = bstart; t0 < bstop; t0 = t0 + ${TILE}u) {
         let valid = min(${TILE}u, bstop - t0);
         // load: padding sorts after every element (digit 255, later position)
