@@ -74,6 +74,8 @@ class Shape:
     # least one pass (equal keys: a stable sort by digit 0 and the payload copy)
     prefetch: bool = False  # the reg scatter loads the next tile's digit inputs (payload or keys) into registers
     # before it ranks the current tile: the global loads' latency overlaps the ranking (a block of several tiles)
+    scan_bases: bool = False  # the reg scatter's workgroup scans: the 32 segment invocations compute the segment
+    # bases (one more barrier, 3 a scan), not every invocation adding all 32 segment sums (~100 instructions a scan)
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -100,7 +102,7 @@ class Shape:
         256-entry tables and the workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan)
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + self.wg // min(8, self.wg) + 1)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
@@ -118,19 +120,30 @@ def _scan_text(wg: int) -> str:
     return source.render("radix_wgscan.wgsl", WG=wg, SEG=seg, NSEG=wg // seg)
 
 
-def _reg_scan_text(wg: int) -> str:
-    """``radix_wgscan_reg.wgsl``: the reg scatter's workgroup scan, its segment scans and sums generated."""
+def _reg_scan_text(wg: int, bases: bool = False) -> str:
+    """``radix_wgscan_reg.wgsl``: the reg scatter's workgroup scan, its segment scans and sums generated;
+    ``bases`` (Shape.scan_bases): the segment invocations compute the segments' bases and the total into rx_base
+    (a third barrier), every invocation then loads two words instead of adding all segment sums."""
     seg = min(8, wg)
     nseg = wg // seg
     ind = "        "
     scan = [f"{ind}let a{i} = rx_sc[rx_pad(f + {i}u)];" for i in range(seg)]
     scan += [f"{ind}rx_sc[rx_pad(f + {i}u)] = {' + '.join(f'a{k}' for k in range(i)) or '0u'};" for i in range(seg)]
     scan.append(f"{ind}rx_seg[lid] = {' + '.join(f'a{k}' for k in range(seg))};")
-    sums = [f"    let g{i} = rx_seg[{i}u];" for i in range(nseg)]
-    sums.append(f"    rx_sum = {' + '.join(f'g{i}' for i in range(nseg))};")
-    sums.append(f"    let before = {' + '.join(f'select(0u, g{i}, {i}u < seg)' for i in range(nseg))};")
+    ind = "        " if bases else "    "
+    sums = [f"{ind}let g{i} = rx_seg[{i}u];" for i in range(nseg)]
+    total = " + ".join(f"g{i}" for i in range(nseg))
+    if bases:  # segment lid's base; the last segment invocation also stores the total
+        before = " + ".join(f"select(0u, g{i}, {i}u < lid)" for i in range(nseg))
+        sums = [f"    if (lid < {nseg}u) {{"] + sums + [f"{ind}rx_base[lid] = {before};",
+                                                     f"{ind}if (lid == {nseg - 1}u) {{ rx_base[{nseg}u] = {total}; }}",
+                                                     "    }", "    workgroupBarrier();",
+                                                     f"    rx_sum = rx_base[{nseg}u];", "    let before = rx_base[seg];"]
+    else:
+        sums.append(f"{ind}rx_sum = {total};")
+        sums.append(f"{ind}let before = {' + '.join(f'select(0u, g{i}, {i}u < seg)' for i in range(nseg))};")
     return source.render("radix_wgscan_reg.wgsl", NSEG=nseg, SEG=seg, NSC=_padded(wg), SEGSCAN="\n".join(scan),
-                         SEGSUM="\n".join(sums))
+                         SEGSUM="\n".join(sums), NBASE=nseg + 1 if bases else 1)
 
 
 def _kdt(d: DType) -> DType:
@@ -355,7 +368,7 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     begin = source.render("radix_scatter_begin.wgsl", WG=wg, PER=256 // wg)
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg), ITEMS=shp.items,
+                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases), ITEMS=shp.items,
                                   TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   **_reg_parts(wg, shp.items, shp.prefetch,
                                                None if carried else _kconst(kdt)["KZERO"])), wg)
