@@ -76,6 +76,8 @@ class Shape:
     # before it ranks the current tile: the global loads' latency overlaps the ranking (a block of several tiles)
     scan_bases: bool = False  # the reg scatter's workgroup scans: the 32 segment invocations compute the segment
     # bases (one more barrier, 3 a scan), not every invocation adding all 32 segment sums (~100 instructions a scan)
+    nibbles: bool = False  # the reg ranker's 16 counters an invocation are nibbles of two words (at most 15 keys
+    # an invocation), not bytes of a vec4<u32>: ~10 instructions a key and counting sort instead of ~25
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -91,6 +93,8 @@ class Shape:
             # its per-invocation digit counts are bytes, and its scan packs two counts into 16-bit halves
             raise ValueError(f"the reg ranker takes at most 255 keys an invocation and 32768 a tile, not "
                              f"{self.tile // self.wg} and {self.tile}")
+        if self.nibbles and self.tile // self.wg > 15:
+            raise ValueError(f"nibble counters take at most 15 keys an invocation, not {self.tile // self.wg}")
 
     @property
     def items(self) -> int:
@@ -265,23 +269,37 @@ def _build_dscan(wide: int, regs: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide), REGS=regs, LOAD="\n".join(load), STORE="\n".join(store)), wide)
 
 
-def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
+def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool = False) -> str:
     """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
-    (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1."""
+    (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1.
+    ``nibbles`` (Shape.nibbles, at most 15 keys an invocation): the 16 counters are 4-bit, digits 0..7 in one word
+    and 8..15 in another (fewer instructions a key than the byte counters of a vec4)."""
     r = range(items)
     ind = "            "
     out = [f"        {{  // counting sort by bits {sh}..{sh + 3}: {src} -> {dst}",
            f"{ind}let base = lid * {items}u;"]
     out += [f"{ind}let v{i} = {src}[rx_pad(base + {i}u)];" for i in r]
     out += [f"{ind}let d{i} = (v{i} >> {sh}u) & 15u;" for i in r]
-    out.append(f"{ind}var c = vec4<u32>(0u);  // 16 byte counters: digit d in byte d & 3 of component d >> 2")
-    for i in r:
-        out += [f"{ind}let h{i} = select(vec4<u32>(0u), vec4<u32>(1u), vec4<u32>(d{i} >> 2u) == rx_q);",
-                f"{ind}let s{i} = (d{i} & 3u) * 8u;",
-                f"{ind}let l{i} = (dot(c, h{i}) >> s{i}) & 0xffu;",
-                f"{ind}c = c + (h{i} << vec4<u32>(s{i}));"]
     words = []
-    for w in range(8):
+    if nibbles:
+        out += [f"{ind}var ca = 0u;  // 16 nibble counters: digit d in nibble d & 7 of ca (d < 8) or cb",
+                f"{ind}var cb = 0u;"]
+        for i in r:
+            out += [f"{ind}let s{i} = (d{i} & 7u) * 4u;",
+                    f"{ind}let u{i} = d{i} >= 8u;",
+                    f"{ind}let l{i} = (select(ca, cb, u{i}) >> s{i}) & 15u;",
+                    f"{ind}let i{i} = 1u << s{i};",
+                    f"{ind}ca = ca + select(i{i}, 0u, u{i});",
+                    f"{ind}cb = cb + select(0u, i{i}, u{i});"]
+        words = [f"((ca >> {4 * w}u) & 15u) | (((cb >> {4 * w}u) & 15u) << 16u)" for w in range(8)]
+    else:
+        out.append(f"{ind}var c = vec4<u32>(0u);  // 16 byte counters: digit d in byte d & 3 of component d >> 2")
+        for i in r:
+            out += [f"{ind}let h{i} = select(vec4<u32>(0u), vec4<u32>(1u), vec4<u32>(d{i} >> 2u) == rx_q);",
+                    f"{ind}let s{i} = (d{i} & 3u) * 8u;",
+                    f"{ind}let l{i} = (dot(c, h{i}) >> s{i}) & 0xffu;",
+                    f"{ind}c = c + (h{i} << vec4<u32>(s{i}));"]
+    for w in range(8 if not nibbles else 0):
         lo, hi, sb = ("c.x", "c.z", 8 * w) if w < 4 else ("c.y", "c.w", 8 * (w - 4))
         words.append(f"(({lo} >> {sb}u) & 0xffu) | ((({hi} >> {sb}u) & 0xffu) << 16u)")
     out += [f"{ind}sc[rx_pad({w * wg}u + lid)] = {words[w]};" for w in range(8)]
@@ -329,8 +347,10 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None) -> tuple[s
     return "\n".join(pre), "\n".join(load)
 
 
-def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = None) -> dict[str, str]:
-    """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``: ``_reg_load``)."""
+def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = None,
+               nibbles: bool = False) -> dict[str, str]:
+    """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``: ``_reg_load``; ``nibbles``:
+    ``_reg_split``)."""
     r = range(items)
     ind = "        "
     preload, load = _reg_load(wg, items, prefetch, kzero)
@@ -352,8 +372,8 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
                   f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
-    return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
-                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items), STARTS="\n".join(starts), WRITE="\n".join(write),
+    return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items, nibbles),
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, nibbles), STARTS="\n".join(starts), WRITE="\n".join(write),
                 ADVANCE="\n".join(advance))
 
 
@@ -371,7 +391,7 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases), ITEMS=shp.items,
                                   TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   **_reg_parts(wg, shp.items, shp.prefetch,
-                                               None if carried else _kconst(kdt)["KZERO"])), wg)
+                                               None if carried else _kconst(kdt)["KZERO"], shp.nibbles)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg), wg)
