@@ -22,7 +22,10 @@ from strategies import assert_same
 SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
           "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg"),
           "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg"),
-          "default": dataclasses.replace(radix.GPU, max_blocks=2)}
+          "default": dataclasses.replace(radix.GPU, max_blocks=2),
+          # issue 18 phase 5's knobs together: prefetched tiles, segment bases in the scan, nibble counters
+          "knobs64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True,
+                                   scan_bases=True, nibbles=True)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
 
@@ -222,3 +225,33 @@ def test_reg_shape_limits():
     with pytest.raises(ValueError, match="32768 a tile"):
         radix.Shape(wg=256, wide=256, max_blocks=64, tile=65536, ranker="reg")
     radix.Shape(wg=256, wide=256, max_blocks=64, tile=32768, ranker="reg")  # 128 keys an invocation: fine
+
+
+_KNOB_MARK = {"prefetch": "pi3 = rx_idx_at(t0 + 1024u + 768u + lid)", "scan_bases": "rx_base[lid] =",
+              "nibbles": "cb = cb + select(0u, i3, u3)"}
+
+
+@pytest.mark.parametrize("knob", sorted(_KNOB_MARK))
+def test_phase5_knob(monkeypatch, knob):
+    """Each of Shape.prefetch / scan_bases / nibbles alone on the GPU default shape (3 blocks of several tiles; the
+    generated text has the knob's code): values and indices (stored keys: float32, int64), a values-only sort
+    (keys from the payload), rows (row passes read the payload), NaN/-0.0/ties, both orders, against numpy."""
+    shp = dataclasses.replace(radix.GPU, max_blocks=3, **{knob: True})
+    _force(monkeypatch, shp)
+    for carried in (None, ("float32", False)):
+        text = radix._build_scatter(wg.uint32, shp, carried).source()
+        assert _KNOB_MARK[knob] in text
+        off = dataclasses.replace(shp, **{knob: False})
+        assert _KNOB_MARK[knob] not in radix._build_scatter(wg.uint32, off, carried).source()
+    rng = np.random.default_rng(21)
+    for dtype, cases in (("float32", (((3100,), 0, False), ((3100,), 0, True), ((3, 1100), 1, True))),
+                         ("int64", (((3100,), 0, True), ((40, 61), 0, False)))):
+        pool = _POOL.astype(dtype) if dtype == "float32" else rng.integers(-2 ** 40, 2 ** 40, 9)
+        for shp_, axis, desc in cases:
+            _check(pool[rng.integers(0, len(pool), int(np.prod(shp_)))].reshape(shp_), axis, desc)
+    a = rng.standard_normal(3100).astype(np.float32)
+    a[::7] = -0.0
+    a[::11] = np.nan
+    a[::13] = 0.0
+    for desc in (False, True):
+        assert_same(wg.sort(wg.asarray(a), descending=desc).numpy(), a[ref_argsort(a, 0, desc)])
