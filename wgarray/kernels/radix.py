@@ -106,7 +106,8 @@ class Shape:
         256-entry tables and the workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + self.wg // min(8, self.wg) + 1)
+            bases = self.wg // min(8, self.wg) + 1 if self.scan_bases else 0
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
@@ -147,7 +148,9 @@ def _reg_scan_text(wg: int, bases: bool = False) -> str:
         sums.append(f"{ind}rx_sum = {total};")
         sums.append(f"{ind}let before = {' + '.join(f'select(0u, g{i}, {i}u < seg)' for i in range(nseg))};")
     return source.render("radix_wgscan_reg.wgsl", NSEG=nseg, SEG=seg, NSC=_padded(wg), SEGSCAN="\n".join(scan),
-                         SEGSUM="\n".join(sums), NBASE=nseg + 1 if bases else 1)
+                         SEGSUM="\n".join(sums),
+                         BASES=f"// the segments' exclusive bases, then the total\nvar<workgroup> rx_base: array<u32, "
+                         f"{nseg + 1}>;" if bases else "")
 
 
 def _kdt(d: DType) -> DType:

@@ -6,8 +6,7 @@
 // flow, with a barrier between the return and the next call (the reg scatter has them).
 var<workgroup> rx_sc: array<u32, ${NSC}>;
 var<workgroup> rx_seg: array<u32, ${NSEG}>;
-// Shape.scan_bases: the segments' exclusive bases, then the total
-var<workgroup> rx_base: array<u32, ${NBASE}>;
+${BASES}
 var<private> rx_sum: u32;
 
 fn rx_exscan(lid: u32, v: u32) -> u32 {
