@@ -287,13 +287,10 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool =
     if nibbles:
         out += [f"{ind}var ca = 0u;  // 16 nibble counters: digit d in nibble d & 7 of ca (d < 8) or cb",
                 f"{ind}var cb = 0u;"]
-        for i in r:
-            out += [f"{ind}let s{i} = (d{i} & 7u) * 4u;",
-                    f"{ind}let u{i} = d{i} >= 8u;",
-                    f"{ind}let l{i} = (select(ca, cb, u{i}) >> s{i}) & 15u;",
-                    f"{ind}let i{i} = 1u << s{i};",
-                    f"{ind}ca = ca + select(i{i}, 0u, u{i});",
-                    f"{ind}cb = cb + select(0u, i{i}, u{i});"]
+        # key i: its nibble's shift, word (u: cb), rank among the invocation's equal digits, increment
+        step = "let s# = (d# & 7u) * 4u; let u# = d# >= 8u; let l# = (select(ca, cb, u#) >> s#) & 15u; " \
+            "let i# = 1u << s#; ca = ca + select(i#, 0u, u#); cb = cb + select(0u, i#, u#);"
+        out += [f"{ind}{st.strip()};".replace("#", str(i)) for i in r for st in step.split(";")[:-1]]
         words = [f"((ca >> {4 * w}u) & 15u) | (((cb >> {4 * w}u) & 15u) << 16u)" for w in range(8)]
     else:
         out.append(f"{ind}var c = vec4<u32>(0u);  // 16 byte counters: digit d in byte d & 3 of component d >> 2")
@@ -391,8 +388,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     begin = source.render("radix_scatter_begin.wgsl", WG=wg, PER=256 // wg)
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases), ITEMS=shp.items,
-                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
+                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases),
+                                  ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   **_reg_parts(wg, shp.items, shp.prefetch,
                                                None if carried else _kconst(kdt)["KZERO"], shp.nibbles)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
