@@ -23,9 +23,10 @@ SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker
           "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg"),
           "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg"),
           "default": dataclasses.replace(radix.GPU, max_blocks=2),
-          # issue 18 phase 5's knobs together: prefetched tiles, segment bases in the scan, nibble counters
+          # issue 18 phase 5's knobs together: prefetched tiles, segment bases in the scan, nibble counters, folded
+          # pads
           "knobs64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True,
-                                   scan_bases=True, nibbles=True)}
+                                   scan_bases=True, nibbles=True, fold_pad=True)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
 
@@ -228,12 +229,12 @@ def test_reg_shape_limits():
 
 
 _KNOB_MARK = {"prefetch": "pi3 = rx_idx_at(t0 + 1024u + 768u + lid)", "scan_bases": "rx_base[lid] =",
-              "nibbles": "cb = cb + select(0u, i3, u3)"}
+              "nibbles": "cb = cb + select(0u, i3, u3)", "fold_pad": "sc[(d3 & 7u) * 264u + pl]"}
 
 
 @pytest.mark.parametrize("knob", sorted(_KNOB_MARK))
 def test_phase5_knob(monkeypatch, knob):
-    """Each of Shape.prefetch / scan_bases / nibbles alone on the GPU default shape (3 blocks of several tiles; the
+    """Each of Shape.prefetch / scan_bases / nibbles / fold_pad alone on the GPU default shape (3 blocks of several tiles; the
     generated text has the knob's code): values and indices (stored keys: float32, int64), a values-only sort
     (keys from the payload), rows (row passes read the payload), NaN/-0.0/ties, both orders, against numpy."""
     shp = dataclasses.replace(radix.GPU, max_blocks=3, **{knob: True})
@@ -255,3 +256,16 @@ def test_phase5_knob(monkeypatch, knob):
     a[::13] = 0.0
     for desc in (False, True):
         assert_same(wg.sort(wg.asarray(a), descending=desc).numpy(), a[ref_argsort(a, 0, desc)])
+
+
+@pytest.mark.slow
+def test_fold_pad_narrow(monkeypatch):
+    """Shape.fold_pad with 16 invocations: only the runs' pads fold (k * 16 + lid crosses 32-word boundaries)."""
+    shp = radix.Shape(wg=16, wide=64, max_blocks=3, tile=128, ranker="reg", prefetch=True, scan_bases=True,
+                      nibbles=True, fold_pad=True)
+    _force(monkeypatch, shp)
+    text = radix._build_scatter(wg.uint32, shp, None).source()
+    assert "let pb = rx_pad(base)" in text and "let pl" not in text and "+ pl]" not in text
+    rng = np.random.default_rng(3)
+    for shp_, axis, desc in (((2049,), 0, False), ((3, 700), 1, True)):
+        _check(_POOL[rng.integers(0, len(_POOL), int(np.prod(shp_)))].reshape(shp_), axis, desc)

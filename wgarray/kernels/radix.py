@@ -78,6 +78,8 @@ class Shape:
     # bases (one more barrier, 3 a scan), not every invocation adding all 32 segment sums (~100 instructions a scan)
     nibbles: bool = False  # the reg ranker's 16 counters an invocation are nibbles of two words (at most 15 keys
     # an invocation), not bytes of a vec4<u32>: ~10 instructions a key and counting sort instead of ~25
+    fold_pad: bool = False  # the reg scatter's padded workgroup addresses affine in lid folded to one
+    # precomputed pad plus constants (no shift and add an access: ~30 accesses a counting sort)
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -272,16 +274,44 @@ def _build_dscan(wide: int, regs: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide), REGS=regs, LOAD="\n".join(load), STORE="\n".join(store)), wide)
 
 
-def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool = False) -> str:
+class _Pads:
+    """Padded workgroup addresses of the reg scatter (``rx_pad``).  ``fold`` (Shape.fold_pad): addresses affine
+    in lid are folded to one precomputed pad (``pl = rx_pad(lid)``, ``pb``, ``pf``) plus constants, exact where no
+    32-word boundary falls inside the run: k * wg + lid with wg a multiple of 32, base + i with base = lid * items
+    and items <= 32, lid * 8 + w."""
+
+    def __init__(self, fold: bool, wg: int, items: int) -> None:
+        self.cols = fold and wg % 32 == 0
+        self.runs = fold and items <= 32
+        self.fold = fold
+        self.wg, self.stride = wg, wg + wg // 32
+
+    def col(self, k: str, plain: str) -> str:
+        """rx_pad(k * wg + lid), ``k`` a WGSL u32 expression; unfolded, ``rx_pad(plain)``."""
+        return f"{k} * {self.stride}u + pl" if self.cols else f"rx_pad({plain})"
+
+    def run(self, var: str, i: int) -> str:
+        """rx_pad(var + i) for var = lid * items (``pb``) or lid * 8 (``pf``), defined by ``define``."""
+        short = {"base": "pb", "f": "pf"}[var]
+        return f"{short} + {i}u" if (self.runs if var == "base" else self.fold) else f"rx_pad({var} + {i}u)"
+
+    def define(self, var: str, ind: str) -> list[str]:
+        short = {"base": "pb", "f": "pf"}[var]
+        return [f"{ind}let {short} = rx_pad({var});"] if (self.runs if var == "base" else self.fold) else []
+
+
+def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool = False,
+               pads: _Pads | None = None) -> str:
     """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
     (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1.
     ``nibbles`` (Shape.nibbles, at most 15 keys an invocation): the 16 counters are 4-bit, digits 0..7 in one word
     and 8..15 in another (fewer instructions a key than the byte counters of a vec4)."""
     r = range(items)
     ind = "            "
+    pads = pads or _Pads(False, wg, items)
     out = [f"        {{  // counting sort by bits {sh}..{sh + 3}: {src} -> {dst}",
-           f"{ind}let base = lid * {items}u;"]
-    out += [f"{ind}let v{i} = {src}[rx_pad(base + {i}u)];" for i in r]
+           f"{ind}let base = lid * {items}u;"] + pads.define("base", ind)
+    out += [f"{ind}let v{i} = {src}[{pads.run('base', i)}];" for i in r]
     out += [f"{ind}let d{i} = (v{i} >> {sh}u) & 15u;" for i in r]
     words = []
     if nibbles:
@@ -302,22 +332,22 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool =
     for w in range(8 if not nibbles else 0):
         lo, hi, sb = ("c.x", "c.z", 8 * w) if w < 4 else ("c.y", "c.w", 8 * (w - 4))
         words.append(f"(({lo} >> {sb}u) & 0xffu) | ((({hi} >> {sb}u) & 0xffu) << 16u)")
-    out += [f"{ind}sc[rx_pad({w * wg}u + lid)] = {words[w]};" for w in range(8)]
-    out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"]
-    out += [f"{ind}let a{w} = sc[rx_pad(f + {w}u)];" for w in range(8)]
+    out += [f"{ind}sc[{pads.col(f'{w}u', f'{w * wg}u + lid')}] = {words[w]};" for w in range(8)]
+    out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"] + pads.define("f", ind)
+    out += [f"{ind}let a{w} = sc[{pads.run('f', w)}];" for w in range(8)]
     out.append(f"{ind}let e0 = 0u;")
     out += [f"{ind}let e{w} = e{w - 1} + a{w - 1};" for w in range(1, 8)]
     out += [f"{ind}let ex = rx_exscan(lid, e7 + a7);", f"{ind}let lo_total = rx_sum & 0xffffu;"]
-    out += [f"{ind}sc[rx_pad(f + {w}u)] = ex + e{w};" for w in range(8)]
+    out += [f"{ind}sc[{pads.run('f', w)}] = ex + e{w};" for w in range(8)]
     out.append(f"{ind}workgroupBarrier();")
     for i in r:
-        out += [f"{ind}let q{i} = sc[rx_pad((d{i} & 7u) * {wg}u + lid)];",
+        out += [f"{ind}let q{i} = sc[{pads.col(f'(d{i} & 7u)', f'(d{i} & 7u) * {wg}u + lid')}];",
                 f"{ind}{dst}[rx_pad(select(q{i} & 0xffffu, (q{i} >> 16u) + lo_total, d{i} >= 8u) + l{i})] = v{i};"]
     out += [f"{ind}workgroupBarrier();", "        }"]
     return "\n".join(out)
 
 
-def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None) -> tuple[str, str]:
+def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pads) -> tuple[str, str]:
     """radix_scatter_reg.wgsl's PRELOAD (before the tile loop) and LOAD (a tile's codes into ta).  ``prefetch``:
     a tile's digit inputs were loaded into registers during the previous tile (the first tile's before the loop),
     and the next tile's are loaded once this one's codes are stored, in flight while it is ranked; ``kzero``: the
@@ -330,9 +360,10 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None) -> tuple[s
         load += [f"{ind}let j{k} = {k * wg}u + lid;",
                  f"{ind}var c{k} = (0xffu << 16u) | j{k};",
                  f"{ind}if (j{k} < valid) {{ c{k} = ({digit} << 16u) | j{k}; }}"]
-    load += [f"{ind}ta[rx_pad(j{k})] = c{k};" for k in r]
+    load += [f"{ind}ta[{pads.col(f'{k}u', f'j{k}')}] = c{k};" for k in r]
+    pl = ["    let pl = rx_pad(lid);"] if pads.cols else []
     if not prefetch:
-        return "", "\n".join(load)
+        return "\n".join(pl), "\n".join(load)
 
     def fetch(at: str, k: int, i: str) -> list[str]:
         e = f"{at} + {k * wg}u + lid"
@@ -344,19 +375,20 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None) -> tuple[s
     load.append(f"{ind}// the next tile's inputs, in flight while this one is ranked")
     for k in r:
         load += fetch(f"t0 + {wg * items}u", k, ind)
-    return "\n".join(pre), "\n".join(load)
+    return "\n".join(pl + pre), "\n".join(load)
 
 
 def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = None,
-               nibbles: bool = False) -> dict[str, str]:
+               nibbles: bool = False, fold: bool = False) -> dict[str, str]:
     """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``: ``_reg_load``; ``nibbles``:
-    ``_reg_split``)."""
+    ``_reg_split``; ``fold``: ``_Pads``)."""
     r = range(items)
     ind = "        "
-    preload, load = _reg_load(wg, items, prefetch, kzero)
+    pads = _Pads(fold, wg, items)
+    preload, load = _reg_load(wg, items, prefetch, kzero, pads)
     starts = []
     for k in r:
-        starts += [f"{ind}let o{k} = ta[rx_pad(j{k})];",
+        starts += [f"{ind}let o{k} = ta[{pads.col(f'{k}u', f'j{k}')}];",
                    f"{ind}if (j{k} < valid && (j{k} == 0u || (ta[rx_pad(j{k} - 1u)] >> 16u) != (o{k} >> 16u))) "
                    f"{{ tstart[o{k} >> 16u] = run[o{k} >> 16u] - j{k}; }}",
                    f"{ind}let last{k} = j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != (o{k} >> 16u);"]
@@ -372,8 +404,8 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
                   f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
-    return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items, nibbles),
-                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, nibbles), STARTS="\n".join(starts), WRITE="\n".join(write),
+    return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items, nibbles, pads),
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, nibbles, pads), STARTS="\n".join(starts), WRITE="\n".join(write),
                 ADVANCE="\n".join(advance))
 
 
@@ -391,7 +423,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                              dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases),
                                   ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   **_reg_parts(wg, shp.items, shp.prefetch,
-                                               None if carried else _kconst(kdt)["KZERO"], shp.nibbles)), wg)
+                                               None if carried else _kconst(kdt)["KZERO"], shp.nibbles,
+                                               shp.fold_pad)), wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg), wg)
