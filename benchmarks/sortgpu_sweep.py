@@ -3,7 +3,7 @@
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
 ``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``src_first``,
-``stats_regs``, ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib)), each
+``stats_regs``, ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib), ``fold_pad`` (fp)), each
 against torch.sort (stable for argsort) in the same process when a CUDA torch imports.  Every result is checked
 (against torch on CUDA, else numpy), untimed.  Times are the best of three synchronised loops after a warm-up.
 Then a phase breakdown of the default and of the two fastest variants: the 2^24 sort's time with only some
@@ -41,37 +41,41 @@ def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", DEFAULT)]
 
     def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False, src: bool = False,
-            stats: int = 0, pf: bool = False, sb: bool = False, nib: bool = False) -> None:
+            stats: int = 0, pf: bool = False, sb: bool = False, nib: bool = False, fp: bool = False) -> None:
         label = (f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)} src={int(src)} "
-                 f"stats={stats} pf={int(pf)} sb={int(sb)} nib={int(nib)}")
+                 f"stats={stats} pf={int(pf)} sb={int(sb)} nib={int(nib)} fp={int(fp)}")
         out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="reg",
                                        dscan_regs=dscan, direct=direct, src_first=src, stats_regs=stats,
-                                       prefetch=pf, scan_bases=sb, nibbles=nib)))
+                                       prefetch=pf, scan_bases=sb, nibbles=nib, fold_pad=fp)))
+    every = dict(pf=True, sb=True, nib=True, fp=True)
     if small:
         reg(64, 4, blocks=8)
         reg(32, 16, blocks=100, dscan=2, direct=True, src=True, stats=1)
-        reg(256, 4, 4, dscan=16, direct=True, pf=True)
-        reg(256, 4, 4, dscan=16, direct=True, sb=True)
-        reg(256, 4, 4, dscan=16, direct=True, nib=True)
-        reg(256, 4, 4, dscan=16, direct=True, pf=True, sb=True, nib=True)
+        for knob in ("pf", "sb", "nib", "fp"):
+            reg(256, 4, 4, dscan=16, direct=True, **{knob: True})
+        reg(256, 4, 4, dscan=16, direct=True, **every)
         return out
-    # the likeliest first (a sweep past its time budget skips the rest): phase 5's knobs on the default
-    # (prefetch: the next tile's inputs in flight while a tile is ranked; sb: the scan's segment bases computed
-    # once; nib: nibble counters), alone and together; with 1024 blocks (16 tiles a block: more to prefetch);
-    # 8 keys an invocation with them; sort5.txt's best (1024 blocks, dscan 4) as the reference
-    reg(256, 4, dscan=16, direct=True, pf=True, sb=True, nib=True)
+    # the likeliest first (a sweep past its time budget skips the rest): phase 5's knobs on the default, together
+    # and alone (pf: the next tile's inputs in flight while a tile is ranked; sb: the scan's segment bases computed
+    # once; nib: nibble counters; fp: folded workgroup pads); with 1024 blocks (16 tiles a block: more to
+    # prefetch); 8 keys an invocation with them; sort5.txt's best (1024 blocks, dscan 4) as the reference
+    reg(256, 4, dscan=16, direct=True, **every)
+    reg(256, 4, dscan=16, direct=True, sb=True, nib=True, fp=True)
+    reg(256, 4, dscan=16, direct=True, sb=True, fp=True)
     reg(256, 4, dscan=16, direct=True, pf=True)
     reg(256, 4, dscan=16, direct=True, sb=True)
     reg(256, 4, dscan=16, direct=True, nib=True)
-    reg(256, 4, 1024, dscan=4, direct=True, pf=True, sb=True, nib=True)
-    reg(256, 4, 1024, dscan=4, direct=True, sb=True, nib=True)
+    reg(256, 4, dscan=16, direct=True, fp=True)
+    reg(256, 4, 1024, dscan=4, direct=True, **every)
+    reg(256, 4, 1024, dscan=4, direct=True, sb=True, nib=True, fp=True)
     reg(256, 4, 1024, dscan=4, direct=True)
-    reg(256, 8, 2048, dscan=8, direct=True, pf=True, sb=True, nib=True)
-    reg(128, 8, dscan=16, direct=True, pf=True, sb=True, nib=True)
-    reg(256, 4, 2048, dscan=8, direct=True, sb=True, nib=True)
-    reg(256, 4, 2048, dscan=8, direct=True, pf=True, sb=True, nib=True)
     reg(256, 4, 1024, dscan=4, direct=True, pf=True)
-    reg(256, 4, 512, dscan=2, direct=True, pf=True, sb=True, nib=True)
+    reg(256, 4, 2048, dscan=8, direct=True, **every)
+    reg(256, 4, 512, dscan=2, direct=True, **every)
+    reg(256, 8, 2048, dscan=8, direct=True, **every)
+    reg(256, 8, 4096, dscan=16, direct=True, **every)
+    reg(128, 8, dscan=16, direct=True, **every)
+    reg(128, 8, 2048, dscan=8, direct=True, sb=True, nib=True, fp=True)
     return out
 
 
@@ -146,7 +150,7 @@ def main() -> None:
         t = _best(lambda: f(a), dev.synchronize, reps[e])
         tt = ref.get((e, op))
         extra = f", torch {tt * 1e3:.3f} ms, speed {tt / t:.3f}" if tt else ""
-        print(f"{label:<80} {op:<7} 2^{e}: {t * 1e3:8.3f} ms{extra}{'' if ok else '  !! MISMATCH'}", flush=True)
+        print(f"{label:<86} {op:<7} 2^{e}: {t * 1e3:8.3f} ms{extra}{'' if ok else '  !! MISMATCH'}", flush=True)
         return t
 
     try:
