@@ -22,7 +22,7 @@ from strategies import assert_same
 SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
           "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg"),
           "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg"),
-          "default": dataclasses.replace(radix.GPU, max_blocks=2),
+          "default": dataclasses.replace(radix.GPU, max_blocks=2, pair_blocks=3),
           # issue 18 phase 5's knobs together: prefetched tiles, segment bases in the scan, nibble counters, folded
           # pads
           "knobs64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True,
@@ -45,12 +45,16 @@ def _check(a: np.ndarray, axis: int, desc: bool) -> None:
 
 def test_forced_shapes_in_use(monkeypatch):
     """The forced shapes run as given here (they fit lavapipe's workgroup memory); a bad knob is refused."""
-    # the H100 sweep's fastest
-    assert (radix.GPU.ranker, radix.GPU.wg, radix.GPU.items, radix.GPU.dscan_regs, radix.GPU.direct) == \
-        ("reg", 256, 4, 16, True)
+    # the H100 sweep's fastest (gpu_results s23): 1024 blocks, pairs 4096
+    g = radix.GPU
+    assert (g.ranker, g.wg, g.items, g.max_blocks, g.dscan_regs, g.direct, g.prefetch, g.scan_bases, g.nibbles,
+            g.fold_pad, g.pair_blocks, g.pair_dscan) == ("reg", 256, 4, 1024, 4, True, True, True, True, True, 4096, 16)
     for shape in SHAPES.values():
         _force(monkeypatch, shape)
         assert radix._shape(wg.default_device()) == shape
+        pairs = radix._shape(wg.default_device(), pairs=True)
+        assert (pairs.max_blocks, pairs.dscan_regs) == (shape.pair_blocks or shape.max_blocks,
+                                                        shape.pair_dscan or shape.dscan_regs)
     big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 15, ranker="reg")
     _force(monkeypatch, big)
     fit = radix._shape(wg.default_device())  # halved until they fit
@@ -142,7 +146,7 @@ def test_dscan_regs(monkeypatch, n):
 def test_direct_values_sort(monkeypatch, dtype):
     """Shape.direct: a values-only sort of one 32-bit row into a fresh contiguous output runs its passes there and
     records no gather; strided outputs, rows and argsort still gather.  Against numpy's sort (NaNs last)."""
-    _force(monkeypatch, dataclasses.replace(radix.GPU, max_blocks=3, direct=True))
+    _force(monkeypatch, dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, direct=True))
     from wgarray.kernels import sort as _sort
     gathers = []
     real = _sort.gather
@@ -177,8 +181,8 @@ def test_src_first(monkeypatch, shape):
     """Shape.src_first: a values-only sort of one contiguous row reads the source as its first pass's payload (the
     init writes none); equal keys still pass once (then copy) so the data reach the pair; offset, strided or
     argsort inputs take the payload written by the init.  Against numpy's stable sort (NaNs last)."""
-    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, direct=False),
-            "gpu_direct": dataclasses.replace(radix.GPU, max_blocks=3, direct=True),
+    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, direct=False),
+            "gpu_direct": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, direct=True),
             "cpu": dataclasses.replace(radix.CPU, max_blocks=3)}[shape]
     _force(monkeypatch, dataclasses.replace(base, src_first=True))
     assert "idx[e] =" not in radix._build_init(wg.float32, False, 64, True, True, True, False).source()
@@ -237,7 +241,8 @@ def test_phase5_knob(monkeypatch, knob):
     """Each of Shape.prefetch / scan_bases / nibbles / fold_pad alone on the GPU default shape (3 blocks of several tiles; the
     generated text has the knob's code): values and indices (stored keys: float32, int64), a values-only sort
     (keys from the payload), rows (row passes read the payload), NaN/-0.0/ties, both orders, against numpy."""
-    shp = dataclasses.replace(radix.GPU, max_blocks=3, **{knob: True})
+    alone = dict(prefetch=False, scan_bases=False, nibbles=False, fold_pad=False)
+    shp = dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, **{**alone, knob: True})
     _force(monkeypatch, shp)
     for carried in (None, ("float32", False)):
         text = radix._build_scatter(wg.uint32, shp, carried).source()

@@ -47,9 +47,10 @@ SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts se
 class Shape:
     """Launch shapes.  GPUs: the register-ranked tiled scatter (256 invocations rank 4 keys each of a 1024-key
     tile: the fastest of ``python -m benchmarks.sortgpu_sweep`` on an H100, 2.07 ms for a 2^24 float32 sort against
-    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 4096 blocks, the digit
-    scan's chunks of 16 block counts in registers and a values-only sort's passes run in its output (``direct``:
-    1.98 ms at 2^24 on the H100, torch.sort 0.92 ms).  CPU
+    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 1024 blocks, the digit
+    scan's chunks of 4 block counts in registers, a values-only sort's passes run in its output (``direct``), the
+    next tile's inputs prefetched, the scan's segment bases, nibble counters and folded pads (1.47 ms at 2^24 on
+    the H100, torch.sort 0.92 ms); pair sorts (argsort) up to 4096 blocks, 16 counts in registers.  CPU
     adapters (lavapipe), where a workgroup barrier costs tens of microseconds: the chunked hist and scatter
     (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, each counting and placing a contiguous
     chunk of thousands of keys, no barrier), up to 32 blocks (a few a core) of at least 8192 keys, 8-bit digits
@@ -80,6 +81,9 @@ class Shape:
     # an invocation), not bytes of a vec4<u32>: ~10 instructions a key and counting sort instead of ~25
     fold_pad: bool = False  # the reg scatter's padded workgroup addresses affine in lid folded to one
     # precomputed pad plus constants (no shift and add an access: ~30 accesses a counting sort)
+    pair_blocks: int = 0  # a pair sort (stored keys and an index payload: argsort, rows, a sort with indices;
+    # not a values-only sort carrying the values' bits) takes this many blocks (0: max_blocks)
+    pair_dscan: int = 0  # and this dscan_regs (0: dscan_regs)
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -113,7 +117,10 @@ class Shape:
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
-GPU = Shape(wg=256, wide=256, max_blocks=4096, tile=1024, ranker="reg", dscan_regs=16, direct=True)
+# the H100 sweep of 2026-12-06 (gpu_results s23): 1.473 ms for a 2^24 float32 sort (torch.sort 0.916 ms); pair
+# sorts fastest with 4096 blocks and dscan_regs 16 (argsort 2.287 ms against 2.505 with 1024 blocks)
+GPU = Shape(wg=256, wide=256, max_blocks=1024, tile=1024, ranker="reg", dscan_regs=4, direct=True, prefetch=True,
+            scan_bases=True, nibbles=True, fold_pad=True, pair_blocks=4096, pair_dscan=16)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
 
 
@@ -492,16 +499,19 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     return work
 
 
-def _shape(device) -> Shape:
+def _shape(device, pairs: bool = False) -> Shape:
     """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 2^bits digits x chunks),
     else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
-    workgroup memory."""
+    workgroup memory; ``pairs`` (stored keys and an index payload): ``Shape.pair_blocks`` / ``pair_dscan``."""
     lim = device.properties.limits
     cpu = device.properties.adapter_type == "CPU" and \
         4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size
     shp = CPU if cpu else GPU
     if shp.chunked:
         return shp
+    if pairs and (shp.pair_blocks or shp.pair_dscan):
+        shp = dataclasses.replace(shp, max_blocks=shp.pair_blocks or shp.max_blocks,
+                                  dscan_regs=shp.pair_dscan or shp.dscan_regs)
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
     return shp
@@ -511,7 +521,7 @@ def device_plan(device, x: ViewLike, axis: int, descending: bool) -> tuple[int, 
     """(minimum, shifts) that the device plans for sorting ``x`` along ``axis``, read back: for tests of the
     planner against ``plan_passes``; sorting itself never reads it."""
     n_rows, length, rws = rows.split(x.shape, [axis], [(x.offset, x.strides)])
-    work = _keys_and_plan(device, x, descending, n_rows * length, length, rws, _shape(device))
+    work = _keys_and_plan(device, x, descending, n_rows * length, length, rws, _shape(device, pairs=True))
     plan = [int(v) for v in work.plan.host()]
     return plan[1] | (plan[2] << 32), plan[4:4 + plan[0] - plan[3]]
 
@@ -529,10 +539,10 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     if n >= 1 << 31:
         raise MemoryError(f"sorting {n} elements is too large for one device buffer")
     kdt = _kdt(x.dtype)
-    shp = _shape(device)
     # a values-only sort of one row carries the values' bits, not their index: no random gather at the end (row
     # passes need the index: the row is index / L)
     carry = index_out is None and n_rows == 1 and x.dtype.wgsl in CARRIED
+    shp = _shape(device, pairs=not carry)
     # Shape.direct: such a sort into a whole contiguous output uses it as the payload's first buffer, where the
     # passes end (the output then holds the sorted bits: no gather)
     r = rws[1] if carry and values_out is not None else None
