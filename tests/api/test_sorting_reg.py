@@ -274,3 +274,32 @@ def test_fold_pad_narrow(monkeypatch):
     rng = np.random.default_rng(3)
     for shp_, axis, desc in (((2049,), 0, False), ((3, 700), 1, True)):
         _check(_POOL[rng.integers(0, len(_POOL), int(np.prod(shp_)))].reshape(shp_), axis, desc)
+
+
+@pytest.mark.parametrize("shape", ["gpu", "cpu", "split4"])
+def test_gen_index_direct_index(monkeypatch, shape):
+    """Shape.gen_index (the init writes no index, the first key pass takes e itself) and Shape.direct_index (an
+    argsort of one row runs its passes' payload in its whole contiguous output: no gather), alone and together:
+    argsorts of stored keys (float32 NaN/-0.0/ties, int64), equal keys (one pass, then the copy), one element,
+    rows (row passes read the generated index), both orders, against numpy's stable argsort."""
+    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0),
+            "cpu": dataclasses.replace(radix.CPU, max_blocks=3),
+            "split4": radix.Shape(wg=64, wide=256, max_blocks=2)}[shape]
+    from wgarray.kernels import sort as _sort
+    gathers = []
+    real = _sort.gather
+    monkeypatch.setattr(_sort, "gather", lambda *a, **k: (gathers.append(1), real(*a, **k)))
+    rng = np.random.default_rng(17)
+    a = rng.standard_normal(3100).astype(np.float32)
+    a[::7], a[::11], a[::13] = -0.0, np.nan, 0.0
+    cases = [a, np.full(2100, 7, np.float32), a[:1], rng.integers(-2 ** 40, 2 ** 40, 2500)]
+    for gen, direct in ((True, False), (False, True), (True, True)):
+        _force(monkeypatch, dataclasses.replace(base, gen_index=gen, direct_index=direct))
+        del gathers[:]
+        for v in cases:
+            for desc in (False, True):
+                np.testing.assert_array_equal(wg.argsort(wg.asarray(v), descending=desc).numpy(),
+                                              ref_argsort(v, 0, desc))
+        assert len(gathers) == (0 if direct else 2 * len(cases))
+        _check(a[:3000].reshape(3, 1000), 1, True)  # rows: gathered
+        _check(a[:3000].reshape(30, 100), 0, False)

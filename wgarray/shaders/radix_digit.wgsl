@@ -18,7 +18,7 @@ struct Params {
     mode: u32,
     shift: u32,  // mode 1
     slot: u32,  // mode 0: the key pass
-    _pad0: u32,
+    gen_idx: u32,  // 1: this pass's payload is the element index itself (Shape.gen_index: the init wrote none)
 }
 
 ${KEYFNS}
@@ -46,6 +46,14 @@ fn rx_begin() -> bool {
     rx_kmin = ${KMIN};
     rx_write_keys = ${STORE_KEYS} && p.slot + 1u + plan[3] < plan[0];
     return true;
+}
+
+// Element e's payload: idx_in[e], or e itself in a pass that generates the index (Shape.gen_index's first pass).
+fn rx_payload(e: u32) -> u32 {
+    if (p.gen_idx != 0u) {
+        return e;
+    }
+    return idx_in[e];
 }
 
 fn rx_digit(e: u32) -> u32 {
