@@ -303,3 +303,28 @@ def test_gen_index_direct_index(monkeypatch, shape):
         assert len(gathers) == (0 if direct else 2 * len(cases))
         _check(a[:3000].reshape(3, 1000), 1, True)  # rows: gathered
         _check(a[:3000].reshape(30, 100), 0, False)
+
+
+@pytest.mark.parametrize("gen", [False, True])
+def test_stage(monkeypatch, gen):
+    """Shape.stage (with prefetch): every pass's payload prefetched and staged in workgroup memory, alternate
+    tiles in alternate halves; the writes read no global payload.  Several tiles a block (4 x 256, 3 blocks):
+    argsort (stored keys float32 with NaN/-0.0/ties, int64), a values-only sort (carried bits), rows (row passes),
+    both orders, with and without gen_index (the first pass's staged payload generated), against numpy."""
+    with pytest.raises(ValueError, match="prefetch"):
+        radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", stage=True)
+    shp = radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True, stage=True,
+                      gen_index=gen, fold_pad=gen)
+    _force(monkeypatch, shp)
+    text = radix._build_scatter(wg.uint32, shp, None).source()
+    assert "tpo = 265u - tpo;" in text and "idx_out[dest] = tp[tpo + rx_pad(o3 & 0xffffu)];" in text
+    assert "rx_payload(at)" in radix._build_scatter(wg.uint32, dataclasses.replace(shp, stage=False), None).source()
+    rng = np.random.default_rng(23)
+    a = rng.standard_normal(3100).astype(np.float32)
+    a[::7], a[::11], a[::13] = -0.0, np.nan, 0.0
+    b = rng.integers(-2 ** 40, 2 ** 40, 9)[rng.integers(0, 9, 2900)]
+    for v, axis, desc in ((a, 0, False), (a, 0, True), (b, 0, True), (a[:3000].reshape(3, 1000), 1, False),
+                          (b[:2900].reshape(29, 100), 0, True)):
+        _check(v, axis, desc)
+    for desc in (False, True):
+        assert_same(wg.sort(wg.asarray(a), descending=desc).numpy(), a[ref_argsort(a, 0, desc)])

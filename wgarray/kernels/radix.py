@@ -81,6 +81,9 @@ class Shape:
     # an invocation), not bytes of a vec4<u32>: ~10 instructions a key and counting sort instead of ~25
     fold_pad: bool = False  # the reg scatter's padded workgroup addresses affine in lid folded to one
     # precomputed pad plus constants (no shift and add an access: ~30 accesses a counting sort)
+    stage: bool = False  # with prefetch: the reg scatter also prefetches every pass's payload and stages it in
+    # workgroup memory (two tiles' worth, alternating), so the writes read no global payload (a pair sort's index
+    # was otherwise first read at the write, a load's full latency a tile)
     gen_index: bool = False  # a sort with an index payload: the init writes no index, the first key pass takes
     # element e's index as e itself (rx_payload); the plan then runs at least one pass (as src_first)
     direct_index: bool = False  # an argsort of one row into a whole contiguous index output runs its passes'
@@ -103,6 +106,8 @@ class Shape:
             # its per-invocation digit counts are bytes, and its scan packs two counts into 16-bit halves
             raise ValueError(f"the reg ranker takes at most 255 keys an invocation and 32768 a tile, not "
                              f"{self.tile // self.wg} and {self.tile}")
+        if self.stage and not (self.prefetch and self.ranker == "reg"):
+            raise ValueError("Shape.stage needs the reg ranker's prefetch")
         if self.nibbles and self.tile // self.wg > 15:
             raise ValueError(f"nibble counters take at most 15 keys an invocation, not {self.tile // self.wg}")
 
@@ -117,7 +122,8 @@ class Shape:
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
             bases = self.wg // min(8, self.wg) + 1 if self.scan_bases else 0
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases)
+            staged = 2 * _padded(self.tile) if self.stage else 0
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases + staged)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
@@ -358,11 +364,14 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool =
     return "\n".join(out)
 
 
-def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pads) -> tuple[str, str]:
+def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pads,
+              stage: bool = False) -> tuple[str, str]:
     """radix_scatter_reg.wgsl's PRELOAD (before the tile loop) and LOAD (a tile's codes into ta).  ``prefetch``:
     a tile's digit inputs were loaded into registers during the previous tile (the first tile's before the loop),
     and the next tile's are loaded once this one's codes are stored, in flight while it is ranked; ``kzero``: the
-    key type's zero when a key pass reads stored keys (None: carried keys, only the payload is loaded)."""
+    key type's zero when a key pass reads stored keys (None: carried keys, only the payload is loaded);
+    ``stage`` (Shape.stage): every pass's payload is prefetched too (rx_payload) and stored into tp (the half at
+    tpo) with the codes."""
     r = range(items)
     ind = "        "
     load = []
@@ -372,6 +381,7 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pad
                  f"{ind}var c{k} = (0xffu << 16u) | j{k};",
                  f"{ind}if (j{k} < valid) {{ c{k} = ({digit} << 16u) | j{k}; }}"]
     load += [f"{ind}ta[{pads.col(f'{k}u', f'j{k}')}] = c{k};" for k in r]
+    load += [f"{ind}tp[tpo + {pads.col(f'{k}u', f'j{k}')}] = pi{k};" for k in r] if stage else []
     pl = ["    let pl = rx_pad(lid);"] if pads.cols else []
     if not prefetch:
         return "\n".join(pl), "\n".join(load)
@@ -379,8 +389,8 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pad
     def fetch(at: str, k: int, i: str) -> list[str]:
         e = f"{at} + {k * wg}u + lid"
         return [f"{i}if ({e} < bstop) {{"] + ([f"{i}    pk{k} = rx_key_at({e});"] if kzero else []) + \
-            [f"{i}    pi{k} = rx_idx_at({e});", f"{i}}}"]
-    pre = []
+            [f"{i}    pi{k} = {'rx_payload' if stage else 'rx_idx_at'}({e});", f"{i}}}"]
+    pre = ["    var tpo = 0u;  // the half of tp this tile stages its payload in"] if stage else []
     for k in r:
         pre += ([f"    var pk{k} = {kzero};"] if kzero else []) + [f"    var pi{k} = 0u;"] + fetch("bstart", k, "    ")
     load.append(f"{ind}// the next tile's inputs, in flight while this one is ranked")
@@ -390,13 +400,14 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pad
 
 
 def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = None,
-               nibbles: bool = False, fold: bool = False) -> dict[str, str]:
-    """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``: ``_reg_load``; ``nibbles``:
+               nibbles: bool = False, fold: bool = False, stage: bool = False) -> dict[str, str]:
+    """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``, ``stage``: ``_reg_load``; ``nibbles``:
     ``_reg_split``; ``fold``: ``_Pads``)."""
     r = range(items)
     ind = "        "
     pads = _Pads(fold, wg, items)
-    preload, load = _reg_load(wg, items, prefetch, kzero, pads)
+    preload, load = _reg_load(wg, items, prefetch, kzero, pads, stage)
+    payload = "tp[tpo + rx_pad(o{k} & 0xffffu)]" if stage else "rx_payload(at)"
     starts = []
     for k in r:
         starts += [f"{ind}let o{k} = ta[{pads.col(f'{k}u', f'j{k}')}];",
@@ -410,11 +421,13 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
                   f"{ind}    let d = o{k} >> 16u;",
                   f"{ind}    let dest = tstart[d] + j{k};",
                   f"{ind}    let at = t0 + (o{k} & 0xffffu);",
-                  f"{ind}    idx_out[dest] = rx_payload(at);",
+                  f"{ind}    idx_out[dest] = {payload.format(k=k)};",
                   f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}",
                   f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
+    # the next tile stages in the other half: this tile's writes may still read this one (no barrier between)
+    advance += [f"{ind}tpo = {_padded(wg * items)}u - tpo;"] if stage else []
     return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items, nibbles, pads),
                 SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, nibbles, pads), STARTS="\n".join(starts), WRITE="\n".join(write),
                 ADVANCE="\n".join(advance))
@@ -435,7 +448,9 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                                   ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   **_reg_parts(wg, shp.items, shp.prefetch,
                                                None if carried else _kconst(kdt)["KZERO"], shp.nibbles,
-                                               shp.fold_pad)), wg)
+                                               shp.fold_pad, shp.stage),
+                                  STAGED=f"var<workgroup> tp: array<u32, {2 * _padded(shp.tile)}>;" if shp.stage else ""),
+                             wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg), wg)

@@ -27,6 +27,8 @@ var<workgroup> run: array<u32, 256>;
 // each digit's output slot minus its first position in the sorted tile (wrapping): an element's slot is this
 // plus its position
 var<workgroup> tstart: array<u32, 256>;
+// Shape.stage: the tile's payload by position, two halves used by alternate tiles (the prefetched payload)
+${STAGED}
 
 const rx_q = vec4<u32>(0u, 1u, 2u, 3u);
 
