@@ -328,3 +328,28 @@ def test_stage(monkeypatch, gen):
         _check(v, axis, desc)
     for desc in (False, True):
         assert_same(wg.sort(wg.asarray(a), descending=desc).numpy(), a[ref_argsort(a, 0, desc)])
+
+
+@pytest.mark.parametrize("regs", [0, 3])
+def test_init_blocks(monkeypatch, regs):
+    """Shape.init_blocks: the init and the statistics cut 5000 keys into 40 blocks of 128 of their own (the sort
+    takes 2 blocks): the device plan equals plan_passes with the extreme keys anywhere (the last init block
+    partial), and sorts/argsorts (stored and carried keys, rows) against numpy; the CPU kernels ignore it."""
+    shp = radix.Shape(wg=32, wide=32, max_blocks=2, tile=64, ranker="reg", init_blocks=50, stats_regs=regs)
+    _force(monkeypatch, shp)
+    dev = wg.default_device()
+    n = 5000
+    for at in (n - 1, 0, 4321, 130):
+        v = np.full(n, 0x300, dtype=np.uint32)
+        v[at], v[(at + 77) % n] = 0x7F0000, 0x5
+        o, a = np.bitwise_or.reduce(v), np.bitwise_and.reduce(v)
+        assert radix.device_plan(dev, wg.asarray(v), 0, False) == radix.plan_passes(4, int(v.min()), int(v.max()),
+                                                                                    int(o), int(a), 8)
+    rng = np.random.default_rng(29 + regs)
+    a = rng.standard_normal(n).astype(np.float32)
+    a[::7], a[::11] = -0.0, np.nan
+    for v, axis, desc in ((a, 0, False), (a, 0, True), (a.reshape(5, 1000), 1, True)):
+        _check(v, axis, desc)
+    assert_same(wg.sort(wg.asarray(a)).numpy(), a[ref_argsort(a, 0, False)])
+    _force(monkeypatch, dataclasses.replace(radix.CPU, init_blocks=50))
+    _check(a, 0, True)

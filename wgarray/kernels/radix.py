@@ -81,6 +81,9 @@ class Shape:
     # an invocation), not bytes of a vec4<u32>: ~10 instructions a key and counting sort instead of ~25
     fold_pad: bool = False  # the reg scatter's padded workgroup addresses affine in lid folded to one
     # precomputed pad plus constants (no shift and add an access: ~30 accesses a counting sort)
+    init_blocks: int = 0  # GPU: the init and the statistics cut the keys into up to this many blocks of their own
+    # (0: the sort's blocks): shorter serial loops an init invocation (1024 blocks of 2^24 keys: 64 iterations
+    # each), more partials for the statistics to fold (pair it with stats_regs)
     stage: bool = False  # with prefetch: the reg scatter also prefetches every pass's payload and stages it in
     # workgroup memory (two tiles' worth, alternating), so the writes read no global payload (a pair sort's index
     # was otherwise first read at the write, a load's full latency a tile)
@@ -501,20 +504,23 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     idxs = [final or Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
     work = _Work(n, nb, block, [m.buffer_for_write(whole=True) for m in keys],
                  [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 4 + 64, device), keys + idxs)
-    part = Mirror(kdt, 4 * nb, device)
+    # Shape.init_blocks: the init's own blocks (a multiple of its invocations each)
+    iblock = block if shp.chunked or not shp.init_blocks else math.ceil(n / shp.init_blocks / shp.wide) * shp.wide
+    nbi = math.ceil(n / iblock)
+    part = Mirror(kdt, 4 * nbi, device)
     one_row, simple = length == n, rws[0].simple  # no division by L; one multiply-add an address
     kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple,
                                      not src_first),
                             lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple, not src_first))
-    params = layout.Params().u32(n, length, block, 0)
+    params = layout.Params().u32(n, length, iblock, 0)
     rws[0].pack(params)
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
-    launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
+    launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nbi)
     least = int(src_first)
     kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits, least, shp.stats_regs),
                             lambda: _build_stats(kdt, shp.wide, shp.bits, least, shp.stats_regs))
     bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
-    launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
+    launch.dispatch(device, kernel, bufs, layout.Params().u32(nbi, 0, 0, 0).bytes(), workgroups=1)
     return work
 
 
