@@ -305,20 +305,26 @@ def test_gen_index_direct_index(monkeypatch, shape):
         _check(a[:3000].reshape(30, 100), 0, False)
 
 
-@pytest.mark.parametrize("gen", [False, True])
-def test_stage(monkeypatch, gen):
+@pytest.mark.parametrize("gen,keys", [(False, False), (True, True), (False, True)])
+def test_stage(monkeypatch, gen, keys):
     """Shape.stage (with prefetch): every pass's payload prefetched and staged in workgroup memory, alternate
     tiles in alternate halves; the writes read no global payload.  Several tiles a block (4 x 256, 3 blocks):
     argsort (stored keys float32 with NaN/-0.0/ties, int64), a values-only sort (carried bits), rows (row passes),
-    both orders, with and without gen_index (the first pass's staged payload generated), against numpy."""
+    both orders, with and without gen_index (the first pass's staged payload generated), with and without
+    stage_keys (a key pass's stored keys staged: uint32 and int64 keys), against numpy."""
     with pytest.raises(ValueError, match="prefetch"):
         radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", stage=True)
+    with pytest.raises(ValueError, match="stage"):
+        radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True, stage_keys=True)
     shp = radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True, stage=True,
-                      gen_index=gen, fold_pad=gen)
+                      stage_keys=keys, gen_index=gen, fold_pad=gen)
     _force(monkeypatch, shp)
     text = radix._build_scatter(wg.uint32, shp, None).source()
     assert "tpo = 265u - tpo;" in text and "idx_out[dest] = tp[tpo + rx_pad(o3 & 0xffffu)];" in text
-    assert "rx_payload(at)" in radix._build_scatter(wg.uint32, dataclasses.replace(shp, stage=False), None).source()
+    assert ("keys_out[dest] = tk[tpo + rx_pad(o3 & 0xffffu)];" in text) == keys
+    assert "var<workgroup> tk" not in radix._build_scatter(wg.uint32, shp, ("float32", False)).source()
+    assert "rx_payload(at)" in radix._build_scatter(wg.uint32, dataclasses.replace(shp, stage=False, stage_keys=False),
+                                                None).source()
     rng = np.random.default_rng(23)
     a = rng.standard_normal(3100).astype(np.float32)
     a[::7], a[::11], a[::13] = -0.0, np.nan, 0.0

@@ -87,6 +87,8 @@ class Shape:
     stage: bool = False  # with prefetch: the reg scatter also prefetches every pass's payload and stages it in
     # workgroup memory (two tiles' worth, alternating), so the writes read no global payload (a pair sort's index
     # was otherwise first read at the write, a load's full latency a tile)
+    stage_keys: bool = False  # with stage: a key pass's stored keys staged too (the prefetched keys; the writes
+    # read no global key: a pair sort's keys_in[at])
     gen_index: bool = False  # a sort with an index payload: the init writes no index, the first key pass takes
     # element e's index as e itself (rx_payload); the plan then runs at least one pass (as src_first)
     direct_index: bool = False  # an argsort of one row into a whole contiguous index output runs its passes'
@@ -111,6 +113,8 @@ class Shape:
                              f"{self.tile // self.wg} and {self.tile}")
         if self.stage and not (self.prefetch and self.ranker == "reg"):
             raise ValueError("Shape.stage needs the reg ranker's prefetch")
+        if self.stage_keys and not self.stage:
+            raise ValueError("Shape.stage_keys needs Shape.stage")
         if self.nibbles and self.tile // self.wg > 15:
             raise ValueError(f"nibble counters take at most 15 keys an invocation, not {self.tile // self.wg}")
 
@@ -125,7 +129,8 @@ class Shape:
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
             bases = self.wg // min(8, self.wg) + 1 if self.scan_bases else 0
-            staged = 2 * _padded(self.tile) if self.stage else 0
+            # the payload's two halves; the keys' (up to 64 bits)
+            staged = (2 * _padded(self.tile) if self.stage else 0) + (4 * _padded(self.tile) if self.stage_keys else 0)
             return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases + staged)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
@@ -368,13 +373,13 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool =
 
 
 def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pads,
-              stage: bool = False) -> tuple[str, str]:
+              stage: bool = False, stage_keys: bool = False) -> tuple[str, str]:
     """radix_scatter_reg.wgsl's PRELOAD (before the tile loop) and LOAD (a tile's codes into ta).  ``prefetch``:
     a tile's digit inputs were loaded into registers during the previous tile (the first tile's before the loop),
     and the next tile's are loaded once this one's codes are stored, in flight while it is ranked; ``kzero``: the
     key type's zero when a key pass reads stored keys (None: carried keys, only the payload is loaded);
     ``stage`` (Shape.stage): every pass's payload is prefetched too (rx_payload) and stored into tp (the half at
-    tpo) with the codes."""
+    tpo) with the codes; ``stage_keys``: a key pass's stored keys into tk likewise."""
     r = range(items)
     ind = "        "
     load = []
@@ -385,6 +390,7 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pad
                  f"{ind}if (j{k} < valid) {{ c{k} = ({digit} << 16u) | j{k}; }}"]
     load += [f"{ind}ta[{pads.col(f'{k}u', f'j{k}')}] = c{k};" for k in r]
     load += [f"{ind}tp[tpo + {pads.col(f'{k}u', f'j{k}')}] = pi{k};" for k in r] if stage else []
+    load += [f"{ind}tk[tpo + {pads.col(f'{k}u', f'j{k}')}] = pk{k};" for k in r] if stage_keys and kzero else []
     pl = ["    let pl = rx_pad(lid);"] if pads.cols else []
     if not prefetch:
         return "\n".join(pl), "\n".join(load)
@@ -403,14 +409,17 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pad
 
 
 def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = None,
-               nibbles: bool = False, fold: bool = False, stage: bool = False) -> dict[str, str]:
-    """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``, ``stage``: ``_reg_load``; ``nibbles``:
+               nibbles: bool = False, fold: bool = False, stage: bool = False,
+               stage_keys: bool = False) -> dict[str, str]:
+    """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``, ``stage``, ``stage_keys``: ``_reg_load``;
+    ``nibbles``:
     ``_reg_split``; ``fold``: ``_Pads``)."""
     r = range(items)
     ind = "        "
     pads = _Pads(fold, wg, items)
-    preload, load = _reg_load(wg, items, prefetch, kzero, pads, stage)
+    preload, load = _reg_load(wg, items, prefetch, kzero, pads, stage, stage_keys)
     payload = "tp[tpo + rx_pad(o{k} & 0xffffu)]" if stage else "rx_payload(at)"
+    key = "tk[tpo + rx_pad(o{k} & 0xffffu)]" if stage_keys and kzero else "keys_in[at]"
     starts = []
     for k in r:
         starts += [f"{ind}let o{k} = ta[{pads.col(f'{k}u', f'j{k}')}];",
@@ -425,7 +434,7 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
                   f"{ind}    let dest = tstart[d] + j{k};",
                   f"{ind}    let at = t0 + (o{k} & 0xffffu);",
                   f"{ind}    idx_out[dest] = {payload.format(k=k)};",
-                  f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}",
+                  f"{ind}    if (rx_write_keys) {{ keys_out[dest] = {key.format(k=k)}; }}",
                   f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
@@ -434,6 +443,13 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
     return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items, nibbles, pads),
                 SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, nibbles, pads), STARTS="\n".join(starts), WRITE="\n".join(write),
                 ADVANCE="\n".join(advance))
+
+
+def _staged(kdt: DType, shp: Shape, carried) -> str:
+    """The reg scatter's staging arrays (Shape.stage: the payload; stage_keys: stored keys), two tiles each."""
+    size = 2 * _padded(shp.tile)
+    out = [f"var<workgroup> tp: array<u32, {size}>;"] if shp.stage else []
+    return "\n".join(out + ([f"var<workgroup> tk: array<{kdt.wgsl}, {size}>;"] if shp.stage_keys and not carried else []))
 
 
 def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
@@ -451,8 +467,8 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                                   ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   **_reg_parts(wg, shp.items, shp.prefetch,
                                                None if carried else _kconst(kdt)["KZERO"], shp.nibbles,
-                                               shp.fold_pad, shp.stage),
-                                  STAGED=f"var<workgroup> tp: array<u32, {2 * _padded(shp.tile)}>;" if shp.stage else ""),
+                                               shp.fold_pad, shp.stage, shp.stage_keys),
+                                  STAGED=_staged(kdt, shp, carried)),
                              wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
