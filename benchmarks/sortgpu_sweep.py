@@ -3,10 +3,12 @@
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
 ``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``src_first``,
-``stats_regs``, ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib), ``fold_pad`` (fp)), each
-against torch.sort (stable for argsort) in the same process when a CUDA torch imports.  Every result is checked
-(against torch on CUDA, else numpy), untimed.  Times are the best of three synchronised loops after a warm-up.
-Then a phase breakdown of the default and of the two fastest variants: the 2^24 sort's time with only some
+``stats_regs`` and ``init_blocks`` (ib), ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib), ``fold_pad``
+(fp), phase 6's pair knobs ``stage`` (st), ``stage_keys`` (sk), ``gen_index`` (gen), ``direct_index`` (di); blocks
+and dscan regs as sorts/pair sorts), each against torch.sort (stable for argsort) in the same process when a CUDA
+torch imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
+synchronised loops after a warm-up.  Then a phase breakdown of the default and of the two fastest variants (sort),
+and of the default and the fastest argsort (argsort): the 2^24 sort's time with only some
 kernels recorded (the result is then wrong and not checked): scatter = full - (all but the scatters), hist =
 (init, stats, histograms, gather) - (init, stats, gather), dscan likewise, gather = full - (all but the gather);
 init+stats alone, nothing recorded (the host's and the allocations' share), and the host's time to record (not
@@ -16,11 +18,12 @@ for one counter, so hist is then an upper bound.)
 
 One line a case: ``<variant> <op> 2^e: <ms> ms, torch <ms> ms, speed <torch/ours>`` (speed >= 0.5 is the target)
 and the shape the device resolved (a tile that does not fit the device's workgroup memory is halved: the printed
-shape says so).  ``--small``: sizes 2^10..2^14 and shapes that fit a CPU adapter (lavapipe), to check that it
+shape says so).  ``--small``: sizes 2^10 and 2^12 and shapes that fit a CPU adapter (lavapipe), to check that it
 runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the default and the variants whose label
 contains TEXT (e.g. ``--only="reg wg=256"``).  Under 150 s on an H100/H200."""
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 
@@ -37,45 +40,63 @@ BUDGET_S = 70  # seconds of variants, then the phase breakdown (the whole run un
 DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GPU
 
 
+_FLAGS = (("prefetch", "pf"), ("scan_bases", "sb"), ("nibbles", "nib"), ("fold_pad", "fp"), ("stage", "st"),
+          ("stage_keys", "sk"), ("gen_index", "gen"), ("direct_index", "di"), ("direct", "direct"),
+          ("src_first", "src"))
+
+
+def label(shp: radix.Shape) -> str:
+    """wg, keys an invocation, blocks/dscan (sorts; pair sorts after the slash), init blocks/stats regs, knobs."""
+    pb, pd = shp.pair_blocks or shp.max_blocks, shp.pair_dscan or shp.dscan_regs
+    out = [f"reg wg={shp.wg} items={shp.items} blocks={shp.max_blocks}/{pb} dscan={shp.dscan_regs}/{pd}"]
+    if shp.init_blocks or shp.stats_regs:
+        out.append(f"ib={shp.init_blocks} stats={shp.stats_regs}")
+    return " ".join(out + [short for name, short in _FLAGS if getattr(shp, name)])
+
+
 def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", DEFAULT)]
 
-    def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False, src: bool = False,
-            stats: int = 0, pf: bool = False, sb: bool = False, nib: bool = False, fp: bool = False) -> None:
-        label = (f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)} src={int(src)} "
-                 f"stats={stats} pf={int(pf)} sb={int(sb)} nib={int(nib)} fp={int(fp)}")
-        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="reg",
-                                       dscan_regs=dscan, direct=direct, src_first=src, stats_regs=stats,
-                                       prefetch=pf, scan_bases=sb, nibbles=nib, fold_pad=fp)))
-    every = dict(pf=True, sb=True, nib=True, fp=True)
-    if small:
-        reg(64, 4, blocks=8)
-        reg(32, 16, blocks=100, dscan=2, direct=True, src=True, stats=1)
-        for knob in ("pf", "sb", "nib", "fp"):
-            reg(256, 4, 4, dscan=16, direct=True, **{knob: True})
-        reg(256, 4, 4, dscan=16, direct=True, **every)
+    def var(base: radix.Shape | None = None, **knobs) -> None:
+        shp = dataclasses.replace(base or DEFAULT, **knobs)
+        out.append((label(shp), shp))
+
+    pairs = dict(stage=True, stage_keys=True, gen_index=True, direct_index=True)
+    if small:  # lavapipe: 4-16 blocks of 1024-key tiles
+        small_ = dataclasses.replace(DEFAULT, max_blocks=4, dscan_regs=4, pair_blocks=16, pair_dscan=16)
+        var(small_)
+        for knob in pairs:
+            var(small_, **{knob: True, "stage": knob in ("stage", "stage_keys")})
+        var(small_, init_blocks=64, stats_regs=4)
+        var(small_, **pairs, init_blocks=64, stats_regs=4)
+        var(radix.Shape(wg=64, wide=256, max_blocks=8, tile=256, ranker="reg", prefetch=True), **pairs)
         return out
-    # the likeliest first (a sweep past its time budget skips the rest): phase 5's knobs on the default, together
-    # and alone (pf: the next tile's inputs in flight while a tile is ranked; sb: the scan's segment bases computed
-    # once; nib: nibble counters; fp: folded workgroup pads); with 1024 blocks (16 tiles a block: more to
-    # prefetch); 8 keys an invocation with them; sort5.txt's best (1024 blocks, dscan 4) as the reference
-    reg(256, 4, dscan=16, direct=True, **every)
-    reg(256, 4, dscan=16, direct=True, sb=True, nib=True, fp=True)
-    reg(256, 4, dscan=16, direct=True, sb=True, fp=True)
-    reg(256, 4, dscan=16, direct=True, pf=True)
-    reg(256, 4, dscan=16, direct=True, sb=True)
-    reg(256, 4, dscan=16, direct=True, nib=True)
-    reg(256, 4, dscan=16, direct=True, fp=True)
-    reg(256, 4, 1024, dscan=4, direct=True, **every)
-    reg(256, 4, 1024, dscan=4, direct=True, sb=True, nib=True, fp=True)
-    reg(256, 4, 1024, dscan=4, direct=True)
-    reg(256, 4, 1024, dscan=4, direct=True, pf=True)
-    reg(256, 4, 2048, dscan=8, direct=True, **every)
-    reg(256, 4, 512, dscan=2, direct=True, **every)
-    reg(256, 8, 2048, dscan=8, direct=True, **every)
-    reg(256, 8, 4096, dscan=16, direct=True, **every)
-    reg(128, 8, dscan=16, direct=True, **every)
-    reg(128, 8, 2048, dscan=8, direct=True, sb=True, nib=True, fp=True)
+    # the likeliest first (a sweep past its time budget skips the rest).  Phase 6: the pair path's knobs on the
+    # default (st: the payload prefetched and staged in workgroup memory; sk: the stored keys too; gen: the first
+    # pass generates the index, the init writes none; di: an argsort's passes end in its output, no gather), alone
+    # and together; the init's own blocks (ib) with the statistics' fold in registers; the pair knobs with other
+    # pair shapes (1024 / 2048 blocks, 128 x 8)
+    var(**pairs)
+    var(**pairs, init_blocks=8192, stats_regs=8)
+    var(stage=True)
+    var(stage=True, stage_keys=True)
+    var(gen_index=True)
+    var(direct_index=True)
+    var(gen_index=True, direct_index=True)
+    var(init_blocks=8192, stats_regs=8)
+    var(init_blocks=16384, stats_regs=16)
+    var(init_blocks=4096, stats_regs=4)
+    var(stats_regs=4)
+    var(**pairs, pair_blocks=1024, pair_dscan=4)
+    var(**pairs, pair_blocks=2048, pair_dscan=8)
+    var(stage=True, pair_blocks=1024, pair_dscan=4)
+    var(**pairs, init_blocks=8192, stats_regs=8, src_first=True)
+    # 128 x 8 (sort5's second best), with the pair knobs
+    var(wg=128, tile=1024, max_blocks=4096, dscan_regs=16, **pairs)
+    # phase 5's sweep's references: the previous default (4096 blocks, dscan 16, none of phase 5's knobs) and
+    # phase 5's knobs at 4096 blocks for sorts too
+    var(max_blocks=4096, dscan_regs=16, prefetch=False, scan_bases=False, nibbles=False, fold_pad=False)
+    var(max_blocks=4096, dscan_regs=16)
     return out
 
 
@@ -116,7 +137,7 @@ def main() -> None:
         cuda = torch.cuda.is_available()
     except Exception:  # noqa: BLE001 - torch is optional
         torch, cuda = None, False
-    sizes = [10, 12, 14] if small else [20, 22, 24]
+    sizes = [10, 12] if small else [20, 22, 24]
     if quick:
         sizes = sizes[-1:]
     top = sizes[-1]
@@ -140,8 +161,10 @@ def main() -> None:
     dev.synchronize()
     reps = {e: (20 if e < 22 else 5) for e in sizes}
     default = radix.GPU, radix.CPU
-    names = dict(variants(small))
-    results: dict[str, float] = {}
+    listed = variants(small)
+    names = dict(listed)
+    assert len(names) == len(listed), "two variants with one label"
+    results: dict[tuple[str, str], float] = {}
 
     def row(label: str, e: int, op: str, check: bool = True) -> float:
         a = arrays[e]
@@ -167,27 +190,31 @@ def main() -> None:
             try:
                 for e, op in cases:
                     t = row(label, e, op)
-                    if e == top and op == "sort":
-                        results[label] = t
+                    if e == top:
+                        results[label, op] = t
             except Exception as exc:  # noqa: BLE001 - report a shape the device refuses, keep sweeping
                 print(f"{label}: failed: {type(exc).__name__}: {exc}"[:400], flush=True)
-        ranked = sorted((t, label) for label, t in results.items() if label != "default")
-        print(f"-- best at 2^{top} sort: " + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
+        best = {}
+        for op in ("sort", "argsort"):
+            ranked = sorted((t, lab) for (lab, o), t in results.items() if o == op and lab != "default")
+            best[op] = [lab for _, lab in ranked[:1 if small else 2]]
+            print(f"-- best at 2^{top} {op}: " + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
         skip = _Skip()
         try:
-            for label in ["default"] + [lab for _, lab in ranked[:1 if small else 2]]:
+            for op, label in [("sort", "default")] + [("sort", lab) for lab in best["sort"]] + \
+                    [("argsort", "default")] + [("argsort", lab) for lab in best["argsort"][:1]]:
                 radix.GPU = radix.CPU = names[label]
-                full = row(f"phases {label}: full", top, "sort", check=False)
+                full = row(f"phases {label}: full", top, op, check=False)
                 # the host's share: recording (not running) one sort, the device idle before each call
                 a = arrays[top]
                 rec = []
                 for _ in range(5):
                     dev.synchronize()
                     t0 = time.perf_counter()
-                    wg.sort(a)
+                    getattr(wg, op)(a)
                     rec.append(time.perf_counter() - t0)
                 dev.synchronize()
-                print(f"phases {label}: recording one sort on the host {min(rec) * 1e3:.3f} ms", flush=True)
+                print(f"phases {label}: recording one {op} on the host {min(rec) * 1e3:.3f} ms", flush=True)
                 t = {}
                 # kernels left out: with the histograms and scans in place the scatter gets valid counts; a
                 # histogram or scan alone runs on valid keys (its cost does not depend on the counts it reads)
@@ -200,9 +227,9 @@ def main() -> None:
                     skip.skip = set(parts)
                     shown = name if name in ("no gather", "only init+stats", "nothing") else \
                         "init+stats+gather" + ("" if name == "none" else f"+{name}")
-                    t[name] = row(f"phases {label}: {shown}", top, "sort", check=False)
+                    t[name] = row(f"phases {label}: {shown}", top, op, check=False)
                     skip.skip = set()
-                print(f"   => scatter {(full - t['hist+dscan']) * 1e3:.3f} ms, hist {(t['hist'] - t['none']) * 1e3:.3f}, "
+                print(f"   => {op}: scatter {(full - t['hist+dscan']) * 1e3:.3f} ms, hist {(t['hist'] - t['none']) * 1e3:.3f}, "
                       f"dscan {(t['dscan'] - t['none']) * 1e3:.3f}, gather {(full - t['no gather']) * 1e3:.3f}, "
                       f"init+stats+gather {t['none'] * 1e3:.3f}, init+stats {t['only init+stats'] * 1e3:.3f}, "
                       f"nothing recorded {t['nothing'] * 1e3:.3f} of {full * 1e3:.3f} ms")
