@@ -359,3 +359,29 @@ def test_init_blocks(monkeypatch, regs):
     assert_same(wg.sort(wg.asarray(a)).numpy(), a[ref_argsort(a, 0, False)])
     _force(monkeypatch, dataclasses.replace(radix.CPU, init_blocks=50))
     _check(a, 0, True)
+
+
+@pytest.mark.parametrize("shape", ["gpu", "gpu_all", "cpu", "split4"])
+def test_src_keys(monkeypatch, shape):
+    """Shape.src_keys: a pair sort (argsort) of one contiguous 32-bit row stores no keys in the init; its first key
+    pass reads the source's values and computes their keys (NaN/-0.0/ties, descending complemented), the later
+    passes the keys it stored; an offset view, rows or int64 take the stored keys.  Alone, with the pair knobs
+    (stage, stage_keys, gen_index, direct_index: the init then writes nothing), on the GPU / CPU / split4 kernels."""
+    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0),
+            "gpu_all": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, stage=True, stage_keys=True,
+                                           gen_index=True, direct_index=True),
+            "cpu": dataclasses.replace(radix.CPU, max_blocks=3),
+            "split4": radix.Shape(wg=64, wide=256, max_blocks=2)}[shape]
+    _force(monkeypatch, dataclasses.replace(base, src_keys=True))
+    assert "keys[e] = k" not in radix._build_init(wg.float32, False, 64, False, True, True, True, False).source()
+    rng = np.random.default_rng(31)
+    a = rng.standard_normal(3100).astype(np.float32)
+    a[::7], a[::11], a[::13] = -0.0, np.nan, 0.0
+    cases = [a, np.full(2100, -7, np.float32), rng.integers(-300, 300, 2500).astype(np.int32),
+             rng.integers(0, 2 ** 32, 2500, dtype=np.uint32), rng.integers(-2 ** 40, 2 ** 40, 2500)]
+    for v in cases:
+        for desc in (False, True):
+            np.testing.assert_array_equal(wg.argsort(wg.asarray(v), descending=desc).numpy(), ref_argsort(v, 0, desc))
+    x = wg.asarray(a)
+    np.testing.assert_array_equal(wg.argsort(x[5:]).numpy(), ref_argsort(a[5:], 0, False))
+    _check(a[:3000].reshape(3, 1000), 1, True)
