@@ -4,7 +4,8 @@ Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 
 (``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
 ``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``src_first``,
 ``stats_regs`` and ``init_blocks`` (ib), ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib), ``fold_pad``
-(fp), phase 6's pair knobs ``stage`` (st), ``stage_keys`` (sk), ``gen_index`` (gen), ``direct_index`` (di); blocks
+(fp), phase 6's pair knobs ``stage`` (st), ``stage_keys`` (sk), ``gen_index`` (gen), ``direct_index`` (di),
+``src_keys`` (srck); blocks
 and dscan regs as sorts/pair sorts), each against torch.sort (stable for argsort) in the same process when a CUDA
 torch imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
 synchronised loops after a warm-up.  Then a phase breakdown of the default and of the two fastest variants (sort),
@@ -41,7 +42,7 @@ DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GP
 
 
 _FLAGS = (("prefetch", "pf"), ("scan_bases", "sb"), ("nibbles", "nib"), ("fold_pad", "fp"), ("stage", "st"),
-          ("stage_keys", "sk"), ("gen_index", "gen"), ("direct_index", "di"), ("direct", "direct"),
+          ("stage_keys", "sk"), ("gen_index", "gen"), ("direct_index", "di"), ("src_keys", "srck"), ("direct", "direct"),
           ("src_first", "src"))
 
 
@@ -65,10 +66,10 @@ def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     if small:  # lavapipe: 4-16 blocks of 1024-key tiles
         small_ = dataclasses.replace(DEFAULT, max_blocks=4, dscan_regs=4, pair_blocks=16, pair_dscan=16)
         var(small_)
-        for knob in pairs:
+        for knob in (*pairs, "src_keys"):
             var(small_, **{knob: True, "stage": knob in ("stage", "stage_keys")})
         var(small_, init_blocks=64, stats_regs=4)
-        var(small_, **pairs, init_blocks=64, stats_regs=4)
+        var(small_, **pairs, src_keys=True, init_blocks=64, stats_regs=4)
         var(radix.Shape(wg=64, wide=256, max_blocks=8, tile=256, ranker="reg", prefetch=True), **pairs)
         return out
     # the likeliest first (a sweep past its time budget skips the rest).  Phase 6: the pair path's knobs on the
@@ -77,12 +78,16 @@ def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     # and together; the init's own blocks (ib) with the statistics' fold in registers; the pair knobs with other
     # pair shapes (1024 / 2048 blocks, 128 x 8)
     var(**pairs)
+    var(**pairs, src_keys=True)
+    var(**pairs, src_keys=True, init_blocks=8192, stats_regs=8)
     var(**pairs, init_blocks=8192, stats_regs=8)
     var(stage=True)
     var(stage=True, stage_keys=True)
     var(gen_index=True)
     var(direct_index=True)
     var(gen_index=True, direct_index=True)
+    var(src_keys=True)
+    var(src_keys=True, gen_index=True)
     var(init_blocks=8192, stats_regs=8)
     var(init_blocks=16384, stats_regs=16)
     var(init_blocks=4096, stats_regs=4)
