@@ -307,8 +307,8 @@ def test_gen_index_direct_index(monkeypatch, shape):
 
 @pytest.mark.parametrize("gen,keys", [(False, False), (True, True), (False, True)])
 def test_stage(monkeypatch, gen, keys):
-    """Shape.stage (with prefetch): every pass's payload prefetched and staged in workgroup memory, alternate
-    tiles in alternate halves; the writes read no global payload.  Several tiles a block (4 x 256, 3 blocks):
+    """Shape.stage (with prefetch): every pass's payload prefetched, held through the ranking and staged in tb (sc
+    for stage_keys' 32-bit keys); the writes read no global payload.  Several tiles a block (4 x 256, 3 blocks):
     argsort (stored keys float32 with NaN/-0.0/ties, int64), a values-only sort (carried bits), rows (row passes),
     both orders, with and without gen_index (the first pass's staged payload generated), with and without
     stage_keys (a key pass's stored keys staged: uint32 and int64 keys), against numpy."""
@@ -320,9 +320,12 @@ def test_stage(monkeypatch, gen, keys):
                       stage_keys=keys, gen_index=gen, fold_pad=gen)
     _force(monkeypatch, shp)
     text = radix._build_scatter(wg.uint32, shp, None).source()
-    assert "tpo = 265u - tpo;" in text and "idx_out[dest] = tp[tpo + rx_pad(o3 & 0xffffu)];" in text
-    assert ("keys_out[dest] = tk[tpo + rx_pad(o3 & 0xffffu)];" in text) == keys
-    assert "var<workgroup> tk" not in radix._build_scatter(wg.uint32, shp, ("float32", False)).source()
+    pad3 = "3u * 66u + pl" if gen else "rx_pad(j3)"  # fold_pad with gen
+    assert f"tb[{pad3}] = si3;" in text and "idx_out[dest] = tb[rx_pad(o3 & 0xffffu)];" in text
+    assert ("keys_out[dest] = sc[rx_pad(o3 & 0xffffu)];" in text) == keys
+    assert f"sc[{pad3}] = sk3;" not in radix._build_scatter(wg.uint32, shp, ("float32", False)).source()
+    assert f"sc[{pad3}] = sk3;" not in radix._build_scatter(wg.uint64, shp, None).source()  # 64-bit: not staged
+    assert shp.scatter_bytes == dataclasses.replace(shp, stage=False, stage_keys=False).scatter_bytes
     assert "rx_payload(at)" in radix._build_scatter(wg.uint32, dataclasses.replace(shp, stage=False, stage_keys=False),
                                                 None).source()
     rng = np.random.default_rng(23)

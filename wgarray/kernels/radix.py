@@ -84,11 +84,12 @@ class Shape:
     init_blocks: int = 0  # GPU: the init and the statistics cut the keys into up to this many blocks of their own
     # (0: the sort's blocks): shorter serial loops an init invocation (1024 blocks of 2^24 keys: 64 iterations
     # each), more partials for the statistics to fold (pair it with stats_regs)
-    stage: bool = False  # with prefetch: the reg scatter also prefetches every pass's payload and stages it in
-    # workgroup memory (two tiles' worth, alternating), so the writes read no global payload (a pair sort's index
-    # was otherwise first read at the write, a load's full latency a tile)
-    stage_keys: bool = False  # with stage: a key pass's stored keys staged too (the prefetched keys; the writes
-    # read no global key: a pair sort's keys_in[at])
+    stage: bool = False  # with prefetch: the reg scatter also prefetches every pass's payload, keeps it in
+    # registers through the ranking and stages it in tb once the tile is ranked (tb is free from then until the next
+    # tile's first counting sort), so the writes read no global payload (a pair sort's index was otherwise first
+    # read at the write, a load's full latency a tile); no workgroup memory added
+    stage_keys: bool = False  # with stage: a key pass's 32-bit stored keys staged likewise, in sc (free then too;
+    # at most 8 keys an invocation); 64-bit keys are still read at the write
     src_keys: bool = False  # a pair sort of one contiguous 32-bit row (offset 0): the init stores no keys, the
     # first key pass reads the source's values as its keys and computes them (rx_stored), the later passes the
     # keys it stored
@@ -116,8 +117,8 @@ class Shape:
                              f"{self.tile // self.wg} and {self.tile}")
         if self.stage and not (self.prefetch and self.ranker == "reg"):
             raise ValueError("Shape.stage needs the reg ranker's prefetch")
-        if self.stage_keys and not self.stage:
-            raise ValueError("Shape.stage_keys needs Shape.stage")
+        if self.stage_keys and not (self.stage and self.tile // self.wg <= 8):
+            raise ValueError("Shape.stage_keys needs Shape.stage and at most 8 keys an invocation")
         if self.nibbles and self.tile // self.wg > 15:
             raise ValueError(f"nibble counters take at most 15 keys an invocation, not {self.tile // self.wg}")
 
@@ -133,8 +134,7 @@ class Shape:
         if self.ranker == "reg":
             bases = self.wg // min(8, self.wg) + 1 if self.scan_bases else 0
             # the payload's two halves; the keys' (up to 64 bits)
-            staged = (2 * _padded(self.tile) if self.stage else 0) + (4 * _padded(self.tile) if self.stage_keys else 0)
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases + staged)
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
@@ -384,13 +384,14 @@ def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool =
 
 
 def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pads,
-              stage: bool = False, stage_keys: bool = False) -> tuple[str, str]:
-    """radix_scatter_reg.wgsl's PRELOAD (before the tile loop) and LOAD (a tile's codes into ta).  ``prefetch``:
+              stage: bool = False, stage_keys: bool = False) -> tuple[str, str, str]:
+    """radix_scatter_reg.wgsl's PRELOAD (before the tile loop), LOAD (a tile's codes into ta) and STAGE.  ``prefetch``:
     a tile's digit inputs were loaded into registers during the previous tile (the first tile's before the loop),
     and the next tile's are loaded once this one's codes are stored, in flight while it is ranked; ``kzero``: the
     key type's zero when a key pass reads stored keys (None: carried keys, only the payload is loaded);
-    ``stage`` (Shape.stage): every pass's payload is prefetched too (rx_payload) and stored into tp (the half at
-    tpo) with the codes; ``stage_keys``: a key pass's stored keys into tk likewise."""
+    ``stage`` (Shape.stage): every pass's payload is prefetched too (rx_payload), this tile's kept (si) while the
+    next tile's are in flight, and STAGE (once the tile is ranked) stores it into tb by position; ``stage_keys``: a
+    key pass's 32-bit stored keys (sk) into sc likewise."""
     r = range(items)
     ind = "        "
     load = []
@@ -400,23 +401,25 @@ def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pad
                  f"{ind}var c{k} = (0xffu << 16u) | j{k};",
                  f"{ind}if (j{k} < valid) {{ c{k} = ({digit} << 16u) | j{k}; }}"]
     load += [f"{ind}ta[{pads.col(f'{k}u', f'j{k}')}] = c{k};" for k in r]
-    load += [f"{ind}tp[tpo + {pads.col(f'{k}u', f'j{k}')}] = pi{k};" for k in r] if stage else []
-    load += [f"{ind}tk[tpo + {pads.col(f'{k}u', f'j{k}')}] = pk{k};" for k in r] if stage_keys and kzero else []
+    load += [f"{ind}let si{k} = pi{k};" for k in r] if stage else []
+    load += [f"{ind}let sk{k} = pk{k};" for k in r] if stage_keys and kzero else []
+    staged = [f"{ind}tb[{pads.col(f'{k}u', f'j{k}')}] = si{k};" for k in r] if stage else []
+    staged += [f"{ind}sc[{pads.col(f'{k}u', f'j{k}')}] = sk{k};" for k in r] if stage_keys and kzero else []
     pl = ["    let pl = rx_pad(lid);"] if pads.cols else []
     if not prefetch:
-        return "\n".join(pl), "\n".join(load)
+        return "\n".join(pl), "\n".join(load), ""
 
     def fetch(at: str, k: int, i: str) -> list[str]:
         e = f"{at} + {k * wg}u + lid"
         return [f"{i}if ({e} < bstop) {{"] + ([f"{i}    pk{k} = rx_key_at({e});"] if kzero else []) + \
             [f"{i}    pi{k} = {'rx_payload' if stage else 'rx_idx_at'}({e});", f"{i}}}"]
-    pre = ["    var tpo = 0u;  // the half of tp this tile stages its payload in"] if stage else []
+    pre = []
     for k in r:
         pre += ([f"    var pk{k} = {kzero};"] if kzero else []) + [f"    var pi{k} = 0u;"] + fetch("bstart", k, "    ")
     load.append(f"{ind}// the next tile's inputs, in flight while this one is ranked")
     for k in r:
         load += fetch(f"t0 + {wg * items}u", k, ind)
-    return "\n".join(pl + pre), "\n".join(load)
+    return "\n".join(pl + pre), "\n".join(load), "\n".join(staged)
 
 
 def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = None,
@@ -428,9 +431,9 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
     r = range(items)
     ind = "        "
     pads = _Pads(fold, wg, items)
-    preload, load = _reg_load(wg, items, prefetch, kzero, pads, stage, stage_keys)
-    payload = "tp[tpo + rx_pad(o{k} & 0xffffu)]" if stage else "rx_payload(at)"
-    key = "tk[tpo + rx_pad(o{k} & 0xffffu)]" if stage_keys and kzero else "rx_stored(at)"
+    preload, load, staged = _reg_load(wg, items, prefetch, kzero, pads, stage, stage_keys)
+    payload = "tb[rx_pad(o{k} & 0xffffu)]" if stage else "rx_payload(at)"
+    key = "sc[rx_pad(o{k} & 0xffffu)]" if stage_keys and kzero else "rx_stored(at)"
     starts = []
     for k in r:
         starts += [f"{ind}let o{k} = ta[{pads.col(f'{k}u', f'j{k}')}];",
@@ -449,18 +452,10 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
                   f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
-    # the next tile stages in the other half: this tile's writes may still read this one (no barrier between)
-    advance += [f"{ind}tpo = {_padded(wg * items)}u - tpo;"] if stage else []
     return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items, nibbles, pads),
-                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, nibbles, pads), STARTS="\n".join(starts), WRITE="\n".join(write),
-                ADVANCE="\n".join(advance))
-
-
-def _staged(kdt: DType, shp: Shape, carried) -> str:
-    """The reg scatter's staging arrays (Shape.stage: the payload; stage_keys: stored keys), two tiles each."""
-    size = 2 * _padded(shp.tile)
-    out = [f"var<workgroup> tp: array<u32, {size}>;"] if shp.stage else []
-    return "\n".join(out + ([f"var<workgroup> tk: array<{kdt.wgsl}, {size}>;"] if shp.stage_keys and not carried else []))
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, nibbles, pads),
+                STARTS="\n".join(starts + ([f"{ind}// Shape.stage: the tile's payload (and keys) by position", staged]
+                                           if staged else [])), WRITE="\n".join(write), ADVANCE="\n".join(advance))
 
 
 def _build_scatter(kdt: DType, shp: Shape, carried, raw=None) -> launch.Kernel:
@@ -479,8 +474,7 @@ def _build_scatter(kdt: DType, shp: Shape, carried, raw=None) -> launch.Kernel:
                                   ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   **_reg_parts(wg, shp.items, shp.prefetch,
                                                None if carried else _kconst(kdt)["KZERO"], shp.nibbles,
-                                               shp.fold_pad, shp.stage, shp.stage_keys),
-                                  STAGED=_staged(kdt, shp, carried)),
+                                               shp.fold_pad, shp.stage, shp.stage_keys and kdt.itemsize == 4)),
                              wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried, raw), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items,

@@ -27,8 +27,6 @@ var<workgroup> run: array<u32, 256>;
 // each digit's output slot minus its first position in the sorted tile (wrapping): an element's slot is this
 // plus its position
 var<workgroup> tstart: array<u32, 256>;
-// Shape.stage: the tile's payload by position, two halves used by alternate tiles (the prefetched payload)
-${STAGED}
 
 const rx_q = vec4<u32>(0u, 1u, 2u, 3u);
 
@@ -47,7 +45,8 @@ ${LOAD}
 ${SPLIT_LO}
 ${SPLIT_HI}
         // the digits' first positions in the sorted tile, against their next output slots; whether an element
-        // ends its digit's run (the tile's last read of ta)
+        // ends its digit's run (the tile's last read of ta); Shape.stage: the payload into tb, free until the next
+        // tile's first counting sort (and 32-bit keys into sc, likewise)
 ${STARTS}
         workgroupBarrier();
         // write out in sorted order; the last element of a digit's run gives its next slot (no barrier before
