@@ -49,8 +49,9 @@ class Shape:
     tile: the fastest of ``python -m benchmarks.sortgpu_sweep`` on an H100, 2.07 ms for a 2^24 float32 sort against
     5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 1024 blocks, the digit
     scan's chunks of 4 block counts in registers, a values-only sort's passes run in its output (``direct``), the
-    next tile's inputs prefetched, the scan's segment bases, nibble counters and folded pads (1.47 ms at 2^24 on
-    the H100, torch.sort 0.92 ms); pair sorts (argsort) up to 4096 blocks, 16 counts in registers.  CPU
+    next tile's inputs prefetched, the scan's segment bases, nibble counters and folded pads (1.46 ms at 2^24 on
+    the H100, torch.sort 0.92 ms); pair sorts (argsort) up to 4096 blocks, 16 counts in registers, their payload
+    and 32-bit keys staged, the first pass generating the index, an argsort's passes run in its output (1.94 ms).  CPU
     adapters (lavapipe), where a workgroup barrier costs tens of microseconds: the chunked hist and scatter
     (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, each counting and placing a contiguous
     chunk of thousands of keys, no barrier), up to 32 blocks (a few a core) of at least 8192 keys, 8-bit digits
@@ -81,18 +82,12 @@ class Shape:
     # an invocation), not bytes of a vec4<u32>: ~10 instructions a key and counting sort instead of ~25
     fold_pad: bool = False  # the reg scatter's padded workgroup addresses affine in lid folded to one
     # precomputed pad plus constants (no shift and add an access: ~30 accesses a counting sort)
-    init_blocks: int = 0  # GPU: the init and the statistics cut the keys into up to this many blocks of their own
-    # (0: the sort's blocks): shorter serial loops an init invocation (1024 blocks of 2^24 keys: 64 iterations
-    # each), more partials for the statistics to fold (pair it with stats_regs)
     stage: bool = False  # with prefetch: the reg scatter also prefetches every pass's payload, keeps it in
     # registers through the ranking and stages it in tb once the tile is ranked (tb is free from then until the next
     # tile's first counting sort), so the writes read no global payload (a pair sort's index was otherwise first
     # read at the write, a load's full latency a tile); no workgroup memory added
     stage_keys: bool = False  # with stage: a key pass's 32-bit stored keys staged likewise, in sc (free then too;
     # at most 8 keys an invocation); 64-bit keys are still read at the write
-    src_keys: bool = False  # a pair sort of one contiguous 32-bit row (offset 0): the init stores no keys, the
-    # first key pass reads the source's values as its keys and computes them (rx_stored), the later passes the
-    # keys it stored
     gen_index: bool = False  # a sort with an index payload: the init writes no index, the first key pass takes
     # element e's index as e itself (rx_payload); the plan then runs at least one pass (as src_first)
     direct_index: bool = False  # an argsort of one row into a whole contiguous index output runs its passes'
@@ -138,10 +133,12 @@ class Shape:
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
-# the H100 sweep of 2026-12-06 (gpu_results s23): 1.473 ms for a 2^24 float32 sort (torch.sort 0.916 ms); pair
-# sorts fastest with 4096 blocks and dscan_regs 16 (argsort 2.287 ms against 2.505 with 1024 blocks)
+# the H100 sweeps of 2026-12-06 (gpu_results s23): phase 5, 1.473 ms for a 2^24 float32 sort (torch.sort 0.916 ms),
+# pair sorts fastest with 4096 blocks and dscan_regs 16 (argsort 2.287 ms against 2.505 with 1024 blocks); phase 6,
+# stage + stage_keys + gen_index + direct_index: argsort 1.938 ms against 2.322 (the sort 1.456 against 1.461)
 GPU = Shape(wg=256, wide=256, max_blocks=1024, tile=1024, ranker="reg", dscan_regs=4, direct=True, prefetch=True,
-            scan_bases=True, nibbles=True, fold_pad=True, pair_blocks=4096, pair_dscan=16)
+            scan_bases=True, nibbles=True, fold_pad=True, stage=True, stage_keys=True, gen_index=True,
+            direct_index=True, pair_blocks=4096, pair_dscan=16)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
 
 
@@ -211,13 +208,12 @@ def _reduce4(k: str, wide: int) -> str:
 
 
 def _build_init(xdt: DType, descending: bool, wide: int, carry: bool, one_row: bool, simple: bool,
-                store_idx: bool = True, store_keys: bool = True) -> launch.Kernel:
+                store_idx: bool = True) -> launch.Kernel:
     c = _kconst(_kdt(xdt))
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_init.wgsl", (read("src", f"array<{xdt.wgsl}>"), write("keys", k),
                                              write("idx", "array<u32>"), write("part", k)),
-                         dict(KEYFNS=_keyfns(xdt), ROWS_STRUCT=rows.wgsl_struct(),
-                              STOREKEY="keys[e] = k;" if store_keys and not carry else "",
+                         dict(KEYFNS=_keyfns(xdt), ROWS_STRUCT=rows.wgsl_struct(), STOREKEY="" if carry else "keys[e] = k;",
                               STOREIDX=f"idx[e] = {'bitcast<u32>(src[src_at(row, pos)])' if carry else 'e'};"
                               if store_idx else "",
                               ROWS_SRC=rows.wgsl_functions("src", "p.src", simple), KEY=_key(xdt, descending), K=c["K"],
@@ -266,23 +262,17 @@ def _digits(nbits: int, bits: int) -> int:
     return -(-nbits // bits)
 
 
-def _digit(kdt: DType, bits: int, carried, raw=None) -> str:
+def _digit(kdt: DType, bits: int, carried) -> str:
     """The pass's digit functions; ``carried`` (dtype name, descending): the payload is the values' own bits (a
-    values-only sort of one row), so the key is recomputed from it and no key array is read or written; ``raw``
-    (dtype name, descending; Shape.src_keys): in a pass flagged so (gen_idx bit 1) keys_in holds the source's
-    values, whose keys rx_stored computes."""
+    values-only sort of one row), so the key is recomputed from it and no key array is read or written."""
     c = _kconst(kdt)
-    keyin, keyof, fns, stored = "rx_stored(e)", "k", "", "keys_in[e]"
+    keyin, keyof, fns = "keys_in[e]", "k", ""
     if carried:
         xdt = dt.as_dtype(carried[0])
         keyin, fns = _key(xdt, carried[1], f"bitcast<{xdt.wgsl}>(idx_in[e])"), _keyfns(xdt)
         keyof = _key(xdt, carried[1], f"bitcast<{xdt.wgsl}>(i)")
-    elif raw:
-        xdt = dt.as_dtype(raw[0])
-        fns = _keyfns(xdt)
-        stored = f"select(keys_in[e], {_key(xdt, raw[1], f'bitcast<{xdt.wgsl}>(keys_in[e])')}, (p.gen_idx & 2u) != 0u)"
     return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], KZERO=c["KZERO"], BITS=bits,
-                         MASK=(1 << bits) - 1, KEYFNS=fns, KEYIN=keyin, KEYOF=keyof, STORED=stored,
+                         MASK=(1 << bits) - 1, KEYFNS=fns, KEYIN=keyin, KEYOF=keyof,
                          STORE_KEYS="false" if carried else "true")
 
 
@@ -290,13 +280,12 @@ def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
     return read("keys_in", f"array<{kdt.wgsl}>"), read("idx_in", "array<u32>"), read("plan", "array<u32>")
 
 
-def _build_hist(kdt: DType, shp: Shape, carried, raw=None) -> launch.Kernel:
+def _build_hist(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"),)
     if shp.chunked:
         return launch.Kernel("radix_hist_cpu.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, shp.bits, carried, raw), BITS=shp.bits, RADIX=1 << shp.bits),
-                             shp.wg)
-    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried, raw)), shp.wide)
+                             dict(DIGIT=_digit(kdt, shp.bits, carried), BITS=shp.bits, RADIX=1 << shp.bits), shp.wg)
+    return launch.Kernel("radix_hist.wgsl", bindings, dict(DIGIT=_digit(kdt, 8, carried)), shp.wide)
 
 
 def _build_dscan(wide: int, regs: int) -> launch.Kernel:
@@ -433,7 +422,7 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
     pads = _Pads(fold, wg, items)
     preload, load, staged = _reg_load(wg, items, prefetch, kzero, pads, stage, stage_keys)
     payload = "tb[rx_pad(o{k} & 0xffffu)]" if stage else "rx_payload(at)"
-    key = "sc[rx_pad(o{k} & 0xffffu)]" if stage_keys and kzero else "rx_stored(at)"
+    key = "sc[rx_pad(o{k} & 0xffffu)]" if stage_keys and kzero else "keys_in[at]"
     starts = []
     for k in r:
         starts += [f"{ind}let o{k} = ta[{pads.col(f'{k}u', f'j{k}')}];",
@@ -458,27 +447,26 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
                                            if staged else [])), WRITE="\n".join(write), ADVANCE="\n".join(advance))
 
 
-def _build_scatter(kdt: DType, shp: Shape, carried, raw=None) -> launch.Kernel:
+def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     if shp.chunked:
         bindings = _pass_inputs(kdt) + (write("counts", "array<u32>"), write("keys_out", f"array<{kdt.wgsl}>"),
                                         write("idx_out", "array<u32>"))
-        return launch.Kernel("radix_scatter_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt, shp.bits, carried, raw)),
-                             shp.wg)
+        return launch.Kernel("radix_scatter_cpu.wgsl", bindings, dict(DIGIT=_digit(kdt, shp.bits, carried)), shp.wg)
     bindings = _pass_inputs(kdt) + (read("counts", "array<u32>"), read("totals", "array<u32>"),
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
     begin = source.render("radix_scatter_begin.wgsl", WG=wg, PER=256 // wg)
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, 8, carried, raw), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases),
+                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases),
                                   ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
                                   **_reg_parts(wg, shp.items, shp.prefetch,
                                                None if carried else _kconst(kdt)["KZERO"], shp.nibbles,
                                                shp.fold_pad, shp.stage, shp.stage_keys and kdt.itemsize == 4)),
                              wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt, 8, carried, raw), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items,
-                              TILE=shp.tile, TILE2=2 * shp.tile, CNT=16 * wg), wg)
+                         dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
+                              TILE2=2 * shp.tile, CNT=16 * wg), wg)
 
 
 def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int, bits: int = 8) -> tuple[int, list[int]]:
@@ -513,13 +501,11 @@ class _Work:
 
 
 def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, rws, shp: Shape,
-                   carry: bool = False, final: Mirror | None = None, src_first: bool = False,
-                   store_keys: bool = True) -> _Work:
+                   carry: bool = False, final: Mirror | None = None, src_first: bool = False) -> _Work:
     """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
     statistics that plan the key passes on the device; ``final``: the mirror that serves as the payload's first
     buffer (where the passes end); ``src_first``: no payload written (the first pass reads the source, or
-    generates the index: Shape.gen_index), at least one pass planned; not ``store_keys``: no keys written (a
-    values-only sort carrying them; Shape.src_keys)."""
+    generates the index: Shape.gen_index), at least one pass planned."""
     kdt = _kdt(x.dtype)
     ntiles = math.ceil(n / shp.tile)
     block = math.ceil(ntiles / shp.max_blocks) * shp.tile
@@ -528,24 +514,20 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     idxs = [final or Mirror(dt.uint32, n, device), Mirror(dt.uint32, n, device)]
     work = _Work(n, nb, block, [m.buffer_for_write(whole=True) for m in keys],
                  [m.buffer_for_write(whole=True) for m in idxs], Mirror(dt.uint32, 4 + 64, device), keys + idxs)
-    # Shape.init_blocks: the init's own blocks (a multiple of its invocations each)
-    iblock = block if shp.chunked or not shp.init_blocks else math.ceil(n / shp.init_blocks / shp.wide) * shp.wide
-    nbi = math.ceil(n / iblock)
-    part = Mirror(kdt, 4 * nbi, device)
+    part = Mirror(kdt, 4 * nb, device)
     one_row, simple = length == n, rws[0].simple  # no division by L; one multiply-add an address
     kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple,
-                                     not src_first, store_keys),
-                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple, not src_first,
-                                                store_keys))
-    params = layout.Params().u32(n, length, iblock, 0)
+                                     not src_first),
+                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple, not src_first))
+    params = layout.Params().u32(n, length, block, 0)
     rws[0].pack(params)
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
-    launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nbi)
+    launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
     least = int(src_first)
     kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits, least, shp.stats_regs),
                             lambda: _build_stats(kdt, shp.wide, shp.bits, least, shp.stats_regs))
     bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
-    launch.dispatch(device, kernel, bufs, layout.Params().u32(nbi, 0, 0, 0).bytes(), workgroups=1)
+    launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
     return work
 
 
@@ -610,13 +592,9 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     src_first = shp.src_first and carry and bool(passes) and q.offset == 0 and (q.ishape, q.ist) == ((n,), (1,))
     # Shape.gen_index: an index payload is generated by the first key pass (no payload written by the init)
     gen = shp.gen_index and not carry and bool(passes)
-    # Shape.src_keys: a pair sort's first key pass reads a contiguous 32-bit row's values as its keys
-    raw = shp.src_keys and not carry and bool(passes) and n_rows == 1 and x.dtype.wgsl in CARRIED and \
-        q.offset == 0 and (q.ishape, q.ist) == ((n,), (1,))
-    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, final, src_first or gen, not raw)
+    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, final, src_first or gen)
     nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
     first = x.mirror.buffer() if src_first else None
-    rawk = (x.dtype.name, descending) if raw else None
     if passes and n_rows > 1:
         passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), bits)]
     segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
@@ -624,10 +602,9 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     totals = Mirror(dt.uint32, 256, device)
     per = 0 if nb <= SERIAL_DSCAN else 1  # digits a GPU dscan workgroup scans (0: serially)
     carried = (x.dtype.name, descending) if carry else None  # the passes recompute the keys from the payload
-    hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried, rawk),
-                          lambda: _build_hist(kdt, shp, carried, rawk))
-    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried, rawk),
-                             lambda: _build_scatter(kdt, shp, carried, rawk))
+    hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried), lambda: _build_hist(kdt, shp, carried))
+    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried),
+                             lambda: _build_scatter(kdt, shp, carried))
     regs = 0 if shp.chunked else shp.dscan_regs
     scan = launch.compile(device, ("radix_dscan", shp.wide, regs), lambda: _build_dscan(shp.wide, regs))
     cur = 0
@@ -635,20 +612,18 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
         if mode == 1 and arg == 0:
             cur = 0  # the plan runs an even number of key passes: the keys' order is in the first buffers
         src = first if first is not None and (mode, arg) == (0, 0) else ibuf[cur]  # this pass's payload
-        keys = x.mirror.buffer() if raw and (mode, arg) == (0, 0) else kbuf[cur]  # and its keys
-        flags = int(gen) | 2 * int(raw) if (mode, arg) == (0, 0) else 0
         params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
-                                     flags).bytes()
+                                     int(gen and (mode, arg) == (0, 0))).bytes()
         cbuf = counts.buffer_for_write(whole=True)
-        launch.dispatch(device, hist, [keys, src, plan, cbuf], params, workgroups=nb)
+        launch.dispatch(device, hist, [kbuf[cur], src, plan, cbuf], params, workgroups=nb)
         if shp.chunked:  # one exclusive scan of the digit-major chunk counts (as one "digit") gives every slot
             launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
                             layout.Params().u32((1 << bits) * segs, 1, mode, arg).bytes(), workgroups=1)
-            bufs = [keys, src, plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
+            bufs = [kbuf[cur], src, plan, cbuf, kbuf[1 - cur], ibuf[1 - cur]]
         else:
             launch.dispatch(device, scan, [plan, cbuf, totals.buffer_for_write(whole=True)],
                             layout.Params().u32(segs, per, mode, arg).bytes(), workgroups=256 // per if per else 1)
-            bufs = [keys, src, plan, cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]]
+            bufs = [kbuf[cur], src, plan, cbuf, totals.buffer(), kbuf[1 - cur], ibuf[1 - cur]]
         launch.dispatch(device, scatter, bufs, params, workgroups=nb)
         cur = 1 - cur
     if passes and passes[-1][0] == 0:

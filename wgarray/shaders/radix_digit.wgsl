@@ -18,8 +18,7 @@ struct Params {
     mode: u32,
     shift: u32,  // mode 1
     slot: u32,  // mode 0: the key pass
-    gen_idx: u32,  // bit 0: this pass's payload is the element index itself (Shape.gen_index: the init wrote none);
-    // bit 1: keys_in holds the source's values (Shape.src_keys: the init stored no keys)
+    gen_idx: u32,  // 1: this pass's payload is the element index itself (Shape.gen_index: the init wrote none)
 }
 
 ${KEYFNS}
@@ -51,16 +50,10 @@ fn rx_begin() -> bool {
 
 // Element e's payload: idx_in[e], or e itself in a pass that generates the index (Shape.gen_index's first pass).
 fn rx_payload(e: u32) -> u32 {
-    if ((p.gen_idx & 1u) != 0u) {
+    if (p.gen_idx != 0u) {
         return e;
     }
     return idx_in[e];
-}
-
-// Element e's stored key: keys_in[e], or in the first pass of Shape.src_keys (gen_idx bit 1) the key of the
-// source value keys_in[e] (the init stored no keys).
-fn rx_stored(e: u32) -> ${K} {
-    return ${STORED};
 }
 
 fn rx_digit(e: u32) -> u32 {
@@ -75,7 +68,7 @@ fn rx_digit(e: u32) -> u32 {
 // keys, else zero), and the digit from them.
 fn rx_key_at(e: u32) -> ${K} {
     if (${STORE_KEYS} && p.mode == 0u) {
-        return rx_stored(e);
+        return keys_in[e];
     }
     return ${KZERO};
 }

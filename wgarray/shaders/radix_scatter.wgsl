@@ -84,7 +84,7 @@ ${BEGIN}
                 let dest = run[d] + i - tstart[d];
                 idx_out[dest] = rx_payload(at);
                 if (rx_write_keys) {
-                    keys_out[dest] = rx_stored(at);
+                    keys_out[dest] = keys_in[at];
                 }
             }
         }

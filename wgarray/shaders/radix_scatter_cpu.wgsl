@@ -33,7 +33,7 @@ ${ENTRY}
         counts[i] = dest + 1u;
         idx_out[dest] = rx_payload(e);
         if (rx_write_keys) {
-            keys_out[dest] = rx_stored(e);
+            keys_out[dest] = keys_in[e];
         }
     }
 }
