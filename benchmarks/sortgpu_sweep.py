@@ -3,9 +3,9 @@
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
 ``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``src_first``,
-``stats_regs`` and ``init_blocks`` (ib), ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib), ``fold_pad``
-(fp), phase 6's pair knobs ``stage`` (st), ``stage_keys`` (sk), ``gen_index`` (gen), ``direct_index`` (di),
-``src_keys`` (srck); blocks
+``stats_regs`` (stats), ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib), ``fold_pad`` (fp), phase 6's
+pair knobs ``stage`` (st), ``stage_keys`` (sk), ``gen_index`` (gen), ``direct_index`` (di), on by default since
+phase 7 (the H100 sweep of gpu_results s23: argsort 1.94 ms against 2.32); blocks
 and dscan regs as sorts/pair sorts), each against torch.sort (stable for argsort) in the same process when a CUDA
 torch imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
 synchronised loops after a warm-up.  Then a phase breakdown of the default and of the two fastest variants (sort),
@@ -42,16 +42,15 @@ DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GP
 
 
 _FLAGS = (("prefetch", "pf"), ("scan_bases", "sb"), ("nibbles", "nib"), ("fold_pad", "fp"), ("stage", "st"),
-          ("stage_keys", "sk"), ("gen_index", "gen"), ("direct_index", "di"), ("src_keys", "srck"), ("direct", "direct"),
-          ("src_first", "src"))
+          ("stage_keys", "sk"), ("gen_index", "gen"), ("direct_index", "di"), ("direct", "direct"), ("src_first", "src"))
 
 
 def label(shp: radix.Shape) -> str:
-    """wg, keys an invocation, blocks/dscan (sorts; pair sorts after the slash), init blocks/stats regs, knobs."""
+    """wg, keys an invocation, blocks/dscan (sorts; pair sorts after the slash), stats regs, knobs."""
     pb, pd = shp.pair_blocks or shp.max_blocks, shp.pair_dscan or shp.dscan_regs
     out = [f"reg wg={shp.wg} items={shp.items} blocks={shp.max_blocks}/{pb} dscan={shp.dscan_regs}/{pd}"]
-    if shp.init_blocks or shp.stats_regs:
-        out.append(f"ib={shp.init_blocks} stats={shp.stats_regs}")
+    if shp.stats_regs:
+        out.append(f"stats={shp.stats_regs}")
     return " ".join(out + [short for name, short in _FLAGS if getattr(shp, name)])
 
 
@@ -62,46 +61,30 @@ def variants(small: bool) -> list[tuple[str, radix.Shape]]:
         shp = dataclasses.replace(base or DEFAULT, **knobs)
         out.append((label(shp), shp))
 
-    pairs = dict(stage=True, stage_keys=True, gen_index=True, direct_index=True)
+    pairs_off = dict(stage=False, stage_keys=False, gen_index=False, direct_index=False)
     if small:  # lavapipe: 4-16 blocks of 1024-key tiles
         small_ = dataclasses.replace(DEFAULT, max_blocks=4, dscan_regs=4, pair_blocks=16, pair_dscan=16)
         var(small_)
-        for knob in (*pairs, "src_keys"):
-            var(small_, **{knob: True, "stage": knob in ("stage", "stage_keys")})
-        var(small_, init_blocks=64, stats_regs=4)
-        var(small_, **pairs, src_keys=True, init_blocks=64, stats_regs=4)
-        var(radix.Shape(wg=64, wide=256, max_blocks=8, tile=256, ranker="reg", prefetch=True), **pairs)
+        var(small_, **pairs_off)
+        for knob in ("stage_keys", "gen_index", "direct_index"):
+            var(small_, **{knob: False})
+        var(small_, stats_regs=4, src_first=True)
+        var(radix.Shape(wg=64, wide=256, max_blocks=8, tile=256, ranker="reg", prefetch=True, stage=True,
+                        stage_keys=True, gen_index=True, direct_index=True))
         return out
-    # the likeliest first (a sweep past its time budget skips the rest).  Phase 6: the pair path's knobs on the
-    # default (st: the payload prefetched and staged in workgroup memory; sk: the stored keys too; gen: the first
-    # pass generates the index, the init writes none; di: an argsort's passes end in its output, no gather), alone
-    # and together; the init's own blocks (ib) with the statistics' fold in registers; the pair knobs with other
-    # pair shapes (1024 / 2048 blocks, 128 x 8)
-    var(**pairs)
-    var(**pairs, src_keys=True)
-    var(**pairs, src_keys=True, init_blocks=8192, stats_regs=8)
-    var(**pairs, init_blocks=8192, stats_regs=8)
-    var(stage=True)
-    var(stage=True, stage_keys=True)
-    var(gen_index=True)
-    var(direct_index=True)
-    var(gen_index=True, direct_index=True)
-    var(src_keys=True)
-    var(src_keys=True, gen_index=True)
-    var(init_blocks=8192, stats_regs=8)
-    var(init_blocks=16384, stats_regs=16)
-    var(init_blocks=4096, stats_regs=4)
-    var(stats_regs=4)
-    var(**pairs, pair_blocks=1024, pair_dscan=4)
-    var(**pairs, pair_blocks=2048, pair_dscan=8)
-    var(stage=True, pair_blocks=1024, pair_dscan=4)
-    var(**pairs, init_blocks=8192, stats_regs=8, src_first=True)
-    # 128 x 8 (sort5's second best), with the pair knobs
-    var(wg=128, tile=1024, max_blocks=4096, dscan_regs=16, **pairs)
-    # phase 5's sweep's references: the previous default (4096 blocks, dscan 16, none of phase 5's knobs) and
-    # phase 5's knobs at 4096 blocks for sorts too
-    var(max_blocks=4096, dscan_regs=16, prefetch=False, scan_bases=False, nibbles=False, fold_pad=False)
-    var(max_blocks=4096, dscan_regs=16)
+    # phase 7: the default (phase 6's pair knobs on) against phase 6's default (them off) and each knob left out
+    # (stage without stage_keys: the staged payload alone); phase 6's runners-up: 128 x 8 with 4096 blocks, the
+    # statistics' fold in registers with src_first, 2048 pair blocks; phase 5's reference (4096 blocks, dscan 16,
+    # none of the knobs)
+    var(**pairs_off)
+    var(stage_keys=False)
+    var(gen_index=False)
+    var(direct_index=False)
+    var(gen_index=False, direct_index=False)
+    var(stats_regs=8, src_first=True)
+    var(wg=128, tile=1024, max_blocks=4096, dscan_regs=16)
+    var(pair_blocks=2048, pair_dscan=8)
+    var(max_blocks=4096, dscan_regs=16, prefetch=False, scan_bases=False, nibbles=False, fold_pad=False, **pairs_off)
     return out
 
 
