@@ -3,10 +3,13 @@
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
 (``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
 ``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``src_first``,
-``stats_regs``), each
-against torch.sort (stable for argsort) in the same process when a CUDA torch imports.  Every result is checked
-(against torch on CUDA, else numpy), untimed.  Times are the best of three synchronised loops after a warm-up.
-Then a phase breakdown of the default and of the two fastest variants: the 2^24 sort's time with only some
+``stats_regs`` (stats), ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib), ``fold_pad`` (fp), phase 6's
+pair knobs ``stage`` (st), ``stage_keys`` (sk), ``gen_index`` (gen), ``direct_index`` (di), on by default since
+phase 7 (the H100 sweep of gpu_results s23: argsort 1.94 ms against 2.32); blocks
+and dscan regs as sorts/pair sorts), each against torch.sort (stable for argsort) in the same process when a CUDA
+torch imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
+synchronised loops after a warm-up.  Then a phase breakdown of the default and of the two fastest variants (sort),
+and of the default and the fastest argsort (argsort): the 2^24 sort's time with only some
 kernels recorded (the result is then wrong and not checked): scatter = full - (all but the scatters), hist =
 (init, stats, histograms, gather) - (init, stats, gather), dscan likewise, gather = full - (all but the gather);
 init+stats alone, nothing recorded (the host's and the allocations' share), and the host's time to record (not
@@ -16,11 +19,12 @@ for one counter, so hist is then an upper bound.)
 
 One line a case: ``<variant> <op> 2^e: <ms> ms, torch <ms> ms, speed <torch/ours>`` (speed >= 0.5 is the target)
 and the shape the device resolved (a tile that does not fit the device's workgroup memory is halved: the printed
-shape says so).  ``--small``: sizes 2^10..2^14 and shapes that fit a CPU adapter (lavapipe), to check that it
+shape says so).  ``--small``: sizes 2^10 and 2^12 and shapes that fit a CPU adapter (lavapipe), to check that it
 runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the default and the variants whose label
 contains TEXT (e.g. ``--only="reg wg=256"``).  Under 150 s on an H100/H200."""
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 
@@ -37,30 +41,50 @@ BUDGET_S = 70  # seconds of variants, then the phase breakdown (the whole run un
 DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GPU
 
 
+_FLAGS = (("prefetch", "pf"), ("scan_bases", "sb"), ("nibbles", "nib"), ("fold_pad", "fp"), ("stage", "st"),
+          ("stage_keys", "sk"), ("gen_index", "gen"), ("direct_index", "di"), ("direct", "direct"), ("src_first", "src"))
+
+
+def label(shp: radix.Shape) -> str:
+    """wg, keys an invocation, blocks/dscan (sorts; pair sorts after the slash), stats regs, knobs."""
+    pb, pd = shp.pair_blocks or shp.max_blocks, shp.pair_dscan or shp.dscan_regs
+    out = [f"reg wg={shp.wg} items={shp.items} blocks={shp.max_blocks}/{pb} dscan={shp.dscan_regs}/{pd}"]
+    if shp.stats_regs:
+        out.append(f"stats={shp.stats_regs}")
+    return " ".join(out + [short for name, short in _FLAGS if getattr(shp, name)])
+
+
 def variants(small: bool) -> list[tuple[str, radix.Shape]]:
     out = [("default", DEFAULT)]
 
-    def reg(wgs: int, items: int, blocks: int = 4096, dscan: int = 0, direct: bool = False, src: bool = False,
-            stats: int = 0) -> None:
-        label = (f"reg wg={wgs} items={items} blocks={blocks} dscan={dscan} direct={int(direct)} src={int(src)} "
-                 f"stats={stats}")
-        out.append((label, radix.Shape(wg=wgs, wide=256, max_blocks=blocks, tile=wgs * items, ranker="reg",
-                                       dscan_regs=dscan, direct=direct, src_first=src, stats_regs=stats)))
-    if small:
-        reg(64, 4, blocks=8)
-        reg(32, 16, blocks=100, dscan=2, direct=True, src=True, stats=1)
+    def var(base: radix.Shape | None = None, **knobs) -> None:
+        shp = dataclasses.replace(base or DEFAULT, **knobs)
+        out.append((label(shp), shp))
+
+    pairs_off = dict(stage=False, stage_keys=False, gen_index=False, direct_index=False)
+    if small:  # lavapipe: 4-16 blocks of 1024-key tiles
+        small_ = dataclasses.replace(DEFAULT, max_blocks=4, dscan_regs=4, pair_blocks=16, pair_dscan=16)
+        var(small_)
+        var(small_, **pairs_off)
+        for knob in ("stage_keys", "gen_index", "direct_index"):
+            var(small_, **{knob: False})
+        var(small_, stats_regs=4, src_first=True)
+        var(radix.Shape(wg=64, wide=256, max_blocks=8, tile=256, ranker="reg", prefetch=True, stage=True,
+                        stage_keys=True, gen_index=True, direct_index=True))
         return out
-    # the likeliest first (a sweep past its time budget skips the rest): the default with src_first; sort4.txt's
-    # best two, the previous default
-    reg(256, 4, dscan=16, direct=True, src=True, stats=16)
-    reg(256, 4, dscan=16, direct=True, src=True)
-    reg(256, 4, dscan=16, direct=True, stats=16)
-    reg(256, 4, 1024, dscan=4, direct=True, src=True, stats=4)
-    reg(256, 4, 1024, dscan=4, direct=True)
-    reg(256, 4)
-    reg(256, 4, 2048, dscan=8, direct=True)
-    reg(256, 4, 8192, dscan=32, direct=True)
-    reg(256, 8, 2048, dscan=8, direct=True)
+    # phase 7: the default (phase 6's pair knobs on) against phase 6's default (them off) and each knob left out
+    # (stage without stage_keys: the staged payload alone); phase 6's runners-up: 128 x 8 with 4096 blocks, the
+    # statistics' fold in registers with src_first, 2048 pair blocks; phase 5's reference (4096 blocks, dscan 16,
+    # none of the knobs)
+    var(**pairs_off)
+    var(stage_keys=False)
+    var(gen_index=False)
+    var(direct_index=False)
+    var(gen_index=False, direct_index=False)
+    var(stats_regs=8, src_first=True)
+    var(wg=128, tile=1024, max_blocks=4096, dscan_regs=16)
+    var(pair_blocks=2048, pair_dscan=8)
+    var(max_blocks=4096, dscan_regs=16, prefetch=False, scan_bases=False, nibbles=False, fold_pad=False, **pairs_off)
     return out
 
 
@@ -101,7 +125,7 @@ def main() -> None:
         cuda = torch.cuda.is_available()
     except Exception:  # noqa: BLE001 - torch is optional
         torch, cuda = None, False
-    sizes = [10, 12, 14] if small else [20, 22, 24]
+    sizes = [10, 12] if small else [20, 22, 24]
     if quick:
         sizes = sizes[-1:]
     top = sizes[-1]
@@ -125,8 +149,10 @@ def main() -> None:
     dev.synchronize()
     reps = {e: (20 if e < 22 else 5) for e in sizes}
     default = radix.GPU, radix.CPU
-    names = dict(variants(small))
-    results: dict[str, float] = {}
+    listed = variants(small)
+    names = dict(listed)
+    assert len(names) == len(listed), "two variants with one label"
+    results: dict[tuple[str, str], float] = {}
 
     def row(label: str, e: int, op: str, check: bool = True) -> float:
         a = arrays[e]
@@ -135,7 +161,7 @@ def main() -> None:
         t = _best(lambda: f(a), dev.synchronize, reps[e])
         tt = ref.get((e, op))
         extra = f", torch {tt * 1e3:.3f} ms, speed {tt / t:.3f}" if tt else ""
-        print(f"{label:<64} {op:<7} 2^{e}: {t * 1e3:8.3f} ms{extra}{'' if ok else '  !! MISMATCH'}", flush=True)
+        print(f"{label:<86} {op:<7} 2^{e}: {t * 1e3:8.3f} ms{extra}{'' if ok else '  !! MISMATCH'}", flush=True)
         return t
 
     try:
@@ -152,27 +178,31 @@ def main() -> None:
             try:
                 for e, op in cases:
                     t = row(label, e, op)
-                    if e == top and op == "sort":
-                        results[label] = t
+                    if e == top:
+                        results[label, op] = t
             except Exception as exc:  # noqa: BLE001 - report a shape the device refuses, keep sweeping
                 print(f"{label}: failed: {type(exc).__name__}: {exc}"[:400], flush=True)
-        ranked = sorted((t, label) for label, t in results.items() if label != "default")
-        print(f"-- best at 2^{top} sort: " + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
+        best = {}
+        for op in ("sort", "argsort"):
+            ranked = sorted((t, lab) for (lab, o), t in results.items() if o == op and lab != "default")
+            best[op] = [lab for _, lab in ranked[:1 if small else 2]]
+            print(f"-- best at 2^{top} {op}: " + "; ".join(f"{lab} {t * 1e3:.3f} ms" for t, lab in ranked[:5]))
         skip = _Skip()
         try:
-            for label in ["default"] + [lab for _, lab in ranked[:1 if small else 2]]:
+            for op, label in [("sort", "default")] + [("sort", lab) for lab in best["sort"]] + \
+                    [("argsort", "default")] + [("argsort", lab) for lab in best["argsort"][:1]]:
                 radix.GPU = radix.CPU = names[label]
-                full = row(f"phases {label}: full", top, "sort", check=False)
+                full = row(f"phases {label}: full", top, op, check=False)
                 # the host's share: recording (not running) one sort, the device idle before each call
                 a = arrays[top]
                 rec = []
                 for _ in range(5):
                     dev.synchronize()
                     t0 = time.perf_counter()
-                    wg.sort(a)
+                    getattr(wg, op)(a)
                     rec.append(time.perf_counter() - t0)
                 dev.synchronize()
-                print(f"phases {label}: recording one sort on the host {min(rec) * 1e3:.3f} ms", flush=True)
+                print(f"phases {label}: recording one {op} on the host {min(rec) * 1e3:.3f} ms", flush=True)
                 t = {}
                 # kernels left out: with the histograms and scans in place the scatter gets valid counts; a
                 # histogram or scan alone runs on valid keys (its cost does not depend on the counts it reads)
@@ -185,9 +215,9 @@ def main() -> None:
                     skip.skip = set(parts)
                     shown = name if name in ("no gather", "only init+stats", "nothing") else \
                         "init+stats+gather" + ("" if name == "none" else f"+{name}")
-                    t[name] = row(f"phases {label}: {shown}", top, "sort", check=False)
+                    t[name] = row(f"phases {label}: {shown}", top, op, check=False)
                     skip.skip = set()
-                print(f"   => scatter {(full - t['hist+dscan']) * 1e3:.3f} ms, hist {(t['hist'] - t['none']) * 1e3:.3f}, "
+                print(f"   => {op}: scatter {(full - t['hist+dscan']) * 1e3:.3f} ms, hist {(t['hist'] - t['none']) * 1e3:.3f}, "
                       f"dscan {(t['dscan'] - t['none']) * 1e3:.3f}, gather {(full - t['no gather']) * 1e3:.3f}, "
                       f"init+stats+gather {t['none'] * 1e3:.3f}, init+stats {t['only init+stats'] * 1e3:.3f}, "
                       f"nothing recorded {t['nothing'] * 1e3:.3f} of {full * 1e3:.3f} ms")

@@ -22,7 +22,11 @@ from strategies import assert_same
 SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
           "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg"),
           "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg"),
-          "default": dataclasses.replace(radix.GPU, max_blocks=2)}
+          "default": dataclasses.replace(radix.GPU, max_blocks=2, pair_blocks=3),
+          # issue 18 phase 5's knobs together: prefetched tiles, segment bases in the scan, nibble counters, folded
+          # pads
+          "knobs64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True,
+                                   scan_bases=True, nibbles=True, fold_pad=True)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
 
@@ -41,12 +45,17 @@ def _check(a: np.ndarray, axis: int, desc: bool) -> None:
 
 def test_forced_shapes_in_use(monkeypatch):
     """The forced shapes run as given here (they fit lavapipe's workgroup memory); a bad knob is refused."""
-    # the H100 sweep's fastest
-    assert (radix.GPU.ranker, radix.GPU.wg, radix.GPU.items, radix.GPU.dscan_regs, radix.GPU.direct) == \
-        ("reg", 256, 4, 16, True)
+    # the H100 sweeps' fastest (gpu_results s23): 1024 blocks, pairs 4096, phase 6's pair knobs on
+    g = radix.GPU
+    assert (g.ranker, g.wg, g.items, g.max_blocks, g.dscan_regs, g.direct, g.prefetch, g.scan_bases, g.nibbles,
+            g.fold_pad, g.pair_blocks, g.pair_dscan) == ("reg", 256, 4, 1024, 4, True, True, True, True, True, 4096, 16)
+    assert (g.stage, g.stage_keys, g.gen_index, g.direct_index, g.src_first, g.stats_regs) == (True,) * 4 + (False, 0)
     for shape in SHAPES.values():
         _force(monkeypatch, shape)
         assert radix._shape(wg.default_device()) == shape
+        pairs = radix._shape(wg.default_device(), pairs=True)
+        assert (pairs.max_blocks, pairs.dscan_regs) == (shape.pair_blocks or shape.max_blocks,
+                                                        shape.pair_dscan or shape.dscan_regs)
     big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 15, ranker="reg")
     _force(monkeypatch, big)
     fit = radix._shape(wg.default_device())  # halved until they fit
@@ -137,8 +146,9 @@ def test_dscan_regs(monkeypatch, n):
 @pytest.mark.parametrize("dtype", ["float32", "int32", "uint32"])
 def test_direct_values_sort(monkeypatch, dtype):
     """Shape.direct: a values-only sort of one 32-bit row into a fresh contiguous output runs its passes there and
-    records no gather; strided outputs, rows and argsort still gather.  Against numpy's sort (NaNs last)."""
-    _force(monkeypatch, dataclasses.replace(radix.GPU, max_blocks=3, direct=True))
+    records no gather; strided outputs and rows still gather (an argsort of one row does not: the default's
+    direct_index).  Against numpy's sort (NaNs last)."""
+    _force(monkeypatch, dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, direct=True))
     from wgarray.kernels import sort as _sort
     gathers = []
     real = _sort.gather
@@ -165,7 +175,7 @@ def test_direct_values_sort(monkeypatch, dtype):
     assert_same(wg.sort(wg.asarray(b), axis=1).numpy(),
                 np.take_along_axis(b, np.argsort(b, axis=1, kind="stable"), axis=1))
     np.testing.assert_array_equal(wg.argsort(wg.asarray(a)).numpy(), np.argsort(a, kind="stable"))
-    assert len(gathers) == 3
+    assert len(gathers) == 2
 
 
 @pytest.mark.parametrize("shape", ["gpu", "gpu_direct", "cpu"])
@@ -173,8 +183,8 @@ def test_src_first(monkeypatch, shape):
     """Shape.src_first: a values-only sort of one contiguous row reads the source as its first pass's payload (the
     init writes none); equal keys still pass once (then copy) so the data reach the pair; offset, strided or
     argsort inputs take the payload written by the init.  Against numpy's stable sort (NaNs last)."""
-    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, direct=False),
-            "gpu_direct": dataclasses.replace(radix.GPU, max_blocks=3, direct=True),
+    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, direct=False),
+            "gpu_direct": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, direct=True),
             "cpu": dataclasses.replace(radix.CPU, max_blocks=3)}[shape]
     _force(monkeypatch, dataclasses.replace(base, src_first=True))
     assert "idx[e] =" not in radix._build_init(wg.float32, False, 64, True, True, True, False).source()
@@ -222,3 +232,110 @@ def test_reg_shape_limits():
     with pytest.raises(ValueError, match="32768 a tile"):
         radix.Shape(wg=256, wide=256, max_blocks=64, tile=65536, ranker="reg")
     radix.Shape(wg=256, wide=256, max_blocks=64, tile=32768, ranker="reg")  # 128 keys an invocation: fine
+
+
+_KNOB_MARK = {"prefetch": "pi3 = rx_idx_at(t0 + 1024u + 768u + lid)", "scan_bases": "rx_base[lid] =",
+              "nibbles": "cb = cb + select(0u, i3, u3)", "fold_pad": "sc[(d3 & 7u) * 264u + pl]"}
+
+
+@pytest.mark.parametrize("knob", sorted(_KNOB_MARK))
+def test_phase5_knob(monkeypatch, knob):
+    """Each of Shape.prefetch / scan_bases / nibbles / fold_pad alone on the GPU default shape (3 blocks of several tiles; the
+    generated text has the knob's code): values and indices (stored keys: float32, int64), a values-only sort
+    (keys from the payload), rows (row passes read the payload), NaN/-0.0/ties, both orders, against numpy."""
+    alone = dict(prefetch=False, scan_bases=False, nibbles=False, fold_pad=False, stage=False, stage_keys=False)
+    shp = dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, **{**alone, knob: True})
+    _force(monkeypatch, shp)
+    for carried in (None, ("float32", False)):
+        text = radix._build_scatter(wg.uint32, shp, carried).source()
+        assert _KNOB_MARK[knob] in text
+        off = dataclasses.replace(shp, **{knob: False})
+        assert _KNOB_MARK[knob] not in radix._build_scatter(wg.uint32, off, carried).source()
+    rng = np.random.default_rng(21)
+    for dtype, cases in (("float32", (((3100,), 0, False), ((3100,), 0, True), ((3, 1100), 1, True))),
+                         ("int64", (((3100,), 0, True), ((40, 61), 0, False)))):
+        pool = _POOL.astype(dtype) if dtype == "float32" else rng.integers(-2 ** 40, 2 ** 40, 9)
+        for shp_, axis, desc in cases:
+            _check(pool[rng.integers(0, len(pool), int(np.prod(shp_)))].reshape(shp_), axis, desc)
+    a = rng.standard_normal(3100).astype(np.float32)
+    a[::7] = -0.0
+    a[::11] = np.nan
+    a[::13] = 0.0
+    for desc in (False, True):
+        assert_same(wg.sort(wg.asarray(a), descending=desc).numpy(), a[ref_argsort(a, 0, desc)])
+
+
+@pytest.mark.slow
+def test_fold_pad_narrow(monkeypatch):
+    """Shape.fold_pad with 16 invocations: only the runs' pads fold (k * 16 + lid crosses 32-word boundaries)."""
+    shp = radix.Shape(wg=16, wide=64, max_blocks=3, tile=128, ranker="reg", prefetch=True, scan_bases=True,
+                      nibbles=True, fold_pad=True)
+    _force(monkeypatch, shp)
+    text = radix._build_scatter(wg.uint32, shp, None).source()
+    assert "let pb = rx_pad(base)" in text and "let pl" not in text and "+ pl]" not in text
+    rng = np.random.default_rng(3)
+    for shp_, axis, desc in (((2049,), 0, False), ((3, 700), 1, True)):
+        _check(_POOL[rng.integers(0, len(_POOL), int(np.prod(shp_)))].reshape(shp_), axis, desc)
+
+
+@pytest.mark.parametrize("shape", ["gpu", "cpu", "split4"])
+def test_gen_index_direct_index(monkeypatch, shape):
+    """Shape.gen_index (the init writes no index, the first key pass takes e itself) and Shape.direct_index (an
+    argsort of one row runs its passes' payload in its whole contiguous output: no gather), alone and together:
+    argsorts of stored keys (float32 NaN/-0.0/ties, int64), equal keys (one pass, then the copy), one element,
+    rows (row passes read the generated index), both orders, against numpy's stable argsort."""
+    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0),
+            "cpu": dataclasses.replace(radix.CPU, max_blocks=3),
+            "split4": radix.Shape(wg=64, wide=256, max_blocks=2)}[shape]
+    from wgarray.kernels import sort as _sort
+    gathers = []
+    real = _sort.gather
+    monkeypatch.setattr(_sort, "gather", lambda *a, **k: (gathers.append(1), real(*a, **k)))
+    rng = np.random.default_rng(17)
+    a = rng.standard_normal(3100).astype(np.float32)
+    a[::7], a[::11], a[::13] = -0.0, np.nan, 0.0
+    cases = [a, np.full(2100, 7, np.float32), a[:1], rng.integers(-2 ** 40, 2 ** 40, 2500)]
+    for gen, direct in ((True, False), (False, True), (True, True)):
+        _force(monkeypatch, dataclasses.replace(base, gen_index=gen, direct_index=direct))
+        del gathers[:]
+        for v in cases:
+            for desc in (False, True):
+                np.testing.assert_array_equal(wg.argsort(wg.asarray(v), descending=desc).numpy(),
+                                              ref_argsort(v, 0, desc))
+        assert len(gathers) == (0 if direct else 2 * len(cases))
+        _check(a[:3000].reshape(3, 1000), 1, True)  # rows: gathered
+        _check(a[:3000].reshape(30, 100), 0, False)
+
+
+@pytest.mark.parametrize("gen,keys", [(False, False), (True, True), (False, True)])
+def test_stage(monkeypatch, gen, keys):
+    """Shape.stage (with prefetch): every pass's payload prefetched, held through the ranking and staged in tb (sc
+    for stage_keys' 32-bit keys); the writes read no global payload.  Several tiles a block (4 x 256, 3 blocks):
+    argsort (stored keys float32 with NaN/-0.0/ties, int64), a values-only sort (carried bits), rows (row passes),
+    both orders, with and without gen_index (the first pass's staged payload generated), with and without
+    stage_keys (a key pass's stored keys staged: uint32 and int64 keys), against numpy."""
+    with pytest.raises(ValueError, match="prefetch"):
+        radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", stage=True)
+    with pytest.raises(ValueError, match="stage"):
+        radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True, stage_keys=True)
+    shp = radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True, stage=True,
+                      stage_keys=keys, gen_index=gen, fold_pad=gen)
+    _force(monkeypatch, shp)
+    text = radix._build_scatter(wg.uint32, shp, None).source()
+    pad3 = "3u * 66u + pl" if gen else "rx_pad(j3)"  # fold_pad with gen
+    assert f"tb[{pad3}] = si3;" in text and "idx_out[dest] = tb[rx_pad(o3 & 0xffffu)];" in text
+    assert ("keys_out[dest] = sc[rx_pad(o3 & 0xffffu)];" in text) == keys
+    assert f"sc[{pad3}] = sk3;" not in radix._build_scatter(wg.uint32, shp, ("float32", False)).source()
+    assert f"sc[{pad3}] = sk3;" not in radix._build_scatter(wg.uint64, shp, None).source()  # 64-bit: not staged
+    assert shp.scatter_bytes == dataclasses.replace(shp, stage=False, stage_keys=False).scatter_bytes
+    assert "rx_payload(at)" in radix._build_scatter(wg.uint32, dataclasses.replace(shp, stage=False, stage_keys=False),
+                                                None).source()
+    rng = np.random.default_rng(23)
+    a = rng.standard_normal(3100).astype(np.float32)
+    a[::7], a[::11], a[::13] = -0.0, np.nan, 0.0
+    b = rng.integers(-2 ** 40, 2 ** 40, 9)[rng.integers(0, 9, 2900)]
+    for v, axis, desc in ((a, 0, False), (a, 0, True), (b, 0, True), (a[:3000].reshape(3, 1000), 1, False),
+                          (b[:2900].reshape(29, 100), 0, True)):
+        _check(v, axis, desc)
+    for desc in (False, True):
+        assert_same(wg.sort(wg.asarray(a), descending=desc).numpy(), a[ref_argsort(a, 0, desc)])

@@ -47,9 +47,11 @@ SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts se
 class Shape:
     """Launch shapes.  GPUs: the register-ranked tiled scatter (256 invocations rank 4 keys each of a 1024-key
     tile: the fastest of ``python -m benchmarks.sortgpu_sweep`` on an H100, 2.07 ms for a 2^24 float32 sort against
-    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 4096 blocks, the digit
-    scan's chunks of 16 block counts in registers and a values-only sort's passes run in its output (``direct``:
-    1.98 ms at 2^24 on the H100, torch.sort 0.92 ms).  CPU
+    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 1024 blocks, the digit
+    scan's chunks of 4 block counts in registers, a values-only sort's passes run in its output (``direct``), the
+    next tile's inputs prefetched, the scan's segment bases, nibble counters and folded pads (1.46 ms at 2^24 on
+    the H100, torch.sort 0.92 ms); pair sorts (argsort) up to 4096 blocks, 16 counts in registers, their payload
+    and 32-bit keys staged, the first pass generating the index, an argsort's passes run in its output (1.94 ms).  CPU
     adapters (lavapipe), where a workgroup barrier costs tens of microseconds: the chunked hist and scatter
     (``radix_hist_cpu.wgsl``, ``radix_scatter_cpu.wgsl``: 8 invocations, each counting and placing a contiguous
     chunk of thousands of keys, no barrier), up to 32 blocks (a few a core) of at least 8192 keys, 8-bit digits
@@ -72,6 +74,27 @@ class Shape:
     src_first: bool = False  # such a sort of a contiguous row (offset 0) reads the source as the first pass's
     # payload: the init writes no payload (only the statistics' reduction reads the keys); the plan then runs at
     # least one pass (equal keys: a stable sort by digit 0 and the payload copy)
+    prefetch: bool = False  # the reg scatter loads the next tile's digit inputs (payload or keys) into registers
+    # before it ranks the current tile: the global loads' latency overlaps the ranking (a block of several tiles)
+    scan_bases: bool = False  # the reg scatter's workgroup scans: the 32 segment invocations compute the segment
+    # bases (one more barrier, 3 a scan), not every invocation adding all 32 segment sums (~100 instructions a scan)
+    nibbles: bool = False  # the reg ranker's 16 counters an invocation are nibbles of two words (at most 15 keys
+    # an invocation), not bytes of a vec4<u32>: ~10 instructions a key and counting sort instead of ~25
+    fold_pad: bool = False  # the reg scatter's padded workgroup addresses affine in lid folded to one
+    # precomputed pad plus constants (no shift and add an access: ~30 accesses a counting sort)
+    stage: bool = False  # with prefetch: the reg scatter also prefetches every pass's payload, keeps it in
+    # registers through the ranking and stages it in tb once the tile is ranked (tb is free from then until the next
+    # tile's first counting sort), so the writes read no global payload (a pair sort's index was otherwise first
+    # read at the write, a load's full latency a tile); no workgroup memory added
+    stage_keys: bool = False  # with stage: a key pass's 32-bit stored keys staged likewise, in sc (free then too;
+    # at most 8 keys an invocation); 64-bit keys are still read at the write
+    gen_index: bool = False  # a sort with an index payload: the init writes no index, the first key pass takes
+    # element e's index as e itself (rx_payload); the plan then runs at least one pass (as src_first)
+    direct_index: bool = False  # an argsort of one row into a whole contiguous index output runs its passes'
+    # payload there (as direct): no final copy
+    pair_blocks: int = 0  # a pair sort (stored keys and an index payload: argsort, rows, a sort with indices;
+    # not a values-only sort carrying the values' bits) takes this many blocks (0: max_blocks)
+    pair_dscan: int = 0  # and this dscan_regs (0: dscan_regs)
     ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
     # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
     # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
@@ -87,6 +110,12 @@ class Shape:
             # its per-invocation digit counts are bytes, and its scan packs two counts into 16-bit halves
             raise ValueError(f"the reg ranker takes at most 255 keys an invocation and 32768 a tile, not "
                              f"{self.tile // self.wg} and {self.tile}")
+        if self.stage and not (self.prefetch and self.ranker == "reg"):
+            raise ValueError("Shape.stage needs the reg ranker's prefetch")
+        if self.stage_keys and not (self.stage and self.tile // self.wg <= 8):
+            raise ValueError("Shape.stage_keys needs Shape.stage and at most 8 keys an invocation")
+        if self.nibbles and self.tile // self.wg > 15:
+            raise ValueError(f"nibble counters take at most 15 keys an invocation, not {self.tile // self.wg}")
 
     @property
     def items(self) -> int:
@@ -98,11 +127,18 @@ class Shape:
         256-entry tables and the workgroup scan's."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan)
+            bases = self.wg // min(8, self.wg) + 1 if self.scan_bases else 0
+            # the payload's two halves; the keys' (up to 64 bits)
+            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 
 
-GPU = Shape(wg=256, wide=256, max_blocks=4096, tile=1024, ranker="reg", dscan_regs=16, direct=True)
+# the H100 sweeps of 2026-12-06 (gpu_results s23): phase 5, 1.473 ms for a 2^24 float32 sort (torch.sort 0.916 ms),
+# pair sorts fastest with 4096 blocks and dscan_regs 16 (argsort 2.287 ms against 2.505 with 1024 blocks); phase 6,
+# stage + stage_keys + gen_index + direct_index: argsort 1.938 ms against 2.322 (the sort 1.456 against 1.461)
+GPU = Shape(wg=256, wide=256, max_blocks=1024, tile=1024, ranker="reg", dscan_regs=4, direct=True, prefetch=True,
+            scan_bases=True, nibbles=True, fold_pad=True, stage=True, stage_keys=True, gen_index=True,
+            direct_index=True, pair_blocks=4096, pair_dscan=16)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
 
 
@@ -116,19 +152,32 @@ def _scan_text(wg: int) -> str:
     return source.render("radix_wgscan.wgsl", WG=wg, SEG=seg, NSEG=wg // seg)
 
 
-def _reg_scan_text(wg: int) -> str:
-    """``radix_wgscan_reg.wgsl``: the reg scatter's workgroup scan, its segment scans and sums generated."""
+def _reg_scan_text(wg: int, bases: bool = False) -> str:
+    """``radix_wgscan_reg.wgsl``: the reg scatter's workgroup scan, its segment scans and sums generated;
+    ``bases`` (Shape.scan_bases): the segment invocations compute the segments' bases and the total into rx_base
+    (a third barrier), every invocation then loads two words instead of adding all segment sums."""
     seg = min(8, wg)
     nseg = wg // seg
     ind = "        "
     scan = [f"{ind}let a{i} = rx_sc[rx_pad(f + {i}u)];" for i in range(seg)]
     scan += [f"{ind}rx_sc[rx_pad(f + {i}u)] = {' + '.join(f'a{k}' for k in range(i)) or '0u'};" for i in range(seg)]
     scan.append(f"{ind}rx_seg[lid] = {' + '.join(f'a{k}' for k in range(seg))};")
-    sums = [f"    let g{i} = rx_seg[{i}u];" for i in range(nseg)]
-    sums.append(f"    rx_sum = {' + '.join(f'g{i}' for i in range(nseg))};")
-    sums.append(f"    let before = {' + '.join(f'select(0u, g{i}, {i}u < seg)' for i in range(nseg))};")
+    ind = "        " if bases else "    "
+    sums = [f"{ind}let g{i} = rx_seg[{i}u];" for i in range(nseg)]
+    total = " + ".join(f"g{i}" for i in range(nseg))
+    if bases:  # segment lid's base; the last segment invocation also stores the total
+        before = " + ".join(f"select(0u, g{i}, {i}u < lid)" for i in range(nseg))
+        sums = [f"    if (lid < {nseg}u) {{"] + sums + [f"{ind}rx_base[lid] = {before};",
+                                                     f"{ind}if (lid == {nseg - 1}u) {{ rx_base[{nseg}u] = {total}; }}",
+                                                     "    }", "    workgroupBarrier();",
+                                                     f"    rx_sum = rx_base[{nseg}u];", "    let before = rx_base[seg];"]
+    else:
+        sums.append(f"{ind}rx_sum = {total};")
+        sums.append(f"{ind}let before = {' + '.join(f'select(0u, g{i}, {i}u < seg)' for i in range(nseg))};")
     return source.render("radix_wgscan_reg.wgsl", NSEG=nseg, SEG=seg, NSC=_padded(wg), SEGSCAN="\n".join(scan),
-                         SEGSUM="\n".join(sums))
+                         SEGSUM="\n".join(sums),
+                         BASES=f"// the segments' exclusive bases, then the total\nvar<workgroup> rx_base: array<u32, "
+                         f"{nseg + 1}>;" if bases else "")
 
 
 def _kdt(d: DType) -> DType:
@@ -217,12 +266,14 @@ def _digit(kdt: DType, bits: int, carried) -> str:
     """The pass's digit functions; ``carried`` (dtype name, descending): the payload is the values' own bits (a
     values-only sort of one row), so the key is recomputed from it and no key array is read or written."""
     c = _kconst(kdt)
-    keyin, fns = "keys_in[e]", ""
+    keyin, keyof, fns = "keys_in[e]", "k", ""
     if carried:
         xdt = dt.as_dtype(carried[0])
         keyin, fns = _key(xdt, carried[1], f"bitcast<{xdt.wgsl}>(idx_in[e])"), _keyfns(xdt)
-    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], BITS=bits, MASK=(1 << bits) - 1, KEYFNS=fns,
-                         KEYIN=keyin, STORE_KEYS="false" if carried else "true")
+        keyof = _key(xdt, carried[1], f"bitcast<{xdt.wgsl}>(i)")
+    return source.render("radix_digit.wgsl", K=c["K"], KMIN=c["KMIN"], KZERO=c["KZERO"], BITS=bits,
+                         MASK=(1 << bits) - 1, KEYFNS=fns, KEYIN=keyin, KEYOF=keyof,
+                         STORE_KEYS="false" if carried else "true")
 
 
 def _pass_inputs(kdt: DType) -> tuple[launch.Binding, ...]:
@@ -248,53 +299,133 @@ def _build_dscan(wide: int, regs: int) -> launch.Kernel:
                          dict(WGSCAN=_scan_text(wide), REGS=regs, LOAD="\n".join(load), STORE="\n".join(store)), wide)
 
 
-def _reg_split(src: str, dst: str, sh: int, wg: int, items: int) -> str:
+class _Pads:
+    """Padded workgroup addresses of the reg scatter (``rx_pad``).  ``fold`` (Shape.fold_pad): addresses affine
+    in lid are folded to one precomputed pad (``pl = rx_pad(lid)``, ``pb``, ``pf``) plus constants, exact where no
+    32-word boundary falls inside the run: k * wg + lid with wg a multiple of 32, base + i with base = lid * items
+    and items <= 32, lid * 8 + w."""
+
+    def __init__(self, fold: bool, wg: int, items: int) -> None:
+        self.cols = fold and wg % 32 == 0
+        self.runs = fold and items <= 32
+        self.fold = fold
+        self.wg, self.stride = wg, wg + wg // 32
+
+    def col(self, k: str, plain: str) -> str:
+        """rx_pad(k * wg + lid), ``k`` a WGSL u32 expression; unfolded, ``rx_pad(plain)``."""
+        return f"{k} * {self.stride}u + pl" if self.cols else f"rx_pad({plain})"
+
+    def run(self, var: str, i: int) -> str:
+        """rx_pad(var + i) for var = lid * items (``pb``) or lid * 8 (``pf``), defined by ``define``."""
+        short = {"base": "pb", "f": "pf"}[var]
+        return f"{short} + {i}u" if (self.runs if var == "base" else self.fold) else f"rx_pad({var} + {i}u)"
+
+    def define(self, var: str, ind: str) -> list[str]:
+        short = {"base": "pb", "f": "pf"}[var]
+        return [f"{ind}let {short} = rx_pad({var});"] if (self.runs if var == "base" else self.fold) else []
+
+
+def _reg_split(src: str, dst: str, sh: int, wg: int, items: int, nibbles: bool = False,
+               pads: _Pads | None = None) -> str:
     """One stable counting sort of the tile by the 4-bit digit at bit ``sh`` of its codes, ``src`` into ``dst``
-    (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1."""
+    (radix_scatter_reg.wgsl), straight-line: invocation lid ranks codes lid * items .. lid * items + items - 1.
+    ``nibbles`` (Shape.nibbles, at most 15 keys an invocation): the 16 counters are 4-bit, digits 0..7 in one word
+    and 8..15 in another (fewer instructions a key than the byte counters of a vec4)."""
     r = range(items)
     ind = "            "
+    pads = pads or _Pads(False, wg, items)
     out = [f"        {{  // counting sort by bits {sh}..{sh + 3}: {src} -> {dst}",
-           f"{ind}let base = lid * {items}u;"]
-    out += [f"{ind}let v{i} = {src}[rx_pad(base + {i}u)];" for i in r]
+           f"{ind}let base = lid * {items}u;"] + pads.define("base", ind)
+    out += [f"{ind}let v{i} = {src}[{pads.run('base', i)}];" for i in r]
     out += [f"{ind}let d{i} = (v{i} >> {sh}u) & 15u;" for i in r]
-    out.append(f"{ind}var c = vec4<u32>(0u);  // 16 byte counters: digit d in byte d & 3 of component d >> 2")
-    for i in r:
-        out += [f"{ind}let h{i} = select(vec4<u32>(0u), vec4<u32>(1u), vec4<u32>(d{i} >> 2u) == rx_q);",
-                f"{ind}let s{i} = (d{i} & 3u) * 8u;",
-                f"{ind}let l{i} = (dot(c, h{i}) >> s{i}) & 0xffu;",
-                f"{ind}c = c + (h{i} << vec4<u32>(s{i}));"]
     words = []
-    for w in range(8):
+    if nibbles:
+        out += [f"{ind}var ca = 0u;  // 16 nibble counters: digit d in nibble d & 7 of ca (d < 8) or cb",
+                f"{ind}var cb = 0u;"]
+        # key i: its nibble's shift, word (u: cb), rank among the invocation's equal digits, increment
+        step = "let s# = (d# & 7u) * 4u; let u# = d# >= 8u; let l# = (select(ca, cb, u#) >> s#) & 15u; " \
+            "let i# = 1u << s#; ca = ca + select(i#, 0u, u#); cb = cb + select(0u, i#, u#);"
+        out += [f"{ind}{st.strip()};".replace("#", str(i)) for i in r for st in step.split(";")[:-1]]
+        words = [f"((ca >> {4 * w}u) & 15u) | (((cb >> {4 * w}u) & 15u) << 16u)" for w in range(8)]
+    else:
+        out.append(f"{ind}var c = vec4<u32>(0u);  // 16 byte counters: digit d in byte d & 3 of component d >> 2")
+        for i in r:
+            out += [f"{ind}let h{i} = select(vec4<u32>(0u), vec4<u32>(1u), vec4<u32>(d{i} >> 2u) == rx_q);",
+                    f"{ind}let s{i} = (d{i} & 3u) * 8u;",
+                    f"{ind}let l{i} = (dot(c, h{i}) >> s{i}) & 0xffu;",
+                    f"{ind}c = c + (h{i} << vec4<u32>(s{i}));"]
+    for w in range(8 if not nibbles else 0):
         lo, hi, sb = ("c.x", "c.z", 8 * w) if w < 4 else ("c.y", "c.w", 8 * (w - 4))
         words.append(f"(({lo} >> {sb}u) & 0xffu) | ((({hi} >> {sb}u) & 0xffu) << 16u)")
-    out += [f"{ind}sc[rx_pad({w * wg}u + lid)] = {words[w]};" for w in range(8)]
-    out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"]
-    out += [f"{ind}let a{w} = sc[rx_pad(f + {w}u)];" for w in range(8)]
+    out += [f"{ind}sc[{pads.col(f'{w}u', f'{w * wg}u + lid')}] = {words[w]};" for w in range(8)]
+    out += [f"{ind}workgroupBarrier();", f"{ind}let f = lid * 8u;"] + pads.define("f", ind)
+    out += [f"{ind}let a{w} = sc[{pads.run('f', w)}];" for w in range(8)]
     out.append(f"{ind}let e0 = 0u;")
     out += [f"{ind}let e{w} = e{w - 1} + a{w - 1};" for w in range(1, 8)]
     out += [f"{ind}let ex = rx_exscan(lid, e7 + a7);", f"{ind}let lo_total = rx_sum & 0xffffu;"]
-    out += [f"{ind}sc[rx_pad(f + {w}u)] = ex + e{w};" for w in range(8)]
+    out += [f"{ind}sc[{pads.run('f', w)}] = ex + e{w};" for w in range(8)]
     out.append(f"{ind}workgroupBarrier();")
     for i in r:
-        out += [f"{ind}let q{i} = sc[rx_pad((d{i} & 7u) * {wg}u + lid)];",
+        out += [f"{ind}let q{i} = sc[{pads.col(f'(d{i} & 7u)', f'(d{i} & 7u) * {wg}u + lid')}];",
                 f"{ind}{dst}[rx_pad(select(q{i} & 0xffffu, (q{i} >> 16u) + lo_total, d{i} >= 8u) + l{i})] = v{i};"]
     out += [f"{ind}workgroupBarrier();", "        }"]
     return "\n".join(out)
 
 
-def _reg_parts(wg: int, items: int) -> dict[str, str]:
-    """radix_scatter_reg.wgsl's generated parts."""
+def _reg_load(wg: int, items: int, prefetch: bool, kzero: str | None, pads: _Pads,
+              stage: bool = False, stage_keys: bool = False) -> tuple[str, str, str]:
+    """radix_scatter_reg.wgsl's PRELOAD (before the tile loop), LOAD (a tile's codes into ta) and STAGE.  ``prefetch``:
+    a tile's digit inputs were loaded into registers during the previous tile (the first tile's before the loop),
+    and the next tile's are loaded once this one's codes are stored, in flight while it is ranked; ``kzero``: the
+    key type's zero when a key pass reads stored keys (None: carried keys, only the payload is loaded);
+    ``stage`` (Shape.stage): every pass's payload is prefetched too (rx_payload), this tile's kept (si) while the
+    next tile's are in flight, and STAGE (once the tile is ranked) stores it into tb by position; ``stage_keys``: a
+    key pass's 32-bit stored keys (sk) into sc likewise."""
     r = range(items)
     ind = "        "
     load = []
     for k in r:
+        digit = f"rx_digit_of({f'pk{k}' if kzero else 'rx_key_at(0u)'}, pi{k})" if prefetch else f"rx_digit(t0 + j{k})"
         load += [f"{ind}let j{k} = {k * wg}u + lid;",
                  f"{ind}var c{k} = (0xffu << 16u) | j{k};",
-                 f"{ind}if (j{k} < valid) {{ c{k} = (rx_digit(t0 + j{k}) << 16u) | j{k}; }}"]
-    load += [f"{ind}ta[rx_pad(j{k})] = c{k};" for k in r]
+                 f"{ind}if (j{k} < valid) {{ c{k} = ({digit} << 16u) | j{k}; }}"]
+    load += [f"{ind}ta[{pads.col(f'{k}u', f'j{k}')}] = c{k};" for k in r]
+    load += [f"{ind}let si{k} = pi{k};" for k in r] if stage else []
+    load += [f"{ind}let sk{k} = pk{k};" for k in r] if stage_keys and kzero else []
+    staged = [f"{ind}tb[{pads.col(f'{k}u', f'j{k}')}] = si{k};" for k in r] if stage else []
+    staged += [f"{ind}sc[{pads.col(f'{k}u', f'j{k}')}] = sk{k};" for k in r] if stage_keys and kzero else []
+    pl = ["    let pl = rx_pad(lid);"] if pads.cols else []
+    if not prefetch:
+        return "\n".join(pl), "\n".join(load), ""
+
+    def fetch(at: str, k: int, i: str) -> list[str]:
+        e = f"{at} + {k * wg}u + lid"
+        return [f"{i}if ({e} < bstop) {{"] + ([f"{i}    pk{k} = rx_key_at({e});"] if kzero else []) + \
+            [f"{i}    pi{k} = {'rx_payload' if stage else 'rx_idx_at'}({e});", f"{i}}}"]
+    pre = []
+    for k in r:
+        pre += ([f"    var pk{k} = {kzero};"] if kzero else []) + [f"    var pi{k} = 0u;"] + fetch("bstart", k, "    ")
+    load.append(f"{ind}// the next tile's inputs, in flight while this one is ranked")
+    for k in r:
+        load += fetch(f"t0 + {wg * items}u", k, ind)
+    return "\n".join(pl + pre), "\n".join(load), "\n".join(staged)
+
+
+def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = None,
+               nibbles: bool = False, fold: bool = False, stage: bool = False,
+               stage_keys: bool = False) -> dict[str, str]:
+    """radix_scatter_reg.wgsl's generated parts (``prefetch``, ``kzero``, ``stage``, ``stage_keys``: ``_reg_load``;
+    ``nibbles``:
+    ``_reg_split``; ``fold``: ``_Pads``)."""
+    r = range(items)
+    ind = "        "
+    pads = _Pads(fold, wg, items)
+    preload, load, staged = _reg_load(wg, items, prefetch, kzero, pads, stage, stage_keys)
+    payload = "tb[rx_pad(o{k} & 0xffffu)]" if stage else "rx_payload(at)"
+    key = "sc[rx_pad(o{k} & 0xffffu)]" if stage_keys and kzero else "keys_in[at]"
     starts = []
     for k in r:
-        starts += [f"{ind}let o{k} = ta[rx_pad(j{k})];",
+        starts += [f"{ind}let o{k} = ta[{pads.col(f'{k}u', f'j{k}')}];",
                    f"{ind}if (j{k} < valid && (j{k} == 0u || (ta[rx_pad(j{k} - 1u)] >> 16u) != (o{k} >> 16u))) "
                    f"{{ tstart[o{k} >> 16u] = run[o{k} >> 16u] - j{k}; }}",
                    f"{ind}let last{k} = j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != (o{k} >> 16u);"]
@@ -305,14 +436,15 @@ def _reg_parts(wg: int, items: int) -> dict[str, str]:
                   f"{ind}    let d = o{k} >> 16u;",
                   f"{ind}    let dest = tstart[d] + j{k};",
                   f"{ind}    let at = t0 + (o{k} & 0xffffu);",
-                  f"{ind}    idx_out[dest] = idx_in[at];",
-                  f"{ind}    if (rx_write_keys) {{ keys_out[dest] = keys_in[at]; }}",
+                  f"{ind}    idx_out[dest] = {payload.format(k=k)};",
+                  f"{ind}    if (rx_write_keys) {{ keys_out[dest] = {key.format(k=k)}; }}",
                   f"{ind}    if (last{k}) {{ n{k} = dest + 1u; }}",
                   f"{ind}}}"]
     advance = [f"{ind}if (n{k} != 0u) {{ run[o{k} >> 16u] = n{k}; }}" for k in r]
-    return dict(LOAD="\n".join(load), SPLIT_LO=_reg_split("ta", "tb", 16, wg, items),
-                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items), STARTS="\n".join(starts), WRITE="\n".join(write),
-                ADVANCE="\n".join(advance))
+    return dict(PRELOAD=preload, LOAD=load, SPLIT_LO=_reg_split("ta", "tb", 16, wg, items, nibbles, pads),
+                SPLIT_HI=_reg_split("tb", "ta", 20, wg, items, nibbles, pads),
+                STARTS="\n".join(starts + ([f"{ind}// Shape.stage: the tile's payload (and keys) by position", staged]
+                                           if staged else [])), WRITE="\n".join(write), ADVANCE="\n".join(advance))
 
 
 def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
@@ -326,9 +458,12 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
     begin = source.render("radix_scatter_begin.wgsl", WG=wg, PER=256 // wg)
     if shp.ranker == "reg":
         return launch.Kernel("radix_scatter_reg.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg), ITEMS=shp.items,
-                                  TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
-                                  **_reg_parts(wg, shp.items)), wg)
+                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases),
+                                  ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
+                                  **_reg_parts(wg, shp.items, shp.prefetch,
+                                               None if carried else _kconst(kdt)["KZERO"], shp.nibbles,
+                                               shp.fold_pad, shp.stage, shp.stage_keys and kdt.itemsize == 4)),
+                             wg)
     return launch.Kernel("radix_scatter.wgsl", bindings,
                          dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
                               TILE2=2 * shp.tile, CNT=16 * wg), wg)
@@ -369,8 +504,8 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
                    carry: bool = False, final: Mirror | None = None, src_first: bool = False) -> _Work:
     """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
     statistics that plan the key passes on the device; ``final``: the mirror that serves as the payload's first
-    buffer (where the passes end); ``src_first``: no payload written (the first pass reads the source), at least
-    one pass planned."""
+    buffer (where the passes end); ``src_first``: no payload written (the first pass reads the source, or
+    generates the index: Shape.gen_index), at least one pass planned."""
     kdt = _kdt(x.dtype)
     ntiles = math.ceil(n / shp.tile)
     block = math.ceil(ntiles / shp.max_blocks) * shp.tile
@@ -396,16 +531,19 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     return work
 
 
-def _shape(device) -> Shape:
+def _shape(device, pairs: bool = False) -> Shape:
     """CPU on CPU adapters whose storage binding holds its per-chunk counts (4 bytes x 2^bits digits x chunks),
     else GPU (a device opened with a tiny ``binding_limit``), its tile halved until the scatter fits the device's
-    workgroup memory."""
+    workgroup memory; ``pairs`` (stored keys and an index payload): ``Shape.pair_blocks`` / ``pair_dscan``."""
     lim = device.properties.limits
     cpu = device.properties.adapter_type == "CPU" and \
         4 * (1 << CPU.bits) * CPU.max_blocks * CPU.wg <= lim.max_storage_buffer_binding_size
     shp = CPU if cpu else GPU
     if shp.chunked:
         return shp
+    if pairs and (shp.pair_blocks or shp.pair_dscan):
+        shp = dataclasses.replace(shp, max_blocks=shp.pair_blocks or shp.max_blocks,
+                                  dscan_regs=shp.pair_dscan or shp.dscan_regs)
     while shp.scatter_bytes > lim.max_compute_workgroup_storage_size and shp.tile > shp.wg:
         shp = dataclasses.replace(shp, tile=shp.tile // 2)
     return shp
@@ -415,7 +553,7 @@ def device_plan(device, x: ViewLike, axis: int, descending: bool) -> tuple[int, 
     """(minimum, shifts) that the device plans for sorting ``x`` along ``axis``, read back: for tests of the
     planner against ``plan_passes``; sorting itself never reads it."""
     n_rows, length, rws = rows.split(x.shape, [axis], [(x.offset, x.strides)])
-    work = _keys_and_plan(device, x, descending, n_rows * length, length, rws, _shape(device))
+    work = _keys_and_plan(device, x, descending, n_rows * length, length, rws, _shape(device, pairs=True))
     plan = [int(v) for v in work.plan.host()]
     return plan[1] | (plan[2] << 32), plan[4:4 + plan[0] - plan[3]]
 
@@ -433,22 +571,28 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     if n >= 1 << 31:
         raise MemoryError(f"sorting {n} elements is too large for one device buffer")
     kdt = _kdt(x.dtype)
-    shp = _shape(device)
     # a values-only sort of one row carries the values' bits, not their index: no random gather at the end (row
     # passes need the index: the row is index / L)
     carry = index_out is None and n_rows == 1 and x.dtype.wgsl in CARRIED
+    shp = _shape(device, pairs=not carry)
     # Shape.direct: such a sort into a whole contiguous output uses it as the payload's first buffer, where the
     # passes end (the output then holds the sorted bits: no gather)
-    r = rws[1] if carry and values_out is not None else None
-    direct = (shp.direct and r is not None and r.offset == 0 and (n == 1 or (r.ishape, r.ist) == ((n,), (1,)))
-              and values_out.mirror.size == n and values_out.mirror is not x.mirror)
+    def whole(out: ViewLike | None, r) -> bool:  # a whole contiguous output of n elements, not the source
+        return out is not None and r.offset == 0 and (n == 1 or (r.ishape, r.ist) == ((n,), (1,))) and \
+            out.mirror.size == n and out.mirror is not x.mirror
+    direct = shp.direct and carry and whole(values_out, rws[1])
+    # Shape.direct_index: likewise the index output of an argsort of one row (the passes end in it: no gather)
+    final = values_out.mirror if direct else None
+    if shp.direct_index and values_out is None and n_rows == 1 and whole(index_out, rws[1]):
+        direct, final = True, index_out.mirror
     bits = shp.bits
     passes = [(0, s) for s in range(key_slots(x.dtype, bits))] if length > 1 else []  # (mode, key slot | row shift)
     # Shape.src_first: the first pass reads such a sort's contiguous source (its bits are the payload)
     q = rws[0]
     src_first = shp.src_first and carry and bool(passes) and q.offset == 0 and (q.ishape, q.ist) == ((n,), (1,))
-    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, values_out.mirror if direct else None,
-                          src_first)
+    # Shape.gen_index: an index payload is generated by the first key pass (no payload written by the init)
+    gen = shp.gen_index and not carry and bool(passes)
+    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, final, src_first or gen)
     nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
     first = x.mirror.buffer() if src_first else None
     if passes and n_rows > 1:
@@ -469,7 +613,7 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
             cur = 0  # the plan runs an even number of key passes: the keys' order is in the first buffers
         src = first if first is not None and (mode, arg) == (0, 0) else ibuf[cur]  # this pass's payload
         params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
-                                     0).bytes()
+                                     int(gen and (mode, arg) == (0, 0))).bytes()
         cbuf = counts.buffer_for_write(whole=True)
         launch.dispatch(device, hist, [kbuf[cur], src, plan, cbuf], params, workgroups=nb)
         if shp.chunked:  # one exclusive scan of the digit-major chunk counts (as one "digit") gives every slot

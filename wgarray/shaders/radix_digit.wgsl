@@ -18,7 +18,7 @@ struct Params {
     mode: u32,
     shift: u32,  // mode 1
     slot: u32,  // mode 0: the key pass
-    _pad0: u32,
+    gen_idx: u32,  // 1: this pass's payload is the element index itself (Shape.gen_index: the init wrote none)
 }
 
 ${KEYFNS}
@@ -48,11 +48,43 @@ fn rx_begin() -> bool {
     return true;
 }
 
+// Element e's payload: idx_in[e], or e itself in a pass that generates the index (Shape.gen_index's first pass).
+fn rx_payload(e: u32) -> u32 {
+    if (p.gen_idx != 0u) {
+        return e;
+    }
+    return idx_in[e];
+}
+
 fn rx_digit(e: u32) -> u32 {
     if (p.mode == 0u) {
         return u32((${KEYIN} - rx_kmin) >> rx_shift) & ${MASK}u;
     }
     return ((idx_in[e] / p.L) >> rx_shift) & ${MASK}u;
+}
+
+// Shape.prefetch (the reg scatter loads the next tile's inputs while it ranks this one): element e's inputs to
+// its digit, its stored key (a key pass without carried keys, else zero) and its payload (a row pass or carried
+// keys, else zero), and the digit from them.
+fn rx_key_at(e: u32) -> ${K} {
+    if (${STORE_KEYS} && p.mode == 0u) {
+        return keys_in[e];
+    }
+    return ${KZERO};
+}
+
+fn rx_idx_at(e: u32) -> u32 {
+    if (!${STORE_KEYS} || p.mode == 1u) {
+        return idx_in[e];
+    }
+    return 0u;
+}
+
+fn rx_digit_of(k: ${K}, i: u32) -> u32 {
+    if (p.mode == 0u) {
+        return u32((${KEYOF} - rx_kmin) >> rx_shift) & ${MASK}u;
+    }
+    return ((i / p.L) >> rx_shift) & ${MASK}u;
 }
 
 // The CPU kernels' cut of block b among its wg invocations (radix_hist_cpu and radix_scatter_cpu must cut it the

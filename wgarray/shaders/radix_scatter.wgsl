@@ -82,7 +82,7 @@ ${BEGIN}
                 let d = v >> 16u;
                 let at = t0 + (v & 0xffffu);
                 let dest = run[d] + i - tstart[d];
-                idx_out[dest] = idx_in[at];
+                idx_out[dest] = rx_payload(at);
                 if (rx_write_keys) {
                     keys_out[dest] = keys_in[at];
                 }

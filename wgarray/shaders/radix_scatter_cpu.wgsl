@@ -31,7 +31,7 @@ ${ENTRY}
         let i = rx_digit(e) * nseg + seg;
         let dest = counts[i];
         counts[i] = dest + 1u;
-        idx_out[dest] = idx_in[e];
+        idx_out[dest] = rx_payload(e);
         if (rx_write_keys) {
             keys_out[dest] = keys_in[e];
         }

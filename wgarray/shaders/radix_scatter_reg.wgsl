@@ -36,6 +36,7 @@ fn rx_pad(j: u32) -> u32 {
 
 ${ENTRY}
 ${BEGIN}
+${PRELOAD}
     for (var t0 = bstart; t0 < bstop; t0 = t0 + ${TILE}u) {
         let valid = min(${TILE}u, bstop - t0);
         // load: padding sorts after every element (digit 255, later position)
@@ -44,7 +45,8 @@ ${LOAD}
 ${SPLIT_LO}
 ${SPLIT_HI}
         // the digits' first positions in the sorted tile, against their next output slots; whether an element
-        // ends its digit's run (the tile's last read of ta)
+        // ends its digit's run (the tile's last read of ta); Shape.stage: the payload into tb, free until the next
+        // tile's first counting sort (and 32-bit keys into sc, likewise)
 ${STARTS}
         workgroupBarrier();
         // write out in sorted order; the last element of a digit's run gives its next slot (no barrier before
