@@ -219,8 +219,9 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
+         "tslu_reg": {"TSLU_REG": True},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
-                 "LU_FINISH_REG": True, "CHOL_FUSED": True}}
+                 "LU_FINISH_REG": True, "CHOL_FUSED": True, "TSLU_REG": True}}
 
 
 @pytest.mark.parametrize("knob", list(KNOBS))
@@ -253,6 +254,7 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     assert (after == before) == (knob in same) and (True in after[1]) == F.INV_TRI
     assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
+    assert ("linalg_tslu_reg" in after[1]) == K.TSLU_REG and ("linalg_tslu" in after[1]) != K.TSLU_REG
     fused = reg if K.CHOL_FUSED is None else K.CHOL_FUSED  # None: the device's default, as the register paths
     assert ("linalg_chol_panel" in after[1]) == fused
     assert ("linalg_chol_block" in after[1]) != fused

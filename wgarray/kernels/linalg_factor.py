@@ -238,13 +238,59 @@ def tslu_plan(m: int, nb: int) -> tuple[int, int]:
     return r, g
 
 
-def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int) -> launch.Kernel:
+TSLU_REG = False  # the tournament's rows in named registers: linalg_lu_tslu.wgsl's REG body (``tslu_reg_body``),
+# straight-line code over the panel's columns instead of a function-scope array indexed in loops (issue 12: NVIDIA
+# keeps such arrays in local memory); off until the GPU sweep (``linbig_sweep``'s tslu_reg variants) measures it
+
+
+@functools.lru_cache(maxsize=None)
+def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
+    """linalg_lu_tslu.wgsl's REG body for panels of nb columns and rpt rows an invocation: the rows loaded into
+    v{k}_{c}, nb pivot steps unrolled (each: the owner's best candidate, the workgroup argmax, the pivot row
+    broadcast through ``prow``, the other rows' elimination), and at the root the chosen rows to the scratch."""
+    ks, cols = range(rpt), range(nb)
+    out = []
+    for k in ks:
+        out += [f"let i{k} = tid + {k}u * WG;", f"var used{k} = i{k} >= cnt;"]
+        out += [f"var v{k}_{c} = {T}(0.0);" for c in cols]
+        out += [f"if (!used{k}) {{", f"    var row{k} = r0 + i{k};", f"    if (!LEAF) {{ row{k} = ids[i{k}]; }}",
+                f"    let rb{k} = abase + row{k} * n + k0;"]
+        out += [f"    v{k}_{c} = a[rb{k} + {c}u];" for c in cols] + ["}"]
+    for j in cols:
+        step = [f"var best = {T}(-1.0);", "var bi = NONE;"]
+        for k in ks:
+            step += [f"if (!used{k}) {{", f"    let x = abs(v{k}_{j});",
+                     f"    let key = select(x, {T}(-0.5), x != x);",
+                     f"    if (key > best) {{ best = key; bi = i{k}; }}", "}"]
+        step.append("let pr = wg_argmax(tid, best, bi);")
+        for k in ks:
+            step += [f"if (pr == i{k}) {{", f"    used{k} = true;", f"    order[{j}] = pr;"]
+            step += [f"    prow[{c}] = v{k}_{c};" for c in range(j, nb)] + ["}"]
+        step += ["workgroupBarrier();", f"let d = prow[{j}];",
+                 f"if (d == {T}(0.0) && bad == 0u) {{ bad = {j + 1}u; }}", f"if (d != {T}(0.0)) {{"]
+        step += [f"    let p{c} = prow[{c}];" for c in range(j + 1, nb)]
+        for k in ks:
+            step += [f"    if (!used{k}) {{", f"        let l = v{k}_{j} / d;", f"        v{k}_{j} = l;"]
+            step += [f"        v{k}_{c} = v{k}_{c} - l * p{c};" for c in range(j + 1, nb)] + ["    }"]
+        step.append("}")
+        out += [f"if ({j}u < steps) {{"] + ["    " + line for line in step] + ["}"]
+    out.append("if (!LEAF) {  // ROOT: the chosen rows' factored values, in order, to scratch rows 0 .. NB")
+    for k in ks:
+        out += [f"    if (i{k} < cnt && used{k}) {{", "        var jj = 0u;",
+                f"        for (var q = 0u; q < NB; q = q + 1u) {{ if (order[q] == i{k}) {{ jj = q; }} }}"]
+        out += [f"        s[sb + jj * NB + {c}u] = v{k}_{c};" for c in cols] + ["    }"]
+    out.append("}")
+    return "\n".join("        " + line for line in out)
+
+
+def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False) -> launch.Kernel:
     T = d.wgsl
     return launch.Kernel("linalg_lu_tslu.wgsl", (
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
         dict(T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
-             RV_LEN=rpt * nb, ARGMAX=_argmax(T)), workgroup=PANEL_WG)
+             RV_LEN=rpt * nb, ARGMAX=_argmax(T), REG="true" if reg else "false",
+             BODY=tslu_reg_body(T, nb, rpt) if reg else ""), workgroup=PANEL_WG)
 
 
 class Workspace:
@@ -272,16 +318,17 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     stride = ws.stride
     bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch, ws.perm]
     m = n - k0
+    reg = bool(TSLU_REG)
+    name = "linalg_tslu_reg" if reg else "linalg_tslu"
     if g > 1:
         rpt = -(-r // PANEL_WG)
         params = layout.Params().u32(n, k0, nb, batch, r, g, stride, 0)
-        _run_mirrors(device, ("linalg_tslu", d.name, True, nb, rpt), lambda: _tslu_kernel(d, True, nb, rpt), bufs,
-                     params,
-                     batch * g)
+        _run_mirrors(device, (name, d.name, True, nb, rpt), lambda: _tslu_kernel(d, True, nb, rpt, reg), bufs,
+                     params, batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
     params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
-    _run_mirrors(device, ("linalg_tslu", d.name, False, nb, rpt), lambda: _tslu_kernel(d, False, nb, rpt), bufs,
+    _run_mirrors(device, (name, d.name, False, nb, rpt), lambda: _tslu_kernel(d, False, nb, rpt, reg), bufs,
                  params, batch)
 
 
