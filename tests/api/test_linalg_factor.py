@@ -219,9 +219,9 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
-         "tslu_reg": {"TSLU_REG": True},
+         "tslu_reg": {"TSLU_REG": True}, "tslu_flat16": {"TSLU_FLAT": 16}, "tslu_flat256": {"TSLU_FLAT": 256},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
-                 "LU_FINISH_REG": True, "CHOL_FUSED": True, "TSLU_REG": True}}
+                 "LU_FINISH_REG": True, "CHOL_FUSED": True, "TSLU_REG": True, "TSLU_FLAT": 16}}
 
 
 @pytest.mark.parametrize("knob", list(KNOBS))
@@ -232,7 +232,8 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     seen = []  # swap's reverse flags and the kernels compiled (looked up) during one inv
     swap, compile_ = K.swap, launch.compile
     monkeypatch.setattr(K, "swap", lambda *a, **kw: (seen.append(kw.get("reverse", False)), swap(*a, **kw))[1])
-    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    monkeypatch.setattr(launch, "compile", lambda d, key, build: (
+        seen.extend([key[0]] + ([key] if key[0].startswith("linalg_tslu") else [])), compile_(d, key, build))[1])
     a = wg.asarray(well_conditioned(np.random.default_rng(1), (30, 30), np.float32))
     s = wg.asarray(spd(np.random.default_rng(1), (30, 30), np.float32))
 
@@ -255,6 +256,7 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
     assert ("linalg_tslu_reg" in after[1]) == K.TSLU_REG and ("linalg_tslu" in after[1]) != K.TSLU_REG
+    assert {key[-1] for key in after[1] if isinstance(key, tuple)} == {K.TSLU_FLAT}  # the pivot search's levels
     fused = reg if K.CHOL_FUSED is None else K.CHOL_FUSED  # None: the device's default, as the register paths
     assert ("linalg_chol_panel" in after[1]) == fused
     assert ("linalg_chol_block" in after[1]) != fused
