@@ -4,7 +4,7 @@ where the time goes, and every knob of ``wgarray/api/linalg/factor.py`` against 
 
     python -m benchmarks.linbig_sweep              # n = 4096 and 1024 (the GPU run, <= 150 s on an H100/H200)
     python -m benchmarks.linbig_sweep --small      # n = 256 and 128 with the same variants (lavapipe)
-    python -m benchmarks.linbig_sweep --sizes 2048 --variants default block32
+    python -m benchmarks.linbig_sweep --sizes 2048 --variants default tslu_reg
 
 Two tables a size:
 
@@ -20,7 +20,8 @@ Two tables a size:
   (cholesky ||L L^T - A|| / ||A||, solve ||A x - b|| / (||A|| ||x||), inv ||A X - I|| / n; "BAD" above 1e-3).
 
 How to read it: a variant that beats "default" at a size (for its ops) should become the default there: the knob
-and the file are in ``VARIANTS`` below (e.g. ``block32`` faster at 4096 -> ``BLOCK_BIG = 32`` in factor.py).
+and the file are in ``VARIANTS`` below (e.g. ``tslu_reg+flat16`` faster at both sizes -> ``TSLU_REG = True`` and
+``TSLU_FLAT = 16`` in kernels/linalg_factor.py).
 """
 from __future__ import annotations
 
@@ -38,19 +39,23 @@ OPS = ("cholesky", "solve", "inv")
 # wgarray.kernels.linalg_factor.  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
 # set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
-    "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG = True (linbig1's winners)
-    "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # the previous default
-    "chol_fused": (("cholesky",), {("K", "CHOL_FUSED"): True}),
-    "chol_fused+rows256": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 256}),
-    "chol_fused+block32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("F", "BLOCK"): 32}),
-    "block32": (OPS, {("F", "BLOCK"): 32}),
-    "block48": (OPS, {("F", "BLOCK"): 48}),
-    "block32+subst64": (("solve", "inv"), {("F", "BLOCK"): 32, ("F", "SUBST_BLOCK"): 64}),
+    "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, CHOL_FUSED; LU panels LU_BLOCK = 32 wide
+    # linbig3: the tournament panel (tslu, ~60-80% of solve / inv): rows in registers, a flat pivot search, leaf sizes
+    "tslu_reg": (("solve", "inv"), {("K", "TSLU_REG"): True}),
+    "tslu_flat16": (("solve", "inv"), {("K", "TSLU_FLAT"): 16}),
+    "tslu_reg+flat16": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16}),
+    "tslu_reg+flat16+leaf256": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
+                                                  ("K", "tslu_rows"): 256}),
+    "tslu_reg+flat16+leaf1024": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
+                                                   ("K", "tslu_rows"): 1024}),
+    "tslu_reg+flat16+lu64": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
+                                               ("F", "LU_BLOCK"): 64}),
+    "tslu_flat32": (("solve", "inv"), {("K", "TSLU_FLAT"): 32}),
+    "subst64": (("solve", "inv"), {("F", "SUBST_BLOCK"): 64}),
     "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
-    "block32+inv_tri": (("inv",), {("F", "BLOCK"): 32, ("F", "INV_TRI"): True}),
-    "subst32": (("solve", "inv"), {("F", "SUBST_BLOCK"): 32}),
-    "leaf256": (("solve",), {("K", "tslu_rows"): 256}),
-    "block32+leaf256": (("solve",), {("F", "BLOCK"): 32, ("K", "tslu_rows"): 256}),
+    "chol_block": (("cholesky",), {("K", "CHOL_FUSED"): False}),  # the default before the fused panel
+    "chol_rows256": (("cholesky",), {("K", "CHOL_ROWS"): 256}),
+    "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # linbig1's default
 }
 PHASED = ("cholesky_block", "cholesky_panel", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
 
