@@ -219,7 +219,7 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
-         "tslu_reg": {"TSLU_REG": True}, "tslu_flat16": {"TSLU_FLAT": 16}, "tslu_flat256": {"TSLU_FLAT": 256},
+         "tslu_reg": {"TSLU_REG": True}, "tslu_flat16": {"TSLU_FLAT": 16},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
                  "LU_FINISH_REG": True, "CHOL_FUSED": True, "TSLU_REG": True, "TSLU_FLAT": 16}}
 
@@ -589,6 +589,15 @@ def test_lu_panels_capped_by_lu_block(blocked, monkeypatch):
     low = wg.linalg.cholesky(wg.asarray(s)).numpy()
     np.testing.assert_allclose(low @ low.T, s, rtol=1e-4, atol=1e-4)
     assert {w for k, w in widths if k == "lu"} == {4} and {w for k, w in widths if k == "chol"} == {8, 4}
+
+
+def test_tslu_flat_not_a_power_of_two_refuses(blocked, monkeypatch):
+    # the flat pivot search's spans tile the workgroup only for a power of two <= PANEL_WG
+    a = wg.asarray(well_conditioned(np.random.default_rng(3), (20, 20), np.float32))
+    for bad in (3, 2 * K.PANEL_WG):
+        monkeypatch.setattr(K, "TSLU_FLAT", bad)
+        with pytest.raises(ValueError, match="TSLU_FLAT"):
+            wg.linalg.inv(a)
 
 
 def test_chol_rows_beyond_the_workgroup_refuse(blocked, monkeypatch):

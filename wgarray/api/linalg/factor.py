@@ -164,7 +164,7 @@ def _small(op: str, a: Array, out: Array, message: str, b: Array | None = None, 
 def _block(w: Array, r: int, c: int, h: int, wd: int) -> Array:
     """The (batch, h, wd) view of rows r.., columns c.. of each matrix of the contiguous stack w."""
     b, m, n = w.shape
-    return Array(w.mirror, (b, h, wd), (m * n, n, 1), r * n + c)
+    return Array._trusted_view(w.mirror, (b, h, wd), (m * n, n, 1), r * n + c)
 
 
 def _status(batch: int, n: int, dev) -> tuple[Array, Array]:
@@ -243,7 +243,7 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
     block = SUBST_BLOCK or _width(n, True)
 
     def rows(r: int, h: int, cols: int = k) -> Array:
-        return Array(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
+        return Array._trusted_view(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
 
     if not tri:
         _k.swap(dev, piv, x, n, 0, n)
