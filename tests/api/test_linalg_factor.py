@@ -221,7 +221,7 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
          "tslu_reg": {"TSLU_REG": True}, "tslu_flat16": {"TSLU_FLAT": 16},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
-                 "LU_FINISH_REG": True, "CHOL_FUSED": True, "TSLU_REG": True, "TSLU_FLAT": 16}}
+                 "LU_FINISH_REG": True, "CHOL_FUSED": True}}  # (TSLU_* alone: lavapipe compiles them slowly)
 
 
 @pytest.mark.parametrize("knob", list(KNOBS))
@@ -610,3 +610,37 @@ def test_chol_rows_beyond_the_workgroup_refuse(blocked, monkeypatch):
     monkeypatch.setattr(K, "CHOL_ROWS", 7)
     low = wg.linalg.cholesky(s).numpy()
     np.testing.assert_allclose(low @ low.T, s.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("reg, flat", [(True, 0), (False, 8),  # ~12 / 7 s on lavapipe
+                                       pytest.param(False, 0, marks=pytest.mark.slow),
+                                       pytest.param(True, 16, marks=pytest.mark.slow)])  # ~27 s (compiling)
+def test_tslu_several_rows_an_invocation(blocked, monkeypatch, reg, flat):
+    # 32-invocation tournament workgroups: leaves of 70 rows and the root's candidates take 1-3 rows an invocation
+    # (the register body's v{k}_{c} for k > 0; at the real sizes the leaves of n = 4096 take 2): solve, inv and
+    # det with the default's backward errors, and NaN / LinAlgError for singular members (LU only: Cholesky's
+    # kernels assume 64 invocations or more)
+    monkeypatch.setattr(K, "PANEL_WG", 32)
+    monkeypatch.setattr(K, "tslu_rows", 70)
+    monkeypatch.setattr(K, "TSLU_REG", reg)
+    monkeypatch.setattr(K, "TSLU_FLAT", flat)
+    rng = np.random.default_rng(5)
+    for n, dt in ((40, np.float64), (150, np.float32)):  # the root alone (2 rows each), then 3 leaves
+        a = well_conditioned(rng, (2, n, n), dt)
+        a[1] = a[1][rng.permutation(n)]  # pivots everywhere
+        a[0, :, 30] = 0  # singular, exactly
+        b = rng.standard_normal((2, n, 3)).astype(dt)
+        tol = C * n * eps(dt)
+        with wg.linalg.errors("nan"):
+            x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+            ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.isnan(x[0]).all() and np.isnan(ai[0]).all()
+        a64 = a[1].astype(np.float64)
+        assert fro(a64 @ x[1] - b[1]) <= tol * fro(a64) * fro(x[1])
+        assert fro(a64 @ ai[1] - np.eye(n)) / n <= tol * np.linalg.cond(a64)
+        with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+            wg.linalg.solve(wg.asarray(a), wg.asarray(b))
+        s_, logabs = wg.linalg.slogdet(wg.asarray(a))
+        ws_, wl = np.linalg.slogdet(a64)
+        assert s_.numpy()[0] == 0 and s_.numpy()[1] == ws_
+        assert abs(logabs.numpy()[1] - wl) <= tol * np.linalg.cond(a64) + 2 * eps(dt) * abs(wl)

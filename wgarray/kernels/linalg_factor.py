@@ -262,8 +262,8 @@ def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
         step = [f"var best = {T}(-1.0);", "var bi = NONE;"]
         for k in ks:
             step += [f"if (!used{k}) {{", f"    let x = abs(v{k}_{j});",
-                     f"    let key = select(x, {T}(-0.5), x != x);",
-                     f"    if (key > best) {{ best = key; bi = i{k}; }}", "}"]
+                     f"    let key = select(x, {T}(-0.5), wg_isnan_{T}(x));",
+                     f"    if (key > best || bi == NONE) {{ best = key; bi = i{k}; }}", "}"]
         step.append("let pr = wg_argmax(tid, best, bi);")
         for k in ks:
             step += [f"if (pr == i{k}) {{", f"    used{k} = true;", f"    order[{j}] = pr;"]
@@ -290,7 +290,7 @@ def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False, fla
     return launch.Kernel("linalg_lu_tslu.wgsl", (
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
-        dict(T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
+        dict(HELPERS=source.helpers([d]), T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
              RV_LEN=rpt * nb, ARGMAX=_argmax(T, flat), REG="true" if reg else "false",
              BODY=tslu_reg_body(T, nb, rpt) if reg else ""), workgroup=PANEL_WG)
 

@@ -18,6 +18,8 @@
 // REG (kernels.linalg_factor.TSLU_REG): the same steps as generated straight-line code (BODY: the NB columns
 // unrolled, an owned row's values in named variables v{k}_{c}), so no function-scope array indexed at run time
 // (NVIDIA puts those in local memory).
+${HELPERS}
+
 struct Params {
     n: u32,
     k0: u32,
@@ -103,7 +105,7 @@ ${BODY}
             for (var k = 0u; k < RPT; k = k + 1u) {
                 if (!used[k]) {
                     let x = abs(v[k * NB + j]);
-                    let key = select(x, ${T}(-0.5), x != x);
+                    let key = select(x, ${T}(-0.5), wg_isnan_${T}(x));  // (x != x folds away on some drivers)
                     if (key > best) {
                         best = key;
                         bi = tid + k * WG;
