@@ -51,10 +51,13 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+flat16+lu64": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
                                                ("F", "LU_BLOCK"): 64}),
     "tslu_flat32": (("solve", "inv"), {("K", "TSLU_FLAT"): 32}),
+    "tslu_reg+flat16+subst64": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
+                                                  ("F", "SUBST_BLOCK"): 64}),
     "subst64": (("solve", "inv"), {("F", "SUBST_BLOCK"): 64}),
     "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
     "chol_block": (("cholesky",), {("K", "CHOL_FUSED"): False}),  # the default before the fused panel
-    "chol_rows256": (("cholesky",), {("K", "CHOL_ROWS"): 256}),
+    "chol_rows32": (("cholesky",), {("K", "CHOL_ROWS"): 32}),  # more workgroups a fused panel (L21's rows)
+    "chol_rows16": (("cholesky",), {("K", "CHOL_ROWS"): 16}),
     "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # linbig1's default
 }
 PHASED = ("cholesky_block", "cholesky_panel", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
