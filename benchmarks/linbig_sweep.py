@@ -56,6 +56,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst64": (("solve", "inv"), {("F", "SUBST_BLOCK"): 64}),
     "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
     "chol_block": (("cholesky",), {("K", "CHOL_FUSED"): False}),  # the default before the fused panel
+    "chol_lazy": (("cholesky",), {("K", "CHOL_LAZY"): True}),  # the fused panel's block: 1 barrier a column
+    "chol_lazy+rows32": (("cholesky",), {("K", "CHOL_LAZY"): True, ("K", "CHOL_ROWS"): 32}),
     "chol_rows32": (("cholesky",), {("K", "CHOL_ROWS"): 32}),  # more workgroups a fused panel (L21's rows)
     "chol_rows16": (("cholesky",), {("K", "CHOL_ROWS"): 16}),
     "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # linbig1's default

@@ -219,6 +219,7 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
+         "chol_lazy": {"CHOL_FUSED": True, "CHOL_LAZY": True},
          "tslu_reg": {"TSLU_REG": True}, "tslu_flat16": {"TSLU_FLAT": 16},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
                  "LU_FINISH_REG": True, "CHOL_FUSED": True}}  # (TSLU_* alone: lavapipe compiles them slowly)
