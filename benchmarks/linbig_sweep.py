@@ -36,7 +36,8 @@ from benchmarks.linalg_big import K as NRHS, _inputs, _residual, _time
 OPS = ("cholesky", "solve", "inv")
 
 # name -> (ops it concerns, {(module, attribute): value}); "F" = wgarray.api.linalg.factor, "K" =
-# wgarray.kernels.linalg_factor.  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
+# wgarray.kernels.linalg_factor (the chol_* variants force CHOL_FUSED, the GPUs' default, so that lavapipe runs
+# their panel too).  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
 # set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, CHOL_FUSED; LU panels LU_BLOCK = 32 wide
@@ -56,10 +57,12 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst64": (("solve", "inv"), {("F", "SUBST_BLOCK"): 64}),
     "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
     "chol_block": (("cholesky",), {("K", "CHOL_FUSED"): False}),  # the default before the fused panel
-    "chol_lazy": (("cholesky",), {("K", "CHOL_LAZY"): True}),  # the fused panel's block: 1 barrier a column
-    "chol_lazy+rows32": (("cholesky",), {("K", "CHOL_LAZY"): True, ("K", "CHOL_ROWS"): 32}),
-    "chol_rows32": (("cholesky",), {("K", "CHOL_ROWS"): 32}),  # more workgroups a fused panel (L21's rows)
-    "chol_rows16": (("cholesky",), {("K", "CHOL_ROWS"): 16}),
+    # the fused panel's diagonal block with 1 barrier a column; more row workgroups a panel (L21's rows)
+    "chol_lazy": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_LAZY"): True}),
+    "chol_lazy+rows32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_LAZY"): True,
+                                         ("K", "CHOL_ROWS"): 32}),
+    "chol_rows32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 32}),
+    "chol_rows16": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 16}),
     "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # linbig1's default
 }
 PHASED = ("cholesky_block", "cholesky_panel", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
