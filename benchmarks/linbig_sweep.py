@@ -20,8 +20,9 @@ Two tables a size:
   (cholesky ||L L^T - A|| / ||A||, solve ||A x - b|| / (||A|| ||x||), inv ||A X - I|| / n; "BAD" above 1e-3).
 
 How to read it: a variant that beats "default" at a size (for its ops) should become the default there: the knob
-and the file are in ``VARIANTS`` below (e.g. ``tslu_reg+flat16`` faster at both sizes -> ``TSLU_REG = True`` and
-``TSLU_FLAT = 16`` in kernels/linalg_factor.py).
+and the file are in ``VARIANTS`` below (e.g. ``tslu_reg+subst64`` faster at both sizes -> ``SUBST_BLOCK = 64`` in
+api/linalg/factor.py).  The phases table is printed for the default and for the fastest variant of the op when that
+is another one.
 """
 from __future__ import annotations
 
@@ -39,32 +40,19 @@ OPS = ("cholesky", "solve", "inv")
 # wgarray.kernels.linalg_factor (the chol_* variants force CHOL_FUSED, the GPUs' default, so that lavapipe runs
 # their panel too).  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
 # set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
+REG = {("K", "TSLU_REG"): True}  # the GPUs' default since linbig phase 4 (forced: lavapipe runs the same path)
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
-    "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, CHOL_FUSED; LU panels LU_BLOCK = 32 wide
-    # linbig3: the tournament panel (tslu, ~60-80% of solve / inv): rows in registers, a flat pivot search, leaf sizes
-    "tslu_reg": (("solve", "inv"), {("K", "TSLU_REG"): True}),
-    "tslu_flat16": (("solve", "inv"), {("K", "TSLU_FLAT"): 16}),
-    "tslu_reg+flat16": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16}),
-    "tslu_reg+flat16+leaf256": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
-                                                  ("K", "tslu_rows"): 256}),
-    "tslu_reg+flat16+leaf1024": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
-                                                   ("K", "tslu_rows"): 1024}),
-    "tslu_flat32": (("solve", "inv"), {("K", "TSLU_FLAT"): 32}),
-    "tslu_reg+flat16+subst64": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
-                                                  ("F", "SUBST_BLOCK"): 64}),
-    "subst64": (("solve", "inv"), {("F", "SUBST_BLOCK"): 64}),
-    "inv_tri": (("inv",), {("F", "INV_TRI"): True}),
-    "chol_block": (("cholesky",), {("K", "CHOL_FUSED"): False}),  # the default before the fused panel
-    # the fused panel's diagonal block with 1 barrier a column; more row workgroups a panel (L21's rows)
-    "chol_lazy": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_LAZY"): True}),
-    "chol_lazy+rows32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_LAZY"): True,
-                                         ("K", "CHOL_ROWS"): 32}),
+    "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, CHOL_FUSED, TSLU_REG; LU panels LU_BLOCK = 32 wide
+    "tslu_loop": (("solve", "inv"), {("K", "TSLU_REG"): False}),  # the default before linbig phase 4
+    # linbig4: around the register tournament (flat16 lost at 4096): the substitution's blocks, leaves, panel width
+    "tslu_reg": (("solve", "inv"), REG),
+    "tslu_reg+subst64": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64}),
+    "tslu_reg+leaf1024": (("solve", "inv"), {**REG, ("K", "tslu_rows"): 1024}),
+    "tslu_reg+subst64+leaf1024": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("K", "tslu_rows"): 1024}),
     "chol_rows32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 32}),
-    "chol_rows16": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 16}),
-    "loops": (OPS, {("K", "TRSM_REG"): 0, ("K", "LU_FINISH_REG"): False}),  # linbig1's default
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)
-    "tslu_reg+flat16+lu64": (("solve", "inv"), {("K", "TSLU_REG"): True, ("K", "TSLU_FLAT"): 16,
-                                               ("F", "LU_BLOCK"): 64}),
+    "tslu_reg+lu64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64}),
+    "tslu_reg+lu64+subst64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "SUBST_BLOCK"): 64}),
 }
 PHASED = ("cholesky_block", "cholesky_panel", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
 
@@ -234,6 +222,7 @@ def main(argv=None) -> None:
             print(f"  {'variant':20} {'ms':>9} {'vs torch':>9} {'vs numpy':>9} {'disp':>6} {'host ms':>8} "
                   f"{'resid':>9}")
             default = None
+            results = {}
             for name in names:
                 ops, settings = VARIANTS[name]
                 if op not in ops:
@@ -248,14 +237,19 @@ def main(argv=None) -> None:
                     continue
                 if name == "default":
                     default = (ms, disp)
+                results[name] = (ms, disp)
                 vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
                 flag = " BAD" if not res < 1e-3 else ""
                 print(f"  {name:20} {ms:>9.2f} {vt} {t_np / ms:>8.3f}x {disp:>6} {host:>8.2f} {res:>9.1e}{flag}")
-            if default and not args.no_phases and time.perf_counter() - t_start <= deadline:
-                print(f"  phases of default ({'label':16} {'calls':>6} {'disp':>6} {'ms/call':>9} "
+            best = min(results, key=lambda k: results[k][0], default=None)
+            for name in dict.fromkeys(["default"] * bool(default) + [best] * (best is not None)):
+                if args.no_phases or time.perf_counter() - t_start > deadline:
+                    break
+                print(f"  phases of {name} ({'label':16} {'calls':>6} {'disp':>6} {'ms/call':>9} "
                       f"{'us/launch':>9} {'share':>7})")
-                for line in phases(dev, calls[op], *default, max(2, args.reps // 2)):
-                    print(line)
+                with knobs(VARIANTS[name][1]):
+                    for line in phases(dev, calls[op], *results[name], max(2, args.reps // 2)):
+                        print(line)
     print(f"\ntotal {time.perf_counter() - t_start:.1f} s; ratios: the peer's time over wgarray's (> 1: wgarray "
           "faster); resid: backward error")
 

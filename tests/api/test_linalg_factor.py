@@ -220,7 +220,8 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
          "chol_lazy": {"CHOL_FUSED": True, "CHOL_LAZY": True},
-         "tslu_reg": {"TSLU_REG": True}, "tslu_flat16": {"TSLU_FLAT": 16},
+         "tslu_reg": {"TSLU_REG": True}, "tslu_loop": {"TSLU_REG": False},  # the defaults on GPUs / CPU adapters
+         "tslu_flat16": {"TSLU_FLAT": 16},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
                  "LU_FINISH_REG": True, "CHOL_FUSED": True}}  # (TSLU_* alone: lavapipe compiles them slowly)
 
@@ -252,11 +253,13 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     reg = K._reg_default(dev)
     # knobs equal to this device's defaults launch as the default does (on GPUs the fused Cholesky panel is the
     # default, and its rows per workgroup change only the grid)
-    same = ("trsm_reg", "finish_reg", "chol_fused", "chol_fused_rows5") if reg else ("trsm_loop", "finish_loop")
+    same = (("trsm_reg", "finish_reg", "chol_fused", "chol_fused_rows5", "tslu_reg") if reg else
+            ("trsm_loop", "finish_loop", "tslu_loop"))
     assert (after == before) == (knob in same) and (True in after[1]) == F.INV_TRI
     assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
-    assert ("linalg_tslu_reg" in after[1]) == K.TSLU_REG and ("linalg_tslu" in after[1]) != K.TSLU_REG
+    tslu_reg = reg if K.TSLU_REG is None else K.TSLU_REG
+    assert ("linalg_tslu_reg" in after[1]) == tslu_reg and ("linalg_tslu" in after[1]) != tslu_reg
     assert {key[-1] for key in after[1] if isinstance(key, tuple)} == {K.TSLU_FLAT}  # the pivot search's levels
     fused = reg if K.CHOL_FUSED is None else K.CHOL_FUSED  # None: the device's default, as the register paths
     assert ("linalg_chol_panel" in after[1]) == fused
@@ -599,6 +602,26 @@ def test_tslu_flat_not_a_power_of_two_refuses(blocked, monkeypatch):
         monkeypatch.setattr(K, "TSLU_FLAT", bad)
         with pytest.raises(ValueError, match="TSLU_FLAT"):
             wg.linalg.inv(a)
+
+
+@pytest.mark.parametrize("gpu", [True, False])
+def test_tslu_reg_default_follows_the_adapter(blocked, monkeypatch, gpu):
+    # TSLU_REG = None: the register tournament on GPUs, the loop on CPU adapters (as TRSM_REG / LU_FINISH_REG); the
+    # first tournament kernel looked up says which (stopped there: lavapipe compiles the register body slowly)
+    class Seen(Exception):
+        pass
+
+    def compile_(d, key, build):
+        if key[0].startswith("linalg_tslu"):
+            raise Seen(key[0])
+        return compile_orig(d, key, build)
+    compile_orig = launch.compile
+    monkeypatch.setattr(K, "TSLU_REG", None)
+    monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
+    monkeypatch.setattr(launch, "compile", compile_)
+    with pytest.raises(Seen) as seen:
+        wg.linalg.inv(wg.asarray(well_conditioned(np.random.default_rng(3), (20, 20), np.float32)))
+    assert str(seen.value) == ("linalg_tslu_reg" if gpu else "linalg_tslu")
 
 
 def test_chol_rows_beyond_the_workgroup_refuse(blocked, monkeypatch):

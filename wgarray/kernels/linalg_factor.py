@@ -241,9 +241,10 @@ def tslu_plan(m: int, nb: int) -> tuple[int, int]:
     return r, g
 
 
-TSLU_REG = False  # the tournament's rows in named registers: linalg_lu_tslu.wgsl's REG body (``tslu_reg_body``),
-# straight-line code over the panel's columns instead of a function-scope array indexed in loops (issue 12: NVIDIA
-# keeps such arrays in local memory); off until the GPU sweep (``linbig_sweep``'s tslu_reg variants) measures it
+TSLU_REG: bool | None = None  # the tournament's rows in named registers: linalg_lu_tslu.wgsl's REG body
+# (``tslu_reg_body``), straight-line code over the panel's columns instead of a function-scope array indexed in loops
+# (issue 12: NVIDIA keeps such arrays in local memory); None: on GPUs (the H100 run of linbig phase 3: solve 4096
+# 51.1 -> 33.2 ms, inv 67.7 -> 49.3 ms), off on CPU adapters (as LU_FINISH_REG: lavapipe compiles it slowly)
 TSLU_FLAT = 0  # the tournament's pivot search: 0 a tree over the workgroup (8 barriers a column); F > 0 (a power of
 # two <= PANEL_WG): F invocations scan PANEL_WG / F keys each, then all scan the F winners (2 barriers a column)
 
@@ -323,7 +324,7 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     stride = ws.stride
     bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch, ws.perm]
     m = n - k0
-    reg, flat = bool(TSLU_REG), TSLU_FLAT
+    reg, flat = _reg_default(device) if TSLU_REG is None else bool(TSLU_REG), TSLU_FLAT
     if flat and (flat & (flat - 1) or flat > PANEL_WG):
         raise ValueError(f"TSLU_FLAT = {flat}: need 0 or a power of two <= {PANEL_WG}")
     name = "linalg_tslu_reg" if reg else "linalg_tslu"
@@ -344,7 +345,7 @@ LU_FINISH_REG: bool | None = None  # lu_finish's L21 and U12 solves in registers
 
 
 def _reg_default(device) -> bool:
-    """The register paths' default (TRSM_REG / LU_FINISH_REG = None): on, except on CPU adapters."""
+    """The register paths' default (TRSM_REG / LU_FINISH_REG / TSLU_REG = None): on, except on CPU adapters."""
     return device.properties.adapter_type != "CPU"
 
 
