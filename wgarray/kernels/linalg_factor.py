@@ -81,23 +81,25 @@ def _neg_inf(T: str) -> str:
     return "bitcast<f32>(0xff800000u)" if T == "f32" else "f64(bitcast<f32>(0xff800000u))"
 
 
-_ACCESS: dict[tuple, tuple[str, ...]] = {}  # key -> the kernel's bindings' access modes (no Kernel built on a hit)
+_ACCESS: dict[tuple, tuple[tuple[str, ...], int]] = {}  # key -> the kernel's bindings' access modes and the last
+# read_write binding's index (no Kernel built on a hit)
 
 
-def _run(device, key: tuple, build, arrays: list, params: layout.Params, workgroups: int,
+def _run(device, key: tuple, build, arrays: list, params: bytes, workgroups: int,
          whole: bool = False) -> None:
     """Dispatch ``workgroups`` of the kernel ``build()`` returns (built and compiled once under ``key``: the
     launches that repeat build nothing) over the arrays' buffers: read bindings from ``buffer()``, written ones
     from ``buffer_for_write`` (``whole``: the last written array is overwritten throughout, so its host copy need
     not be uploaded first)."""
-    access = _ACCESS.get(key)
-    if access is None:
-        access = _ACCESS[key] = tuple(b.access for b in build().bindings)
+    hit = _ACCESS.get(key)
+    if hit is None:
+        access = tuple(b.access for b in build().bindings)
+        hit = _ACCESS[key] = access, max(i for i, m in enumerate(access) if m == "read_write")
+    access, last = hit
     compiled = launch.compile(device, key, build)
-    last = max(i for i, m in enumerate(access) if m == "read_write")
     buffers = [a.mirror.buffer() if m == "read" else a.mirror.buffer_for_write(whole=whole and i == last)
                for i, (a, m) in enumerate(zip(arrays, access))]
-    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
+    launch.dispatch(device, compiled, buffers, params, workgroups=workgroups)
 
 
 def _argmax(T: str, flat: int = 0) -> str:
@@ -149,11 +151,11 @@ def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> No
     else:
         kb, bsb, bsr, bsc, boff = (n if op == "inv" else 0), 0, 0, 0, 0
     asb, asr, asc = a.strides
-    params = layout.Params().u32(n, batch, kb, _matrix_stride(n, r), a.offset, asb, asr, asc, boff, bsb, bsr, bsc,
+    params = layout.u32s(n, batch, kb, _matrix_stride(n, r), a.offset, asb, asr, asc, boff, bsb, bsr, bsc,
                                  int(upper), 0, 0, 0)
     buffers = [a.mirror.buffer()] + ([b.mirror.buffer()] if solve else []) + [
         out.mirror.buffer_for_write(whole=True), status.mirror.buffer_for_write()]
-    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=-(-batch // per_group))
+    launch.dispatch(device, compiled, buffers, params, workgroups=-(-batch // per_group))
 
 
 def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> None:
@@ -172,7 +174,7 @@ def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> Non
                                                         launch.write("info", "array<u32>")),
                              dict(HELPERS=source.helpers([d]), T=T, STAGED="true" if staged else "false",
                                   SH_LEN=bucket * bucket if staged else 1), workgroup=PANEL_WG)
-    params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
+    params = layout.u32s(n, k0, nb, k0 + nb, batch, 0, 0, 0)
     _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0), build, [a, info], params, batch)
 
 
@@ -215,7 +217,7 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
                                                         launch.write("ws", f"array<{T}>")),
                              dict(HELPERS=source.helpers([d]), T=T, SB=side, ROWS=CHOL_ROWS, SH_LEN=side * side,
                                   BODY=body, LAZY="true" if lazy else "false"), workgroup=PANEL_WG)
-    params = layout.Params().u32(n, k0, nb, batch, groups, prev + 1, pnb, int(groups == 0), ws.size // max(batch, 1),
+    params = layout.u32s(n, k0, nb, batch, groups, prev + 1, pnb, int(groups == 0), ws.size // max(batch, 1),
                                  0, 0, 0)
     _run_mirrors(device, ("linalg_chol_panel", d.name, side, CHOL_ROWS, lazy), build, [a.mirror, info.mirror, ws], params,
                  batch * (groups + 1))
@@ -330,12 +332,12 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     name = "linalg_tslu_reg" if reg else "linalg_tslu"
     if g > 1:
         rpt = -(-r // PANEL_WG)
-        params = layout.Params().u32(n, k0, nb, batch, r, g, stride, 0)
+        params = layout.u32s(n, k0, nb, batch, r, g, stride, 0)
         _run_mirrors(device, (name, d.name, True, nb, rpt, flat), lambda: _tslu_kernel(d, True, nb, rpt, reg, flat),
                      bufs, params, batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
-    params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
+    params = layout.u32s(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
     _run_mirrors(device, (name, d.name, False, nb, rpt, flat), lambda: _tslu_kernel(d, False, nb, rpt, reg, flat),
                  bufs, params, batch)
 
@@ -371,20 +373,20 @@ def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) ->
     rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
     if rg + cg == 0:
         return
-    params = layout.Params().u32(n, k0, nb, batch, rg, cg, 0, 0)
+    params = layout.u32s(n, k0, nb, batch, rg, cg, 0, 0)
     compiled = launch.compile(device, ("linalg_lu_finish_reg" if reg else "linalg_lu_finish", d.name, stage, nb),
                               build)
-    launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params.bytes(),
+    launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params,
                     workgroups=(rg + cg) * batch)
 
 
-def _run_mirrors(device, key: tuple, build, mirrors: list, params: layout.Params, workgroups: int) -> None:
+def _run_mirrors(device, key: tuple, build, mirrors: list, params: bytes, workgroups: int) -> None:
     """``_run`` over mirrors (arrays' and scratch alike), for kernels whose bindings are all read_write (the
     tournament's, the fused Cholesky panel's): every mirror is bound through ``buffer_for_write`` (its host copy
     invalidated).  A kernel with a read-only binding goes through ``_run``, which takes the modes from ``_ACCESS``."""
     compiled = launch.compile(device, key, build)
     buffers = [m.buffer_for_write() for m in mirrors]  # the tournament's bindings are all read_write
-    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
+    launch.dispatch(device, compiled, buffers, params, workgroups=workgroups)
 
 
 # -- triangular solves, row swaps -----------------------------------------------------------------------------------
@@ -431,19 +433,19 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     d = b.dtype
     T = d.wgsl
     same = t.mirror is b.mirror
-    bindings = ((launch.write("bm", f"array<{T}>"),) if same else
-                (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
     stage = _trsm_stage(device, d, nb)
     limit = (64 if _reg_default(device) else 0) if TRSM_REG is None else TRSM_REG
     reg = bool(stage) and nb <= limit
 
-    def build() -> launch.Kernel:
+    def build() -> launch.Kernel:  # (the bindings built here: only on a miss of _ACCESS or the pipeline cache)
+        bindings = ((launch.write("bm", f"array<{T}>"),) if same else
+                    (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
         return launch.Kernel("linalg_trsm.wgsl", bindings, dict(
             T=T, TBUF="bm" if same else "tm", STAGE=stage, TS_LEN=max(stage * stage, 1),
             REG="true" if reg else "false", BODY=trsm_reg_body(T, stage, lower, unit) if reg else ""), workgroup=WG)
     tb, tr, tc = t.strides
     bb, br, bc = b.strides
-    params = layout.Params().u32(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
+    params = layout.u32s(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
                                  t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb)
     key = ("linalg_trsm_reg", d.name, same, stage, lower, unit) if reg else ("linalg_trsm", d.name, same, stage)
     _run(device, key, build, [b] if same else [t, b], params, math.ceil(ncol / WG) * batch)
@@ -464,7 +466,7 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
         return launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"),
                                                      launch.write("x", f"array<{d.wgsl}>")), dict(T=d.wgsl),
                              workgroup=WG)
-    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
+    params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
     _run(device, ("linalg_swap", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
@@ -490,7 +492,7 @@ def det(device, a, piv, info, out, n: int, batch: int) -> None:
             launch.read("a", f"array<{T}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
             launch.write("out", f"array<{T}>")), dict(HELPERS=source.helpers([d]), T=T, NEG_INF=_neg_inf(T)),
             workgroup=WG)
-    params = layout.Params().u32(n, batch, 0, 0)
+    params = layout.u32s(n, batch, 0, 0)
     _run(device, ("linalg_det", d.name), build, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
 
 
@@ -506,5 +508,5 @@ def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:
         return launch.Kernel("linalg_lu_nanfill.wgsl", (launch.read("info", "array<u32>"),
                                                         launch.write("x", f"array<{d.wgsl}>")),
                              dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
-    params = layout.Params().u32(per, total, x.offset, upper)
+    params = layout.u32s(per, total, x.offset, upper)
     _run(device, ("linalg_nanfill", d.name), build, [info, x], params, math.ceil(total / WG))
