@@ -679,3 +679,63 @@ def test_trusted_view_checks_bounds():
     for shape, strides, offset in (((2, 2, 3), (16, 4, 1), 22), ((2, 4, 4), (16, 4, 1), -1), ((2, 4), (16, 4, 1), 0)):
         with pytest.raises(ValueError, match="outside its base"):
             wg.Array._trusted_view(w.mirror, shape, strides, offset)
+
+
+def test_replay_swaps_buffers_and_follows_knobs(blocked, monkeypatch):
+    # REPLAY: the second solve / inv of a shape replays the first one's launches (the drivers not called) on the new
+    # call's buffers: the answers of other data bit for bit those of the drivers, singular members NaN; a knob
+    # change records anew
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
+    calls = []
+    tslu = K.tslu
+    monkeypatch.setattr(K, "tslu", lambda *a, **kw: (calls.append(1), tslu(*a, **kw))[1])
+    rng = np.random.default_rng(21)
+    n = 30
+    a0 = well_conditioned(rng, (2, n, n), np.float32)
+    b0 = rng.standard_normal((2, n, 3)).astype(np.float32)
+    wg.linalg.solve(wg.asarray(a0), wg.asarray(b0))
+    wg.linalg.inv(wg.asarray(a0))
+    recorded = len(calls)
+    assert recorded > 0 and sum(len(c) for c in F._recipes.values()) == 2
+    for seed in (1, 2):
+        r = np.random.default_rng(seed)
+        a = well_conditioned(r, (2, n, n), np.float32)
+        a[1, :, 7] = 0  # singular
+        b = r.standard_normal((2, n, 3)).astype(np.float32)
+        with wg.linalg.errors("nan"):
+            x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+            ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert len(calls) == recorded  # replayed
+        monkeypatch.setattr(F, "REPLAY", False)
+        with wg.linalg.errors("nan"):
+            np.testing.assert_array_equal(x, wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy())
+            np.testing.assert_array_equal(ai, wg.linalg.inv(wg.asarray(a)).numpy())
+        monkeypatch.setattr(F, "REPLAY", True)
+        recorded = len(calls)
+        assert np.isnan(x[1]).all() and np.isnan(ai[1]).all() and np.isfinite(x[0]).all()
+        a64 = a[0].astype(np.float64)
+        assert fro(a64 @ x[0] - b[0]) <= C * n * eps(np.float32) * fro(a64) * fro(x[0])
+    monkeypatch.setattr(F, "SUBST_BLOCK", 12)  # another recipe
+    x = wg.linalg.solve(wg.asarray(a0), wg.asarray(b0)).numpy()
+    assert len(calls) > recorded and sum(len(c) for c in F._recipes.values()) == 3
+    np.testing.assert_allclose(np.einsum("bij,bjk->bik", a0, x), b0, atol=1e-4)
+
+
+def test_replay_keeps_no_recipe_binding_other_buffers(monkeypatch):
+    # a recorded run that binds a buffer outside the given mirrors is not kept (its replay would miss that buffer);
+    # one that binds only them is, and replays on other mirrors' buffers
+    dev = wg.default_device()
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
+
+    def arrays():
+        return wg.asarray(np.array([1], np.uint32)), wg.zeros(8, dtype=wg.float32)
+    info, x = arrays()
+    F._replayed(dev, ("test",), [x.mirror], lambda: K.nanfill(dev, info, x, 8, 1))
+    assert np.isnan(x.numpy()).all() and not F._recipes.get(dev)
+    F._replayed(dev, ("test",), [info.mirror, x.mirror], lambda: K.nanfill(dev, info, x, 8, 1))
+    assert len(F._recipes[dev]) == 1
+    info2, x2 = arrays()
+    F._replayed(dev, ("test",), [info2.mirror, x2.mirror], lambda: 1 / 0)  # replayed: not called
+    assert np.isnan(x2.numpy()).all()
