@@ -233,6 +233,7 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     dev = wg.default_device()
     seen = []  # swap's reverse flags and the kernels compiled (looked up) during one inv
     swap, compile_ = K.swap, launch.compile
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
     monkeypatch.setattr(K, "swap", lambda *a, **kw: (seen.append(kw.get("reverse", False)), swap(*a, **kw))[1])
     monkeypatch.setattr(launch, "compile", lambda d, key, build: (
         seen.extend([key[0]] + ([key] if key[0].startswith("linalg_tslu") else [])), compile_(d, key, build))[1])
@@ -582,6 +583,7 @@ def test_lu_panels_capped_by_lu_block(blocked, monkeypatch):
     # LU_BLOCK caps LU's panel width (solve, inv) and leaves Cholesky's at BLOCK: the panels' sizes as launched
     widths = []
     tslu, chol = K.tslu, K.cholesky_block
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
     monkeypatch.setattr(K, "tslu", lambda *a, **kw: (widths.append(("lu", a[7])), tslu(*a, **kw))[1])
     monkeypatch.setattr(K, "cholesky_block", lambda *a, **kw: (widths.append(("chol", a[6])), chol(*a, **kw))[1])
     monkeypatch.setattr(K, "CHOL_FUSED", False)
@@ -618,6 +620,7 @@ def test_tslu_reg_default_follows_the_adapter(blocked, monkeypatch, gpu):
     compile_orig = launch.compile
     monkeypatch.setattr(K, "TSLU_REG", None)
     monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
     monkeypatch.setattr(launch, "compile", compile_)
     with pytest.raises(Seen) as seen:
         wg.linalg.inv(wg.asarray(well_conditioned(np.random.default_rng(3), (20, 20), np.float32)))
