@@ -219,8 +219,11 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
+         "chol_lazy": {"CHOL_FUSED": True, "CHOL_LAZY": True},
+         "tslu_reg": {"TSLU_REG": True}, "tslu_loop": {"TSLU_REG": False},  # the defaults on GPUs / CPU adapters
+         "tslu_flat16": {"TSLU_FLAT": 16},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
-                 "LU_FINISH_REG": True, "CHOL_FUSED": True}}
+                 "LU_FINISH_REG": True, "CHOL_FUSED": True}}  # (TSLU_* alone: lavapipe compiles them slowly)
 
 
 @pytest.mark.parametrize("knob", list(KNOBS))
@@ -230,8 +233,10 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     dev = wg.default_device()
     seen = []  # swap's reverse flags and the kernels compiled (looked up) during one inv
     swap, compile_ = K.swap, launch.compile
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
     monkeypatch.setattr(K, "swap", lambda *a, **kw: (seen.append(kw.get("reverse", False)), swap(*a, **kw))[1])
-    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    monkeypatch.setattr(launch, "compile", lambda d, key, build: (
+        seen.extend([key[0]] + ([key] if key[0].startswith("linalg_tslu") else [])), compile_(d, key, build))[1])
     a = wg.asarray(well_conditioned(np.random.default_rng(1), (30, 30), np.float32))
     s = wg.asarray(spd(np.random.default_rng(1), (30, 30), np.float32))
 
@@ -249,10 +254,14 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     reg = K._reg_default(dev)
     # knobs equal to this device's defaults launch as the default does (on GPUs the fused Cholesky panel is the
     # default, and its rows per workgroup change only the grid)
-    same = ("trsm_reg", "finish_reg", "chol_fused", "chol_fused_rows5") if reg else ("trsm_loop", "finish_loop")
+    same = (("trsm_reg", "finish_reg", "chol_fused", "chol_fused_rows5", "tslu_reg") if reg else
+            ("trsm_loop", "finish_loop", "tslu_loop"))
     assert (after == before) == (knob in same) and (True in after[1]) == F.INV_TRI
     assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
+    tslu_reg = reg if K.TSLU_REG is None else K.TSLU_REG
+    assert ("linalg_tslu_reg" in after[1]) == tslu_reg and ("linalg_tslu" in after[1]) != tslu_reg
+    assert {key[-1] for key in after[1] if isinstance(key, tuple)} == {K.TSLU_FLAT}  # the pivot search's levels
     fused = reg if K.CHOL_FUSED is None else K.CHOL_FUSED  # None: the device's default, as the register paths
     assert ("linalg_chol_panel" in after[1]) == fused
     assert ("linalg_chol_block" in after[1]) != fused
@@ -574,6 +583,7 @@ def test_lu_panels_capped_by_lu_block(blocked, monkeypatch):
     # LU_BLOCK caps LU's panel width (solve, inv) and leaves Cholesky's at BLOCK: the panels' sizes as launched
     widths = []
     tslu, chol = K.tslu, K.cholesky_block
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
     monkeypatch.setattr(K, "tslu", lambda *a, **kw: (widths.append(("lu", a[7])), tslu(*a, **kw))[1])
     monkeypatch.setattr(K, "cholesky_block", lambda *a, **kw: (widths.append(("chol", a[6])), chol(*a, **kw))[1])
     monkeypatch.setattr(K, "CHOL_FUSED", False)
@@ -587,6 +597,36 @@ def test_lu_panels_capped_by_lu_block(blocked, monkeypatch):
     assert {w for k, w in widths if k == "lu"} == {4} and {w for k, w in widths if k == "chol"} == {8, 4}
 
 
+def test_tslu_flat_not_a_power_of_two_refuses(blocked, monkeypatch):
+    # the flat pivot search's spans tile the workgroup only for a power of two <= PANEL_WG
+    a = wg.asarray(well_conditioned(np.random.default_rng(3), (20, 20), np.float32))
+    for bad in (3, 2 * K.PANEL_WG):
+        monkeypatch.setattr(K, "TSLU_FLAT", bad)
+        with pytest.raises(ValueError, match="TSLU_FLAT"):
+            wg.linalg.inv(a)
+
+
+@pytest.mark.parametrize("gpu", [True, False])
+def test_tslu_reg_default_follows_the_adapter(blocked, monkeypatch, gpu):
+    # TSLU_REG = None: the register tournament on GPUs, the loop on CPU adapters (as TRSM_REG / LU_FINISH_REG); the
+    # first tournament kernel looked up says which (stopped there: lavapipe compiles the register body slowly)
+    class Seen(Exception):
+        pass
+
+    def compile_(d, key, build):
+        if key[0].startswith("linalg_tslu"):
+            raise Seen(key[0])
+        return compile_orig(d, key, build)
+    compile_orig = launch.compile
+    monkeypatch.setattr(K, "TSLU_REG", None)
+    monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
+    monkeypatch.setattr(launch, "compile", compile_)
+    with pytest.raises(Seen) as seen:
+        wg.linalg.inv(wg.asarray(well_conditioned(np.random.default_rng(3), (20, 20), np.float32)))
+    assert str(seen.value) == ("linalg_tslu_reg" if gpu else "linalg_tslu")
+
+
 def test_chol_rows_beyond_the_workgroup_refuse(blocked, monkeypatch):
     # the fused panel solves a row an invocation: more rows a workgroup than invocations would leave rows unsolved
     monkeypatch.setattr(K, "CHOL_FUSED", True)
@@ -597,3 +637,108 @@ def test_chol_rows_beyond_the_workgroup_refuse(blocked, monkeypatch):
     monkeypatch.setattr(K, "CHOL_ROWS", 7)
     low = wg.linalg.cholesky(s).numpy()
     np.testing.assert_allclose(low @ low.T, s.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("reg, flat", [(True, 0), (False, 8),  # ~12 / 7 s on lavapipe
+                                       pytest.param(False, 0, marks=pytest.mark.slow),
+                                       pytest.param(True, 16, marks=pytest.mark.slow)])  # ~27 s (compiling)
+def test_tslu_several_rows_an_invocation(blocked, monkeypatch, reg, flat):
+    # 32-invocation tournament workgroups: leaves of 70 rows and the root's candidates take 1-3 rows an invocation
+    # (the register body's v{k}_{c} for k > 0; at the real sizes the leaves of n = 4096 take 2): solve, inv and
+    # det with the default's backward errors, and NaN / LinAlgError for singular members (LU only: Cholesky's
+    # kernels assume 64 invocations or more)
+    monkeypatch.setattr(K, "PANEL_WG", 32)
+    monkeypatch.setattr(K, "tslu_rows", 70)
+    monkeypatch.setattr(K, "TSLU_REG", reg)
+    monkeypatch.setattr(K, "TSLU_FLAT", flat)
+    rng = np.random.default_rng(5)
+    for n, dt in ((40, np.float64), (150, np.float32)):  # the root alone (2 rows each), then 3 leaves
+        a = well_conditioned(rng, (2, n, n), dt)
+        a[1] = a[1][rng.permutation(n)]  # pivots everywhere
+        a[0, :, 30] = 0  # singular, exactly
+        b = rng.standard_normal((2, n, 3)).astype(dt)
+        tol = C * n * eps(dt)
+        with wg.linalg.errors("nan"):
+            x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+            ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.isnan(x[0]).all() and np.isnan(ai[0]).all()
+        a64 = a[1].astype(np.float64)
+        assert fro(a64 @ x[1] - b[1]) <= tol * fro(a64) * fro(x[1])
+        assert fro(a64 @ ai[1] - np.eye(n)) / n <= tol * np.linalg.cond(a64)
+        with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+            wg.linalg.solve(wg.asarray(a), wg.asarray(b))
+        s_, logabs = wg.linalg.slogdet(wg.asarray(a))
+        ws_, wl = np.linalg.slogdet(a64)
+        assert s_.numpy()[0] == 0 and s_.numpy()[1] == ws_
+        assert abs(logabs.numpy()[1] - wl) <= tol * np.linalg.cond(a64) + 2 * eps(dt) * abs(wl)
+
+
+def test_trusted_view_checks_bounds():
+    # the blocked drivers' fast views (Array._trusted_view) still refuse to address outside their base
+    w = wg.zeros((2, 4, 4))
+    v = wg.Array._trusted_view(w.mirror, (2, 2, 3), (16, 4, 1), 5)
+    assert v.shape == (2, 2, 3) and v.strides == (16, 4, 1) and v.offset == 5
+    np.testing.assert_array_equal(v.numpy(), np.zeros((2, 2, 3)))
+    for shape, strides, offset in (((2, 2, 3), (16, 4, 1), 22), ((2, 4, 4), (16, 4, 1), -1), ((2, 4), (16, 4, 1), 0)):
+        with pytest.raises(ValueError, match="outside its base"):
+            wg.Array._trusted_view(w.mirror, shape, strides, offset)
+
+
+def test_replay_swaps_buffers_and_follows_knobs(blocked, monkeypatch):
+    # REPLAY: the second solve / inv of a shape replays the first one's launches (the drivers not called) on the new
+    # call's buffers: the answers of other data bit for bit those of the drivers, singular members NaN; a knob
+    # change records anew
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
+    calls = []
+    tslu = K.tslu
+    monkeypatch.setattr(K, "tslu", lambda *a, **kw: (calls.append(1), tslu(*a, **kw))[1])
+    rng = np.random.default_rng(21)
+    n = 30
+    a0 = well_conditioned(rng, (2, n, n), np.float32)
+    b0 = rng.standard_normal((2, n, 3)).astype(np.float32)
+    wg.linalg.solve(wg.asarray(a0), wg.asarray(b0))
+    wg.linalg.inv(wg.asarray(a0))
+    recorded = len(calls)
+    assert recorded > 0 and sum(len(c) for c in F._recipes.values()) == 2
+    for seed in (1, 2):
+        r = np.random.default_rng(seed)
+        a = well_conditioned(r, (2, n, n), np.float32)
+        a[1, :, 7] = 0  # singular
+        b = r.standard_normal((2, n, 3)).astype(np.float32)
+        with wg.linalg.errors("nan"):
+            x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+            ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert len(calls) == recorded  # replayed
+        monkeypatch.setattr(F, "REPLAY", False)
+        with wg.linalg.errors("nan"):
+            np.testing.assert_array_equal(x, wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy())
+            np.testing.assert_array_equal(ai, wg.linalg.inv(wg.asarray(a)).numpy())
+        monkeypatch.setattr(F, "REPLAY", True)
+        recorded = len(calls)
+        assert np.isnan(x[1]).all() and np.isnan(ai[1]).all() and np.isfinite(x[0]).all()
+        a64 = a[0].astype(np.float64)
+        assert fro(a64 @ x[0] - b[0]) <= C * n * eps(np.float32) * fro(a64) * fro(x[0])
+    monkeypatch.setattr(F, "SUBST_BLOCK", 12)  # another recipe
+    x = wg.linalg.solve(wg.asarray(a0), wg.asarray(b0)).numpy()
+    assert len(calls) > recorded and sum(len(c) for c in F._recipes.values()) == 3
+    np.testing.assert_allclose(np.einsum("bij,bjk->bik", a0, x), b0, atol=1e-4)
+
+
+def test_replay_keeps_no_recipe_binding_other_buffers(monkeypatch):
+    # a recorded run that binds a buffer outside the given mirrors is not kept (its replay would miss that buffer);
+    # one that binds only them is, and replays on other mirrors' buffers
+    dev = wg.default_device()
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
+
+    def arrays():
+        return wg.asarray(np.array([1], np.uint32)), wg.zeros(8, dtype=wg.float32)
+    info, x = arrays()
+    F._replayed(dev, ("test",), [x.mirror], lambda: K.nanfill(dev, info, x, 8, 1))
+    assert np.isnan(x.numpy()).all() and not F._recipes.get(dev)
+    F._replayed(dev, ("test",), [info.mirror, x.mirror], lambda: K.nanfill(dev, info, x, 8, 1))
+    assert len(F._recipes[dev]) == 1
+    info2, x2 = arrays()
+    F._replayed(dev, ("test",), [info2.mirror, x2.mirror], lambda: 1 / 0)  # replayed: not called
+    assert np.isnan(x2.numpy()).all()

@@ -124,3 +124,38 @@ def test_threads_count_whole_workgroups_of_the_kernels_own_size(monkeypatch):
         got = counts.numpy()
         ran = -(-n // size) * size  # whole workgroups: every invocation counts its own index once
         assert np.all(got[:ran] == 1) and np.all(got[ran:] == 0), size
+
+
+@pytest.mark.parametrize("count", [1, 3, 4, 5, 8, 12, 13])
+def test_u32s_packs_as_params(count):
+    # the drivers' one-step parameter block: the same bytes as Params().u32(...).bytes() (16-byte padded); a value
+    # beyond 32 bits is pack's MemoryError, as through Params
+    vals = list(range(7, 7 + count))
+    assert layout.u32s(*vals) == layout.Params().u32(*vals).bytes()
+    with pytest.raises(MemoryError, match="32 bits"):
+        layout.u32s(*vals[:-1], 2**32)
+
+
+def test_matmul_params_pack_as_params():
+    # matmul's one-Struct parameter block: the bytes of the Params path (8 u32, then two groups of 4 i32), negative
+    # strides included; beyond 32 bits, the MemoryError
+    from wgarray.kernels import matmul
+
+    class V:
+        def __init__(self, offset):
+            self.offset = offset
+    args = (5, 6, 7, 2, V(3), V(4), 9, 10, -1, 2, 30, 4, -5, 6, 70, 8)
+    ref = layout.Params().u32(*args[:4], 3, 4, *args[6:8])
+    ref.raw(layout.pack("<4i", -1, 2, 30, 70), 4).raw(layout.pack("<4i", 4, -5, 6, 8), 4)
+    assert matmul._params(*args) == ref.bytes()
+    with pytest.raises(MemoryError, match="32 bits"):
+        matmul._params(*args[:4], V(2**32), *args[5:])
+
+
+def test_dispatch_work_is_the_bound_buffers_bytes():
+    # the bind group cache's entry carries its buffers' bytes (the default work a dispatch adds, summed once)
+    dev = wg.default_device()
+    a, b = wg.arange(100, dtype=wg.float32), wg.arange(300, dtype=wg.float32)
+    (a + b[:100]).numpy()
+    entries = [e for e in dev.stream._groups.values() if any(x is a.mirror.buffer() for x in e[1][1:])]
+    assert entries and all(e[2] == sum(x.size for x in e[1][1:] if hasattr(x, "size")) for e in entries)

@@ -13,9 +13,10 @@
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Mapping, Sequence
+from typing import Callable, Iterator, Literal, Mapping, Sequence
 
 import wgpu
 
@@ -156,4 +157,22 @@ def dispatch(device, kernel, buffers: Sequence, params: bytes, *, threads: int |
     pipeline, layout, group_threads = kernel
     if grid is None:
         grid = grid_for(device, threads=threads, workgroups=workgroups, group_threads=group_threads)
+    if _recording is not None:
+        _recording.append((device, kernel, tuple(buffers), params, grid, work, ranges))
     device.stream.dispatch(pipeline, layout, buffers, params, grid, work, ranges)
+
+
+_recording: list | None = None  # ``recording``'s list while one is open
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list]:
+    """Every ``dispatch`` inside the block (any thread, any device) appended to the list it yields as (device,
+    kernel, buffers, params, grid, work, ranges): a driver that repeats the same launches on fresh buffers records
+    them once and replays them (``api/linalg/factor.py``'s REPLAY), as the fft's recipes do."""
+    global _recording
+    saved, _recording = _recording, []
+    try:
+        yield _recording
+    finally:
+        _recording = saved

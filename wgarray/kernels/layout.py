@@ -111,6 +111,21 @@ def pack(fmt: str, *values: int) -> bytes:
                           f"address at most {MAX_ELEMENTS} (2**31 - 1) elements of an operand") from None
 
 
+_U32S: dict[int, struct.Struct] = {}  # values -> the Struct packing them padded to 16 bytes (``u32s``)
+
+
+def u32s(*values: int) -> bytes:
+    """``Params().u32(*values).bytes()`` in one step: a parameter block of u32 scalars only, padded to 16 bytes (the
+    hot path of the blocked linalg drivers' hundreds of launches a call: one cached Struct, no bytearray)."""
+    st = _U32S.get(len(values))
+    if st is None:
+        st = _U32S[len(values)] = struct.Struct(f"<{len(values)}I{-4 * len(values) % 16}x")
+    try:
+        return st.pack(*values)
+    except struct.error:
+        return pack(f"<{len(values)}I", *values)  # raises pack's MemoryError (a negative value: struct's error)
+
+
 class Params:
     """Packs a uniform parameter block, following WGSL's uniform layout rules for the members used here."""
 

@@ -81,28 +81,30 @@ def _neg_inf(T: str) -> str:
     return "bitcast<f32>(0xff800000u)" if T == "f32" else "f64(bitcast<f32>(0xff800000u))"
 
 
-_ACCESS: dict[tuple, tuple[str, ...]] = {}  # key -> the kernel's bindings' access modes (no Kernel built on a hit)
+_ACCESS: dict[tuple, tuple[tuple[str, ...], int]] = {}  # key -> the kernel's bindings' access modes and the last
+# read_write binding's index (no Kernel built on a hit)
 
 
-def _run(device, key: tuple, build, arrays: list, params: layout.Params, workgroups: int,
+def _run(device, key: tuple, build, arrays: list, params: bytes, workgroups: int,
          whole: bool = False) -> None:
     """Dispatch ``workgroups`` of the kernel ``build()`` returns (built and compiled once under ``key``: the
     launches that repeat build nothing) over the arrays' buffers: read bindings from ``buffer()``, written ones
     from ``buffer_for_write`` (``whole``: the last written array is overwritten throughout, so its host copy need
     not be uploaded first)."""
-    access = _ACCESS.get(key)
-    if access is None:
-        access = _ACCESS[key] = tuple(b.access for b in build().bindings)
+    hit = _ACCESS.get(key)
+    if hit is None:
+        access = tuple(b.access for b in build().bindings)
+        hit = _ACCESS[key] = access, max(i for i, m in enumerate(access) if m == "read_write")
+    access, last = hit
     compiled = launch.compile(device, key, build)
-    last = max(i for i, m in enumerate(access) if m == "read_write")
     buffers = [a.mirror.buffer() if m == "read" else a.mirror.buffer_for_write(whole=whole and i == last)
                for i, (a, m) in enumerate(zip(arrays, access))]
-    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
+    launch.dispatch(device, compiled, buffers, params, workgroups=workgroups)
 
 
-def _argmax(T: str) -> str:
-    """The pivot search's workgroup reduction, shared by the factor and tournament shaders."""
-    return source.render("linalg_argmax.wgsl", T=T)
+def _argmax(T: str, flat: int = 0) -> str:
+    """The pivot search's workgroup reduction (the tournament shader's): a tree, or two levels of ``flat`` scans."""
+    return source.render("linalg_argmax.wgsl", T=T, FLAT=flat)
 
 
 # -- factorisations -----------------------------------------------------------------------------------------------
@@ -149,11 +151,11 @@ def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> No
     else:
         kb, bsb, bsr, bsc, boff = (n if op == "inv" else 0), 0, 0, 0, 0
     asb, asr, asc = a.strides
-    params = layout.Params().u32(n, batch, kb, _matrix_stride(n, r), a.offset, asb, asr, asc, boff, bsb, bsr, bsc,
+    params = layout.u32s(n, batch, kb, _matrix_stride(n, r), a.offset, asb, asr, asc, boff, bsb, bsr, bsc,
                                  int(upper), 0, 0, 0)
     buffers = [a.mirror.buffer()] + ([b.mirror.buffer()] if solve else []) + [
         out.mirror.buffer_for_write(whole=True), status.mirror.buffer_for_write()]
-    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=-(-batch // per_group))
+    launch.dispatch(device, compiled, buffers, params, workgroups=-(-batch // per_group))
 
 
 def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> None:
@@ -172,7 +174,7 @@ def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> Non
                                                         launch.write("info", "array<u32>")),
                              dict(HELPERS=source.helpers([d]), T=T, STAGED="true" if staged else "false",
                                   SH_LEN=bucket * bucket if staged else 1), workgroup=PANEL_WG)
-    params = layout.Params().u32(n, k0, nb, k0 + nb, batch, 0, 0, 0)
+    params = layout.u32s(n, k0, nb, k0 + nb, batch, 0, 0, 0)
     _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0), build, [a, info], params, batch)
 
 
@@ -180,6 +182,8 @@ CHOL_FUSED: bool | None = None  # one launch a Cholesky panel: the diagonal bloc
 # None: on GPUs (H100, 2026-12-06: cholesky 4096 11.75 -> 9.87 ms, 1024 4.23 -> 3.28), off on CPU adapters, where
 # every workgroup's copy of the diagonal block's factorisation is not free (lavapipe 16 -> 25 ms at n = 128)
 CHOL_ROWS = 64  # L21 rows a workgroup of the fused panel
+CHOL_LAZY = False  # the fused panel's diagonal block with one barrier a column instead of three (the update from
+# the unscaled column, a_ic -= a_ij (a_cj / d), the column scaled a step later); off until the GPU sweep measures it
 
 
 def chol_fused(device, d: DType, width: int) -> bool:
@@ -202,6 +206,7 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
     T = d.wgsl
     side = _bucket(nb)
     groups = math.ceil((n - k0 - nb) / CHOL_ROWS)
+    lazy = bool(CHOL_LAZY)
 
     def build() -> launch.Kernel:
         body = reg_solve(T, side, True, False, f"sh[{{r}}u * {side}u + {{q}}u]",
@@ -211,10 +216,10 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
                                                         launch.write("info", "array<u32>"),
                                                         launch.write("ws", f"array<{T}>")),
                              dict(HELPERS=source.helpers([d]), T=T, SB=side, ROWS=CHOL_ROWS, SH_LEN=side * side,
-                                  BODY=body), workgroup=PANEL_WG)
-    params = layout.Params().u32(n, k0, nb, batch, groups, prev + 1, pnb, int(groups == 0), ws.size // max(batch, 1),
+                                  BODY=body, LAZY="true" if lazy else "false"), workgroup=PANEL_WG)
+    params = layout.u32s(n, k0, nb, batch, groups, prev + 1, pnb, int(groups == 0), ws.size // max(batch, 1),
                                  0, 0, 0)
-    _run_mirrors(device, ("linalg_chol_panel", d.name, side, CHOL_ROWS), build, [a.mirror, info.mirror, ws], params,
+    _run_mirrors(device, ("linalg_chol_panel", d.name, side, CHOL_ROWS, lazy), build, [a.mirror, info.mirror, ws], params,
                  batch * (groups + 1))
 
 
@@ -238,13 +243,62 @@ def tslu_plan(m: int, nb: int) -> tuple[int, int]:
     return r, g
 
 
-def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int) -> launch.Kernel:
+TSLU_REG: bool | None = None  # the tournament's rows in named registers: linalg_lu_tslu.wgsl's REG body
+# (``tslu_reg_body``), straight-line code over the panel's columns instead of a function-scope array indexed in loops
+# (issue 12: NVIDIA keeps such arrays in local memory); None: on GPUs (the H100 run of linbig phase 3: solve 4096
+# 51.1 -> 33.2 ms, inv 67.7 -> 49.3 ms), off on CPU adapters (as LU_FINISH_REG: lavapipe compiles it slowly)
+TSLU_FLAT = 0  # the tournament's pivot search: 0 a tree over the workgroup (8 barriers a column); F > 0 (a power of
+# two <= PANEL_WG): F invocations scan PANEL_WG / F keys each, then all scan the F winners (2 barriers a column)
+
+
+@functools.lru_cache(maxsize=None)
+def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
+    """linalg_lu_tslu.wgsl's REG body for panels of nb columns and rpt rows an invocation: the rows loaded into
+    v{k}_{c}, nb pivot steps unrolled (each: the owner's best candidate, the workgroup argmax, the pivot row
+    broadcast through ``prow``, the other rows' elimination), and at the root the chosen rows to the scratch."""
+    ks, cols = range(rpt), range(nb)
+    out = []
+    for k in ks:
+        out += [f"let i{k} = tid + {k}u * WG;", f"var used{k} = i{k} >= cnt;"]
+        out += [f"var v{k}_{c} = {T}(0.0);" for c in cols]
+        out += [f"if (!used{k}) {{", f"    var row{k} = r0 + i{k};", f"    if (!LEAF) {{ row{k} = ids[i{k}]; }}",
+                f"    let rb{k} = abase + row{k} * n + k0;"]
+        out += [f"    v{k}_{c} = a[rb{k} + {c}u];" for c in cols] + ["}"]
+    for j in cols:
+        step = [f"var best = {T}(-1.0);", "var bi = NONE;"]
+        for k in ks:
+            step += [f"if (!used{k}) {{", f"    let x = abs(v{k}_{j});",
+                     f"    let key = select(x, {T}(-0.5), wg_isnan_{T}(x));",
+                     f"    if (key > best || bi == NONE) {{ best = key; bi = i{k}; }}", "}"]
+        step.append("let pr = wg_argmax(tid, best, bi);")
+        for k in ks:
+            step += [f"if (pr == i{k}) {{", f"    used{k} = true;", f"    order[{j}] = pr;"]
+            step += [f"    prow[{c}] = v{k}_{c};" for c in range(j, nb)] + ["}"]
+        step += ["workgroupBarrier();", f"let d = prow[{j}];",
+                 f"if (d == {T}(0.0) && bad == 0u) {{ bad = {j + 1}u; }}", f"if (d != {T}(0.0)) {{"]
+        step += [f"    let p{c} = prow[{c}];" for c in range(j + 1, nb)]
+        for k in ks:
+            step += [f"    if (!used{k}) {{", f"        let l = v{k}_{j} / d;", f"        v{k}_{j} = l;"]
+            step += [f"        v{k}_{c} = v{k}_{c} - l * p{c};" for c in range(j + 1, nb)] + ["    }"]
+        step.append("}")
+        out += [f"if ({j}u < steps) {{"] + ["    " + line for line in step] + ["}"]
+    out.append("if (!LEAF) {  // ROOT: the chosen rows' factored values, in order, to scratch rows 0 .. NB")
+    for k in ks:
+        out += [f"    if (i{k} < cnt && used{k}) {{", "        var jj = 0u;",
+                f"        for (var q = 0u; q < NB; q = q + 1u) {{ if (order[q] == i{k}) {{ jj = q; }} }}"]
+        out += [f"        s[sb + jj * NB + {c}u] = v{k}_{c};" for c in cols] + ["    }"]
+    out.append("}")
+    return "\n".join("        " + line for line in out)
+
+
+def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False, flat: int = 0) -> launch.Kernel:
     T = d.wgsl
     return launch.Kernel("linalg_lu_tslu.wgsl", (
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
-        dict(T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
-             RV_LEN=rpt * nb, ARGMAX=_argmax(T)), workgroup=PANEL_WG)
+        dict(HELPERS=source.helpers([d]), T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
+             RV_LEN=rpt * nb, ARGMAX=_argmax(T, flat), REG="true" if reg else "false",
+             BODY=tslu_reg_body(T, nb, rpt) if reg else ""), workgroup=PANEL_WG)
 
 
 class Workspace:
@@ -272,17 +326,20 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     stride = ws.stride
     bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch, ws.perm]
     m = n - k0
+    reg, flat = _reg_default(device) if TSLU_REG is None else bool(TSLU_REG), TSLU_FLAT
+    if flat and (flat & (flat - 1) or flat > PANEL_WG):
+        raise ValueError(f"TSLU_FLAT = {flat}: need 0 or a power of two <= {PANEL_WG}")
+    name = "linalg_tslu_reg" if reg else "linalg_tslu"
     if g > 1:
         rpt = -(-r // PANEL_WG)
-        params = layout.Params().u32(n, k0, nb, batch, r, g, stride, 0)
-        _run_mirrors(device, ("linalg_tslu", d.name, True, nb, rpt), lambda: _tslu_kernel(d, True, nb, rpt), bufs,
-                     params,
-                     batch * g)
+        params = layout.u32s(n, k0, nb, batch, r, g, stride, 0)
+        _run_mirrors(device, (name, d.name, True, nb, rpt, flat), lambda: _tslu_kernel(d, True, nb, rpt, reg, flat),
+                     bufs, params, batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
-    params = layout.Params().u32(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
-    _run_mirrors(device, ("linalg_tslu", d.name, False, nb, rpt), lambda: _tslu_kernel(d, False, nb, rpt), bufs,
-                 params, batch)
+    params = layout.u32s(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
+    _run_mirrors(device, (name, d.name, False, nb, rpt, flat), lambda: _tslu_kernel(d, False, nb, rpt, reg, flat),
+                 bufs, params, batch)
 
 
 LU_FINISH_REG: bool | None = None  # lu_finish's L21 and U12 solves in registers (linalg_lu_finish.wgsl's REG);
@@ -290,7 +347,7 @@ LU_FINISH_REG: bool | None = None  # lu_finish's L21 and U12 solves in registers
 
 
 def _reg_default(device) -> bool:
-    """The register paths' default (TRSM_REG / LU_FINISH_REG = None): on, except on CPU adapters."""
+    """The register paths' default (TRSM_REG / LU_FINISH_REG / TSLU_REG = None): on, except on CPU adapters."""
     return device.properties.adapter_type != "CPU"
 
 
@@ -316,20 +373,20 @@ def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) ->
     rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
     if rg + cg == 0:
         return
-    params = layout.Params().u32(n, k0, nb, batch, rg, cg, 0, 0)
+    params = layout.u32s(n, k0, nb, batch, rg, cg, 0, 0)
     compiled = launch.compile(device, ("linalg_lu_finish_reg" if reg else "linalg_lu_finish", d.name, stage, nb),
                               build)
-    launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params.bytes(),
+    launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params,
                     workgroups=(rg + cg) * batch)
 
 
-def _run_mirrors(device, key: tuple, build, mirrors: list, params: layout.Params, workgroups: int) -> None:
+def _run_mirrors(device, key: tuple, build, mirrors: list, params: bytes, workgroups: int) -> None:
     """``_run`` over mirrors (arrays' and scratch alike), for kernels whose bindings are all read_write (the
     tournament's, the fused Cholesky panel's): every mirror is bound through ``buffer_for_write`` (its host copy
     invalidated).  A kernel with a read-only binding goes through ``_run``, which takes the modes from ``_ACCESS``."""
     compiled = launch.compile(device, key, build)
     buffers = [m.buffer_for_write() for m in mirrors]  # the tournament's bindings are all read_write
-    launch.dispatch(device, compiled, buffers, params.bytes(), workgroups=workgroups)
+    launch.dispatch(device, compiled, buffers, params, workgroups=workgroups)
 
 
 # -- triangular solves, row swaps -----------------------------------------------------------------------------------
@@ -376,19 +433,19 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     d = b.dtype
     T = d.wgsl
     same = t.mirror is b.mirror
-    bindings = ((launch.write("bm", f"array<{T}>"),) if same else
-                (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
     stage = _trsm_stage(device, d, nb)
     limit = (64 if _reg_default(device) else 0) if TRSM_REG is None else TRSM_REG
     reg = bool(stage) and nb <= limit
 
-    def build() -> launch.Kernel:
+    def build() -> launch.Kernel:  # (the bindings built here: only on a miss of _ACCESS or the pipeline cache)
+        bindings = ((launch.write("bm", f"array<{T}>"),) if same else
+                    (launch.read("tm", f"array<{T}>"), launch.write("bm", f"array<{T}>")))
         return launch.Kernel("linalg_trsm.wgsl", bindings, dict(
             T=T, TBUF="bm" if same else "tm", STAGE=stage, TS_LEN=max(stage * stage, 1),
             REG="true" if reg else "false", BODY=trsm_reg_body(T, stage, lower, unit) if reg else ""), workgroup=WG)
     tb, tr, tc = t.strides
     bb, br, bc = b.strides
-    params = layout.Params().u32(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
+    params = layout.u32s(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
                                  t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb)
     key = ("linalg_trsm_reg", d.name, same, stage, lower, unit) if reg else ("linalg_trsm", d.name, same, stage)
     _run(device, key, build, [b] if same else [t, b], params, math.ceil(ncol / WG) * batch)
@@ -409,7 +466,7 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
         return launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"),
                                                      launch.write("x", f"array<{d.wgsl}>")), dict(T=d.wgsl),
                              workgroup=WG)
-    params = layout.Params().u32(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
+    params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
     _run(device, ("linalg_swap", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
@@ -435,7 +492,7 @@ def det(device, a, piv, info, out, n: int, batch: int) -> None:
             launch.read("a", f"array<{T}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
             launch.write("out", f"array<{T}>")), dict(HELPERS=source.helpers([d]), T=T, NEG_INF=_neg_inf(T)),
             workgroup=WG)
-    params = layout.Params().u32(n, batch, 0, 0)
+    params = layout.u32s(n, batch, 0, 0)
     _run(device, ("linalg_det", d.name), build, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
 
 
@@ -451,5 +508,5 @@ def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:
         return launch.Kernel("linalg_lu_nanfill.wgsl", (launch.read("info", "array<u32>"),
                                                         launch.write("x", f"array<{d.wgsl}>")),
                              dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
-    params = layout.Params().u32(per, total, x.offset, upper)
+    params = layout.u32s(per, total, x.offset, upper)
     _run(device, ("linalg_nanfill", d.name), build, [info, x], params, math.ceil(total / WG))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import struct
 from dataclasses import dataclass
 from typing import Callable, Iterator, Union
 
@@ -152,12 +153,17 @@ def _narrow(M: int, N: int, K: int, batch: int) -> Variant:
     lavapipe (2 cores, /tmp timings in the session note of 2026-12-02): 32 x 25,000 @ 25,000 x 32 646 -> 77 ms,
     25,000 x 32 @ 32 x 4 270 -> 111 ms."""
     if M <= NARROW and N <= NARROW:
-        v = Variant(32, 32, 4, 4, 16)
+        v = _NARROW_BOTH
         s = 1
         while s < NARROW_SPLIT_MAX and K // (2 * s) >= NARROW_SLICE and v.groups(M, N, batch) * s < SPLIT_TARGET_GROUPS:
             s *= 2
-        return v.replace(split=s)
-    return Variant(128, 32, 8, 4, 16) if N <= NARROW else Variant(32, 128, 4, 8, 16)
+        return v.replace(split=s) if s > 1 else v
+    return _NARROW_N if N <= NARROW else _NARROW_M
+
+
+# _narrow's tiles, built once (a Variant costs a few us of host time; the blocked linalg substitutions' updates
+# with 16 right-hand sides take _NARROW_N hundreds of times a call)
+_NARROW_BOTH, _NARROW_N, _NARROW_M = Variant(32, 32, 4, 4, 16), Variant(128, 32, 8, 4, 16), Variant(32, 128, 4, 8, 16)
 
 
 def choose(M: int, N: int, K: int, batch: int) -> Variant:
@@ -260,19 +266,19 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int, epilogue: str = "st
         return
     v = choose(M, N, K, batch)
     if fused:
-        v = v.replace(split=1)  # the partials' sum writes a contiguous C; the updates' K (one panel) is short
+        # the partials' sum writes a contiguous C; the updates' K (one panel) is short.  (A new Variant costs
+        # ~15 us of host time: only where it differs; the factorisations make hundreds of these launches)
+        v = v.replace(split=1) if v.split != 1 else v
     if not fits(v, device, M, N, K, batch):
-        v = v.replace(split=1)
+        v = v.replace(split=1) if v.split != 1 else v
         if not fits(v, device, M, N, K, batch):
             v = SMALL
 
-    def aligned(*vals: int) -> bool:
-        return all(x % 4 == 0 for x in vals)
-
-    amode = ("k4" if a_ks == 1 and aligned(a_rs, a_bs, a.offset, K) else
-             "m4" if a_rs == 1 and aligned(a_ks, a_bs, a.offset, M) else "s")
-    bmode = ("n4" if b_cs == 1 and aligned(b_ks, b_bs, b.offset, N) else
-             "k4" if b_ks == 1 and aligned(b_cs, b_bs, b.offset, K) else "s")
+    # x % 4 == 0 for every one of some ints (negative strides included) <=> their bitwise or's low 2 bits are 0
+    amode = ("k4" if a_ks == 1 and not (a_rs | a_bs | a.offset | K) & 3 else
+             "m4" if a_rs == 1 and not (a_ks | a_bs | a.offset | M) & 3 else "s")
+    bmode = ("n4" if b_cs == 1 and not (b_ks | b_bs | b.offset | N) & 3 else
+             "k4" if b_ks == 1 and not (b_cs | b_bs | b.offset | K) & 3 else "s")
     if a.dtype.wgsl != source.ctype(cdt) and cdt.kind != "u":
         amode = "s"
     if b.dtype.wgsl != source.ctype(cdt) and cdt.kind != "u":
@@ -297,7 +303,15 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int, epilogue: str = "st
         _sum_partials(device, bufs[2], out, cdt, split, batch * M * N)
 
 
+_PARAMS = struct.Struct("<8I8i")  # _params' block in one pack (hundreds of launches a blocked factorisation)
+
+
 def _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs, c_rs, c_bs) -> bytes:
+    try:
+        return _PARAMS.pack(M, N, K, batch, a.offset, b.offset, c_off, ks, a_rs, a_ks, a_bs, c_rs, b_ks, b_cs, b_bs,
+                            c_bs)
+    except struct.error:  # a value beyond 32 bits: the general path raises layout.pack's MemoryError
+        pass
     params = layout.Params().u32(M, N, K, batch, a.offset, b.offset, c_off, ks)
     params.raw(layout.pack("<4i", a_rs, a_ks, a_bs, c_rs), 4).raw(layout.pack("<4i", b_ks, b_cs, b_bs, c_bs), 4)
     return params.bytes()

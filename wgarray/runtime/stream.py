@@ -153,7 +153,7 @@ class Stream:
         # what recorded, unsubmitted commands reference: each bind group set since the last submit with its cache
         # key (layout, buffers, ranges), and the buffers of copies.  ``is_pending`` folds the groups' keys into
         # ``_pending`` when asked, so a dispatch only notes a group it has not set before in the batch.
-        self._bound: dict[Any, tuple] = {}  # group -> its cache entry (group, key)
+        self._bound: dict[Any, tuple] = {}  # group -> its cache entry (group, key, the buffers' bytes)
         self._pending: set = set()
         self._folded = 0  # entries of ``_bound`` already folded into ``_pending``
         self._handle: Any = None  # the open pass's wgpu-native handle
@@ -172,7 +172,7 @@ class Stream:
             {"binding": 0, "resource": {"buffer": self._ring, "offset": 0, "size": PARAMS_WINDOW}}])
         self._ring_handle = self._ring_group._internal if _SET_PIPELINE is not None else None
         self._ring_native = (self._ring, native.ffi.from_buffer(self._ring_host)) if native.available else None
-        self._groups: dict[tuple, tuple] = {}  # key -> (group, key); insertion-ordered: the first is the oldest
+        self._groups: dict[tuple, tuple] = {}  # key -> (group, key, bytes); insertion-ordered: the first is the oldest
         self._stagers: dict[tuple[str, int], wgpu.GPUBuffer] = {}
         self._sync_src = device.create_buffer(size=16, usage=_BU.COPY_SRC)
         self._sync_dst = device.create_buffer(size=16, usage=_BU.COPY_DST | _BU.MAP_READ)
@@ -195,7 +195,8 @@ class Stream:
 
     def _new_group(self, key: tuple, layout: wgpu.GPUBindGroupLayout, buffers: Sequence[wgpu.GPUBuffer],
                    ranges: Sequence[tuple[int, int] | None] | None) -> tuple:
-        """Create, cache and return the (group, key) entry of ``key``'s bind group."""
+        """Create, cache and return the (group, key, the buffers' bytes) entry of ``key``'s bind group (the bytes:
+        ``dispatch``'s default work, summed once here rather than a launch)."""
         with self._lock:
             entries = []
             for i, b in enumerate(buffers):
@@ -212,7 +213,7 @@ class Stream:
                 group = self._device.create_bind_group(layout=layout, entries=entries)
             # the key holds the layout and buffers, so they outlive the cached group; the entry holds the key, so
             # noting a pending group (``_bound``) allocates nothing
-            entry = self._groups[key] = (group, key)
+            entry = self._groups[key] = (group, key, sum(b.size for b in buffers))
             if len(self._groups) > _BIND_GROUP_CACHE:
                 del self._groups[next(iter(self._groups))]  # the oldest
             return entry
@@ -307,7 +308,7 @@ class Stream:
                 cpass.dispatch_workgroups(*grid)
             self._batch += 1
             self._counters.dispatches += 1
-            self._work += sum(b.size for b in buffers) if work is None else work
+            self._work += entry[2] if work is None else work
             if self._work >= WORK_FLUSH or self._batch >= self._feed_at and self._device_idle():
                 self.flush()
 
@@ -409,8 +410,8 @@ class Stream:
             bound = self._bound
             if self._folded < len(bound):  # groups set since the last fold (a dict keeps insertion order)
                 pending = self._pending
-                for _, key in list(bound.values())[self._folded:]:
-                    pending.update(key)
+                for entry in list(bound.values())[self._folded:]:
+                    pending.update(entry[1])
                 self._folded = len(bound)
             return buffer in self._pending
 

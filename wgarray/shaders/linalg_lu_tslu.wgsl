@@ -15,6 +15,11 @@
 // The factorisation keeps each row in the private memory of the invocation that owns it (invocation t: rows
 // t, t + WG, ..., RPT of them) and never moves rows: a chosen row is marked used and broadcast through workgroup
 // memory, and the other rows are updated by their owners, so a column costs one max-reduction and one barrier.
+// REG (kernels.linalg_factor.TSLU_REG): the same steps as generated straight-line code (BODY: the NB columns
+// unrolled, an owned row's values in named variables v{k}_{c}), so no function-scope array indexed at run time
+// (NVIDIA puts those in local memory).
+${HELPERS}
+
 struct Params {
     n: u32,
     k0: u32,
@@ -27,6 +32,7 @@ struct Params {
 }
 
 const LEAF: bool = ${LEAF};
+const REG: bool = ${REG};
 const WG: u32 = ${WG}u;
 const NB: u32 = ${NB}u;
 const RPT: u32 = ${RPT}u;  // rows an invocation owns
@@ -71,58 +77,80 @@ ${ENTRY}
         }
         workgroupBarrier();
     }
-    var v: array<${T}, ${RV_LEN}>;
-    var used: array<bool, RPT>;
-    for (var k = 0u; k < RPT; k = k + 1u) {
-        let i = tid + k * WG;
-        used[k] = i >= cnt;
-        if (i < cnt) {
-            var row = r0 + i;
-            if (!LEAF) {
-                row = ids[i];
-            }
-            for (var c = 0u; c < NB; c = c + 1u) {
-                v[k * NB + c] = a[abase + row * n + k0 + c];
-            }
-        }
-    }
     let steps = min(NB, cnt);
     var bad = 0u;
-    for (var j = 0u; j < steps; j = j + 1u) {
-        // pivot: the first row of largest |v[., j]| among the unused ones (a NaN only where all are NaN)
-        var best = ${T}(-1.0);
-        var bi = NONE;
+    let sb = b * p.sstride;
+    if (REG) {  // generated straight-line code: each owned row in named registers (TSLU_REG)
+${BODY}
+    } else {
+        var v: array<${T}, ${RV_LEN}>;
+        var used: array<bool, RPT>;
         for (var k = 0u; k < RPT; k = k + 1u) {
-            if (!used[k]) {
-                let x = abs(v[k * NB + j]);
-                let key = select(x, ${T}(-0.5), x != x);
-                if (key > best) {
-                    best = key;
-                    bi = tid + k * WG;
+            let i = tid + k * WG;
+            used[k] = i >= cnt;
+            if (i < cnt) {
+                var row = r0 + i;
+                if (!LEAF) {
+                    row = ids[i];
+                }
+                for (var c = 0u; c < NB; c = c + 1u) {
+                    v[k * NB + c] = a[abase + row * n + k0 + c];
                 }
             }
         }
-        let pr = wg_argmax(tid, best, bi);
-        if (pr % WG == tid) {  // the owner broadcasts the pivot row
-            let k = pr / WG;
-            used[k] = true;
-            for (var c = 0u; c < NB; c = c + 1u) {
-                prow[c] = v[k * NB + c];
-            }
-            order[j] = pr;
-        }
-        workgroupBarrier();
-        let d = prow[j];
-        if (d == ${T}(0.0) && bad == 0u) {
-            bad = j + 1u;
-        }
-        if (d != ${T}(0.0)) {
+        for (var j = 0u; j < steps; j = j + 1u) {
+            // pivot: the first row of largest |v[., j]| among the unused ones (a NaN only where all are NaN)
+            var best = ${T}(-1.0);
+            var bi = NONE;
             for (var k = 0u; k < RPT; k = k + 1u) {
                 if (!used[k]) {
-                    let l = v[k * NB + j] / d;
-                    v[k * NB + j] = l;
-                    for (var c = j + 1u; c < NB; c = c + 1u) {
-                        v[k * NB + c] = v[k * NB + c] - l * prow[c];
+                    let x = abs(v[k * NB + j]);
+                    let key = select(x, ${T}(-0.5), wg_isnan_${T}(x));  // (x != x folds away on some drivers)
+                    if (key > best) {
+                        best = key;
+                        bi = tid + k * WG;
+                    }
+                }
+            }
+            let pr = wg_argmax(tid, best, bi);
+            if (pr % WG == tid) {  // the owner broadcasts the pivot row
+                let k = pr / WG;
+                used[k] = true;
+                for (var c = 0u; c < NB; c = c + 1u) {
+                    prow[c] = v[k * NB + c];
+                }
+                order[j] = pr;
+            }
+            workgroupBarrier();
+            let d = prow[j];
+            if (d == ${T}(0.0) && bad == 0u) {
+                bad = j + 1u;
+            }
+            if (d != ${T}(0.0)) {
+                for (var k = 0u; k < RPT; k = k + 1u) {
+                    if (!used[k]) {
+                        let l = v[k * NB + j] / d;
+                        v[k * NB + j] = l;
+                        for (var c = j + 1u; c < NB; c = c + 1u) {
+                            v[k * NB + c] = v[k * NB + c] - l * prow[c];
+                        }
+                    }
+                }
+            }
+        }
+        if (!LEAF) {
+            // ROOT: the chosen rows' factored values, in order, to scratch rows 0 .. NB ([L11 \ U11])
+            for (var k = 0u; k < RPT; k = k + 1u) {
+                let i = tid + k * WG;
+                if (i < cnt && used[k]) {
+                    var j = 0u;
+                    for (var q = 0u; q < NB; q = q + 1u) {
+                        if (order[q] == i) {
+                            j = q;
+                        }
+                    }
+                    for (var c = 0u; c < NB; c = c + 1u) {
+                        s[sb + j * NB + c] = v[k * NB + c];
                     }
                 }
             }
@@ -133,22 +161,6 @@ ${ENTRY}
             cand[(b * p.groups + g) * NB + j] = select(NONE, r0 + order[j], j < steps);
         }
         return;
-    }
-    // ROOT: the chosen rows' factored values, in order, to scratch rows 0 .. NB ([L11 \ U11])
-    let sb = b * p.sstride;
-    for (var k = 0u; k < RPT; k = k + 1u) {
-        let i = tid + k * WG;
-        if (i < cnt && used[k]) {
-            var j = 0u;
-            for (var q = 0u; q < NB; q = q + 1u) {
-                if (order[q] == i) {
-                    j = q;
-                }
-            }
-            for (var c = 0u; c < NB; c = c + 1u) {
-                s[sb + j * NB + c] = v[k * NB + c];
-            }
-        }
     }
     // The choices as LAPACK's swap sequence, and its net effect on the rows.  pos (in red_i) [q]: where chosen
     // row q is now (it starts at ids[order[q]]); cont[i]: what row k0 + i holds now: chosen row q (q < NB) or the

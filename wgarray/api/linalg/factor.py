@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import operator
+import weakref
+from collections import OrderedDict
 from typing import NamedTuple
 
 import numpy as np
@@ -11,7 +13,7 @@ import numpy as np
 from ... import dtypes as _dt
 from ..._array import Array
 from ...alloc.mirror import Mirror
-from ...kernels import linalg_factor as _k
+from ...kernels import launch as _launch, linalg_factor as _k
 from ...kernels.layout import contiguous_strides
 from ...ops import core
 from ...ops.elementwise import elementwise
@@ -164,7 +166,7 @@ def _small(op: str, a: Array, out: Array, message: str, b: Array | None = None, 
 def _block(w: Array, r: int, c: int, h: int, wd: int) -> Array:
     """The (batch, h, wd) view of rows r.., columns c.. of each matrix of the contiguous stack w."""
     b, m, n = w.shape
-    return Array(w.mirror, (b, h, wd), (m * n, n, 1), r * n + c)
+    return Array._trusted_view(w.mirror, (b, h, wd), (m * n, n, 1), r * n + c)
 
 
 def _status(batch: int, n: int, dev) -> tuple[Array, Array]:
@@ -185,13 +187,14 @@ def _width(n: int, lu: bool) -> int:
     return min(width, LU_BLOCK) if lu else width
 
 
-def _factor(w: Array, info: Array, piv: Array, lu: bool) -> None:
-    """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv) or lower Cholesky (upper
-    triangle zeroed); failures into info."""
+def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None = None) -> None:
+    """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv; ``ws``: the tournament's
+    scratch, made here if None) or lower Cholesky (upper triangle zeroed); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
     width = _width(n, lu)
-    ws = _k.Workspace(dev, w.dtype, n, batch, width) if lu else None
+    if lu and ws is None:
+        ws = _k.Workspace(dev, w.dtype, n, batch, width)
     if not lu and _k.chol_fused(dev, w.dtype, width):
         _cholesky_fused(w, info, width)
         return
@@ -243,7 +246,7 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
     block = SUBST_BLOCK or _width(n, True)
 
     def rows(r: int, h: int, cols: int = k) -> Array:
-        return Array(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
+        return Array._trusted_view(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
 
     if not tri:
         _k.swap(dev, piv, x, n, 0, n)
@@ -264,6 +267,50 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
         _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
 
 
+REPLAY = False  # solve / inv: the blocked factorisation's and substitution's launches recorded once per shape and
+# knob settings and replayed on later calls (their buffers swapped in): the host's ~10 us of Python a launch in the
+# drivers become ~1 (hundreds to a thousand launches a call at n = 1024 .. 4096); off until a GPU run measures it
+_recipes: "weakref.WeakKeyDictionary[object, OrderedDict]" = weakref.WeakKeyDictionary()
+_RECIPES = 16  # recipes a device keeps (the least recently used dropped)
+
+
+def _knobs() -> tuple:
+    """The settings that shape the drivers' launches (a recipe is valid for these only)."""
+    from ...kernels import matmul as _mm
+    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
+            _k.TSLU_REG, _k.TSLU_FLAT, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, id(_mm.override))
+
+
+def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
+    """``launches()``, whose every launch binds some of ``mirrors`` whole (and nothing else): with REPLAY, recorded
+    the first time for ``key`` and the knobs, and later replayed on these mirrors' buffers (each bound for writing
+    once, before the first launch: the launches in between touch nothing on the host).  A run that binds anything
+    else (or on another device) is not kept."""
+    if not REPLAY:
+        launches()
+        return
+    key = (key, _knobs())
+    cache = _recipes.setdefault(dev, OrderedDict())
+    steps = cache.get(key)
+    if steps is not None:
+        cache.move_to_end(key)
+        buffers = [m.buffer_for_write() for m in mirrors]
+        for kernel, slots, params, grid, work in steps:
+            _launch.dispatch(dev, kernel, [buffers[i] for i in slots], params, grid=grid, work=work)
+        return
+    with _launch.recording() as rec:
+        launches()
+    slot = {m.buffer(): i for i, m in enumerate(mirrors)}
+    steps = []
+    for d, kernel, bufs, params, grid, work, ranges in rec:
+        if d is not dev or ranges is not None or any(b not in slot for b in bufs):
+            return
+        steps.append((kernel, tuple(slot[b] for b in bufs), params, grid, work))
+    cache[key] = steps
+    while len(cache) > _RECIPES:
+        cache.popitem(last=False)
+
+
 def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
     """X = A^-1 B (or A^-1 with ``gen_id``, x then uninitialised) in place; NaN for singular A; raises in
     'raise' mode."""
@@ -273,8 +320,14 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
     if gen_id:
         eye = _eye(n, dtype=x.dtype, device=dev)
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
-    _factor(w, info, piv, True)
-    _lu_solve(w, piv, x, tri=gen_id and INV_TRI)
+    ws = _k.Workspace(dev, w.dtype, n, batch, _width(n, True))
+    tri = gen_id and INV_TRI
+
+    def launches() -> None:
+        _factor(w, info, piv, True, ws)
+        _lu_solve(w, piv, x, tri=tri)
+    _replayed(dev, ("lu_solve", w.dtype.name, batch, n, x.shape, tri),
+              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm], launches)
     _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
