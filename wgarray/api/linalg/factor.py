@@ -267,9 +267,12 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
         _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
 
 
-REPLAY = False  # solve / inv: the blocked factorisation's and substitution's launches recorded once per shape and
+REPLAY = True  # solve / inv: the blocked factorisation's and substitution's launches recorded once per shape and
 # knob settings and replayed on later calls (their buffers swapped in): the host's ~10 us of Python a launch in the
-# drivers become ~1 (hundreds to a thousand launches a call at n = 1024 .. 4096); off until a GPU run measures it
+# drivers become ~1 (hundreds to a thousand launches a call at n = 1024 .. 4096).  H100 2026-12-06
+# (`python -m benchmarks.linbig_sweep`): n = 1024 solve 10.6 -> 7.9 ms, inv 10.0 -> 7.2 (host 8.6 -> 3.3 ms); n = 4096
+# within noise (33.4 / 49.6 -> 34.0 / 50.4 ms: the device's work bounds it there).  After changing matmul's tile
+# tables at run time (benchmarks do), call ``_recipes.clear()``.
 _recipes: "weakref.WeakKeyDictionary[object, OrderedDict]" = weakref.WeakKeyDictionary()
 _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
 
