@@ -542,7 +542,8 @@ class Stream:
     def _wait(self) -> None:
         """Wait until the device has finished every submission (wgpu-native only): non-blocking polls for up to
         SPIN_S seconds where ``spin`` is set (GPUs), then (or at once) a blocking poll."""
-        if _SET_PIPELINE is None:  # another wgpu-py layout: its own blocking poll
+        if _SET_PIPELINE is None:  # another wgpu-py layout: its own blocking poll (callers check there is one)
+            assert _POLL_WAIT is not None
             _POLL_WAIT(self._device)
             return
         handle = self._device._internal
