@@ -159,3 +159,36 @@ def test_dispatch_work_is_the_bound_buffers_bytes():
     (a + b[:100]).numpy()
     entries = [e for e in dev.stream._groups.values() if any(x is a.mirror.buffer() for x in e[1][1:])]
     assert entries and all(e[2] == sum(x.size for x in e[1][1:] if hasattr(x, "size")) for e in entries)
+
+
+def test_recording_is_per_thread():
+    """``launch.recording`` collects only its own thread's dispatches: another thread's launch while it is open
+    (another solve recording its first recipe, say) must not land in it, or a replayed recipe would be wrong."""
+    import threading
+
+    from wgarray.kernels import linalg_factor as K
+    dev = wg.default_device()
+    info = wg.asarray(np.array([1], np.uint32))
+    mine, theirs = wg.zeros(4, dtype=wg.float32), wg.zeros(4, dtype=wg.float32)
+    opened, done = threading.Event(), threading.Event()
+    got: dict = {}
+
+    def other():
+        opened.wait(10)
+        with launch.recording() as rec:  # the other thread's own recording sees its own launch only
+            K.nanfill(dev, info, theirs, 4, 1)
+        got["theirs"] = [b for step in rec for b in step[2]]
+        K.nanfill(dev, info, theirs, 4, 1)  # and a launch outside any recording
+        done.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    with launch.recording() as rec:
+        opened.set()
+        assert done.wait(10)
+        K.nanfill(dev, info, mine, 4, 1)
+    t.join()
+    bound = [b for step in rec for b in step[2]]
+    assert len(rec) == 1 and mine.mirror.buffer() in bound and theirs.mirror.buffer() not in bound
+    assert theirs.mirror.buffer() in got["theirs"] and mine.mirror.buffer() not in got["theirs"]
+    assert np.isnan(mine.numpy()).all() and np.isnan(theirs.numpy()).all()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Literal, Mapping, Sequence
 
@@ -157,22 +158,24 @@ def dispatch(device, kernel, buffers: Sequence, params: bytes, *, threads: int |
     pipeline, layout, group_threads = kernel
     if grid is None:
         grid = grid_for(device, threads=threads, workgroups=workgroups, group_threads=group_threads)
-    if _recording is not None:
-        _recording.append((device, kernel, tuple(buffers), params, grid, work, ranges))
+    rec = getattr(_recording, "list", None)
+    if rec is not None:
+        rec.append((device, kernel, tuple(buffers), params, grid, work, ranges))
     device.stream.dispatch(pipeline, layout, buffers, params, grid, work, ranges)
 
 
-_recording: list | None = None  # ``recording``'s list while one is open
+_recording = threading.local()  # ``recording``'s list while one is open, per thread (``.list``)
 
 
 @contextlib.contextmanager
 def recording() -> Iterator[list]:
-    """Every ``dispatch`` inside the block (any thread, any device) appended to the list it yields as (device,
+    """Every ``dispatch`` this thread makes inside the block (any device) appended to the list it yields as (device,
     kernel, buffers, params, grid, work, ranges): a driver that repeats the same launches on fresh buffers records
-    them once and replays them (``api/linalg/factor.py``'s REPLAY), as the fft's recipes do."""
-    global _recording
-    saved, _recording = _recording, []
+    them once and replays them (``api/linalg/factor.py``'s REPLAY), as the fft's recipes do.  Per thread: another
+    thread's launches meanwhile are not this recording's (they would make a replayed recipe wrong)."""
+    saved = getattr(_recording, "list", None)
+    _recording.list = []
     try:
-        yield _recording
+        yield _recording.list
     finally:
-        _recording = saved
+        _recording.list = saved
