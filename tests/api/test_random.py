@@ -899,3 +899,19 @@ def test_normal_f32_defaults(dev, normal_knobs, monkeypatch):
                                                                                      device=dev).numpy()
         assert used == expect
         np.testing.assert_array_equal(got, want)  # values: std may give -0.0 for +0.0
+
+
+def test_fma_probe_keeps_no_device_alive():
+    """The fma probe's per-device answer does not keep a closed device alive (it held the device itself)."""
+    import gc
+    import weakref
+
+    from wgarray.kernels import random as kr
+    d = wg.open_device()
+    first = kr.fma_fused(d)
+    assert kr.fma_fused(d) is first  # probed once
+    gone = weakref.ref(d)
+    d.close()
+    del d
+    gc.collect()
+    assert gone() is None

@@ -12,6 +12,7 @@ block; a call of n elements consumes ceil(n / PER_BLOCK) blocks.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Sequence
 
 import numpy as np
@@ -111,21 +112,22 @@ for _t, (_prefix, _keep) in _GUARD.items():
         _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
     assert _keep in _f32
     _CODE[_t] = _CODE["exact"] + "\n" + _f32
-_FUSED: dict[int, tuple[object, bool]] = {}  # id(device) -> (device, whether its WGSL fma rounds once)
+_FUSED: "weakref.WeakKeyDictionary[object, bool]" = weakref.WeakKeyDictionary()  # device -> its WGSL fma rounds once
+# (weak: a closed device is not kept alive by its probe's answer)
 _FMA_PROBE = EwOp("random_fma_probe", 2, "same", {"f": "fma({x}, {x}, {y})"})
 
 
 def fma_fused(device) -> bool:
     """Whether ``device``'s WGSL fma rounds once (probed once a device, one dispatch and a 4-byte read):
     (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 fused, 0 when the product is rounded first."""
-    got = _FUSED.get(id(device))
-    if got is None or got[0] is not device:
+    got = _FUSED.get(device)
+    if got is None:
         from ..alloc.mirror import Mirror
         out = layout.View(Mirror(dt.float32, 1, device), (1,), (1,), 0, dt.float32)
         _ew.run(device, _FMA_PROBE, [Scalar(1 + 2.0 ** -12, dt.float32), Scalar(-(1 + 2.0 ** -11), dt.float32)],
                 out, dt.float32, [dt.float32, dt.float32])
-        got = _FUSED[id(device)] = (device, float(out.mirror.read_range(0, 1)[0]) == 2.0 ** -24)
-    return got[1]
+        got = _FUSED[device] = float(out.mirror.read_range(0, 1)[0]) == 2.0 ** -24
+    return got
 
 
 def _transform(device) -> str:
