@@ -120,14 +120,16 @@ def test_the_encoder_opens_lazily_after_a_read(knob):
 
 def test_switching_the_knob_between_batches(monkeypatch):
     dev = wg.default_device()
-    _fresh(dev)
+    st = _fresh(dev)
     a = wg.asarray(np.arange(100, dtype=np.float32))
     total = 0.0
     for i in range(6):
         monkeypatch.setattr(stream_mod, "NATIVE_SUBMIT", bool(i % 2))
         b = a * 2 + i  # recorded under the setting of the encoder it opened
+        assert st._encoder is not None and st._native == bool(i % 2)
         monkeypatch.setattr(stream_mod, "NATIVE_SUBMIT", not i % 2)  # switched mid-batch: the batch keeps its own
         c = b - 1
+        assert st._native == bool(i % 2)
         total += float(c.sum())
     want = sum(float((np.arange(100, dtype=np.float32) * 2 + i - 1).sum()) for i in range(6))
     assert total == want

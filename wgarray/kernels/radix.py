@@ -128,7 +128,7 @@ class Shape:
         scan = self.wg + self.wg // min(8, self.wg) + 1
         if self.ranker == "reg":
             bases = self.wg // min(8, self.wg) + 1 if self.scan_bases else 0
-            # the payload's two halves; the keys' (up to 64 bits)
+            # two padded tile arrays, the padded counters (8 words an invocation), two 256-entry tables, the scan
             return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases)
         return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
 

@@ -189,7 +189,8 @@ def _width(n: int, lu: bool) -> int:
 
 def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None = None) -> None:
     """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv; ``ws``: the tournament's
-    scratch, made here if None) or lower Cholesky (upper triangle zeroed); failures into info."""
+    scratch, made here if None) or lower Cholesky (only the lower triangle is written: the caller zeroes the upper
+    one, as ``cholesky`` does with ``nanfill(upper=n)``); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
     width = _width(n, lu)
