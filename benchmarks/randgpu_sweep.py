@@ -2,15 +2,13 @@
 [--small]``.
 
 Times, in one process, ``rng.standard_normal(n, dtype=float32)`` for n = 2^22 and 2^26 with the default (the knobs
-of ``wgarray/kernels/random.py`` as imported: "guardimul" "unrolled" std, the blocks kernel at blocks=1 wg=256 up to
+of ``wgarray/kernels/random.py`` as imported: "exact" "unrolled" std, the blocks kernel at blocks=1 wg=256 up to
 ``NORMAL_F32_BLOCKS_MAX`` = 2^22 elements, elementwise above) and with: on the elementwise path the former defaults
-("exact" "loop", 0 + 1 * z; "exact" "unrolled"; "exact" "unrolled" std), the guard transforms ("guardmul",
-"guardadd", "guardimul": the default's bits, x * 1.0 or x + -0.0 of an opaque constant, or the bits times an opaque
-integer 1, in place of the integer OR), "fma" and "builtin" (all unrolled std); on the blocks kernel at any size
+("exact" "loop", 0 + 1 * z; "exact" "unrolled"), "fma" and "builtin" (both unrolled std); on the blocks kernel at any size
 (``NORMAL_F32_KERNEL = "blocks"``, ``NORMAL_F32_BLOCKS`` x ``NORMAL_F32_WG``, ``NORMAL_F32_BLOCKS_MAX = 0``) "exact
 unrolled std" at blocks 1/2/4 x workgroup 128/256/512 and at 1/256 with the counter's carry chain
-(``NORMAL_F32_NOCARRY = False``; the other rows drop it where the counter cannot wrap: the same bits), the guard
-transforms at 1/256 and 2/256, "fma" at 1/512 and "builtin" at 2/256 (the floor of this design); each against
+(``NORMAL_F32_NOCARRY = False``; the other rows drop it where the counter cannot wrap: the same bits), "fma" at
+1/512 and "builtin" at 2/256 (the floor of this design); each against
 torch.randn in the same process when a CUDA torch imports.  For context: Philox alone (raw bits, the
 ``random_bits`` row), random() (uniform), and ``x + 0`` of the same size.  Timing: benchmarks/timing.py's
 ``measure_all``, all cases of a size interleaved, each sample many back-to-back calls and one synchronisation, best
@@ -20,7 +18,7 @@ ln, sqrt; all 0 where the fma variant keeps the cross-device guarantee; then the
 any; needs tests/api/test_random.py importable, i.e. pytest and hypothesis).  A variant that raises prints ERROR
 and is skipped.
 
-Checks, untimed, at the first size, per variant: "exact" and the guard rows give the default's bits exactly (the
+Checks, untimed, at the first size, per variant: the "exact" rows give the default's bits exactly (the
 same std setting) or its values (std on one side only: a -0.0 may become +0.0); "fma" within 8 ulp of the default
 (other roundings of the same algorithms; its bits against the host emulation: ``pytest tests/api/test_random.py -k
 fma``); "builtin" (driver-dependent bits, never a default) within 1e-4; every draw's mean and variance within 6
@@ -42,18 +40,15 @@ from benchmarks.timing import Case, measure_all
 
 DEFAULT = (kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG,
            kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_NOCARRY, kr.NORMAL_F32_BLOCKS_MAX)
-# the elementwise path: the former defaults, the defaults' steps, the guard and fma transforms, the builtin floor
+# the elementwise path: the former defaults, the defaults' steps, the fma transform, the builtin floor
 VARIANTS = [(t, p, std, 1, 256, "elementwise", True, 0) for t, p, std in (
     ("exact", "loop", False), ("exact", "unrolled", False), ("exact", "unrolled", True),
-    ("guardmul", "unrolled", True), ("guardadd", "unrolled", True), ("guardimul", "unrolled", True),
     ("fma", "unrolled", True),
     ("builtin", "unrolled", True))]
 # the blocks kernel at any size: "exact unrolled std" (the default's bits) at every blocks x workgroup size, the
 # others at one or two
 VARIANTS += [("exact", "unrolled", True, b, w, "blocks", True, 0) for b in (1, 2, 4) for w in (128, 256, 512)]
 VARIANTS += [("exact", "unrolled", True, 1, 256, "blocks", False, 0)]  # the counter's carry chain kept
-VARIANTS += [(t, "unrolled", True, b, w, "blocks", True, 0) for t in ("guardmul", "guardadd", "guardimul")
-             for b, w in ((1, 256), (2, 256))]
 VARIANTS += [("fma", "unrolled", True, 1, 512, "blocks", True, 0),
              ("builtin", "unrolled", True, 2, 256, "blocks", True, 0)]
 if DEFAULT not in VARIANTS:

@@ -517,36 +517,16 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
         _same_as_emulation(got, want, dev)
 
 
-@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul"])
-def test_float32_guard_transforms_bits(dev, guard):
-    """The guard transforms ("guardmul" / "guardadd": x * 1.0 or x + -0.0 of an opaque constant instead of the OR;
-    "guardimul", the default: the bits times an opaque integer 1): the algorithms of random_f32.wgsl, so the host
-    emulation's bits on the device (where the driver does not reassociate)."""
-    from wgarray.kernels import random as kr
-    pre = kr._GUARD[guard][0]
-    k = wg.ElementwiseKernel("float32 x, uint32 m, float32 v, uint32 nc", "float32 l, float32 c, float32 s, float32 r",
-                             f"l = {pre}ln_f32(x, nc); let cs = {pre}cossin_f32(m, nc); c = cs.x; s = cs.y; "
-                             f"r = {pre}sqrt_f32(v, nc);", f"rand_transforms_{guard}", preamble=kr._CODE[guard])
-    w, m, v = _transform_inputs(3, 1 << 15)
-    x = _open(w)
-    got = [a.numpy() for a in k(*(wg.asarray(a, device=dev) for a in (x, m, v)),
-                                wg.zeros(len(x), dtype=wg.uint32, device=dev))]
-    ce, se = _cossin_emul(m)
-    for g_, want in zip(got, (_ln_emul(x), ce, se, _sqrt_emul(v))):
-        _same_as_emulation(g_, want, dev)
-
-
-@pytest.mark.parametrize("guard", ["guardmul", "guardadd", "guardimul"])
-def test_normal_f32_guard_draws_same_bits(dev, normal_knobs, guard):
-    """The guard transforms' draws give the default's bits (loc 0 / scale 1 and another, both Philox forms, the
-    vec4 and one-element paths, the blocks kernel): one test a guard, so a GPU run tells which of them hold."""
+def test_normal_f32_forms_draw_same_bits(dev, normal_knobs):
+    """The unrolled Philox, the std rows and the blocks kernel give the reference form's bits (loop Philox, the
+    affine rows, elementwise): loc 0 / scale 1 and another, the vec4 and one-element paths."""
     from wgarray.kernels import random as kr
     for loc, scale in ((0.0, 1.0), (1.5, 3.0)):
         normal_knobs("exact", "loop", False)
         want = _normals(dev, n=4 * 250, loc=loc, scale=scale)
         for p, std, kernel in (("unrolled", True, "elementwise"), ("loop", False, "elementwise"),
                                ("unrolled", True, "blocks")):
-            normal_knobs(guard, p, std)
+            normal_knobs("exact", p, std)
             kr.NORMAL_F32_KERNEL = kernel
             for got, w in zip(_normals(dev, n=4 * 250, loc=loc, scale=scale), want):
                 np.testing.assert_array_equal(got, w)  # values: std may turn a +0.0 into -0.0
@@ -810,8 +790,7 @@ def _philox_inverse(out, key, rounds=10):
     return c
 
 
-@pytest.mark.parametrize("transform", ["exact", "guardadd", "guardimul"])
-def test_normal_f32_std_negative_zero(dev, normal_knobs, transform):
+def test_normal_f32_std_negative_zero(dev, normal_knobs):
     """u rounded to 1 gives r = 0: z = r cos is -0.0 where cos < 0.  The std rows (standard_normal, normal(0, 1))
     store z as the host emulation (and numpy's r * c) does; the affine form 0 + 1 * z gives +0.0; the values are
     equal either way.  A block built for it by inverting Philox: words (2^32 - 1, half a turn, 2^32 - 1, 0)."""
@@ -827,7 +806,7 @@ def test_normal_f32_std_negative_zero(dev, normal_knobs, transform):
     np.testing.assert_array_equal(np.signbit(want), [True, True, False, False])
     got = {}
     for p, std in (("unrolled", True), ("loop", True), ("unrolled", False), ("loop", False)):
-        normal_knobs(transform, p, std)
+        normal_knobs("exact", p, std)
         out = wg.empty(4, dtype=wg.float32, device=dev)
         kr.draw(dev, "random_normal", key, counter, [kr.Scalar(0.0, wg.float32), kr.Scalar(1.0, wg.float32)], out)
         got[std] = out.numpy()
@@ -878,12 +857,13 @@ def test_normal_f32_blocks_kernel_size_limit(dev, normal_knobs, monkeypatch):
 
 
 def test_normal_f32_defaults(dev, normal_knobs, monkeypatch):
-    """The defaults (H100 2026-12-06: "guardimul", the blocks kernel up to NORMAL_F32_BLOCKS_MAX elements): a
+    """The defaults (H100 2026-12-06: "exact" with its integer-multiply guard, the blocks kernel up to
+    NORMAL_F32_BLOCKS_MAX elements): a
     standard_normal float32 draw at or below the limit goes through the blocks kernel, one above it through the
     elementwise rows, both with the reference's (exact, Philox loop, elementwise) values."""
     from wgarray.kernels import random as kr
     assert (kr.NORMAL_F32, kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG) == \
-        ("guardimul", "blocks", 1, 256)
+        ("exact", "blocks", 1, 256)
     defaults = {k: v for k, v in vars(kr).items() if k.startswith("NORMAL_F32")}
     normal_knobs()
     want = _normals(dev, n=400)[0]

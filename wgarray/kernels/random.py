@@ -69,18 +69,16 @@ OPS: dict[str, EwOp] = {op.name: op for op in [
 # only the affine form's 0 + -0.0 = +0.0 differs).  All three leave the counter's advance as it is (four elements a
 # block).
 # Defaults (measured, benchmarks/randgpu_sweep.py on an H100, Vulkan, 2026-12-06, standard_normal float32 2^26):
-# "exact" "loop" 0.329 ms, "exact" "unrolled" 0.206 ms, "exact" "unrolled" std 0.199 ms, "guardimul" "unrolled"
-# std 0.189 ms (torch.randn 0.155 ms: 0.82x); the same bits (std: the same values; z = r cos may be -0.0 where u
-# rounds to 1, as the host emulation's r * c).  "guardmul" (0.179) and "guardadd" (0.182) were faster but rely on
-# the driver not reassociating around a float guard; "fma" (0.159) changes the stream and is 4-5x slower where
-# fma must be emulated (lavapipe): not defaults.
-NORMAL_F32 = "guardimul"
+# "exact" "loop" 0.329 ms, "exact" "unrolled" 0.206 ms, "exact" "unrolled" std 0.199 ms with random_f32.wgsl's
+# guard an OR, 0.189 ms with it the integer multiply it is now (torch.randn 0.155 ms: 0.82x); the same bits (std: the
+# same values; z = r cos may be -0.0 where u rounds to 1, as the host emulation's r * c).  Float guards (x * 1.0 or
+# x + -0.0 of an opaque constant: 0.179 / 0.182 ms) were measured and removed: sound only while a driver does not
+# reassociate around them.  "fma" (0.159) changes the stream and is 4-5x slower where fma must be emulated
+# (lavapipe): not a default.
+NORMAL_F32 = "exact"
 NORMAL_F32_PHILOX = "unrolled"
 NORMAL_F32_STD = True
 _TRANSFORM = {"exact": ("wg_rand_boxmuller4_f32", "wg_rand_affine4_f32"),
-              "guardmul": ("wg_rgm_boxmuller4_f32", "wg_rgm_affine4_f32"),
-              "guardadd": ("wg_rga_boxmuller4_f32", "wg_rga_affine4_f32"),
-              "guardimul": ("wg_rgi_boxmuller4_f32", "wg_rgi_affine4_f32"),
               "fma": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),
               "fmaexact": ("wg_rv_boxmuller4_fma", "wg_rv_affine4_fma"),  # "fma" where fma is not fused
               "builtin": ("wg_rv_boxmuller4_builtin", "wg_rand_affine4_f32")}
@@ -88,30 +86,6 @@ _PHILOX = {"loop": "wg_philox_block({}, 0u)", "unrolled": "wg_rv_block_unrolled(
 _VARIANT_CODE = source.load("random_f32_variants.wgsl")
 _CODE = {t: _VARIANT_CODE + "\n" + source.load("random_f32_fma_exact.wgsl" if t == "fmaexact" else "random_f32_fma.wgsl")
          for t in _TRANSFORM}
-# "guardmul" / "guardadd": random_f32.wgsl's transforms (the same bits as "exact") with another guard against
-# contraction instead of the integer OR (wg_rand_keep_f32): x * 1.0 or x + -0.0, the 1.0 / -0.0 made of nc (opaque).
-# A driver may then fuse the guard with the following add (fma(p, 1.0, c) = p + c, the product p already rounded):
-# two instructions a product-and-add instead of three, and the ORs' integer-pipe slots go.  Sound only where the
-# driver does not reassociate around the guard (the H100's factored z out of fma(f z, p, -0.5 z): see
-# random_f32_variants.wgsl), so the guards where the products share a factor with the term they meet stay ORs
-# (ln's (f z) p - z / 2, sqrt's (hx y) y, x - (x y)^2 and x y + (y / 2) r): 6 of a pair's 23, the Horner steps'
-# and the rest cheap.  tests/api/test_random.py checks the bits against the host emulation on the device.
-# "guardimul": every guard an integer multiply by 1 (nc + 1) instead of the OR: as opaque to float algebra as the
-# OR, the same count, but an IMAD (a GPU's FMA pipe) instead of a LOP3 (its integer ALU pipe, which Philox's XORs
-# and the bit manipulations already load).
-_OR = "bitcast<f32>(bitcast<u32>(x) | nc)"
-_GUARD = {"guardmul": ("wg_rgm_", "x * bitcast<f32>(0x3f800000u | nc)"),
-          "guardadd": ("wg_rga_", "x + bitcast<f32>(0x80000000u | nc)"),
-          "guardimul": ("wg_rgi_", "bitcast<f32>(bitcast<u32>(x) * (nc + 1u))")}
-for _t, (_prefix, _keep) in _GUARD.items():
-    _f32 = source.load("random_f32.wgsl").replace("wg_rand_", _prefix)
-    _f32 = _f32.replace(f"return {_OR};", f"return {_keep};", 1)
-    _ors = ("(f * z) * p, nc)", "hx * y, nc)", "s * s, nc)", "(0.5 * y) * r, nc)")
-    for _or in _ors if _t in ("guardmul", "guardadd") else ():
-        assert _prefix + "keep_f32(" + _or in _f32
-        _f32 = _f32.replace(_prefix + "keep_f32(" + _or, "wg_rand_keep_f32(" + _or)
-    assert _keep in _f32
-    _CODE[_t] = _CODE["exact"] + "\n" + _f32
 _FUSED: "weakref.WeakKeyDictionary[object, bool]" = weakref.WeakKeyDictionary()  # device -> its WGSL fma rounds once
 # (weak: a closed device is not kept alive by its probe's answer)
 _FMA_PROBE = EwOp("random_fma_probe", 2, "same", {"f": "fma({x}, {x}, {y})"})
@@ -143,9 +117,9 @@ NORMAL_F32_BLOCKS = 1
 NORMAL_F32_WG = 256
 # "blocks": float32 normals through the blocks kernel whenever it suits the output (and has at most
 # NORMAL_F32_BLOCKS_MAX elements, 0: any size), also for NORMAL_F32_BLOCKS = 1 and NORMAL_F32_WG = 256 (other
-# values of those two imply it); "elementwise": the EwOp rows.  H100 2026-12-06 (randgpu_sweep), "guardimul": at
-# 2^22 the blocks kernel (blocks=1 wg=256) 0.054 ms against 0.083 elementwise (exact: 0.047 against 0.082), at 2^26
-# 0.192 against 0.189 (exact: 0.209 against 0.199), so the blocks kernel up to 2^22 elements, elementwise above.
+# values of those two imply it); "elementwise": the EwOp rows.  H100 2026-12-06 (randgpu_sweep, both guards): at
+# 2^22 the blocks kernel (blocks=1 wg=256) 0.047-0.054 ms against 0.082-0.083 elementwise, at 2^26 0.192-0.209
+# against 0.189-0.199, so the blocks kernel up to 2^22 elements, elementwise above.
 NORMAL_F32_KERNEL = "blocks"
 NORMAL_F32_BLOCKS_MAX = 1 << 22
 # The blocks kernel with the unrolled Philox: where the counter's low word plus the blocks does not wrap (the

@@ -5,14 +5,16 @@
 // software ones of math_float.wgsl (full-range argument reduction, double-length log): the logarithm of a value in
 // [2^-33, 1] and (cos, sin)(2 pi m 2^-24) need neither, and the square root is a branch-free Newton iteration
 // instead of the correctly rounded fix-up.  Every product that feeds a sum goes through wg_rand_keep_f32 with
-// `nc`, a zero the kernel reads from its parameter block: an OR the compiler cannot remove, so no driver can
-// contract the product into an FMA that rounds differently (the idea of wg_impl_opaque_f32, for one integer op
-// instead of three): the same bits on every device.  Accuracy (tests/api/test_random.py, against float64): ln
+// `nc`, a zero the kernel reads from its parameter block: its bits times nc + 1, an integer multiply by 1 the
+// compiler cannot remove, so no driver can contract the product into an FMA that rounds differently (the idea of
+// wg_impl_opaque_f32, for one integer op instead of three): the same bits on every device.  (An OR with nc did the
+// same; the multiply runs on a GPU's FMA pipe rather than the integer ALU that Philox's XORs load: H100 2026-12-06,
+// standard_normal float32 2^26 0.199 -> 0.189 ms, benchmarks/randgpu_sweep.py.)  Accuracy (tests/api/test_random.py, against float64): ln
 // within 1 ulp, cos/sin within 2 ulp, sqrt within 1 ulp.  Helper-file rules: only functions.
 
 // x itself, as an opaque value (nc is 0 at run time but unknown to the compiler).
 fn wg_rand_keep_f32(x: f32, nc: u32) -> f32 {
-    return bitcast<f32>(bitcast<u32>(x) | nc);
+    return bitcast<f32>(bitcast<u32>(x) * (nc + 1u));
 }
 
 // (w + 0.5) / 2^32 in (0, 1] (rounded to float32): never 0, so its logarithm is finite (down to -22.9).
