@@ -219,7 +219,6 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
-         "chol_lazy": {"CHOL_FUSED": True, "CHOL_LAZY": True},
          "tslu_reg": {"TSLU_REG": True}, "tslu_loop": {"TSLU_REG": False},  # the defaults on GPUs / CPU adapters
          "tslu_flat16": {"TSLU_FLAT": 16},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
@@ -235,11 +234,8 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     swap, compile_ = K.swap, launch.compile
     monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
     monkeypatch.setattr(K, "swap", lambda *a, **kw: (seen.append(kw.get("reverse", False)), swap(*a, **kw))[1])
-    # the tournament's whole key; the fused Cholesky panel's CHOL_LAZY flag (on GPUs the fused panel is the default,
-    # so the lazy one differs from it only there)
     monkeypatch.setattr(launch, "compile", lambda d, key, build: (
-        seen.extend([key[0]] + ([key] if key[0].startswith("linalg_tslu") else [])
-                    + (["lazy"] if key[0] == "linalg_chol_panel" and key[-1] else [])), compile_(d, key, build))[1])
+        seen.extend([key[0]] + ([key] if key[0].startswith("linalg_tslu") else [])), compile_(d, key, build))[1])
     a = wg.asarray(well_conditioned(np.random.default_rng(1), (30, 30), np.float32))
     s = wg.asarray(spd(np.random.default_rng(1), (30, 30), np.float32))
 

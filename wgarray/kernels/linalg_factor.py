@@ -182,8 +182,6 @@ CHOL_FUSED: bool | None = None  # one launch a Cholesky panel: the diagonal bloc
 # None: on GPUs (H100, 2026-12-06: cholesky 4096 11.75 -> 9.87 ms, 1024 4.23 -> 3.28), off on CPU adapters, where
 # every workgroup's copy of the diagonal block's factorisation is not free (lavapipe 16 -> 25 ms at n = 128)
 CHOL_ROWS = 64  # L21 rows a workgroup of the fused panel
-CHOL_LAZY = False  # the fused panel's diagonal block with one barrier a column instead of three (the update from
-# the unscaled column, a_ic -= a_ij (a_cj / d), the column scaled a step later); off until the GPU sweep measures it
 
 
 def chol_fused(device, d: DType, width: int) -> bool:
@@ -206,7 +204,6 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
     T = d.wgsl
     side = _bucket(nb)
     groups = math.ceil((n - k0 - nb) / CHOL_ROWS)
-    lazy = bool(CHOL_LAZY)
 
     def build() -> launch.Kernel:
         body = reg_solve(T, side, True, False, f"sh[{{r}}u * {side}u + {{q}}u]",
@@ -216,10 +213,10 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
                                                         launch.write("info", "array<u32>"),
                                                         launch.write("ws", f"array<{T}>")),
                              dict(HELPERS=source.helpers([d]), T=T, SB=side, ROWS=CHOL_ROWS, SH_LEN=side * side,
-                                  BODY=body, LAZY="true" if lazy else "false"), workgroup=PANEL_WG)
+                                  BODY=body), workgroup=PANEL_WG)
     params = layout.u32s(n, k0, nb, batch, groups, prev + 1, pnb, int(groups == 0), ws.size // max(batch, 1),
                                  0, 0, 0)
-    _run_mirrors(device, ("linalg_chol_panel", d.name, side, CHOL_ROWS, lazy), build, [a.mirror, info.mirror, ws], params,
+    _run_mirrors(device, ("linalg_chol_panel", d.name, side, CHOL_ROWS), build, [a.mirror, info.mirror, ws], params,
                  batch * (groups + 1))
 
 

@@ -27,7 +27,6 @@ struct Params {
 const SB: u32 = ${SB}u;
 const WG: u32 = ${WG}u;
 const ROWS: u32 = ${ROWS}u;
-const LAZY: bool = ${LAZY};
 
 ${BINDINGS}
 
@@ -55,68 +54,32 @@ ${ENTRY}
     }
     workgroupBarrier();
     var failed = false;
-    if (LAZY) {
-        // one barrier a column (CHOL_LAZY): the update reads column j unscaled, a_ic -= a_ij (a_cj / d), and
-        // column j is scaled by 1 / sqrt(d) one step later, when nobody reads it any more
-        var lp = ${T}(1.0);  // the previous column's sqrt(d)
-        for (var j = 0u; j <= nb; j = j + 1u) {
-            if (j > 0u) {  // column j - 1 scaled (its diagonal written by invocation 0)
-                let q = j - 1u;
-                if (tid == 0u) {
-                    sh[q * SB + q] = lp;
-                }
-                for (var i = j + tid; i < nb; i = i + WG) {
-                    sh[i * SB + q] = sh[i * SB + q] / lp;
-                }
+    for (var j = 0u; j < nb; j = j + 1u) {
+        let d = sh[j * SB + j];
+        workgroupBarrier();  // everyone has read d before it is overwritten
+        if (!(d > ${T}(0.0)) && !failed) {
+            failed = true;
+            if (tid == 0u && g == 0u && info[b] == 0u) {
+                info[b] = k0 + j + 1u;
             }
-            if (j == nb) {
-                break;
-            }
-            let d = sh[j * SB + j];
-            if (!(d > ${T}(0.0)) && !failed) {
-                failed = true;
-                if (tid == 0u && g == 0u && info[b] == 0u) {
-                    info[b] = k0 + j + 1u;
-                }
-            }
-            lp = wg_sqrtcr_${T}(d);
-            for (var c = j + 1u + tid % 64u; c < nb; c = c + 64u) {
-                let lc = sh[c * SB + j] / d;
-                for (var i = c + tid / 64u; i < nb; i = i + WG / 64u) {
-                    sh[i * SB + c] = sh[i * SB + c] - sh[i * SB + j] * lc;
-                }
-            }
-            workgroupBarrier();
+        }
+        let l = wg_sqrtcr_${T}(d);
+        if (tid == 0u) {
+            sh[j * SB + j] = l;
+        }
+        for (var i = j + 1u + tid; i < nb; i = i + WG) {
+            sh[i * SB + j] = sh[i * SB + j] / l;
         }
         workgroupBarrier();
-    } else {
-        for (var j = 0u; j < nb; j = j + 1u) {
-            let d = sh[j * SB + j];
-            workgroupBarrier();  // everyone has read d before it is overwritten
-            if (!(d > ${T}(0.0)) && !failed) {
-                failed = true;
-                if (tid == 0u && g == 0u && info[b] == 0u) {
-                    info[b] = k0 + j + 1u;
-                }
+        // the rank-1 update of the lower triangle right of j: invocation (tid / 64, tid % 64) takes columns
+        // j + 1 + tid % 64 (+ 64 q), rows from the diagonal down in steps of WG / 64
+        for (var c = j + 1u + tid % 64u; c < nb; c = c + 64u) {
+            let lc = sh[c * SB + j];
+            for (var i = c + tid / 64u; i < nb; i = i + WG / 64u) {
+                sh[i * SB + c] = sh[i * SB + c] - sh[i * SB + j] * lc;
             }
-            let l = wg_sqrtcr_${T}(d);
-            if (tid == 0u) {
-                sh[j * SB + j] = l;
-            }
-            for (var i = j + 1u + tid; i < nb; i = i + WG) {
-                sh[i * SB + j] = sh[i * SB + j] / l;
-            }
-            workgroupBarrier();
-            // the rank-1 update of the lower triangle right of j: invocation (tid / 64, tid % 64) takes columns
-            // j + 1 + tid % 64 (+ 64 q), rows from the diagonal down in steps of WG / 64
-            for (var c = j + 1u + tid % 64u; c < nb; c = c + 64u) {
-                let lc = sh[c * SB + j];
-                for (var i = c + tid / 64u; i < nb; i = i + WG / 64u) {
-                    sh[i * SB + c] = sh[i * SB + c] - sh[i * SB + j] * lc;
-                }
-            }
-            workgroupBarrier();
         }
+        workgroupBarrier();
     }
     if (g == 0u) {
         let wbase = b * p.wss;
