@@ -44,7 +44,7 @@ REG = {("K", "TSLU_REG"): True}  # the GPUs' default since linbig phase 4 (force
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, CHOL_FUSED, TSLU_REG; LU panels LU_BLOCK = 32 wide
     "tslu_loop": (("solve", "inv"), {("K", "TSLU_REG"): False}),  # the default before linbig phase 4
-    # linbig4: around the register tournament (flat16 lost at 4096): the substitution's blocks, leaves, panel width
+    # linbig4: around the register tournament (a flat pivot search lost at 4096): the substitution's blocks, leaves, panel width
     "tslu_reg+subst64": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64}),
     "tslu_reg+leaf1024": (("solve", "inv"), {**REG, ("K", "tslu_rows"): 1024}),
     "tslu_reg+subst64+leaf1024": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("K", "tslu_rows"): 1024}),

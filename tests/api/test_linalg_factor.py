@@ -220,7 +220,6 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
          "tslu_reg": {"TSLU_REG": True}, "tslu_loop": {"TSLU_REG": False},  # the defaults on GPUs / CPU adapters
-         "tslu_flat16": {"TSLU_FLAT": 16},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
                  "LU_FINISH_REG": True, "CHOL_FUSED": True}}  # (TSLU_* alone: lavapipe compiles them slowly)
 
@@ -260,7 +259,6 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
     tslu_reg = reg if K.TSLU_REG is None else K.TSLU_REG
     assert ("linalg_tslu_reg" in after[1]) == tslu_reg and ("linalg_tslu" in after[1]) != tslu_reg
-    assert {key[-1] for key in after[1] if isinstance(key, tuple)} == {K.TSLU_FLAT}  # the pivot search's levels
     fused = reg if K.CHOL_FUSED is None else K.CHOL_FUSED  # None: the device's default, as the register paths
     assert ("linalg_chol_panel" in after[1]) == fused
     assert ("linalg_chol_block" in after[1]) != fused
@@ -596,15 +594,6 @@ def test_lu_panels_capped_by_lu_block(blocked, monkeypatch):
     assert {w for k, w in widths if k == "lu"} == {4} and {w for k, w in widths if k == "chol"} == {8, 4}
 
 
-def test_tslu_flat_not_a_power_of_two_refuses(blocked, monkeypatch):
-    # the flat pivot search's spans tile the workgroup only for a power of two <= PANEL_WG
-    a = wg.asarray(well_conditioned(np.random.default_rng(3), (20, 20), np.float32))
-    for bad in (3, 2 * K.PANEL_WG):
-        monkeypatch.setattr(K, "TSLU_FLAT", bad)
-        with pytest.raises(ValueError, match="TSLU_FLAT"):
-            wg.linalg.inv(a)
-
-
 @pytest.mark.parametrize("gpu", [True, False])
 def test_tslu_reg_default_follows_the_adapter(blocked, monkeypatch, gpu):
     # TSLU_REG = None: the register tournament on GPUs, the loop on CPU adapters (as TRSM_REG / LU_FINISH_REG); the
@@ -638,10 +627,8 @@ def test_chol_rows_beyond_the_workgroup_refuse(blocked, monkeypatch):
     np.testing.assert_allclose(low @ low.T, s.numpy(), rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("reg, flat", [(True, 0), (False, 8),  # ~12 / 7 s on lavapipe
-                                       pytest.param(False, 0, marks=pytest.mark.slow),
-                                       pytest.param(True, 16, marks=pytest.mark.slow)])  # ~27 s (compiling)
-def test_tslu_several_rows_an_invocation(blocked, monkeypatch, reg, flat):
+@pytest.mark.parametrize("reg", [True, False])  # ~12 / 7 s on lavapipe
+def test_tslu_several_rows_an_invocation(blocked, monkeypatch, reg):
     # 32-invocation tournament workgroups: leaves of 70 rows and the root's candidates take 1-3 rows an invocation
     # (the register body's v{k}_{c} for k > 0; at the real sizes the leaves of n = 4096 take 2): solve, inv and
     # det with the default's backward errors, and NaN / LinAlgError for singular members (LU only: Cholesky's
@@ -649,7 +636,6 @@ def test_tslu_several_rows_an_invocation(blocked, monkeypatch, reg, flat):
     monkeypatch.setattr(K, "PANEL_WG", 32)
     monkeypatch.setattr(K, "tslu_rows", 70)
     monkeypatch.setattr(K, "TSLU_REG", reg)
-    monkeypatch.setattr(K, "TSLU_FLAT", flat)
     rng = np.random.default_rng(5)
     for n, dt in ((40, np.float64), (150, np.float32)):  # the root alone (2 rows each), then 3 leaves
         a = well_conditioned(rng, (2, n, n), dt)

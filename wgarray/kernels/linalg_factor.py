@@ -102,9 +102,9 @@ def _run(device, key: tuple, build, arrays: list, params: bytes, workgroups: int
     launch.dispatch(device, compiled, buffers, params, workgroups=workgroups)
 
 
-def _argmax(T: str, flat: int = 0) -> str:
-    """The pivot search's workgroup reduction (the tournament shader's): a tree, or two levels of ``flat`` scans."""
-    return source.render("linalg_argmax.wgsl", T=T, FLAT=flat)
+def _argmax(T: str) -> str:
+    """The pivot search's workgroup reduction (the tournament shader's): a tree."""
+    return source.render("linalg_argmax.wgsl", T=T)
 
 
 # -- factorisations -----------------------------------------------------------------------------------------------
@@ -244,8 +244,6 @@ TSLU_REG: bool | None = None  # the tournament's rows in named registers: linalg
 # (``tslu_reg_body``), straight-line code over the panel's columns instead of a function-scope array indexed in loops
 # (issue 12: NVIDIA keeps such arrays in local memory); None: on GPUs (the H100 run of linbig phase 3: solve 4096
 # 51.1 -> 33.2 ms, inv 67.7 -> 49.3 ms), off on CPU adapters (as LU_FINISH_REG: lavapipe compiles it slowly)
-TSLU_FLAT = 0  # the tournament's pivot search: 0 a tree over the workgroup (8 barriers a column); F > 0 (a power of
-# two <= PANEL_WG): F invocations scan PANEL_WG / F keys each, then all scan the F winners (2 barriers a column)
 
 
 @functools.lru_cache(maxsize=None)
@@ -288,13 +286,13 @@ def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
     return "\n".join("        " + line for line in out)
 
 
-def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False, flat: int = 0) -> launch.Kernel:
+def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False) -> launch.Kernel:
     T = d.wgsl
     return launch.Kernel("linalg_lu_tslu.wgsl", (
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
         dict(HELPERS=source.helpers([d]), T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
-             RV_LEN=rpt * nb, ARGMAX=_argmax(T, flat), REG="true" if reg else "false",
+             RV_LEN=rpt * nb, ARGMAX=_argmax(T), REG="true" if reg else "false",
              BODY=tslu_reg_body(T, nb, rpt) if reg else ""), workgroup=PANEL_WG)
 
 
@@ -323,19 +321,17 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     stride = ws.stride
     bufs = [a.mirror, piv.mirror, info.mirror, ws.cand, ws.scratch, ws.perm]
     m = n - k0
-    reg, flat = _reg_default(device) if TSLU_REG is None else bool(TSLU_REG), TSLU_FLAT
-    if flat and (flat & (flat - 1) or flat > PANEL_WG):
-        raise ValueError(f"TSLU_FLAT = {flat}: need 0 or a power of two <= {PANEL_WG}")
+    reg = _reg_default(device) if TSLU_REG is None else bool(TSLU_REG)
     name = "linalg_tslu_reg" if reg else "linalg_tslu"
     if g > 1:
         rpt = -(-r // PANEL_WG)
         params = layout.u32s(n, k0, nb, batch, r, g, stride, 0)
-        _run_mirrors(device, (name, d.name, True, nb, rpt, flat), lambda: _tslu_kernel(d, True, nb, rpt, reg, flat),
+        _run_mirrors(device, (name, d.name, True, nb, rpt), lambda: _tslu_kernel(d, True, nb, rpt, reg),
                      bufs, params, batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
     params = layout.u32s(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
-    _run_mirrors(device, (name, d.name, False, nb, rpt, flat), lambda: _tslu_kernel(d, False, nb, rpt, reg, flat),
+    _run_mirrors(device, (name, d.name, False, nb, rpt), lambda: _tslu_kernel(d, False, nb, rpt, reg),
                  bufs, params, batch)
 
 

@@ -282,7 +282,7 @@ def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
-            _k.TSLU_REG, _k.TSLU_FLAT, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, id(_mm.override))
+            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, id(_mm.override))
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
