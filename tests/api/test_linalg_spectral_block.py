@@ -181,3 +181,62 @@ def test_default_block_size(dt):
         _eigh_ok(base._sym(a))
         _svd_ok(a, False)
     assert count["eigh"] == 2 and count["svd"] == 2
+
+
+@contextlib.contextmanager
+def one_barrier(monkeypatch):
+    """K.ONE_BARRIER on (the one-barrier-a-step subproblem solver), asserting that its shader was the one launched."""
+    monkeypatch.setattr(K, "ONE_BARRIER", True)
+    keys = []
+    real = K._dispatch
+
+    def spy(device, key, *args, **kw):
+        keys.append(key)
+        return real(device, key, *args, **kw)
+    monkeypatch.setattr(K, "_dispatch", spy)
+    ran = {"expected": True}
+    yield ran
+    solver_keys = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
+    assert all(k[-1] is True for k in solver_keys) and (solver_keys or not ran["expected"])
+
+
+@settings(max_examples=6, deadline=None)
+@given(base.matrices(square=True), base.matrices())
+def test_one_barrier_solver_properties(eig_case, svd_case):
+    with pytest.MonkeyPatch.context() as mp, one_barrier(mp) as ran, forced():
+        ran["expected"] = bool(eig_case[0].size or svd_case[0].size)
+        base.check_eigh(eig_case)
+        base.check_svd(svd_case, False)
+
+
+@pytest.mark.parametrize("inner", [1, 30])
+@pytest.mark.parametrize("dt", base.DTYPES)
+def test_one_barrier_solver(calls, monkeypatch, dt, inner):
+    """The ONE_BARRIER solver: n = 17 not a multiple of 2b (b = 3: 3 pairs a step) in a stack, ill-conditioned
+    matrices with a repeated eigenvalue (b = 4), fixed one inner sweep and solved to convergence."""
+    monkeypatch.setattr(K, "INNER_SWEEPS", inner)
+    with one_barrier(monkeypatch):
+        monkeypatch.setattr(bj, "BLOCK", 3)
+        rng = np.random.default_rng(inner)
+        a = rng.standard_normal((2, 17, 17)).astype(dt)
+        _eigh_ok(base._sym(a))
+        _svd_ok(a, False)
+        monkeypatch.setattr(bj, "BLOCK", 4)
+        n = 20
+        q1, _ = np.linalg.qr(rng.standard_normal((n, n)))
+        q2, _ = np.linalg.qr(rng.standard_normal((n, n)))
+        sv = np.logspace(0, -6, n)
+        _svd_ok((q1 * sv @ q2.T).astype(dt), True)
+        ev = sv * np.where(np.arange(n) % 2, 1, -1)
+        ev[:4] = 0.5
+        _eigh_ok(((q1 * ev) @ q1.T).astype(dt))
+
+
+def test_one_barrier_block_bytes(monkeypatch):
+    """ONE_BARRIER keeps the packed subproblem twice: its workgroup memory is counted (b chosen to fit)."""
+    before = K.block_bytes(16, wg.float32)
+    monkeypatch.setattr(K, "ONE_BARRIER", True)
+    assert K.block_bytes(16, wg.float32) == before + 32 * 33 // 2 * 4
+    dev = wg.default_device()
+    b = K.block_size(dev, wg.float32)
+    assert K.block_bytes(b, wg.float32) <= dev.properties.limits.max_compute_workgroup_storage_size

@@ -154,13 +154,21 @@ def qr_extract_r(device, a, tau, r, dummy, batch: int, m: int, n: int, kr: int) 
 # -- block Jacobi (large n: the rotations applied by the tuned matmul) ----------------------------------------
 BLOCK_CANDIDATES = (32, 24, 16, 8)  # b: the 2b x 2b subproblem lives in workgroup memory
 INNER_SWEEPS = 30  # cap of the subproblem's own sweeps (it converges quadratically: 4-8 seen); 1 = one sweep a step
+# The subproblem solver with one workgroup barrier an inner rotation step instead of two (each invocation computes
+# the rotations it applies itself, and the packed subproblem is kept twice: read one copy, write the other).  Off
+# until measured on a GPU (benchmarks/spectral_sweep.py); it needs TRI more elements of workgroup memory.
+ONE_BARRIER = False
 
 
 def block_bytes(b: int, d: DType) -> int:
     """Workgroup memory of the subproblem solver for blocks of b: the packed lower triangle of the 2b x 2b
-    subproblem, its 2b x 2b accumulated rotation and b rotation pairs."""
+    subproblem (twice with ``ONE_BARRIER``), its 2b x 2b accumulated rotation and b rotation pairs."""
     w = 2 * b
-    return (w * (w + 1) // 2 + w * w + w) * d.device_itemsize + 8
+    return (_sa_len(w) + w * w + w) * d.device_itemsize + 8
+
+
+def _sa_len(w: int) -> int:
+    return w * (w + 1) // 2 * (2 if ONE_BARRIER else 1)
 
 
 def block_size(device, d: DType) -> int:
@@ -208,12 +216,13 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
                 for i, nm in enumerate(_BLOCK_BINDINGS[:-1])] + [launch.write("flag", "array<atomic<u32>>")]
     w = 2 * shape.b
     subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, WW=w * w,
-                TWO_SIDED="true" if two_sided else "false")
+                TWO_SIDED="true" if two_sided else "false", ONE_BARRIER="true" if ONE_BARRIER else "false",
+                SA_LEN=_sa_len(w))
     tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
                                  flags, tolbits, sg, INNER_SWEEPS, shape.rl, astr, 0, 0)
     wg = block_workgroup(device, shape.b)
-    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b, wg), "linalg_blockjac.wgsl", bindings, subs,
+    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER), "linalg_blockjac.wgsl", bindings, subs,
               wg, bound, params, sg + math.ceil(threads / wg))
 
 

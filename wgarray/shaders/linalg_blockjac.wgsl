@@ -50,8 +50,11 @@ const WG: u32 = ${WG}u;
 const W: u32 = ${W}u;
 const H: u32 = ${HALF}u;
 const TWO_SIDED: bool = ${TWO_SIDED};
+const ONE_BARRIER: bool = ${ONE_BARRIER};
+const TRI: u32 = ${TRI}u;
 
-var<workgroup> sa: array<${T}, ${TRI}>;
+// ONE_BARRIER: sa holds two copies of the packed subproblem (read one, write the other a step: ping-pong)
+var<workgroup> sa: array<${T}, ${SA_LEN}>;
 var<workgroup> sj: array<${T}, ${WW}>;
 var<workgroup> wcs: array<vec2<${T}>, ${HALF}>;
 var<workgroup> wrot: atomic<u32>;
@@ -227,12 +230,144 @@ fn solve(mb: u32, i: u32, lid: u32) {
     }
 }
 
+// the rotation of inner pair q at inner step st from the copy of the subproblem at sa[src..]: identity when the
+// pair is not rotated
+fn pair_rotation(src: u32, q: u32, st: u32, tol: ${T}) -> vec2<${T}> {
+    let pq = inner_pair(q, st);
+    let app = sa[src + tri(pq.x, pq.x)];
+    let aqq = sa[src + tri(pq.y, pq.y)];
+    let apq = sa[src + tri(pq.x, pq.y)];
+    if (wants(app, aqq, apq, tol)) {
+        return rotation(app, aqq, apq);
+    }
+    return vec2<${T}>(${T}(1.0), ${T}(0.0));
+}
+
+// ONE_BARRIER's solver: the same rotations as solve(), one workgroup barrier an inner step instead of two.  Each
+// invocation computes the (at most 2 + its J rows') rotations it needs itself from the step's source copy of the
+// subproblem (the same inputs: the same rotations in every invocation), and writes its updated entries to the
+// other copy, so nobody reads an entry while another invocation writes it.
+fn solve_one_barrier(mb: u32, i: u32, lid: u32) {
+    let tol = ${T}(bitcast<f32>(p.tolbits));
+    for (var e = lid; e < W * W; e = e + WG) {
+        let l1 = e / W;
+        let l2 = e % W;
+        if (l1 >= l2) {
+            var v: ${T};
+            if (TWO_SIDED) {
+                v = sym_at(mb, prev_pos(2u * i * p.b + l1), prev_pos(2u * i * p.b + l2));
+            } else {
+                v = am[(mb * p.k + i) * W * W + l1 * W + l2];
+            }
+            sa[tri(l1, l2)] = v;
+        }
+        sj[e] = select(${T}(0.0), ${T}(1.0), l1 == l2);
+    }
+    if (lid == 0u) {
+        atomicStore(&wrot, 0u);
+    }
+    var src = 0u;
+    var any_rot = 0u;
+    for (var sw = 0u; sw < p.inner; sw = sw + 1u) {
+        workgroupBarrier();
+        for (var st = 0u; st < W - 1u; st = st + 1u) {
+            let dst = TRI - src;
+            for (var e = lid; e < H * H; e = e + WG) {
+                let bp = e / H;
+                let bq = e % H;
+                if (bp < bq) {
+                    continue;
+                }
+                let r1 = pair_rotation(src, bp, st, tol);
+                let u = inner_pair(bp, st);
+                if (bp == bq) {
+                    let ixx = tri(u.x, u.x);
+                    let iyy = tri(u.y, u.y);
+                    let ixy = tri(u.x, u.y);
+                    let axy = sa[src + ixy];
+                    if (r1.y == ${T}(0.0)) {
+                        sa[dst + ixx] = sa[src + ixx];
+                        sa[dst + iyy] = sa[src + iyy];
+                        sa[dst + ixy] = axy;
+                    } else {
+                        let t = r1.y / r1.x;
+                        sa[dst + ixx] = sa[src + ixx] - t * axy;
+                        sa[dst + iyy] = sa[src + iyy] + t * axy;
+                        sa[dst + ixy] = ${T}(0.0);
+                        atomicStore(&wrot, 1u);
+                    }
+                    continue;
+                }
+                let r2 = pair_rotation(src, bq, st, tol);
+                let w = inner_pair(bq, st);
+                let i00 = tri(u.x, w.x);
+                let i01 = tri(u.x, w.y);
+                let i10 = tri(u.y, w.x);
+                let i11 = tri(u.y, w.y);
+                let x00 = sa[src + i00];
+                let x01 = sa[src + i01];
+                let x10 = sa[src + i10];
+                let x11 = sa[src + i11];
+                let y00 = r2.x * x00 - r2.y * x01;
+                let y01 = r2.y * x00 + r2.x * x01;
+                let y10 = r2.x * x10 - r2.y * x11;
+                let y11 = r2.y * x10 + r2.x * x11;
+                sa[dst + i00] = r1.x * y00 - r1.y * y10;
+                sa[dst + i01] = r1.x * y01 - r1.y * y11;
+                sa[dst + i10] = r1.y * y00 + r1.x * y10;
+                sa[dst + i11] = r1.y * y01 + r1.x * y11;
+            }
+            for (var e = lid; e < W * H; e = e + WG) {
+                let q = e / W;
+                let cs = pair_rotation(src, q, st, tol);
+                if (cs.y == ${T}(0.0)) {
+                    continue;
+                }
+                let row = e % W;
+                let u = inner_pair(q, st);
+                let jx = sj[row * W + u.x];
+                let jy = sj[row * W + u.y];
+                sj[row * W + u.x] = cs.x * jx - cs.y * jy;
+                sj[row * W + u.y] = cs.y * jx + cs.x * jy;
+            }
+            workgroupBarrier();
+            src = dst;
+        }
+        if (lid == 0u) {
+            wany = atomicLoad(&wrot);
+            atomicStore(&wrot, 0u);
+        }
+        let again = workgroupUniformLoad(&wany);
+        any_rot = any_rot | again;
+        if (again == 0u) {
+            break;
+        }
+    }
+    workgroupBarrier();
+    let base = (mb * p.k + i) * W * W;
+    for (var e = lid; e < W * W; e = e + WG) {
+        let l1 = e / W;
+        let l2 = e % W;
+        jo[base + l2 * W + l1] = sj[e];
+        if (TWO_SIDED) {
+            subo[base + e] = sa[src + tri(l1, l2)];
+        }
+    }
+    if (lid == 0u && any_rot != 0u) {
+        atomicMax(&flag[p.sweep], 1u);
+    }
+}
+
 ${ENTRY}
     let gi = group_index;
     let n = p.n;
     let np = p.npad;
     if (PHASE == 1u && gi < p.sg) {
-        solve(gi / p.k, gi % p.k, lid);
+        if (ONE_BARRIER) {
+            solve_one_barrier(gi / p.k, gi % p.k, lid);
+        } else {
+            solve(gi / p.k, gi % p.k, lid);
+        }
         return;
     }
     var t = thread_index;
