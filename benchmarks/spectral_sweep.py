@@ -1,0 +1,314 @@
+"""eigh and svd (float32, one n x n matrix; issue 12 / 17 row 3): where the block Jacobi's time goes, and every knob
+of ``wgarray/api/linalg/blockjac.py`` / ``wgarray/kernels/linalg_spectral.py`` against the default, next to numpy
+(LAPACK on the host's cores) and torch (cuSOLVER) in the same process.
+
+    python -m benchmarks.spectral_sweep              # n = 1024 (the GPU run, <= 150 s on an H100/H200)
+    python -m benchmarks.spectral_sweep --small      # n = 64 with the same variants (lavapipe)
+    python -m benchmarks.spectral_sweep --ops eigh --variants default onebar onebar_inner2
+
+Two tables an op:
+
+- variants: the whole call for the default and every knob setting (``VARIANTS`` below: name -> settings), its best
+  synchronised time, ratio to numpy and to torch (> 1: wgarray faster), dispatches a call, outer sweeps, the
+  backward error (eigh max|A V - V W|, svd max|A - U S V^T|, over eps n ||A||) and the values' error against
+  numpy's (max |w - w_numpy| over eps n ||A||); "BAD" above 10 (the tests' C).  A variant whose solver does not fit
+  the device's workgroup memory says so.
+- phases (the default, and the fastest variant when that is another): one call recorded launch by launch (the block
+  path's init, solve (+ permute, eigh's one dispatch), permute, Gram / rotation matmuls, extract), then each kind's
+  launches replayed alone, back to back in one synchronised sample (best of a few): ms a call, launches, us a
+  launch, share of the call.  Replays run on the call's own buffers, each writing the same output as its
+  original (so consecutive replays are ordered as the real chain is); the launches of one kind are replayed from
+  one recorded launch a sweep (launch i of a kind replays the recorded launch of its sweep), so 5 MB x sweeps
+  stay alive, not the whole run.  "solve alone" / "permute alone" split eigh's combined dispatch (not summed);
+  "rest" is the call's time less the summed kinds (the flag reads, one a sweep; ordering, U; host gaps).
+
+How to read it: a variant that beats "default" for an op at n = 1024 should become the default there; the knob and
+its file are in ``VARIANTS`` (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py): e.g. ``onebar_inner2``
+fastest -> ``ONE_BARRIER = True`` and ``INNER_SWEEPS = 2`` in kernels/linalg_spectral.py (both ops share them; if
+the ops disagree, the better sum wins or the knob becomes per op).  A block size wins for n >= 256 through
+``blockjac.NARROW`` (b=32 -> NARROW = 32).  If "solve" dominates the phases table, the subproblem solver is the
+thing to speed (phase 2: fewer inner sweeps / a faster solver); if the matmuls do, it is their shape (k batched
+2b x 2b by 2b x (n + N)).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import time
+
+import numpy as np
+
+from benchmarks.linalg_big import _time
+
+# name -> settings {(module, attribute): value}; K = wgarray.kernels.linalg_spectral, B = wgarray.api.linalg.blockjac
+VARIANTS: dict[str, dict] = {
+    "default": {},  # b = 16 from n = 256 (NARROW), inner sweeps to convergence (INNER_SWEEPS = 30), two barriers
+    "inner1": {("K", "INNER_SWEEPS"): 1},  # a fixed number of inner sweeps; the outer test decides
+    "inner2": {("K", "INNER_SWEEPS"): 2},
+    "inner3": {("K", "INNER_SWEEPS"): 3},
+    "onebar": {("K", "ONE_BARRIER"): True},  # the one-barrier-a-step subproblem solver
+    "onebar_inner1": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
+    "onebar_inner2": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 2},
+    "onebar_inner3": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 3},
+    "b8": {("B", "BLOCK"): 8},
+    "b8_inner2": {("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 2},
+    "b8_inner1": {("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
+    "onebar_b8": {("B", "BLOCK"): 8, ("K", "ONE_BARRIER"): True},
+    "onebar_b8_inner1": {("B", "BLOCK"): 8, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
+    "b32": {("B", "BLOCK"): 32},
+    "b32_inner1": {("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 1},
+    "b32_inner2": {("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 2},
+    "onebar_b32": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True},
+    "onebar_b32_inner1": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
+    "onebar_b32_inner2": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 2},
+}
+OPS = ("eigh", "svd")
+SMALL = False  # --small: n = 64 with the b of n >= 256 (16: two block pairs a step, as 32 pairs at n = 1024)
+
+
+def _modules():
+    from wgarray.api.linalg import blockjac
+    from wgarray.kernels import linalg_spectral
+    return {"B": blockjac, "K": linalg_spectral}
+
+
+@contextlib.contextmanager
+def knobs(settings: dict):
+    """The knob settings in force inside the block (the old values back after); the block path on any adapter,
+    and with ``SMALL`` blocks of at most NARROW = 16 (as from n = 256 on) at the small sizes too."""
+    mods = _modules()
+    settings = {("B", "ON_CPU"): True, **({("B", "WIDE_BELOW"): 0} if SMALL else {}), **settings}
+    saved = {key: getattr(mods[key[0]], key[1]) for key in settings}
+    try:
+        for (m, attr), v in settings.items():
+            setattr(mods[m], attr, v)
+        yield
+    finally:
+        for (m, attr), v in saved.items():
+            setattr(mods[m], attr, v)
+
+
+def _fits(dev, settings: dict, n: int) -> bool:
+    import wgarray as wg
+    mods = _modules()
+    with knobs(settings):
+        b = mods["B"]._block(dev, wg.float32, n)
+        return mods["K"].block_bytes(b, wg.float32) <= dev.properties.limits.max_compute_workgroup_storage_size
+
+
+def _inputs(n: int) -> dict:
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((n, n), dtype=np.float32)
+    return {"eigh": ((x + x.T) / 2).astype(np.float32), "svd": x}
+
+
+def _call(op: str, a):
+    import wgarray as wg
+
+    def run():
+        if op == "eigh":
+            w, v = wg.linalg.eigh(a)
+            w[:1].numpy()
+            return w, v
+        u, s, vh = wg.linalg.svd(a)
+        s[:1].numpy()
+        return s, u, vh
+    return run
+
+
+def _errors(op: str, x: np.ndarray, res, ref_vals: np.ndarray) -> tuple[float, float]:
+    """(backward error, values' error against numpy's), both over eps n ||A||."""
+    x64 = x.astype(np.float64)
+    scale = np.finfo(np.float32).eps * x.shape[-1] * np.linalg.norm(x64)
+    if op == "eigh":
+        w, v = (t.numpy().astype(np.float64) for t in res)
+        back = np.abs(x64 @ v - v * w).max()
+    else:
+        w, u, vh = (t.numpy().astype(np.float64) for t in res)
+        back = np.abs((u * w) @ vh - x64).max()
+    return float(back / scale), float(np.abs(w - ref_vals).max() / scale)
+
+
+def record(dev, call) -> tuple[dict[str, list], int]:
+    """One call with the block path's launches wrapped: ({kind: [replay closures, one a sweep]}, launches of each
+    kind in ``counts``), and the outer sweeps."""
+    mm_mod = importlib.import_module("wgarray.ops.matmul")  # the module (wgarray.ops.matmul is also its function)
+    mods = _modules()
+    B, K = mods["B"], mods["K"]
+    kinds: dict[str, list] = {}
+    counts: dict[str, int] = {}
+    sweeps = [0]
+    orig_phase, orig_matmul, orig_flagged, orig_run = K.block_phase, B._matmul, B._flagged, mm_mod._mm.run
+    state = {"in_step": 0, "every": 1}
+
+    def keep(kind: str, fn) -> None:
+        c = counts.get(kind, 0)
+        counts[kind] = c + 1
+        if c % state["every"] == 0:
+            kinds.setdefault(kind, []).append(fn)
+
+    def phase(device, ph, two_sided, shape, arrays, spare, **kw):
+        orig_phase(device, ph, two_sided, shape, arrays, spare, **kw)
+        state["every"] = 2 * shape.k - 1  # steps a sweep: keep one launch of each kind a sweep
+        if ph != 1:
+            keep("init" if ph == 0 else "extract", lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **kw))
+            state["in_step"] = 0
+            return
+        again = (lambda **over: lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **{**kw, **over}))
+        if two_sided:  # eigh: one dispatch solves this step's subproblems and permutes A', V' into X
+            keep("solve+permute", again())
+            keep("  solve alone", again(threads=0))
+            keep("  permute alone", again(sg=0))
+        elif kw.get("sg", 0):
+            keep("solve", again())
+        else:
+            keep("permute", again())
+        state["in_step"] = 1
+
+    def matmul(a, b):
+        seen = []
+
+        def run(*args, **kw):
+            seen.append((args, kw))
+            return orig_run(*args, **kw)
+        mm_mod._mm.run = run
+        try:
+            out = orig_matmul(a, b)
+        finally:
+            mm_mod._mm.run = orig_run
+        # eigh: J^T X then A' = J^T R^T; svd: the Gram matrices, then (after the solve) J^T X
+        label = {(True, 1): "matmul J^T X", (True, 2): "matmul A'=J^T R^T"}.get(
+            (state["two_sided"], state["in_step"]), "matmul")
+        if not state["two_sided"]:
+            label = "matmul Gram" if state["svd_gram"] else "matmul J^T X"
+            state["svd_gram"] = not state["svd_gram"]
+        state["in_step"] += 1
+        keep(label, lambda: [orig_run(*args, **kw) for args, kw in seen])
+        return out
+
+    def flagged(flag, sweep):
+        sweeps[0] = sweep + 1
+        return orig_flagged(flag, sweep)
+
+    orig_eigh, orig_svd = B.eigh, B.svd
+
+    def eigh(*args, **kw):
+        state["two_sided"] = True
+        return orig_eigh(*args, **kw)
+
+    def svd(*args, **kw):
+        state["two_sided"], state["svd_gram"] = False, True
+        return orig_svd(*args, **kw)
+
+    K.block_phase, B._matmul, B._flagged, B.eigh, B.svd = phase, matmul, flagged, eigh, svd
+    try:
+        call()
+        dev.synchronize()
+    finally:
+        K.block_phase, B._matmul, B._flagged, B.eigh, B.svd = orig_phase, orig_matmul, orig_flagged, orig_eigh, orig_svd
+    return {k: (v, counts[k], state["every"]) for k, v in kinds.items()}, sweeps[0]
+
+
+def phases(dev, call, whole_ms: float, reps: int) -> list[str]:
+    rec, _ = record(dev, call)
+    lines, summed = [], 0.0
+    for kind, (fns, count, every) in rec.items():
+        def replay(fns=fns, count=count, every=every):
+            for i in range(count):
+                fns[min(i // every, len(fns) - 1)]()
+        ms = _time(replay, dev.synchronize, reps, 3.0) * 1e3
+        if not kind.startswith(" "):
+            summed += ms
+        lines.append(f"    {kind:22} {count:>7} {ms:>9.2f} {ms / count * 1e3:>10.1f} {100 * ms / whole_ms:>6.1f}%")
+    lines.append(f"    {'rest':22} {'':>7} {whole_ms - summed:>9.2f} {'':>10} {100 * (whole_ms - summed) / whole_ms:>6.1f}%")
+    return lines
+
+
+def peers(op: str, x: np.ndarray, reps: int) -> dict:
+    f = (lambda: np.linalg.eigh(x)) if op == "eigh" else (lambda: np.linalg.svd(x))
+    out = {"numpy": _time(f, lambda: None, reps, 5.0) * 1e3}
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            return out
+    except Exception:  # noqa: BLE001 - a missing or broken torch is only a missing peer
+        return out
+    xt = torch.from_numpy(x).cuda()
+    tf = (lambda: torch.linalg.eigh(xt)) if op == "eigh" else (lambda: torch.linalg.svd(xt))
+    out["torch"] = _time(tf, torch.cuda.synchronize, reps, 5.0) * 1e3
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--small", action="store_true", help="n = 64, b <= 16 as at n >= 256 (lavapipe)")
+    ap.add_argument("--sizes", type=int, nargs="+")
+    ap.add_argument("--ops", nargs="+", choices=OPS, default=list(OPS))
+    ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), help="default: all")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--no-phases", action="store_true")
+    ap.add_argument("--max-seconds", type=float, default=135.0,
+                    help="past this, remaining variants are skipped (and said so); each op gets an equal share")
+    args = ap.parse_args(argv)
+    global SMALL
+    SMALL = args.small
+    sizes = args.sizes or ([64] if args.small else [1024])
+    names = args.variants or list(VARIANTS)
+    import wgarray as wg
+    dev = wg.default_device()
+    print(f"device: {dev}")
+    t_start = time.perf_counter()
+    jobs = [(n, op) for n in sizes for op in args.ops]
+    for i, (n, op) in enumerate(jobs):
+        deadline = args.max_seconds * (i + 1) / len(jobs)
+        x = _inputs(n)[op]
+        ref_vals = (np.linalg.eigvalsh(x.astype(np.float64)) if op == "eigh"
+                    else np.linalg.svd(x.astype(np.float64), compute_uv=False))
+        ref = peers(op, x, args.reps)
+        a = wg.asarray(x)
+        a.mirror.buffer()
+        t_np, t_t = ref["numpy"], ref.get("torch")
+        print(f"\n== {op} n={n} float32: numpy {t_np:.2f} ms, torch " + (f"{t_t:.2f} ms" if t_t else "-"))
+        print(f"  {'variant':20} {'ms':>9} {'vs numpy':>9} {'vs torch':>9} {'disp':>6} {'sweeps':>6} {'backerr':>8} "
+              f"{'valerr':>8}")
+        results = {}
+        for name in names:
+            settings = VARIANTS[name]
+            if time.perf_counter() - t_start > deadline and name != "default":
+                print(f"  {name:20} skipped (past this op's share of --max-seconds)")
+                continue
+            if not _fits(dev, settings, n):
+                print(f"  {name:20} skipped (its solver does not fit the workgroup memory)")
+                continue
+            f = _call(op, a)
+            try:
+                with knobs(settings):
+                    _, sweeps = record(dev, f)  # the warm-up (pipelines compiled) and the outer sweeps
+                    back, valerr = _errors(op, x, f(), ref_vals)
+                    s0 = dev.stats()
+                    f()
+                    disp = dev.stats().dispatches - s0.dispatches
+                    ms = _time(f, dev.synchronize, args.reps, 3.0) * 1e3
+            except Exception as e:  # a variant that fails to build or run: say so, go on
+                print(f"  {name:20} FAILED {type(e).__name__}: {e}")
+                continue
+            results[name] = ms
+            vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
+            bad = " BAD" if not (back < 10 and valerr < 10) else ""
+            print(f"  {name:20} {ms:>9.2f} {t_np / ms:>8.3f}x {vt} {disp:>6} {sweeps:>6} {back:>8.3f} {valerr:>8.3f}"
+                  f"{bad}", flush=True)
+        best = min(results, key=results.get, default=None)
+        for name in dict.fromkeys(["default"] * ("default" in results) + [best] * (best is not None)):
+            if args.no_phases:
+                break
+            print(f"  phases of {name} ({'kind':14} {'launches':>8} {'ms/call':>9} {'us/launch':>10} {'share':>7})")
+            with knobs(VARIANTS[name]):
+                for line in phases(dev, _call(op, a), results[name], max(2, args.reps - 1)):
+                    print(line, flush=True)
+    print(f"\ntotal {time.perf_counter() - t_start:.1f} s; ratios: the peer's time over wgarray's (> 1: wgarray "
+          "faster); errors over eps n ||A||")
+
+
+if __name__ == "__main__":
+    main()
