@@ -155,7 +155,8 @@ def record(dev, call) -> tuple[dict[str, list], int]:
             keep("init" if ph == 0 else "extract", lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **kw))
             state["in_step"] = 0
             return
-        again = (lambda **over: lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **{**kw, **over}))
+        def again(**over):
+            return lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **{**kw, **over})
         if two_sided:  # eigh: one dispatch solves this step's subproblems and permutes A', V' into X
             keep("solve+permute", again())
             keep("  solve alone", again(threads=0))

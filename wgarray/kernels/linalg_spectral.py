@@ -222,8 +222,8 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
                                  flags, tolbits, sg, INNER_SWEEPS, shape.rl, astr, 0, 0)
     wg = block_workgroup(device, shape.b)
-    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER), "linalg_blockjac.wgsl", bindings, subs,
-              wg, bound, params, sg + math.ceil(threads / wg))
+    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER), "linalg_blockjac.wgsl",
+              bindings, subs, wg, bound, params, sg + math.ceil(threads / wg))
 
 
 def block_workgroup(device, b: int) -> int:
