@@ -209,8 +209,7 @@ def test_one_barrier_solver_properties(eig_case, svd_case):
         base.check_svd(svd_case, False)
 
 
-@pytest.mark.parametrize("inner", [1, 30])
-@pytest.mark.parametrize("dt", base.DTYPES)
+@pytest.mark.parametrize("dt, inner", [(np.float32, 1), (np.float64, 30)])
 def test_one_barrier_solver(calls, monkeypatch, dt, inner):
     """The ONE_BARRIER solver: n = 17 not a multiple of 2b (b = 3: 3 pairs a step) in a stack, ill-conditioned
     matrices with a repeated eigenvalue (b = 4), fixed one inner sweep and solved to convergence."""
