@@ -52,6 +52,14 @@ VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skip
     "onebar_b32_inner1": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
     "b8_inner1": {("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
     "onebar_b8_inner1": {("B", "BLOCK"): 8, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
+    # svd only: the Gram matrices inside the subproblem dispatch, which also permutes (2 dispatches a step, not 4-5)
+    "fused_inner1": {("K", "FUSED_GRAM"): True, ("K", "INNER_SWEEPS"): 1},
+    "fused_onebar_inner1": {("K", "FUSED_GRAM"): True, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
+    "fused_inner2": {("K", "FUSED_GRAM"): True, ("K", "INNER_SWEEPS"): 2},
+    "fused_b32_inner1": {("K", "FUSED_GRAM"): True, ("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 1},
+    "fused_b8_inner1": {("K", "FUSED_GRAM"): True, ("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
+    "fused_chunk32_inner1": {("K", "FUSED_GRAM"): True, ("K", "GRAM_CHUNK"): 32, ("K", "INNER_SWEEPS"): 1},
+    "fused": {("K", "FUSED_GRAM"): True},
     "onebar": {("K", "ONE_BARRIER"): True},
     "inner3": {("K", "INNER_SWEEPS"): 3},
     "onebar_inner3": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 3},
@@ -156,7 +164,7 @@ def record(dev, call) -> tuple[dict[str, list], int]:
             return
         def again(**over):
             return lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **{**kw, **over})
-        if two_sided:  # eigh: one dispatch solves this step's subproblems and permutes A', V' into X
+        if two_sided or (K.FUSED_GRAM and kw.get("threads", 0)):  # one dispatch solves and permutes (eigh, fused svd)
             keep("solve+permute", again())
             keep("  solve alone", again(threads=0))
             keep("  permute alone", again(sg=0))
@@ -181,7 +189,7 @@ def record(dev, call) -> tuple[dict[str, list], int]:
         label = {(True, 1): "matmul J^T X", (True, 2): "matmul A'=J^T R^T"}.get(
             (state["two_sided"], state["in_step"]), "matmul")
         if not state["two_sided"]:
-            label = "matmul Gram" if state["svd_gram"] else "matmul J^T X"
+            label = "matmul Gram" if state["svd_gram"] and not K.FUSED_GRAM else "matmul J^T X"
             state["svd_gram"] = not state["svd_gram"]
         state["in_step"] += 1
         keep(label, lambda: [orig_run(*args, **kw) for args, kw in seen])
@@ -275,6 +283,8 @@ def main(argv=None) -> None:
         results = {}
         for name in names:
             settings = VARIANTS[name]
+            if op == "eigh" and ("K", "FUSED_GRAM") in settings:
+                continue  # the svd's knob alone
             if time.perf_counter() - t_start > deadline and name != "default":
                 print(f"  {name:20} skipped (past this op's share of --max-seconds)")
                 continue

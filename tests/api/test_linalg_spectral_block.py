@@ -203,7 +203,9 @@ def one_barrier(monkeypatch):
 @settings(max_examples=6, deadline=None)
 @given(base.matrices(square=True), base.matrices())
 def test_one_barrier_solver_properties(eig_case, svd_case):
+    """The property tests under ONE_BARRIER, the svd also under FUSED_GRAM."""
     with pytest.MonkeyPatch.context() as mp, one_barrier(mp) as ran, forced():
+        mp.setattr(K, "FUSED_GRAM", True)
         ran["expected"] = bool(eig_case[0].size or svd_case[0].size)
         base.check_eigh(eig_case)
         base.check_svd(svd_case, False)
@@ -239,3 +241,35 @@ def test_one_barrier_block_bytes(monkeypatch):
     dev = wg.default_device()
     b = K.block_size(dev, wg.float32)
     assert K.block_bytes(b, wg.float32) <= dev.properties.limits.max_compute_workgroup_storage_size
+
+
+@pytest.mark.parametrize("dt, inner, onebar", [(np.float32, 1, True), (np.float64, 30, False)])
+def test_fused_gram(calls, monkeypatch, dt, inner, onebar):
+    """FUSED_GRAM: the svd's Gram matrices computed in the subproblem dispatch, which also permutes (GRAM_CHUNK = 4,
+    so the 17- and 20-long columns take several chunks and a partial one): square, tall, wide, a stack, b = 3 and 4,
+    singular values 1..1e-6; eigh is not affected."""
+    monkeypatch.setattr(K, "INNER_SWEEPS", inner)
+    monkeypatch.setattr(K, "GRAM_CHUNK", 4)
+    monkeypatch.setattr(K, "FUSED_GRAM", True)
+    monkeypatch.setattr(K, "ONE_BARRIER", onebar)
+    keys = []
+    real = K._dispatch
+
+    def spy(device, key, *args, **kw):
+        keys.append(key)
+        return real(device, key, *args, **kw)
+    monkeypatch.setattr(K, "_dispatch", spy)
+    monkeypatch.setattr(bj, "BLOCK", 3)
+    rng = np.random.default_rng(inner)
+    a = rng.standard_normal((2, 17, 17)).astype(dt)
+    _svd_ok(a, False)
+    _svd_ok(rng.standard_normal((20, 17)).astype(dt), True)
+    _svd_ok(rng.standard_normal((17, 19)).astype(dt), False)
+    monkeypatch.setattr(bj, "BLOCK", 4)
+    n = 20
+    q1, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    q2, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    _svd_ok((q1 * np.logspace(0, -6, n) @ q2.T).astype(dt), True)
+    _eigh_ok(base._sym(a))
+    solver = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
+    assert all(k[-1] == (4 if not k[3] else False) for k in solver) and any(k[-1] == 4 for k in solver)

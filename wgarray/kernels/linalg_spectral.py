@@ -158,13 +158,18 @@ INNER_SWEEPS = 30  # cap of the subproblem's own sweeps (it converges quadratica
 # the rotations it applies itself, and the packed subproblem is kept twice: read one copy, write the other).  Off
 # until measured on a GPU (benchmarks/spectral_sweep.py); it needs TRI more elements of workgroup memory.
 ONE_BARRIER = False
+# The svd's Gram matrices computed inside the subproblem dispatch (from the previous step's rotated rows, which the
+# same dispatch permutes into this step's order, as eigh's does): 2 dispatches a step instead of 4-5 (no Gram matmul,
+# no separate permutation).  GRAM_CHUNK columns at a time staged in workgroup memory.  Off until measured.
+FUSED_GRAM = False
+GRAM_CHUNK = 16
 
 
 def block_bytes(b: int, d: DType) -> int:
     """Workgroup memory of the subproblem solver for blocks of b: the packed lower triangle of the 2b x 2b
     subproblem (twice with ``ONE_BARRIER``), its 2b x 2b accumulated rotation and b rotation pairs."""
     w = 2 * b
-    return (_sa_len(w) + w * w + w) * d.device_itemsize + 8
+    return (_sa_len(w) + w * w + w + (w * GRAM_CHUNK if FUSED_GRAM else 0)) * d.device_itemsize + 8
 
 
 def _sa_len(w: int) -> int:
@@ -215,15 +220,17 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
     bindings = [launch.read(nm, f"array<{t}>") if i < 3 else launch.write(nm, f"array<{t}>")
                 for i, nm in enumerate(_BLOCK_BINDINGS[:-1])] + [launch.write("flag", "array<atomic<u32>>")]
     w = 2 * shape.b
+    wg = block_workgroup(device, shape.b)
+    fused = FUSED_GRAM and not two_sided
     subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, WW=w * w,
                 TWO_SIDED="true" if two_sided else "false", ONE_BARRIER="true" if ONE_BARRIER else "false",
-                SA_LEN=_sa_len(w))
+                SA_LEN=_sa_len(w), FUSED_GRAM="true" if fused else "false", GC=GRAM_CHUNK,
+                GPT=-(-(w * (w + 1) // 2) // wg), CHUNK_LEN=w * GRAM_CHUNK if fused else 1)
     tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
                                  flags, tolbits, sg, INNER_SWEEPS, shape.rl, astr, 0, 0)
-    wg = block_workgroup(device, shape.b)
-    _dispatch(device, ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER), "linalg_blockjac.wgsl",
-              bindings, subs, wg, bound, params, sg + math.ceil(threads / wg))
+    key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER, fused and GRAM_CHUNK)
+    _dispatch(device, key, "linalg_blockjac.wgsl", bindings, subs, wg, bound, params, sg + math.ceil(threads / wg))
 
 
 def block_workgroup(device, b: int) -> int:

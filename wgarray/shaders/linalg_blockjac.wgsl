@@ -52,10 +52,14 @@ const H: u32 = ${HALF}u;
 const TWO_SIDED: bool = ${TWO_SIDED};
 const ONE_BARRIER: bool = ${ONE_BARRIER};
 const TRI: u32 = ${TRI}u;
+const FUSED_GRAM: bool = ${FUSED_GRAM};
+const GC: u32 = ${GC}u;
+const GPT: u32 = ${GPT}u;
 
 // ONE_BARRIER: sa holds two copies of the packed subproblem (read one, write the other a step: ping-pong)
 var<workgroup> sa: array<${T}, ${SA_LEN}>;
 var<workgroup> sj: array<${T}, ${WW}>;
+var<workgroup> chunk: array<${T}, ${CHUNK_LEN}>;  // FUSED_GRAM's staged columns (W x GC)
 var<workgroup> wcs: array<vec2<${T}>, ${HALF}>;
 var<workgroup> wrot: atomic<u32>;
 var<workgroup> wany: u32;
@@ -117,22 +121,83 @@ fn inner_pair(q: u32, st: u32) -> vec2<u32> {
 
 ${ROTATION}
 
-fn solve(mb: u32, i: u32, lid: u32) {
-    let tol = ${T}(bitcast<f32>(p.tolbits));
+// the packed lower triangle of pair (matrix mb, i)'s subproblem into sa[0..TRI), J <- I
+fn load_subproblem(mb: u32, i: u32, lid: u32) {
+    if (!TWO_SIDED && FUSED_GRAM) {
+        gram_into_sa(mb, i, lid);
+    }
     for (var e = lid; e < W * W; e = e + WG) {
         let l1 = e / W;
         let l2 = e % W;
         if (l1 >= l2) {
-            var v: ${T};
             if (TWO_SIDED) {
-                v = sym_at(mb, prev_pos(2u * i * p.b + l1), prev_pos(2u * i * p.b + l2));
-            } else {
-                v = am[(mb * p.k + i) * W * W + l1 * W + l2];
+                sa[tri(l1, l2)] = sym_at(mb, prev_pos(2u * i * p.b + l1), prev_pos(2u * i * p.b + l2));
+            } else if (!FUSED_GRAM) {
+                sa[tri(l1, l2)] = am[(mb * p.k + i) * W * W + l1 * W + l2];
             }
-            sa[tri(l1, l2)] = v;
         }
         sj[e] = select(${T}(0.0), ${T}(1.0), l1 == l2);
     }
+}
+
+// FUSED_GRAM (svd): the pair's Gram matrix P^T P computed here from its 2b rows of G^T (am, rows of p.astr; in the
+// previous step's slot order with flags bit 2, else in this step's), in chunks of GC columns staged in workgroup
+// memory; each invocation sums up to GPT entries of the packed lower triangle
+fn gram_into_sa(mb: u32, i: u32, lid: u32) {
+    var acc: array<${T}, GPT>;
+    var l1s: array<u32, GPT>;
+    var l2s: array<u32, GPT>;
+    for (var g = 0u; g < GPT; g = g + 1u) {
+        acc[g] = ${T}(0.0);
+        let idx = min(lid + g * WG, TRI - 1u);
+        var r = u32((sqrt(f32(8u * idx + 1u)) - 1.0) * 0.5);
+        r = min(r, W - 1u);
+        while (r > 0u && r * (r + 1u) / 2u > idx) {
+            r = r - 1u;
+        }
+        while (r + 1u < W && (r + 1u) * (r + 2u) / 2u <= idx) {
+            r = r + 1u;
+        }
+        l1s[g] = r;
+        l2s[g] = idx - r * (r + 1u) / 2u;
+    }
+    for (var c0 = 0u; c0 < p.len; c0 = c0 + GC) {
+        for (var e = lid; e < W * GC; e = e + WG) {
+            let l = e / GC;
+            let c = c0 + e % GC;
+            var x = 2u * i * p.b + l;
+            if ((p.flags & 4u) != 0u) {
+                x = prev_pos(x);
+            }
+            var v = ${T}(0.0);
+            if (c < p.len) {
+                v = am[(mb * p.npad + x) * p.astr + c];
+            }
+            chunk[e] = v;
+        }
+        workgroupBarrier();
+        for (var g = 0u; g < GPT; g = g + 1u) {
+            let a1 = l1s[g] * GC;
+            let a2 = l2s[g] * GC;
+            var s = acc[g];
+            for (var c = 0u; c < GC; c = c + 1u) {
+                s = s + chunk[a1 + c] * chunk[a2 + c];
+            }
+            acc[g] = s;
+        }
+        workgroupBarrier();
+    }
+    for (var g = 0u; g < GPT; g = g + 1u) {
+        let idx = lid + g * WG;
+        if (idx < TRI) {
+            sa[idx] = acc[g];
+        }
+    }
+}
+
+fn solve(mb: u32, i: u32, lid: u32) {
+    let tol = ${T}(bitcast<f32>(p.tolbits));
+    load_subproblem(mb, i, lid);
     if (lid == 0u) {
         atomicStore(&wrot, 0u);  // workgroup memory may hold an earlier dispatch's bytes (no zero-init relied on)
     }
@@ -249,20 +314,7 @@ fn pair_rotation(src: u32, q: u32, st: u32, tol: ${T}) -> vec2<${T}> {
 // other copy, so nobody reads an entry while another invocation writes it.
 fn solve_one_barrier(mb: u32, i: u32, lid: u32) {
     let tol = ${T}(bitcast<f32>(p.tolbits));
-    for (var e = lid; e < W * W; e = e + WG) {
-        let l1 = e / W;
-        let l2 = e % W;
-        if (l1 >= l2) {
-            var v: ${T};
-            if (TWO_SIDED) {
-                v = sym_at(mb, prev_pos(2u * i * p.b + l1), prev_pos(2u * i * p.b + l2));
-            } else {
-                v = am[(mb * p.k + i) * W * W + l1 * W + l2];
-            }
-            sa[tri(l1, l2)] = v;
-        }
-        sj[e] = select(${T}(0.0), ${T}(1.0), l1 == l2);
-    }
+    load_subproblem(mb, i, lid);
     if (lid == 0u) {
         atomicStore(&wrot, 0u);
     }
