@@ -197,7 +197,7 @@ def one_barrier(monkeypatch):
     ran = {"expected": True}
     yield ran
     solver_keys = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
-    assert all(k[-1] is True for k in solver_keys) and (solver_keys or not ran["expected"])
+    assert all(k[6] is True for k in solver_keys) and (solver_keys or not ran["expected"])  # key[6]: ONE_BARRIER
 
 
 @settings(max_examples=6, deadline=None)
@@ -272,4 +272,5 @@ def test_fused_gram(calls, monkeypatch, dt, inner, onebar):
     _svd_ok((q1 * np.logspace(0, -6, n) @ q2.T).astype(dt), True)
     _eigh_ok(base._sym(a))
     solver = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
-    assert all(k[-1] == (4 if not k[3] else False) for k in solver) and any(k[-1] == 4 for k in solver)
+    # key[7]: FUSED_GRAM's chunk (the svd's kernels, not eigh's)
+    assert all(k[7] == (4 if not k[3] else False) for k in solver) and any(k[7] == 4 for k in solver)

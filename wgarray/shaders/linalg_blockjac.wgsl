@@ -20,6 +20,9 @@
 //          diagonal, which the relative skip test would chase forever.  svd reads the pairs' Gram matrices (am).
 //          Workgroups from p.sg on: X of this step from the previous step's sources (eigh: A' permuted in rows
 //          and columns and symmetrised from its lower triangle; svd: rows permuted).
+//          FUSED_GRAM (svd): the solver computes its pair's Gram matrix itself from the rows of G^T (am: the
+//          previous step's J^T X with flags bit 2, else X in this step's order), so the permutation rides along
+//          here and no Gram matmul is needed.  ONE_BARRIER: the solver variant with one barrier an inner step.
 // PHASE 2: extract, one thread an element: eigh the diagonal into ao (n x n column-major, only its diagonal read
 //          later) and V (vo, column-major: v[b n n + j n + c]); svd G (ao, n x L) and V (vo, n x n), from the
 //          slot order of step p.step.
@@ -195,106 +198,6 @@ fn gram_into_sa(mb: u32, i: u32, lid: u32) {
     }
 }
 
-fn solve(mb: u32, i: u32, lid: u32) {
-    let tol = ${T}(bitcast<f32>(p.tolbits));
-    load_subproblem(mb, i, lid);
-    if (lid == 0u) {
-        atomicStore(&wrot, 0u);  // workgroup memory may hold an earlier dispatch's bytes (no zero-init relied on)
-    }
-    var any_rot = 0u;
-    for (var sw = 0u; sw < p.inner; sw = sw + 1u) {
-        workgroupBarrier();
-        for (var st = 0u; st < W - 1u; st = st + 1u) {
-            if (lid < H) {
-                let pq = inner_pair(lid, st);
-                let app = sa[tri(pq.x, pq.x)];
-                let aqq = sa[tri(pq.y, pq.y)];
-                let apq = sa[tri(pq.x, pq.y)];
-                var cs = vec2<${T}>(${T}(1.0), ${T}(0.0));
-                if (wants(app, aqq, apq, tol)) {
-                    cs = rotation(app, aqq, apq);
-                    atomicStore(&wrot, 1u);
-                }
-                wcs[lid] = cs;
-            }
-            workgroupBarrier();
-            for (var e = lid; e < H * H; e = e + WG) {
-                let bp = e / H;
-                let bq = e % H;
-                let r1 = wcs[bp];
-                let r2 = wcs[bq];
-                if (bp < bq || (r1.y == ${T}(0.0) && r2.y == ${T}(0.0))) {
-                    continue;
-                }
-                let u = inner_pair(bp, st);
-                if (bp == bq) {
-                    let ixy = tri(u.x, u.y);
-                    let t = r1.y / r1.x;
-                    let axy = sa[ixy];
-                    sa[tri(u.x, u.x)] = sa[tri(u.x, u.x)] - t * axy;
-                    sa[tri(u.y, u.y)] = sa[tri(u.y, u.y)] + t * axy;
-                    sa[ixy] = ${T}(0.0);
-                    continue;
-                }
-                let w = inner_pair(bq, st);
-                let i00 = tri(u.x, w.x);
-                let i01 = tri(u.x, w.y);
-                let i10 = tri(u.y, w.x);
-                let i11 = tri(u.y, w.y);
-                let x00 = sa[i00];
-                let x01 = sa[i01];
-                let x10 = sa[i10];
-                let x11 = sa[i11];
-                // Y = X R2, then R1^T Y (R = [[c, s], [-s, c]])
-                let y00 = r2.x * x00 - r2.y * x01;
-                let y01 = r2.y * x00 + r2.x * x01;
-                let y10 = r2.x * x10 - r2.y * x11;
-                let y11 = r2.y * x10 + r2.x * x11;
-                sa[i00] = r1.x * y00 - r1.y * y10;
-                sa[i01] = r1.x * y01 - r1.y * y11;
-                sa[i10] = r1.y * y00 + r1.x * y10;
-                sa[i11] = r1.y * y01 + r1.x * y11;
-            }
-            for (var e = lid; e < W * H; e = e + WG) {
-                let q = e / W;
-                let cs = wcs[q];
-                if (cs.y == ${T}(0.0)) {
-                    continue;
-                }
-                let row = e % W;
-                let u = inner_pair(q, st);
-                let jx = sj[row * W + u.x];
-                let jy = sj[row * W + u.y];
-                sj[row * W + u.x] = cs.x * jx - cs.y * jy;
-                sj[row * W + u.y] = cs.y * jx + cs.x * jy;
-            }
-            workgroupBarrier();
-        }
-        if (lid == 0u) {
-            wany = atomicLoad(&wrot);
-            atomicStore(&wrot, 0u);
-        }
-        let again = workgroupUniformLoad(&wany);
-        any_rot = any_rot | again;
-        if (again == 0u) {
-            break;
-        }
-    }
-    workgroupBarrier();
-    let base = (mb * p.k + i) * W * W;
-    for (var e = lid; e < W * W; e = e + WG) {
-        let l1 = e / W;
-        let l2 = e % W;
-        jo[base + l2 * W + l1] = sj[e];
-        if (TWO_SIDED) {
-            subo[base + e] = sa[tri(l1, l2)];
-        }
-    }
-    if (lid == 0u && any_rot != 0u) {
-        atomicMax(&flag[p.sweep], 1u);
-    }
-}
-
 // the rotation of inner pair q at inner step st from the copy of the subproblem at sa[src..]: identity when the
 // pair is not rotated
 fn pair_rotation(src: u32, q: u32, st: u32, tol: ${T}) -> vec2<${T}> {
@@ -308,58 +211,82 @@ fn pair_rotation(src: u32, q: u32, st: u32, tol: ${T}) -> vec2<${T}> {
     return vec2<${T}>(${T}(1.0), ${T}(0.0));
 }
 
-// ONE_BARRIER's solver: the same rotations as solve(), one workgroup barrier an inner step instead of two.  Each
-// invocation computes the (at most 2 + its J rows') rotations it needs itself from the step's source copy of the
-// subproblem (the same inputs: the same rotations in every invocation), and writes its updated entries to the
-// other copy, so nobody reads an entry while another invocation writes it.
-fn solve_one_barrier(mb: u32, i: u32, lid: u32) {
+// the rotation of inner pair q at this inner step: computed by H invocations into wcs (two barriers a step), or
+// with ONE_BARRIER by every invocation that needs it, from the step's source copy (the same inputs: the same
+// rotation everywhere)
+fn rotation_of(src: u32, q: u32, st: u32, tol: ${T}) -> vec2<${T}> {
+    if (ONE_BARRIER) {
+        return pair_rotation(src, q, st, tol);
+    }
+    return wcs[q];
+}
+
+// Cyclic Jacobi of pair (matrix mb, i)'s 2b x 2b subproblem in workgroup memory: J^T to jo, the solved subproblem
+// to subo (eigh).  An inner step rotates the W/2 disjoint inner pairs; an invocation updates a 2 x 2 block of the
+// lower triangle (R1^T X R2) and rows of J.  ONE_BARRIER: the packed subproblem is kept twice (ping-pong), each
+// step reads the copy at src and writes the other, so no invocation reads an entry another writes and one barrier a
+// step suffices (the rotations are computed where they are needed, rotation_of).
+fn solve(mb: u32, i: u32, lid: u32) {
     let tol = ${T}(bitcast<f32>(p.tolbits));
     load_subproblem(mb, i, lid);
     if (lid == 0u) {
-        atomicStore(&wrot, 0u);
+        atomicStore(&wrot, 0u);  // workgroup memory may hold an earlier dispatch's bytes (no zero-init relied on)
     }
     var src = 0u;
     var any_rot = 0u;
     for (var sw = 0u; sw < p.inner; sw = sw + 1u) {
         workgroupBarrier();
         for (var st = 0u; st < W - 1u; st = st + 1u) {
-            let dst = TRI - src;
+            let dst = select(0u, TRI - src, ONE_BARRIER);
+            if (!ONE_BARRIER) {
+                if (lid < H) {
+                    let cs = pair_rotation(0u, lid, st, tol);
+                    if (cs.y != ${T}(0.0)) {
+                        atomicStore(&wrot, 1u);
+                    }
+                    wcs[lid] = cs;
+                }
+                workgroupBarrier();
+            }
             for (var e = lid; e < H * H; e = e + WG) {
                 let bp = e / H;
                 let bq = e % H;
                 if (bp < bq) {
                     continue;
                 }
-                let r1 = pair_rotation(src, bp, st, tol);
+                let r1 = rotation_of(src, bp, st, tol);
+                let r2 = select(rotation_of(src, bq, st, tol), r1, bp == bq);
                 let u = inner_pair(bp, st);
-                if (bp == bq) {
-                    let ixx = tri(u.x, u.x);
-                    let iyy = tri(u.y, u.y);
-                    let ixy = tri(u.x, u.y);
-                    let axy = sa[src + ixy];
-                    if (r1.y == ${T}(0.0)) {
-                        sa[dst + ixx] = sa[src + ixx];
-                        sa[dst + iyy] = sa[src + iyy];
-                        sa[dst + ixy] = axy;
-                    } else {
-                        let t = r1.y / r1.x;
-                        sa[dst + ixx] = sa[src + ixx] - t * axy;
-                        sa[dst + iyy] = sa[src + iyy] + t * axy;
-                        sa[dst + ixy] = ${T}(0.0);
-                        atomicStore(&wrot, 1u);
-                    }
-                    continue;
-                }
-                let r2 = pair_rotation(src, bq, st, tol);
                 let w = inner_pair(bq, st);
                 let i00 = tri(u.x, w.x);
                 let i01 = tri(u.x, w.y);
                 let i10 = tri(u.y, w.x);
                 let i11 = tri(u.y, w.y);
+                if (r1.y == ${T}(0.0) && r2.y == ${T}(0.0)) {
+                    if (ONE_BARRIER) {  // the other copy gets the unrotated entries
+                        sa[dst + i00] = sa[src + i00];
+                        sa[dst + i10] = sa[src + i10];
+                        sa[dst + i11] = sa[src + i11];
+                        sa[dst + i01] = sa[src + i01];
+                    }
+                    continue;
+                }
+                if (bp == bq) {  // the pair's own 2 x 2 block: i01 = i10 (packed)
+                    let t = r1.y / r1.x;
+                    let axy = sa[src + i10];
+                    sa[dst + i00] = sa[src + i00] - t * axy;
+                    sa[dst + i11] = sa[src + i11] + t * axy;
+                    sa[dst + i10] = ${T}(0.0);
+                    if (ONE_BARRIER) {
+                        atomicStore(&wrot, 1u);
+                    }
+                    continue;
+                }
                 let x00 = sa[src + i00];
                 let x01 = sa[src + i01];
                 let x10 = sa[src + i10];
                 let x11 = sa[src + i11];
+                // Y = X R2, then R1^T Y (R = [[c, s], [-s, c]])
                 let y00 = r2.x * x00 - r2.y * x01;
                 let y01 = r2.y * x00 + r2.x * x01;
                 let y10 = r2.x * x10 - r2.y * x11;
@@ -371,7 +298,7 @@ fn solve_one_barrier(mb: u32, i: u32, lid: u32) {
             }
             for (var e = lid; e < W * H; e = e + WG) {
                 let q = e / W;
-                let cs = pair_rotation(src, q, st, tol);
+                let cs = rotation_of(src, q, st, tol);
                 if (cs.y == ${T}(0.0)) {
                     continue;
                 }
@@ -415,11 +342,7 @@ ${ENTRY}
     let n = p.n;
     let np = p.npad;
     if (PHASE == 1u && gi < p.sg) {
-        if (ONE_BARRIER) {
-            solve_one_barrier(gi / p.k, gi % p.k, lid);
-        } else {
-            solve(gi / p.k, gi % p.k, lid);
-        }
+        solve(gi / p.k, gi % p.k, lid);
         return;
     }
     var t = thread_index;
