@@ -36,10 +36,12 @@ import argparse
 import contextlib
 import importlib
 import time
+from unittest import mock
 
 import numpy as np
 
 from benchmarks.linalg_big import _time
+from benchmarks.spectral_block import _check, _wg_call
 
 # name -> settings {(module, attribute): value}; K = wgarray.kernels.linalg_spectral, B = wgarray.api.linalg.blockjac
 VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skips the tail)
@@ -59,6 +61,7 @@ VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skip
     "fused_b32_inner1": {("K", "FUSED_GRAM"): True, ("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 1},
     "fused_b8_inner1": {("K", "FUSED_GRAM"): True, ("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
     "fused_chunk32_inner1": {("K", "FUSED_GRAM"): True, ("K", "GRAM_CHUNK"): 32, ("K", "INNER_SWEEPS"): 1},
+    "fused_chunk64_inner1": {("K", "FUSED_GRAM"): True, ("K", "GRAM_CHUNK"): 64, ("K", "INNER_SWEEPS"): 1},
     "fused": {("K", "FUSED_GRAM"): True},
     "onebar": {("K", "ONE_BARRIER"): True},
     "inner3": {("K", "INNER_SWEEPS"): 3},
@@ -86,14 +89,10 @@ def knobs(settings: dict):
     and with ``SMALL`` blocks of at most NARROW = 16 (as from n = 256 on) at the small sizes too."""
     mods = _modules()
     settings = {("B", "ON_CPU"): True, **({("B", "WIDE_BELOW"): 0} if SMALL else {}), **settings}
-    saved = {key: getattr(mods[key[0]], key[1]) for key in settings}
-    try:
+    with contextlib.ExitStack() as stack:
         for (m, attr), v in settings.items():
-            setattr(mods[m], attr, v)
+            stack.enter_context(mock.patch.object(mods[m], attr, v))
         yield
-    finally:
-        for (m, attr), v in saved.items():
-            setattr(mods[m], attr, v)
 
 
 def _fits(dev, settings: dict, n: int) -> bool:
@@ -111,30 +110,20 @@ def _inputs(n: int) -> dict:
 
 
 def _call(op: str, a):
-    import wgarray as wg
+    """One call of the op, ended by a host read of its values' first element (so the device finished)."""
+    f = _wg_call(op, a)
 
     def run():
-        if op == "eigh":
-            w, v = wg.linalg.eigh(a)
-            w[:1].numpy()
-            return w, v
-        u, s, vh = wg.linalg.svd(a)
-        s[:1].numpy()
-        return s, u, vh
+        res = f()
+        res[0][:1].numpy()
+        return res
     return run
 
 
 def _errors(op: str, x: np.ndarray, res, ref_vals: np.ndarray) -> tuple[float, float]:
     """(backward error, values' error against numpy's), both over eps n ||A||."""
-    x64 = x.astype(np.float64)
-    scale = np.finfo(np.float32).eps * x.shape[-1] * np.linalg.norm(x64)
-    if op == "eigh":
-        w, v = (t.numpy().astype(np.float64) for t in res)
-        back = np.abs(x64 @ v - v * w).max()
-    else:
-        w, u, vh = (t.numpy().astype(np.float64) for t in res)
-        back = np.abs((u * w) @ vh - x64).max()
-    return float(back / scale), float(np.abs(w - ref_vals).max() / scale)
+    scale = np.finfo(np.float32).eps * x.shape[-1] * np.linalg.norm(x.astype(np.float64))
+    return _check(op, x, res), float(np.abs(res[0].numpy().astype(np.float64) - ref_vals).max() / scale)
 
 
 def record(dev, call) -> tuple[dict[str, list], int]:

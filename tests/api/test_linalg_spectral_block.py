@@ -183,10 +183,8 @@ def test_default_block_size(dt):
     assert count["eigh"] == 2 and count["svd"] == 2
 
 
-@contextlib.contextmanager
-def one_barrier(monkeypatch):
-    """K.ONE_BARRIER on (the one-barrier-a-step subproblem solver), asserting that its shader was the one launched."""
-    monkeypatch.setattr(K, "ONE_BARRIER", True)
+def _dispatch_keys(monkeypatch) -> list:
+    """The cache keys of the spectral kernels launched from now on (the knobs in force are part of them)."""
     keys = []
     real = K._dispatch
 
@@ -194,6 +192,14 @@ def one_barrier(monkeypatch):
         keys.append(key)
         return real(device, key, *args, **kw)
     monkeypatch.setattr(K, "_dispatch", spy)
+    return keys
+
+
+@contextlib.contextmanager
+def one_barrier(monkeypatch):
+    """K.ONE_BARRIER on (the one-barrier-a-step subproblem solver), asserting that its shader was the one launched."""
+    monkeypatch.setattr(K, "ONE_BARRIER", True)
+    keys = _dispatch_keys(monkeypatch)
     ran = {"expected": True}
     yield ran
     solver_keys = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
@@ -222,15 +228,7 @@ def test_one_barrier_solver(calls, monkeypatch, dt, inner):
         a = rng.standard_normal((2, 17, 17)).astype(dt)
         _eigh_ok(base._sym(a))
         _svd_ok(a, False)
-        monkeypatch.setattr(bj, "BLOCK", 4)
-        n = 20
-        q1, _ = np.linalg.qr(rng.standard_normal((n, n)))
-        q2, _ = np.linalg.qr(rng.standard_normal((n, n)))
-        sv = np.logspace(0, -6, n)
-        _svd_ok((q1 * sv @ q2.T).astype(dt), True)
-        ev = sv * np.where(np.arange(n) % 2, 1, -1)
-        ev[:4] = 0.5
-        _eigh_ok(((q1 * ev) @ q1.T).astype(dt))
+        test_ill_conditioned_rotated(calls, monkeypatch, dt)  # b = 4
 
 
 def test_one_barrier_block_bytes(monkeypatch):
@@ -252,13 +250,7 @@ def test_fused_gram(calls, monkeypatch, dt, inner, onebar):
     monkeypatch.setattr(K, "GRAM_CHUNK", 4)
     monkeypatch.setattr(K, "FUSED_GRAM", True)
     monkeypatch.setattr(K, "ONE_BARRIER", onebar)
-    keys = []
-    real = K._dispatch
-
-    def spy(device, key, *args, **kw):
-        keys.append(key)
-        return real(device, key, *args, **kw)
-    monkeypatch.setattr(K, "_dispatch", spy)
+    keys = _dispatch_keys(monkeypatch)
     monkeypatch.setattr(bj, "BLOCK", 3)
     rng = np.random.default_rng(inner)
     a = rng.standard_normal((2, 17, 17)).astype(dt)
