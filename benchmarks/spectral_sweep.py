@@ -2,7 +2,8 @@
 of ``wgarray/api/linalg/blockjac.py`` / ``wgarray/kernels/linalg_spectral.py`` against the default, next to numpy
 (LAPACK on the host's cores) and torch (cuSOLVER) in the same process.
 
-    python -m benchmarks.spectral_sweep              # n = 1024 (the GPU run, <= 150 s on an H100/H200)
+    python -m benchmarks.spectral_sweep --ops eigh   # n = 1024 (the GPU run, one op a run: <= 150 s on an H100)
+    python -m benchmarks.spectral_sweep --ops svd
     python -m benchmarks.spectral_sweep --small      # n = 64 with the same variants (lavapipe)
     python -m benchmarks.spectral_sweep --ops eigh --variants default onebar onebar_inner2
 
@@ -25,7 +26,8 @@ Two tables an op:
 How to read it: a variant that beats "default" for an op at n = 1024 should become the default there; the knob and
 its file are in ``VARIANTS`` (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py): e.g. ``onebar_inner2``
 fastest -> ``ONE_BARRIER = True`` and ``INNER_SWEEPS = 2`` in kernels/linalg_spectral.py (both ops share them; if
-the ops disagree, the better sum wins or the knob becomes per op).  A block size wins for n >= 256 through
+the ops disagree, the better sum wins or the knob becomes per op); ``fused_*`` fastest for the svd ->
+``FUSED_GRAM = True`` (and ``GRAM_CHUNK`` from its name) there.  A block size wins for n >= 256 through
 ``blockjac.NARROW`` (b=32 -> NARROW = 32).  If "solve" dominates the phases table, the subproblem solver is the
 thing to speed (phase 2: fewer inner sweeps / a faster solver); if the matmuls do, it is their shape (k batched
 2b x 2b by 2b x (n + N)).
@@ -45,25 +47,29 @@ from benchmarks.spectral_block import _check, _wg_call
 
 # name -> settings {(module, attribute): value}; K = wgarray.kernels.linalg_spectral, B = wgarray.api.linalg.blockjac
 VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skips the tail)
+    # knobs (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py): INNER_SWEEPS, a fixed number of the
+    # subproblem's own sweeps (default 30: to convergence), the outer test decides; ONE_BARRIER (onebar), the solver
+    # with one barrier an inner step; FUSED_GRAM (fused, the svd alone), the Gram matrices inside the subproblem
+    # dispatch, which also permutes (2 dispatches a step, not 4-5), GRAM_CHUNK columns staged at a time; BLOCK = b
+    # (default 16 from n = 256: NARROW)
     "default": {},  # b = 16 from n = 256 (NARROW), inner sweeps to convergence (INNER_SWEEPS = 30), two barriers
     "inner1": {("K", "INNER_SWEEPS"): 1},  # a fixed number of inner sweeps; the outer test decides
     "onebar_inner1": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},  # + the one-barrier solver
-    "inner2": {("K", "INNER_SWEEPS"): 2},
-    "onebar_inner2": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 2},
-    "b32_inner1": {("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 1},
-    "onebar_b32_inner1": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
-    "b8_inner1": {("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
-    "onebar_b8_inner1": {("B", "BLOCK"): 8, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
-    # svd only: the Gram matrices inside the subproblem dispatch, which also permutes (2 dispatches a step, not 4-5)
     "fused_inner1": {("K", "FUSED_GRAM"): True, ("K", "INNER_SWEEPS"): 1},
     "fused_onebar_inner1": {("K", "FUSED_GRAM"): True, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
+    "inner2": {("K", "INNER_SWEEPS"): 2},
+    "onebar_inner2": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 2},
     "fused_inner2": {("K", "FUSED_GRAM"): True, ("K", "INNER_SWEEPS"): 2},
+    "b32_inner1": {("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 1},
+    "onebar_b32_inner1": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
     "fused_b32_inner1": {("K", "FUSED_GRAM"): True, ("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 1},
+    "b8_inner1": {("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
+    "onebar_b8_inner1": {("B", "BLOCK"): 8, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
     "fused_b8_inner1": {("K", "FUSED_GRAM"): True, ("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
     "fused_chunk32_inner1": {("K", "FUSED_GRAM"): True, ("K", "GRAM_CHUNK"): 32, ("K", "INNER_SWEEPS"): 1},
     "fused_chunk64_inner1": {("K", "FUSED_GRAM"): True, ("K", "GRAM_CHUNK"): 64, ("K", "INNER_SWEEPS"): 1},
-    "fused": {("K", "FUSED_GRAM"): True},
     "onebar": {("K", "ONE_BARRIER"): True},
+    "fused": {("K", "FUSED_GRAM"): True},
     "inner3": {("K", "INNER_SWEEPS"): 3},
     "onebar_inner3": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 3},
     "b32_inner2": {("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 2},
