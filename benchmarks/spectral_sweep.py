@@ -15,13 +15,14 @@ Two tables an op:
   numpy's (max |w - w_numpy| over eps n ||A||); "BAD" above 10 (the tests' C).  A variant whose solver does not fit
   the device's workgroup memory says so.
 - phases (the default, and the fastest variant when that is another): one call recorded launch by launch (the block
-  path's init, solve (+ permute, eigh's one dispatch), permute, Gram / rotation matmuls, extract), then each kind's
-  launches replayed alone, back to back in one synchronised sample (best of a few): ms a call, launches, us a
-  launch, share of the call.  Replays run on the call's own buffers, each writing the same output as its
-  original (so consecutive replays are ordered as the real chain is); the launches of one kind are replayed from
-  one recorded launch a sweep (launch i of a kind replays the recorded launch of its sweep), so 5 MB x sweeps
-  stay alive, not the whole run.  "solve alone" / "permute alone" split eigh's combined dispatch (not summed);
-  "rest" is the call's time less the summed kinds (the flag reads, one a sweep; ordering, U; host gaps).
+  path's init, solve (+ permute: eigh's and the fused svd's one dispatch), permute, Gram / rotation matmuls,
+  extract), then each kind's launches replayed alone, back to back in one synchronised sample (best of a few): ms a
+  call, launches, us a launch, share of the call.  Replays run on the call's own buffers, each writing the same
+  output as its original (so consecutive replays are ordered as the real chain is).  One launch of each kind is
+  kept a sweep (its second step's) and replayed for all the launches of its sweep, so ~20 MB x sweeps stay alive,
+  not the whole run; a sweep's first step (its pairs' own blocks not yet diagonal) costs the solver more than the
+  replay says.  "solve alone" / "permute alone" split the combined dispatch (not summed); "rest" is the call's time
+  less the summed kinds (the flag reads, one a sweep; ordering, U; host gaps).
 
 How to read it: a variant that beats "default" for an op at n = 1024 should become the default there; the knob and
 its file are in ``VARIANTS`` (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py): e.g. ``onebar_inner2``
@@ -144,17 +145,20 @@ def record(dev, call) -> tuple[dict[str, list], int]:
     orig_phase, orig_matmul, orig_flagged, orig_run = K.block_phase, B._matmul, B._flagged, mm_mod._mm.run
     state = {"in_step": 0, "every": 1}
 
-    def keep(kind: str, fn) -> None:
+    def keep(kind: str, fn, once: bool = False) -> None:
+        # one launch a sweep: its second step's (the first step of a sweep is the costlier one: its pairs' own
+        # blocks are not diagonal yet), all of a kind launched once
         c = counts.get(kind, 0)
         counts[kind] = c + 1
-        if c % state["every"] == 0:
+        if once or c % state["every"] == min(1, state["every"] - 1):
             kinds.setdefault(kind, []).append(fn)
 
     def phase(device, ph, two_sided, shape, arrays, spare, **kw):
         orig_phase(device, ph, two_sided, shape, arrays, spare, **kw)
         state["every"] = 2 * shape.k - 1  # steps a sweep: keep one launch of each kind a sweep
         if ph != 1:
-            keep("init" if ph == 0 else "extract", lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **kw))
+            keep("init" if ph == 0 else "extract", lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **kw),
+                 once=True)
             state["in_step"] = 0
             return
         def again(**over):
