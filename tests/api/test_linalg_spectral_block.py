@@ -266,3 +266,18 @@ def test_fused_gram(calls, monkeypatch, dt, inner, onebar):
     solver = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
     # key[7]: FUSED_GRAM's chunk (the svd's kernels, not eigh's)
     assert all(k[7] == (4 if not k[3] else False) for k in solver) and any(k[7] == 4 for k in solver)
+
+
+@pytest.mark.slow  # ~8 s on lavapipe (the b = 16 kernels' compiles)
+def test_knobs_at_gpu_block_size(calls, monkeypatch):
+    """ONE_BARRIER + FUSED_GRAM + one inner sweep at the GPUs' b = 16 (256 invocations, so the solver's loops over
+    J's rows, the loads, the Gram entries and the staged chunks take several rounds an invocation), n = 40 padded to
+    64 (2 pairs a step)."""
+    monkeypatch.setattr(K, "INNER_SWEEPS", 1)
+    monkeypatch.setattr(K, "FUSED_GRAM", True)
+    with one_barrier(monkeypatch):
+        monkeypatch.setattr(bj, "BLOCK", 16)
+        rng = np.random.default_rng(16)
+        a = rng.standard_normal((40, 40)).astype(np.float32)
+        _eigh_ok(base._sym(a))
+        _svd_ok(a, False)
