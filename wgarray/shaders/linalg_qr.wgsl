@@ -36,7 +36,7 @@ var<workgroup> redm: array<${T}, ${WG}>;
 
 ${SCALAR}
 
-fn reduce_sum(x: ${S}, lid: u32) -> ${S} {
+fn reduce_sum_s(x: ${S}, lid: u32) -> ${S} {
     red[lid] = x;
     workgroupBarrier();
     for (var h = WG / 2u; h > 0u; h = h / 2u) {
@@ -46,6 +46,20 @@ fn reduce_sum(x: ${S}, lid: u32) -> ${S} {
         workgroupBarrier();
     }
     let r = red[0];
+    workgroupBarrier();
+    return r;
+}
+
+fn reduce_sum(x: ${T}, lid: u32) -> ${T} {
+    redm[lid] = x;
+    workgroupBarrier();
+    for (var h = WG / 2u; h > 0u; h = h / 2u) {
+        if (lid < h) {
+            redm[lid] = redm[lid] + redm[lid + h];
+        }
+        workgroupBarrier();
+    }
+    let r = redm[0];
     workgroupBarrier();
     return r;
 }
@@ -140,7 +154,7 @@ ${ENTRY}
         for (var i = k + lid; i < m; i = i + WG) {
             s = s + sc_mul(sc_conj(select(a[ck + i], SC_ONE, i == k)), a[cj + i]);
         }
-        let w = sc_mul(sc_conj(tk), reduce_sum(s, lid));
+        let w = sc_mul(sc_conj(tk), reduce_sum_s(s, lid));
         storageBarrier();
         if (sc_amax(tk) == ${T}(0.0)) {
             return;
@@ -158,7 +172,7 @@ ${ENTRY}
     for (var i = k + lid; i < m; i = i + WG) {
         s = s + sc_mul(sc_conj(select(a[ck + i], SC_ONE, i == k)), q[qb + i * qc + c]);
     }
-    let w = sc_mul(tk, reduce_sum(s, lid));
+    let w = sc_mul(tk, reduce_sum_s(s, lid));
     storageBarrier();
     if (sc_amax(tk) == ${T}(0.0)) {
         return;
