@@ -228,11 +228,3 @@ def test_cholesky_not_positive_definite():
         g = wg.linalg.cholesky(wg.asarray(a)).numpy()
     np.testing.assert_allclose(g[0], np.linalg.cholesky(a[0]), rtol=1e-6)
     assert np.all(np.isnan(g[1]))
-
-
-def test_still_refused_with_a_reason():
-    """det/slogdet (the phase), qr, eigh and the svd's vectors do not follow from the embedding."""
-    a = wg.asarray(np.eye(2, dtype=np.complex64))
-    for fn in (wg.linalg.det, wg.linalg.slogdet, wg.linalg.qr, wg.linalg.eigh, wg.linalg.svd):
-        with pytest.raises(TypeError, match="complex64"):
-            fn(a)

@@ -31,6 +31,7 @@ import math
 from ..alloc.mirror import Mirror
 from ..dtypes import DType, uint32
 from . import launch, layout, matmul as _mm, source
+from .linalg_spectral import _constants as _element_constants
 
 PANEL_WG = 256  # invocations of a panel workgroup (tournament leaves and root, Cholesky's diagonal block)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
@@ -487,6 +488,24 @@ def det(device, a, piv, info, out, n: int, batch: int) -> None:
             workgroup=WG)
     params = layout.u32s(n, batch, 0, 0)
     _run(device, ("linalg_det", d.name), build, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
+
+
+def global_det(device, a, out, n: int, batch: int) -> None:
+    """out (contiguous batch x 3, a's dtype) = (det, sign, (log|det|, 0)) of each matrix of the contiguous stack
+    ``a`` (batch, n, n), which is LU-factored in place in global memory by one workgroup a matrix
+    (``linalg_lu_global_det.wgsl``; the det / slogdet path of complex matrices, any n)."""
+    if batch == 0:
+        return
+    d = a.dtype
+    c = _element_constants(d)
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_lu_global_det.wgsl", (launch.write("a", f"array<{c['S']}>"),
+                                                           launch.write("out", f"array<{c['S']}>")),
+                             dict(HELPERS=source.helpers([d.component]), T=c["T"], SCALAR=c["SCALAR"],
+                                  NEG_INF=_neg_inf(c["T"])), workgroup=WG)
+    params = layout.u32s(n, batch, 0, 0)
+    _run(device, ("linalg_global_det", d.name), build, [a, out], params, batch, whole=True)
 
 
 def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:

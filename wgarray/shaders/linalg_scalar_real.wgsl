@@ -11,6 +11,7 @@ fn sc_re(a: ${T}) -> ${T} { return a; }
 fn sc_im(a: ${T}) -> ${T} { return ${T}(0.0); }
 fn sc_from(r: ${T}) -> ${T} { return r; }
 fn sc_amax(a: ${T}) -> ${T} { return abs(a); }
+fn sc_abs(a: ${T}) -> ${T} { return abs(a); }
 fn sc_abs2(a: ${T}) -> ${T} { return a * a; }
 // the off-diagonal entry g of a 2 x 2 Hermitian block as the rotation takes it (real: g itself, signed) and the
 // unit phase that multiplies the rotation's sine (real: 1)
