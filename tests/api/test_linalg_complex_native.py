@@ -208,3 +208,39 @@ def test_non_finite(dt):
         u, s, vh = (t.numpy() for t in wg.linalg.svd(wg.asarray(a)))
     assert np.all(np.isnan(s[1])) and np.all(np.isnan(u[1])) and np.all(np.isnan(vh[1]))
     np.testing.assert_allclose(s[0], np.linalg.svd(a[0], compute_uv=False), rtol=C * 2 * eps(dt))
+
+
+@pytest.mark.parametrize("dt", COMPLEX)
+def test_longer_than_a_workgroup(dt):
+    """Orders past the kernels' 64 invocations (each loops over its rows and columns more than once)."""
+    rng = np.random.default_rng(11)
+    a = (cplx(rng, (70, 70), np.complex128) / 8).astype(dt)
+    np.testing.assert_allclose(wg.linalg.det(wg.asarray(a)).numpy(), np.linalg.det(a),
+                               rtol=C * 70 * eps(dt) * np.linalg.cond(a))
+    t = cplx(rng, (70, 20), dt)
+    q, r = (v.numpy() for v in wg.linalg.qr(wg.asarray(t), mode="complete"))
+    assert frob(t - q @ r) <= C * 70 * eps(dt) * frob(t) and eye_err(q) <= C * 70 * eps(dt)
+    u, s, vh = (v.numpy() for v in wg.linalg.svd(wg.asarray(t.T)))
+    assert frob(t.T - (u * s) @ vh[:20]) <= C * 70 * eps(dt) * frob(t)
+    assert eye_err(vh, left=False) <= C * 70 * eps(dt) and eye_err(u) <= C * 70 * eps(dt)
+
+
+def test_eigvalsh_embedding_where_the_block_path_runs(monkeypatch):
+    """Where the real path of order 2n takes the block Jacobi (GPUs), complex eigvalsh keeps the interleaved
+    embedding (forced here on the CPU adapter with small blocks); complex eigh stays native (scalar) there."""
+    from wgarray.api.linalg import blockjac as bj, embed
+    monkeypatch.setattr(bj, "ON_CPU", True)
+    monkeypatch.setattr(bj, "MIN_N", {"eigh": 6, "svd": 6})
+    monkeypatch.setattr(bj, "BLOCK", 2)
+    used = []
+    real = embed.interleaved_hermitian
+    monkeypatch.setattr(embed, "interleaved_hermitian", lambda x: used.append(x.shape) or real(x))
+    rng = np.random.default_rng(8)
+    for dt in COMPLEX:
+        h, given_ = hermitian(rng, (2, 5, 5), dt, True)
+        w = wg.linalg.eigvalsh(wg.asarray(given_)).numpy()
+        bound = C * 10 * eps(dt) * np.abs(np.linalg.eigvalsh(h)).max()
+        assert np.all(np.abs(w - np.linalg.eigvalsh(given_)) <= bound)
+        w2, v = (t.numpy() for t in wg.linalg.eigh(wg.asarray(given_)))
+        assert np.all(np.abs(w2 - np.linalg.eigvalsh(given_)) <= bound) and np.all(eye_err(v) <= C * 5 * eps(dt))
+    assert used == [(2, 5, 5), (2, 5, 5)]
