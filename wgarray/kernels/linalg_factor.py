@@ -475,37 +475,41 @@ def update(device, c, a, b, tri: bool = False) -> None:
 
 # -- results from the factors --------------------------------------------------------------------------------------
 def det(device, a, piv, info, out, n: int, batch: int) -> None:
-    """out (contiguous batch x 3) = (det, sign, log|det|) of each LU-factored matrix of ``a``."""
+    """out (contiguous batch x 3, a's dtype) = (det, sign, log|det|) of each LU-factored matrix of ``a`` (complex:
+    log|det| as (log|det|, 0))."""
     if batch == 0:
         return
     d = a.dtype
-    T = d.wgsl
+    c = _element_constants(d)
+    T, S = c["T"], c["S"]
 
     def build() -> launch.Kernel:
         return launch.Kernel("linalg_lu_det.wgsl", (
-            launch.read("a", f"array<{T}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
-            launch.write("out", f"array<{T}>")), dict(HELPERS=source.helpers([d]), T=T, NEG_INF=_neg_inf(T)),
-            workgroup=WG)
+            launch.read("a", f"array<{S}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
+            launch.write("out", f"array<{S}>")), dict(
+                HELPERS=source.helpers([d.component]), T=T, S=S, SCALAR=c["SCALAR"], NEG_INF=_neg_inf(T),
+                CPLX="true" if d.kind == "c" else "false"), workgroup=WG)
     params = layout.u32s(n, batch, 0, 0)
     _run(device, ("linalg_det", d.name), build, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
 
 
-def global_det(device, a, out, n: int, batch: int) -> None:
-    """out (contiguous batch x 3, a's dtype) = (det, sign, (log|det|, 0)) of each matrix of the contiguous stack
-    ``a`` (batch, n, n), which is LU-factored in place in global memory by one workgroup a matrix
-    (``linalg_lu_global_det.wgsl``; the det / slogdet path of complex matrices, any n)."""
+def lu_global(device, a, piv, info, n: int, batch: int) -> None:
+    """LU with partial pivoting in place of each matrix of the contiguous stack ``a`` (batch, n, n) in global
+    memory, one workgroup a matrix, one dispatch (``linalg_lu_global.wgsl``: U and the pivots, for ``det``; the
+    det / slogdet path of complex matrices, any n); a zero pivot into ``info`` (zero on entry)."""
     if batch == 0:
         return
     d = a.dtype
     c = _element_constants(d)
 
     def build() -> launch.Kernel:
-        return launch.Kernel("linalg_lu_global_det.wgsl", (launch.write("a", f"array<{c['S']}>"),
-                                                           launch.write("out", f"array<{c['S']}>")),
+        return launch.Kernel("linalg_lu_global.wgsl", (launch.write("a", f"array<{c['S']}>"),
+                                                       launch.write("piv", "array<u32>"),
+                                                       launch.write("info", "array<u32>")),
                              dict(HELPERS=source.helpers([d.component]), T=c["T"], SCALAR=c["SCALAR"],
-                                  NEG_INF=_neg_inf(c["T"])), workgroup=WG)
+                                  ARGMAX=_argmax(c["T"])), workgroup=WG)
     params = layout.u32s(n, batch, 0, 0)
-    _run(device, ("linalg_global_det", d.name), build, [a, out], params, batch, whole=True)
+    _run(device, ("linalg_lu_global", d.name), build, [a, piv, info], params, batch)
 
 
 def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:

@@ -445,7 +445,10 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
     if cdt.kind == "c":  # complex LU in global memory, one workgroup a matrix (any n): (det, sign, (log|det|, 0))
         out = core.new_array((batch, 3), cdt, dev)
         if batch:
-            _k.global_det(dev, _stack(x, cdt), out, n, batch)
+            w = _stack(x, cdt)
+            info, piv = _status(batch, n, dev)
+            _k.lu_global(dev, w, piv, info, n, batch)
+            _k.det(dev, w, piv, info, out, n, batch)
         return out, bshape
     out = core.new_array((batch, 3), cdt, dev)
     if n <= _k.small_limit(dev, cdt):
