@@ -13,26 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from test_linalg_complex import BATCH, COMPLEX, DT, SEED, C, cplx, eps, frob  # the same inputs and norms
 
 import wgarray as wg
-
-C = 8
-COMPLEX = [np.complex64, np.complex128]
-BATCH = st.sampled_from([(), (1,), (3,), (2, 2), (0,)])
-DT = st.sampled_from(COMPLEX)
-SEED = st.integers(0, 2**32 - 1)
-
-
-def eps(dt) -> float:
-    return float(np.finfo(dt).eps)
-
-
-def cplx(rng, shape, dt):
-    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
-
-
-def frob(a):
-    return np.sqrt((np.abs(a) ** 2).sum(axis=(-2, -1)))
 
 
 def ct(a):

@@ -480,36 +480,34 @@ def det(device, a, piv, info, out, n: int, batch: int) -> None:
     if batch == 0:
         return
     d = a.dtype
+    params = layout.u32s(n, batch, 0, 0)
+    _run(device, ("linalg_det", d.name, 1), lambda: _det_kernel(d, 1), [a, piv, info, out], params,
+         math.ceil(batch / WG), whole=True)
+
+
+def _det_kernel(d: DType, phase: int) -> launch.Kernel:
+    """linalg_lu_det.wgsl's PHASE 0 (the LU in global memory) or 1 (det from the factors), on elements of ``d``
+    (real or complex).  a, piv and info are read_write in both (PHASE 0 writes them, and its stores must validate in
+    the one shader); PHASE 1 only reads them."""
     c = _element_constants(d)
     T, S = c["T"], c["S"]
-
-    def build() -> launch.Kernel:
-        return launch.Kernel("linalg_lu_det.wgsl", (
-            launch.read("a", f"array<{S}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
-            launch.write("out", f"array<{S}>")), dict(
-                HELPERS=source.helpers([d.component]), T=T, S=S, SCALAR=c["SCALAR"], NEG_INF=_neg_inf(T),
-                CPLX="true" if d.kind == "c" else "false"), workgroup=WG)
-    params = layout.u32s(n, batch, 0, 0)
-    _run(device, ("linalg_det", d.name), build, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
+    return launch.Kernel("linalg_lu_det.wgsl", (
+        launch.write("a", f"array<{S}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
+        launch.write("out", f"array<{S}>")), dict(
+            HELPERS=source.helpers([d.component]), T=T, S=S, SCALAR=c["SCALAR"], NEG_INF=_neg_inf(T),
+            CPLX="true" if d.kind == "c" else "false", PHASE=phase, ARGMAX=_argmax(T)), workgroup=WG)
 
 
-def lu_global(device, a, piv, info, n: int, batch: int) -> None:
+def lu_global(device, a, piv, info, out, n: int, batch: int) -> None:
     """LU with partial pivoting in place of each matrix of the contiguous stack ``a`` (batch, n, n) in global
-    memory, one workgroup a matrix, one dispatch (``linalg_lu_global.wgsl``: U and the pivots, for ``det``; the
-    det / slogdet path of complex matrices, any n); a zero pivot into ``info`` (zero on entry)."""
+    memory, one workgroup a matrix, one dispatch (linalg_lu_det.wgsl's PHASE 0: U and the pivots, for ``det``, whose
+    ``out`` it binds without touching; the det / slogdet path of complex matrices, any n); a zero pivot into
+    ``info`` (zero on entry)."""
     if batch == 0:
         return
     d = a.dtype
-    c = _element_constants(d)
-
-    def build() -> launch.Kernel:
-        return launch.Kernel("linalg_lu_global.wgsl", (launch.write("a", f"array<{c['S']}>"),
-                                                       launch.write("piv", "array<u32>"),
-                                                       launch.write("info", "array<u32>")),
-                             dict(HELPERS=source.helpers([d.component]), T=c["T"], SCALAR=c["SCALAR"],
-                                  ARGMAX=_argmax(c["T"])), workgroup=WG)
-    params = layout.u32s(n, batch, 0, 0)
-    _run(device, ("linalg_lu_global", d.name), build, [a, piv, info], params, batch)
+    _run(device, ("linalg_det", d.name, 0), lambda: _det_kernel(d, 0), [a, piv, info, out],
+         layout.u32s(n, batch, 0, 0), batch)
 
 
 def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:

@@ -36,7 +36,7 @@ var<workgroup> redm: array<${T}, ${WG}>;
 
 ${SCALAR}
 
-fn reduce_sum_s(x: ${S}, lid: u32) -> ${S} {
+fn reduce_sum(x: ${S}, lid: u32) -> ${S} {
     red[lid] = x;
     workgroupBarrier();
     for (var h = WG / 2u; h > 0u; h = h / 2u) {
@@ -46,20 +46,6 @@ fn reduce_sum_s(x: ${S}, lid: u32) -> ${S} {
         workgroupBarrier();
     }
     let r = red[0];
-    workgroupBarrier();
-    return r;
-}
-
-fn reduce_sum(x: ${T}, lid: u32) -> ${T} {
-    redm[lid] = x;
-    workgroupBarrier();
-    for (var h = WG / 2u; h > 0u; h = h / 2u) {
-        if (lid < h) {
-            redm[lid] = redm[lid] + redm[lid + h];
-        }
-        workgroupBarrier();
-    }
-    let r = redm[0];
     workgroupBarrier();
     return r;
 }
@@ -126,7 +112,7 @@ ${ENTRY}
                 ss = ss + sc_abs2(x);
             }
         }
-        let sumsq = reduce_sum(ss, lid);
+        let sumsq = sc_re(reduce_sum(sc_from(ss), lid));
         let alpha = a[ck + k];
         storageBarrier();
         if (!(sumsq > ${T}(0.0)) && sc_im(alpha) == ${T}(0.0)) {
@@ -154,7 +140,7 @@ ${ENTRY}
         for (var i = k + lid; i < m; i = i + WG) {
             s = s + sc_mul(sc_conj(select(a[ck + i], SC_ONE, i == k)), a[cj + i]);
         }
-        let w = sc_mul(sc_conj(tk), reduce_sum_s(s, lid));
+        let w = sc_mul(sc_conj(tk), reduce_sum(s, lid));
         storageBarrier();
         if (sc_amax(tk) == ${T}(0.0)) {
             return;
@@ -172,7 +158,7 @@ ${ENTRY}
     for (var i = k + lid; i < m; i = i + WG) {
         s = s + sc_mul(sc_conj(select(a[ck + i], SC_ONE, i == k)), q[qb + i * qc + c]);
     }
-    let w = sc_mul(tk, reduce_sum_s(s, lid));
+    let w = sc_mul(tk, reduce_sum(s, lid));
     storageBarrier();
     if (sc_amax(tk) == ${T}(0.0)) {
         return;

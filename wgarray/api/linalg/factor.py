@@ -447,7 +447,7 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
         if batch:
             w = _stack(x, cdt)
             info, piv = _status(batch, n, dev)
-            _k.lu_global(dev, w, piv, info, n, batch)
+            _k.lu_global(dev, w, piv, info, out, n, batch)
             _k.det(dev, w, piv, info, out, n, batch)
         return out, bshape
     out = core.new_array((batch, 3), cdt, dev)
