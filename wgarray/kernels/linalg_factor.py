@@ -494,7 +494,7 @@ def _det_kernel(d: DType, phase: int) -> launch.Kernel:
     return launch.Kernel("linalg_lu_det.wgsl", (
         launch.write("a", f"array<{S}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("out", f"array<{S}>")), dict(
-            HELPERS=source.helpers([d.component]), T=T, S=S, SCALAR=c["SCALAR"], NEG_INF=_neg_inf(T),
+            HELPERS=source.helpers([d.component]), T=T, S=S, SCALAR=c["SCALAR"], NEG_INF=_neg_inf(T), NAN=_nan(T),
             CPLX="true" if d.kind == "c" else "false", PHASE=phase, ARGMAX=_argmax(T)), workgroup=WG)
 
 

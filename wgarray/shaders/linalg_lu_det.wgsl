@@ -96,6 +96,7 @@ ${ENTRY}
     let n = p.n;
     var sign = SC_ONE;
     var logabs = ${T}(0.0);
+    var nan_in = false;
     if (info[b] != 0u) {
         sign = SC_ZERO;
         logabs = ${NEG_INF};
@@ -108,10 +109,16 @@ ${ENTRY}
             let au = sc_abs(u);
             sign = sc_mul(sign, unit_of(u, au));
             logabs = logabs + wg_log_${T}(au);
+            // complex NaN pivots by their bits (a driver may assume no NaN in |u|'s arithmetic): NaN throughout
+            nan_in = nan_in || (${CPLX} && (wg_isnan_${T}(sc_re(u)) || wg_isnan_${T}(sc_im(u))));
         }
         if (${CPLX}) {
             sign = sign / sc_abs(sign);
         }
+    }
+    if (nan_in) {
+        sign = ${S}(${NAN});
+        logabs = ${NAN};
     }
     out[3u * b] = sign * wg_exp_${T}(logabs);
     out[3u * b + 1u] = sign;
