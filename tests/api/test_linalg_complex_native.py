@@ -227,3 +227,17 @@ def test_eigvalsh_embedding_where_the_block_path_runs(monkeypatch):
         w2, v = (t.numpy() for t in wg.linalg.eigh(wg.asarray(given_)))
         assert np.all(np.abs(w2 - np.linalg.eigvalsh(given_)) <= bound) and np.all(eye_err(v) <= C * 5 * eps(dt))
     assert used == [(2, 5, 5), (2, 5, 5)]
+
+
+def test_complex128_needs_shader_f64():
+    """complex128 where the device has shader-f64; elsewhere the array cannot be made (TypeError naming the
+    feature), so no complex128 kernel is ever built there (a device without the feature simulated)."""
+    dev = wg.open_device()
+    try:
+        dev.features = frozenset(f for f in dev.features if f != "shader-f64")
+        with pytest.raises(TypeError, match="shader-f64"):
+            wg.linalg.det(wg.asarray(np.eye(2, dtype=np.complex128), device=dev))
+        got = wg.linalg.qr(wg.asarray(np.eye(2, dtype=np.complex64), device=dev)).R.numpy()  # complex64 runs
+        np.testing.assert_array_equal(np.abs(got), np.eye(2))
+    finally:
+        dev.close()
