@@ -30,6 +30,12 @@ MAX_BATCH = 2048  # dispatches per submit at most
 FEED_AFTER: int | None = 256
 WORK_FLUSH = 1 << 30  # submit once the recorded dispatches bind this many bytes, so the device starts on large
 # work while Python records more (small ops stay batched until a host read)
+# Also ask whether the device has run dry each time the batch's bound bytes grow by WORK_FEED (not only every
+# FEED_AFTER dispatches), and submit early if it has: after a synchronisation (a host read, ``synchronize()``, a
+# convergence flag), the first large dispatches start at once instead of waiting for the batch to reach FEED_AFTER
+# dispatches or WORK_FLUSH bytes while Python records the rest.  Loops of small ops (a few KiB a dispatch) never
+# reach it between their FEED_AFTER checks.  None: off.
+WORK_FEED: int | None = None
 _BIND_GROUP_CACHE = 4096
 _BU = wgpu.BufferUsage
 
@@ -149,6 +155,7 @@ class Stream:
         self._offset: Any = _ffi.new("uint32_t[1]") if _SET_PIPELINE is not None else None
         self._batch = 0
         self._feed_at = FEED_AFTER or MAX_BATCH  # the batch size at which the next idle check happens
+        self._feed_work = WORK_FEED or WORK_FLUSH  # the bound bytes at which the next idle check happens
         self._work = 0  # bytes bound by the dispatches recorded since the last submit
         # what recorded, unsubmitted commands reference: each bind group set since the last submit with its cache
         # key (layout, buffers, ranges), and the buffers of copies.  ``is_pending`` folds the groups' keys into
@@ -309,12 +316,14 @@ class Stream:
             self._batch += 1
             self._counters.dispatches += 1
             self._work += entry[2] if work is None else work
-            if self._work >= WORK_FLUSH or self._batch >= self._feed_at and self._device_idle():
+            if self._work >= WORK_FLUSH or (self._batch >= self._feed_at or self._work >= self._feed_work) and \
+                    self._device_idle():
                 self.flush()
 
     def _device_idle(self) -> bool:
         """Whether the device has finished everything submitted (a non-blocking poll); schedules the next check."""
         self._feed_at = self._batch + (FEED_AFTER or MAX_BATCH)
+        self._feed_work = self._work + (WORK_FEED or WORK_FLUSH)
         if FEED_AFTER is None or _SET_PIPELINE is None:
             return False
         return bool(_DEVICE_POLL(self._device._internal, 0, _NULL) & 1)
@@ -360,6 +369,7 @@ class Stream:
             self._pass = self._encoder = None
             self._ring_used = self._batch = self._work = self._folded = 0
             self._feed_at = FEED_AFTER or MAX_BATCH
+            self._feed_work = WORK_FEED or WORK_FLUSH
             self._bound.clear()
             self._pending.clear()
             if ring and encoder is not None:
