@@ -123,10 +123,23 @@ def test_not_a_multiple_stacks(calls, monkeypatch, b, dt):
     assert calls["eigh"] == 2 and calls["svd"] == 6
 
 
+def _inner(monkeypatch, sweeps: int) -> None:
+    """INNER_SWEEPS = sweeps at every n (the default applies it from CONVERGE_BELOW = 256 on)."""
+    monkeypatch.setattr(K, "INNER_SWEEPS", sweeps)
+    monkeypatch.setattr(K, "CONVERGE_BELOW", 0)
+
+
+def test_inner_sweeps_default():
+    """GPUs' defaults (the H100's sweep): one inner sweep a step from n = 256 on, to convergence below (a few pairs a
+    step: the outer sweeps, each a flag read, are what one inner sweep would multiply); b = 32 from n = 256 on."""
+    assert K.inner_sweeps(1024) == K.inner_sweeps(256) == 1 and K.inner_sweeps(255) == K.INNER_CAP == 30
+    assert bj.NARROW == 32
+
+
 def test_one_inner_sweep(calls, monkeypatch):
     """INNER_SWEEPS = 1: each subproblem gets one sweep a step (not solved to convergence); the outer sweeps
     still converge to the same bounds."""
-    monkeypatch.setattr(K, "INNER_SWEEPS", 1)
+    _inner(monkeypatch, 1)
     monkeypatch.setattr(bj, "BLOCK", 4)
     rng = np.random.default_rng(3)
     a = rng.standard_normal((24, 24)).astype(np.float32)
@@ -221,7 +234,7 @@ def test_one_barrier_solver_properties(eig_case, svd_case):
 def test_one_barrier_solver(calls, monkeypatch, dt, inner):
     """The ONE_BARRIER solver: n = 17 not a multiple of 2b (b = 3: 3 pairs a step) in a stack, ill-conditioned
     matrices with a repeated eigenvalue (b = 4), fixed one inner sweep and solved to convergence."""
-    monkeypatch.setattr(K, "INNER_SWEEPS", inner)
+    _inner(monkeypatch, inner)
     with one_barrier(monkeypatch):
         monkeypatch.setattr(bj, "BLOCK", 3)
         rng = np.random.default_rng(inner)
@@ -246,7 +259,7 @@ def test_fused_gram(calls, monkeypatch, dt, inner, onebar):
     """FUSED_GRAM: the svd's Gram matrices computed in the subproblem dispatch, which also permutes (GRAM_CHUNK = 4,
     so the 17- and 20-long columns take several chunks and a partial one): square, tall, wide, a stack, b = 3 and 4,
     singular values 1..1e-6; eigh is not affected."""
-    monkeypatch.setattr(K, "INNER_SWEEPS", inner)
+    _inner(monkeypatch, inner)
     monkeypatch.setattr(K, "GRAM_CHUNK", 4)
     monkeypatch.setattr(K, "FUSED_GRAM", True)
     monkeypatch.setattr(K, "ONE_BARRIER", onebar)
@@ -273,11 +286,93 @@ def test_knobs_at_gpu_block_size(calls, monkeypatch):
     """ONE_BARRIER + FUSED_GRAM + one inner sweep at the GPUs' b = 16 (256 invocations, so the solver's loops over
     J's rows, the loads, the Gram entries and the staged chunks take several rounds an invocation), n = 40 padded to
     64 (2 pairs a step)."""
-    monkeypatch.setattr(K, "INNER_SWEEPS", 1)
+    _inner(monkeypatch, 1)
     monkeypatch.setattr(K, "FUSED_GRAM", True)
     with one_barrier(monkeypatch):
         monkeypatch.setattr(bj, "BLOCK", 16)
         rng = np.random.default_rng(16)
         a = rng.standard_normal((40, 40)).astype(np.float32)
+        _eigh_ok(base._sym(a))
+        _svd_ok(a, False)
+
+
+_SOLVERS = {"jpad": {"J_PAD": 1}, "full": {"FULL_SUB": True}, "full_jpad": {"FULL_SUB": True, "J_PAD": 1}}
+
+
+@contextlib.contextmanager
+def solver(monkeypatch, name: str, require: bool = True):
+    """A subproblem-solver variant on (J_PAD: J's rows padded; FULL_SUB: the subproblem kept whole), asserting
+    that its kernels were the ones launched (key[8]: J_PAD, key[9]: FULL_SUB)."""
+    knobs = _SOLVERS[name]
+    for k, v in knobs.items():
+        monkeypatch.setattr(K, k, v)
+    keys = _dispatch_keys(monkeypatch)
+    yield
+    solver_keys = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
+    assert (solver_keys or not require) and all(k[8] == knobs.get("J_PAD", 0) and k[9] == knobs.get("FULL_SUB", False)
+                               for k in solver_keys)
+
+
+@pytest.mark.parametrize("name, dt, inner", [("full_jpad", np.float32, 1), ("full", np.float64, 30),
+                                             ("jpad", np.float32, 30)])
+def test_solver_variants(calls, monkeypatch, name, dt, inner):
+    """The J_PAD / FULL_SUB solvers: n = 17 (b = 3: 3 pairs a step, padded) in a stack, tall and wide svds,
+    ill-conditioned matrices with a repeated eigenvalue (b = 4), one inner sweep and to convergence."""
+    _inner(monkeypatch, inner)
+    with solver(monkeypatch, name):
+        monkeypatch.setattr(bj, "BLOCK", 3)
+        rng = np.random.default_rng(inner)
+        a = rng.standard_normal((2, 17, 17)).astype(dt)
+        _eigh_ok(base._sym(a))
+        _svd_ok(a, False)
+        _svd_ok(rng.standard_normal((20, 17)).astype(dt), True)
+        test_ill_conditioned_rotated(calls, monkeypatch, dt)  # b = 4
+
+
+@settings(max_examples=5, deadline=None)
+@given(base.matrices(square=True), base.matrices())
+def test_full_solver_properties(eig_case, svd_case):
+    """The property tests under FULL_SUB + J_PAD with one inner sweep (b = 2)."""
+    with pytest.MonkeyPatch.context() as mp, forced():
+        _inner(mp, 1)
+        with solver(mp, "full_jpad", require=False):
+            base.check_eigh(eig_case)
+            base.check_svd(svd_case, False)
+
+
+def test_full_fused_gram(calls, monkeypatch):
+    """FULL_SUB with FUSED_GRAM (the Gram entries written to both triangles) and J_PAD; FULL_SUB refuses ONE_BARRIER
+    (its two copies would not fit)."""
+    monkeypatch.setattr(K, "FUSED_GRAM", True)
+    monkeypatch.setattr(K, "GRAM_CHUNK", 4)
+    _inner(monkeypatch, 1)
+    with solver(monkeypatch, "full_jpad"):
+        monkeypatch.setattr(bj, "BLOCK", 3)
+        a = np.random.default_rng(5).standard_normal((2, 17, 19)).astype(np.float32)
+        _svd_ok(a, False)
+    monkeypatch.setattr(K, "ONE_BARRIER", True)
+    with pytest.raises(ValueError, match="exclude"):
+        wg.linalg.svd(wg.asarray(a))
+
+
+def test_solver_block_bytes(monkeypatch):
+    """J_PAD and FULL_SUB's workgroup memory is counted: b = 32 float32 fits 48 KiB with both (33.5 KB)."""
+    before = K.block_bytes(32, wg.float32)
+    monkeypatch.setattr(K, "J_PAD", 1)
+    assert K.block_bytes(32, wg.float32) == before + 64 * 4
+    monkeypatch.setattr(K, "FULL_SUB", True)
+    assert K.block_bytes(32, wg.float32) == before + 64 * 4 + (64 * 65 - 64 * 65 // 2) * 4 <= 48 * 1024
+
+
+@pytest.mark.slow  # the b = 32 kernels' compiles and 1,024-invocation solves on lavapipe
+@pytest.mark.parametrize("name", ["jpad", "full_jpad"])
+def test_solver_variants_at_gpu_block_size(calls, monkeypatch, name):
+    """The solver variants at the GPUs' b = 32 (1,024 invocations: one 2 x 2 block each, J's rows two rounds),
+    n = 80 padded to 128 (2 pairs a step), one inner sweep."""
+    _inner(monkeypatch, 1)
+    with solver(monkeypatch, name):
+        monkeypatch.setattr(bj, "BLOCK", 32)
+        rng = np.random.default_rng(32)
+        a = rng.standard_normal((80, 80)).astype(np.float32)
         _eigh_ok(base._sym(a))
         _svd_ok(a, False)

@@ -159,7 +159,19 @@ def qr_extract_r(device, a, tau, r, dummy, batch: int, m: int, n: int, kr: int) 
 
 # -- block Jacobi (large n: the rotations applied by the tuned matmul) ----------------------------------------
 BLOCK_CANDIDATES = (32, 24, 16, 8)  # b: the 2b x 2b subproblem lives in workgroup memory
-INNER_SWEEPS = 30  # cap of the subproblem's own sweeps (it converges quadratically: 4-8 seen); 1 = one sweep a step
+# The subproblem's own sweeps a step: INNER_SWEEPS from n = CONVERGE_BELOW on (the outer sweeps' test decides
+# convergence), INNER_CAP below (solved to convergence: it converges quadratically, 4-8 seen; with one or two pairs a
+# step the outer sweeps, each a flag read, are what a fixed count would multiply).  The H100 (2026-12-06,
+# gpu_results/s24): one inner sweep at b = 32 took eigh 1024 from 274 to 165 ms, the svd from 392 to 272.
+INNER_SWEEPS = 1
+INNER_CAP = 30
+CONVERGE_BELOW = 256
+
+
+def inner_sweeps(n: int) -> int:
+    return INNER_SWEEPS if n >= CONVERGE_BELOW else INNER_CAP
+
+
 # The subproblem solver with one workgroup barrier an inner rotation step instead of two (each invocation computes
 # the rotations it applies itself, and the packed subproblem is kept twice: read one copy, write the other).  Off
 # until measured on a GPU (benchmarks/spectral_sweep.py); it needs TRI more elements of workgroup memory.
@@ -169,16 +181,26 @@ ONE_BARRIER = False
 # no separate permutation).  GRAM_CHUNK columns at a time staged in workgroup memory.  Off until measured.
 FUSED_GRAM = False
 GRAM_CHUNK = 16
+# The accumulated rotation J in workgroup memory with rows of W + J_PAD (W = 2b): at J_PAD = 0 the update of a
+# column pair (one invocation a row, a warp 32 consecutive rows) hits one bank 32 times (a row of 64 or 32 words),
+# a 32-way conflict on every J access; 1 spreads the rows over all banks.
+J_PAD = 0
+# The subproblem kept full (both triangles, rows of W + 1: no bank conflicts) instead of its packed lower triangle:
+# every invocation updates one whole 2 x 2 block (none idle, no triangular index arithmetic).  Not with ONE_BARRIER
+# (whose second copy would not fit 48 KiB at b = 32).
+FULL_SUB = False
 
 
 def block_bytes(b: int, d: DType) -> int:
     """Workgroup memory of the subproblem solver for blocks of b: the packed lower triangle of the 2b x 2b
     subproblem (twice with ``ONE_BARRIER``), its 2b x 2b accumulated rotation and b rotation pairs."""
     w = 2 * b
-    return (_sa_len(w) + w * w + w + (w * GRAM_CHUNK if FUSED_GRAM else 0)) * d.device_itemsize + 8
+    return (_sa_len(w) + w * (w + J_PAD) + w + (w * GRAM_CHUNK if FUSED_GRAM else 0)) * d.device_itemsize + 8
 
 
 def _sa_len(w: int) -> int:
+    if FULL_SUB:
+        return w * (w + 1)
     return w * (w + 1) // 2 * (2 if ONE_BARRIER else 1)
 
 
@@ -228,14 +250,17 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
     w = 2 * shape.b
     wg = block_workgroup(device, shape.b)
     fused = FUSED_GRAM and not two_sided
-    subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, WW=w * w,
+    if FULL_SUB and ONE_BARRIER:
+        raise ValueError("linalg_spectral: FULL_SUB and ONE_BARRIER exclude each other")
+    subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, JS=w + J_PAD,
+                JLEN=w * (w + J_PAD), FULL_SUB="true" if FULL_SUB else "false",
                 TWO_SIDED="true" if two_sided else "false", ONE_BARRIER="true" if ONE_BARRIER else "false",
                 SA_LEN=_sa_len(w), FUSED_GRAM="true" if fused else "false", GC=GRAM_CHUNK,
                 GPT=-(-(w * (w + 1) // 2) // wg), CHUNK_LEN=w * GRAM_CHUNK if fused else 1)
     tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
-                                 flags, tolbits, sg, INNER_SWEEPS, shape.rl, astr, 0, 0)
-    key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER, fused and GRAM_CHUNK)
+                                 flags, tolbits, sg, inner_sweeps(shape.n), shape.rl, astr, 0, 0)
+    key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER, fused and GRAM_CHUNK, J_PAD, FULL_SUB)
     _dispatch(device, key, "linalg_blockjac.wgsl", bindings, subs, wg, bound, params, sg + math.ceil(threads / wg))
 
 

@@ -23,6 +23,7 @@
 //          FUSED_GRAM (svd): the solver computes its pair's Gram matrix itself from the rows of G^T (am: the
 //          previous step's J^T X with flags bit 2, else X in this step's order), so the permutation rides along
 //          here and no Gram matmul is needed.  ONE_BARRIER: the solver variant with one barrier an inner step.
+//          FULL_SUB: the subproblem kept whole (rows of W + 1) instead of packed; J's rows are JS = W + J_PAD long.
 // PHASE 2: extract, one thread an element: eigh the diagonal into ao (n x n column-major, only its diagonal read
 //          later) and V (vo, column-major: v[b n n + j n + c]); svd G (ao, n x L) and V (vo, n x n), from the
 //          slot order of step p.step.
@@ -54,6 +55,9 @@ const W: u32 = ${W}u;
 const H: u32 = ${HALF}u;
 const TWO_SIDED: bool = ${TWO_SIDED};
 const ONE_BARRIER: bool = ${ONE_BARRIER};
+const FULL_SUB: bool = ${FULL_SUB};
+const SS: u32 = W + 1u;  // FULL_SUB's row stride
+const JS: u32 = ${JS}u;  // J's row stride in workgroup memory
 const TRI: u32 = ${TRI}u;
 const FUSED_GRAM: bool = ${FUSED_GRAM};
 const GC: u32 = ${GC}u;
@@ -61,7 +65,7 @@ const GPT: u32 = ${GPT}u;
 
 // ONE_BARRIER: sa holds two copies of the packed subproblem (read one, write the other a step: ping-pong)
 var<workgroup> sa: array<${T}, ${SA_LEN}>;
-var<workgroup> sj: array<${T}, ${WW}>;
+var<workgroup> sj: array<${T}, ${JLEN}>;
 var<workgroup> chunk: array<${T}, ${CHUNK_LEN}>;  // FUSED_GRAM's staged columns (W x GC)
 var<workgroup> wcs: array<vec2<${T}>, ${HALF}>;
 var<workgroup> wrot: atomic<u32>;
@@ -104,6 +108,14 @@ fn tri(i: u32, j: u32) -> u32 {
     return hi * (hi + 1u) / 2u + min(i, j);
 }
 
+// where the subproblem's entry (i, j) = (j, i) is read: the packed lower triangle, or FULL_SUB's lower triangle
+fn sidx(i: u32, j: u32) -> u32 {
+    if (FULL_SUB) {
+        return max(i, j) * SS + min(i, j);
+    }
+    return tri(i, j);
+}
+
 // entry (x, y) of matrix mb's symmetric A' in the slot order of the step that wrote it
 fn sym_at(mb: u32, x: u32, y: u32) -> ${T} {
     let bw = x / W;
@@ -132,14 +144,21 @@ fn load_subproblem(mb: u32, i: u32, lid: u32) {
     for (var e = lid; e < W * W; e = e + WG) {
         let l1 = e / W;
         let l2 = e % W;
-        if (l1 >= l2) {
+        if (l1 >= l2 && (TWO_SIDED || !FUSED_GRAM)) {
+            var v = ${T}(0.0);
             if (TWO_SIDED) {
-                sa[tri(l1, l2)] = sym_at(mb, prev_pos(2u * i * p.b + l1), prev_pos(2u * i * p.b + l2));
+                v = sym_at(mb, prev_pos(2u * i * p.b + l1), prev_pos(2u * i * p.b + l2));
             } else if (!FUSED_GRAM) {
-                sa[tri(l1, l2)] = am[(mb * p.k + i) * W * W + l1 * W + l2];
+                v = am[(mb * p.k + i) * W * W + l1 * W + l2];
+            }
+            if (FULL_SUB) {
+                sa[l1 * SS + l2] = v;
+                sa[l2 * SS + l1] = v;
+            } else {
+                sa[tri(l1, l2)] = v;
             }
         }
-        sj[e] = select(${T}(0.0), ${T}(1.0), l1 == l2);
+        sj[l1 * JS + l2] = select(${T}(0.0), ${T}(1.0), l1 == l2);
     }
 }
 
@@ -193,7 +212,12 @@ fn gram_into_sa(mb: u32, i: u32, lid: u32) {
     for (var g = 0u; g < GPT; g = g + 1u) {
         let idx = lid + g * WG;
         if (idx < TRI) {
-            sa[idx] = acc[g];
+            if (FULL_SUB) {
+                sa[l1s[g] * SS + l2s[g]] = acc[g];
+                sa[l2s[g] * SS + l1s[g]] = acc[g];
+            } else {
+                sa[idx] = acc[g];
+            }
         }
     }
 }
@@ -202,9 +226,9 @@ fn gram_into_sa(mb: u32, i: u32, lid: u32) {
 // pair is not rotated
 fn pair_rotation(src: u32, q: u32, st: u32, tol: ${T}) -> vec2<${T}> {
     let pq = inner_pair(q, st);
-    let app = sa[src + tri(pq.x, pq.x)];
-    let aqq = sa[src + tri(pq.y, pq.y)];
-    let apq = sa[src + tri(pq.x, pq.y)];
+    let app = sa[src + sidx(pq.x, pq.x)];
+    let aqq = sa[src + sidx(pq.y, pq.y)];
+    let apq = sa[src + sidx(pq.x, pq.y)];
     if (wants(app, aqq, apq, tol)) {
         return rotation(app, aqq, apq);
     }
@@ -251,17 +275,23 @@ fn solve(mb: u32, i: u32, lid: u32) {
             for (var e = lid; e < H * H; e = e + WG) {
                 let bp = e / H;
                 let bq = e % H;
-                if (bp < bq) {
+                if (bp < bq && !FULL_SUB) {
                     continue;
                 }
                 let r1 = rotation_of(src, bp, st, tol);
                 let r2 = select(rotation_of(src, bq, st, tol), r1, bp == bq);
                 let u = inner_pair(bp, st);
                 let w = inner_pair(bq, st);
-                let i00 = tri(u.x, w.x);
-                let i01 = tri(u.x, w.y);
-                let i10 = tri(u.y, w.x);
-                let i11 = tri(u.y, w.y);
+                var i00 = tri(u.x, w.x);
+                var i01 = tri(u.x, w.y);
+                var i10 = tri(u.y, w.x);
+                var i11 = tri(u.y, w.y);
+                if (FULL_SUB) {  // the block's own entries (the packed indices fold (x, y) and (y, x) together)
+                    i00 = u.x * SS + w.x;
+                    i01 = u.x * SS + w.y;
+                    i10 = u.y * SS + w.x;
+                    i11 = u.y * SS + w.y;
+                }
                 if (r1.y == ${T}(0.0) && r2.y == ${T}(0.0)) {
                     if (ONE_BARRIER) {  // the other copy gets the unrotated entries
                         sa[dst + i00] = sa[src + i00];
@@ -273,10 +303,11 @@ fn solve(mb: u32, i: u32, lid: u32) {
                 }
                 if (bp == bq) {  // the pair's own 2 x 2 block: i01 = i10 (packed)
                     let t = r1.y / r1.x;
-                    let axy = sa[src + i10];
+                    let axy = sa[src + sidx(u.x, u.y)];
                     sa[dst + i00] = sa[src + i00] - t * axy;
                     sa[dst + i11] = sa[src + i11] + t * axy;
                     sa[dst + i10] = ${T}(0.0);
+                    sa[dst + i01] = ${T}(0.0);
                     if (ONE_BARRIER) {
                         atomicStore(&wrot, 1u);
                     }
@@ -304,10 +335,10 @@ fn solve(mb: u32, i: u32, lid: u32) {
                 }
                 let row = e % W;
                 let u = inner_pair(q, st);
-                let jx = sj[row * W + u.x];
-                let jy = sj[row * W + u.y];
-                sj[row * W + u.x] = cs.x * jx - cs.y * jy;
-                sj[row * W + u.y] = cs.y * jx + cs.x * jy;
+                let jx = sj[row * JS + u.x];
+                let jy = sj[row * JS + u.y];
+                sj[row * JS + u.x] = cs.x * jx - cs.y * jy;
+                sj[row * JS + u.y] = cs.y * jx + cs.x * jy;
             }
             workgroupBarrier();
             src = dst;
@@ -324,12 +355,10 @@ fn solve(mb: u32, i: u32, lid: u32) {
     }
     workgroupBarrier();
     let base = (mb * p.k + i) * W * W;
-    for (var e = lid; e < W * W; e = e + WG) {
-        let l1 = e / W;
-        let l2 = e % W;
-        jo[base + l2 * W + l1] = sj[e];
+    for (var e = lid; e < W * W; e = e + WG) {  // jo[e] = J^T's entry (e / W, e % W) = J's (e % W, e / W)
+        jo[base + e] = sj[(e % W) * JS + e / W];
         if (TWO_SIDED) {
-            subo[base + e] = sa[src + tri(l1, l2)];
+            subo[base + e] = sa[src + sidx(e / W, e % W)];
         }
     }
     if (lid == 0u && any_rot != 0u) {

@@ -47,8 +47,11 @@ def use_block(dev, kind: str, n: int) -> bool:
 # faster at n = 64 (eigh 4.8 vs 10.0 ms, svd 6.9 vs 13.2; the scalar path 33 / 25 ms, hence MIN_N = 64), b = 16 at
 # n = 256 (eigh 54.5 vs 62.6) and 1024 (eigh 175 vs 324 ms, svd 323 vs 394): beyond a few pairs the 2b x 2b solves'
 # barrier steps cost more than the extra dispatches of smaller blocks.
+# The H100 (2026-12-06, gpu_results/s24, `python -m benchmarks.spectral_sweep`): with one inner sweep a step
+# (kernels.linalg_spectral.INNER_SWEEPS) b = 32 is the faster at n = 1024 (eigh 165 ms against 255 at b = 16 and 262
+# at b = 8; svd 272 against 367 / 525), so NARROW = 32: b = the largest that fits everywhere (32 for float32).
 WIDE_BELOW = 256  # n below which b is the largest that fits; from it on at most NARROW
-NARROW = 16
+NARROW = 32
 
 
 def _block(dev, dt, n: int) -> int:
