@@ -4,13 +4,13 @@ of ``wgarray/api/linalg/blockjac.py`` / ``wgarray/kernels/linalg_spectral.py`` a
 
     python -m benchmarks.spectral_sweep --ops eigh   # n = 1024 (the GPU run, one op a run: <= 150 s on an H100)
     python -m benchmarks.spectral_sweep --ops svd
-    python -m benchmarks.spectral_sweep --small      # n = 64 with the same variants (lavapipe)
-    python -m benchmarks.spectral_sweep --ops eigh --variants default onebar onebar_inner2
+    python -m benchmarks.spectral_sweep --small      # n = 64, b = 16 with the same variants (lavapipe)
+    python -m benchmarks.spectral_sweep --ops eigh --variants default jpad full_jpad
 
 Two tables an op:
 
 - variants: the whole call for the default and every knob setting (``VARIANTS`` below: name -> settings), its best
-  synchronised time, ratio to numpy and to torch (> 1: wgarray faster), dispatches a call, outer sweeps, the
+  and median synchronised time (timed in rounds: every variant once a round, so drift hits all alike), ratio to numpy and to torch (> 1: wgarray faster), dispatches a call, outer sweeps, the
   backward error (eigh max|A V - V W|, svd max|A - U S V^T|, over eps n ||A||) and the values' error against
   numpy's (max |w - w_numpy| over eps n ||A||); "BAD" above 10 (the tests' C).  A variant whose solver does not fit
   the device's workgroup memory says so.
@@ -25,13 +25,13 @@ Two tables an op:
   less the summed kinds (the flag reads, one a sweep; ordering, U; host gaps).
 
 How to read it: a variant that beats "default" for an op at n = 1024 should become the default there; the knob and
-its file are in ``VARIANTS`` (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py): e.g. ``onebar_inner2``
-fastest -> ``ONE_BARRIER = True`` and ``INNER_SWEEPS = 2`` in kernels/linalg_spectral.py (both ops share them; if
-the ops disagree, the better sum wins or the knob becomes per op); ``fused_*`` fastest for the svd ->
-``FUSED_GRAM = True`` (and ``GRAM_CHUNK`` from its name) there.  A block size wins for n >= 256 through
-``blockjac.NARROW`` (b=32 -> NARROW = 32).  If "solve" dominates the phases table, the subproblem solver is the
-thing to speed (phase 2: fewer inner sweeps / a faster solver); if the matmuls do, it is their shape (k batched
-2b x 2b by 2b x (n + N)).
+its file are in ``VARIANTS`` (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py, S = runtime/stream.py):
+e.g. ``full_jpad`` fastest -> ``FULL_SUB = True`` and ``J_PAD = 1`` in kernels/linalg_spectral.py (both ops share
+them; if the ops disagree, the better sum wins or the knob becomes per op); ``fused_*`` fastest for the svd ->
+``FUSED_GRAM = True`` there; ``b16_*`` -> ``blockjac.NARROW = 16``; ``*_inner2`` -> ``INNER_SWEEPS = 2``;
+``*_feed`` shows what main's ``stream.WORK_FEED`` adds on top (the lead's knob).  If "solve" dominates the phases
+table, the subproblem solver is still the thing to speed; if the matmuls do, it is their shape (k batched 2b x 2b
+by 2b x (n + N)).
 """
 from __future__ import annotations
 
@@ -46,56 +46,49 @@ import numpy as np
 from benchmarks.linalg_big import _time
 from benchmarks.spectral_block import _check, _wg_call
 
-# name -> settings {(module, attribute): value}; K = wgarray.kernels.linalg_spectral, B = wgarray.api.linalg.blockjac
+# name -> settings {(module, attribute): value}; K = wgarray.kernels.linalg_spectral, B = wgarray.api.linalg.blockjac,
+# S = wgarray.runtime.stream
+FEED = 64 << 20  # stream.WORK_FEED as the lead's probe ran it (gpu_results/s24/3_feed.txt)
 VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skips the tail)
-    # knobs (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py): INNER_SWEEPS, a fixed number of the
-    # subproblem's own sweeps (default 30: to convergence), the outer test decides; ONE_BARRIER (onebar), the solver
-    # with one barrier an inner step; FUSED_GRAM (fused, the svd alone), the Gram matrices inside the subproblem
-    # dispatch, which also permutes (2 dispatches a step, not 4-5), GRAM_CHUNK columns staged at a time; BLOCK = b
-    # (default 16 from n = 256: NARROW)
-    "default": {},  # b = 16 from n = 256 (NARROW), inner sweeps to convergence (INNER_SWEEPS = 30), two barriers
-    "inner1": {("K", "INNER_SWEEPS"): 1},  # a fixed number of inner sweeps; the outer test decides
-    "onebar_inner1": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},  # + the one-barrier solver
-    "fused_inner1": {("K", "FUSED_GRAM"): True, ("K", "INNER_SWEEPS"): 1},
-    "fused_onebar_inner1": {("K", "FUSED_GRAM"): True, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
-    "inner2": {("K", "INNER_SWEEPS"): 2},
-    "onebar_inner2": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 2},
-    "fused_inner2": {("K", "FUSED_GRAM"): True, ("K", "INNER_SWEEPS"): 2},
-    "b32_inner1": {("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 1},
-    "onebar_b32_inner1": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
-    "fused_b32_inner1": {("K", "FUSED_GRAM"): True, ("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 1},
-    "b8_inner1": {("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
-    "onebar_b8_inner1": {("B", "BLOCK"): 8, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 1},
-    "fused_b8_inner1": {("K", "FUSED_GRAM"): True, ("B", "BLOCK"): 8, ("K", "INNER_SWEEPS"): 1},
-    "fused_chunk32_inner1": {("K", "FUSED_GRAM"): True, ("K", "GRAM_CHUNK"): 32, ("K", "INNER_SWEEPS"): 1},
-    "fused_chunk64_inner1": {("K", "FUSED_GRAM"): True, ("K", "GRAM_CHUNK"): 64, ("K", "INNER_SWEEPS"): 1},
+    # The default (the H100's phase-1 winner): b = 32 (blockjac.NARROW), one inner sweep a step from n = 256
+    # (K.INNER_SWEEPS, K.CONVERGE_BELOW), the packed subproblem, two barriers an inner step.  Knobs: J_PAD (K: J's
+    # rows padded in workgroup memory, no 32-way bank conflict), FULL_SUB (K: the subproblem whole, rows of W + 1),
+    # ONE_BARRIER (K), FUSED_GRAM (K, svd), BLOCK (B), WORK_FEED (S: main's early submit; the lead's knob)
+    "default": {},
+    "jpad": {("K", "J_PAD"): 1},
+    "full_jpad": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1},
+    "full": {("K", "FULL_SUB"): True},
+    "feed": {("S", "WORK_FEED"): FEED},
+    "jpad_feed": {("K", "J_PAD"): 1, ("S", "WORK_FEED"): FEED},
+    "full_jpad_feed": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("S", "WORK_FEED"): FEED},
+    "jpad_inner2": {("K", "J_PAD"): 1, ("K", "INNER_SWEEPS"): 2},
+    "full_jpad_inner2": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "INNER_SWEEPS"): 2},
+    "onebar_jpad": {("K", "ONE_BARRIER"): True, ("K", "J_PAD"): 1},
+    "fused_jpad": {("K", "FUSED_GRAM"): True, ("K", "J_PAD"): 1},
+    "fused_full_jpad": {("K", "FUSED_GRAM"): True, ("K", "FULL_SUB"): True, ("K", "J_PAD"): 1},
+    "b16_jpad": {("B", "BLOCK"): 16, ("K", "J_PAD"): 1},
+    "b16_full_jpad": {("B", "BLOCK"): 16, ("K", "FULL_SUB"): True, ("K", "J_PAD"): 1},
     "onebar": {("K", "ONE_BARRIER"): True},
-    "fused": {("K", "FUSED_GRAM"): True},
-    "inner3": {("K", "INNER_SWEEPS"): 3},
-    "onebar_inner3": {("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 3},
-    "b32_inner2": {("B", "BLOCK"): 32, ("K", "INNER_SWEEPS"): 2},
-    "onebar_b32_inner2": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True, ("K", "INNER_SWEEPS"): 2},
-    "b8": {("B", "BLOCK"): 8},
-    "onebar_b8": {("B", "BLOCK"): 8, ("K", "ONE_BARRIER"): True},
-    "b32": {("B", "BLOCK"): 32},
-    "onebar_b32": {("B", "BLOCK"): 32, ("K", "ONE_BARRIER"): True},
+    "old": {("B", "BLOCK"): 16, ("K", "INNER_SWEEPS"): 30},  # phase 1's default: b = 16, solved to convergence
 }
 OPS = ("eigh", "svd")
-SMALL = False  # --small: n = 64 with the b of n >= 256 (16: two block pairs a step, as 32 pairs at n = 1024)
+SMALL = False  # --small: n = 64 with b = 16 (two block pairs a step) and the inner sweeps of n >= 256
 
 
 def _modules():
     from wgarray.api.linalg import blockjac
     from wgarray.kernels import linalg_spectral
-    return {"B": blockjac, "K": linalg_spectral}
+    from wgarray.runtime import stream
+    return {"B": blockjac, "K": linalg_spectral, "S": stream}
 
 
 @contextlib.contextmanager
 def knobs(settings: dict):
     """The knob settings in force inside the block (the old values back after); the block path on any adapter,
-    and with ``SMALL`` blocks of at most NARROW = 16 (as from n = 256 on) at the small sizes too."""
+    and with ``SMALL`` blocks of at most 16 and the inner sweeps of n >= 256 at the small sizes too."""
     mods = _modules()
-    settings = {("B", "ON_CPU"): True, **({("B", "WIDE_BELOW"): 0} if SMALL else {}), **settings}
+    small = {("B", "WIDE_BELOW"): 0, ("B", "NARROW"): 16, ("K", "CONVERGE_BELOW"): 0} if SMALL else {}
+    settings = {("B", "ON_CPU"): True, **small, **settings}
     with contextlib.ExitStack() as stack:
         for (m, attr), v in settings.items():
             stack.enter_context(mock.patch.object(mods[m], attr, v))
@@ -277,9 +270,9 @@ def main(argv=None) -> None:
         a.mirror.buffer()
         t_np, t_t = ref["numpy"], ref.get("torch")
         print(f"\n== {op} n={n} float32: numpy {t_np:.2f} ms, torch " + (f"{t_t:.2f} ms" if t_t else "-"))
-        print(f"  {'variant':20} {'ms':>9} {'vs numpy':>9} {'vs torch':>9} {'disp':>6} {'sweeps':>6} {'backerr':>8} "
+        print(f"  {'variant':20} {'ms':>9} {'median':>9} {'vs numpy':>9} {'vs torch':>9} {'disp':>6} {'sweeps':>6} {'backerr':>8} "
               f"{'valerr':>8}")
-        results = {}
+        rows, calls = {}, {}
         for name in names:
             settings = VARIANTS[name]
             if op == "eigh" and ("K", "FUSED_GRAM") in settings:
@@ -299,19 +292,28 @@ def main(argv=None) -> None:
                     disp = dev.stats().dispatches - s0.dispatches
                     back, valerr = _errors(op, x, res, ref_vals)
                     del res
-                    ms = float("inf")
-                    for _ in range(args.reps):  # f ends with a host read: synchronised
-                        t = time.perf_counter()
-                        f()
-                        ms = min(ms, (time.perf_counter() - t) * 1e3)
             except Exception as e:  # a variant that fails to build or run: say so, go on
                 print(f"  {name:20} FAILED {type(e).__name__}: {e}")
                 continue
-            results[name] = ms
+            rows[name], calls[name] = (disp, sweeps, back, valerr), f
+        # timed in rounds, every variant once a round (f ends with a host read: synchronised), so a drift of the
+        # clocks or of the host's load hits all variants alike; best and median of the rounds
+        samples: dict[str, list] = {name: [] for name in calls}
+        for rnd in range(args.reps):
+            if rnd and time.perf_counter() - t_start > deadline:
+                break
+            for name, f in calls.items():
+                with knobs(VARIANTS[name]):
+                    t = time.perf_counter()
+                    f()
+                    samples[name].append((time.perf_counter() - t) * 1e3)
+        results = {name: min(v) for name, v in samples.items()}
+        for name, (disp, sweeps, back, valerr) in rows.items():
+            ms, med = results[name], float(np.median(samples[name]))
             vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
             bad = " BAD" if not (back < 10 and valerr < 10) else ""
-            print(f"  {name:20} {ms:>9.2f} {t_np / ms:>8.3f}x {vt} {disp:>6} {sweeps:>6} {back:>8.3f} {valerr:>8.3f}"
-                  f"{bad}", flush=True)
+            print(f"  {name:20} {ms:>9.2f} {med:>9.2f} {t_np / ms:>8.3f}x {vt} {disp:>6} {sweeps:>6} {back:>8.3f} "
+                  f"{valerr:>8.3f}{bad}", flush=True)
         best = min(results, key=results.get, default=None)
         for name in dict.fromkeys(["default"] * ("default" in results) + [best] * (best is not None)):
             if args.no_phases or time.perf_counter() - t_start > deadline + 10:

@@ -296,28 +296,32 @@ def test_knobs_at_gpu_block_size(calls, monkeypatch):
         _svd_ok(a, False)
 
 
-_SOLVERS = {"jpad": {"J_PAD": 1}, "full": {"FULL_SUB": True}, "full_jpad": {"FULL_SUB": True, "J_PAD": 1}}
+_SOLVERS = {"jpad": {"J_PAD": 1}, "full": {"FULL_SUB": True}, "tile": {"TILE_PERMUTE": True},
+            "all": {"FULL_SUB": True, "J_PAD": 1, "TILE_PERMUTE": True}}
 
 
 @contextlib.contextmanager
 def solver(monkeypatch, name: str, require: bool = True):
-    """A subproblem-solver variant on (J_PAD: J's rows padded; FULL_SUB: the subproblem kept whole), asserting
-    that its kernels were the ones launched (key[8]: J_PAD, key[9]: FULL_SUB)."""
+    """A solver / permutation variant on (J_PAD: J's rows padded; FULL_SUB: the subproblem kept whole; TILE_PERMUTE:
+    the step's permutation by tiles), asserting that its kernels were the ones launched (key[8]: J_PAD, key[9]:
+    FULL_SUB, key[10]: TILE_PERMUTE)."""
     knobs = _SOLVERS[name]
     for k, v in knobs.items():
         monkeypatch.setattr(K, k, v)
     keys = _dispatch_keys(monkeypatch)
     yield
     solver_keys = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
-    assert (solver_keys or not require) and all(k[8] == knobs.get("J_PAD", 0) and k[9] == knobs.get("FULL_SUB", False)
-                               for k in solver_keys)
+    assert (solver_keys or not require) and all(
+        k[8:11] == (knobs.get("J_PAD", 0), knobs.get("FULL_SUB", False), knobs.get("TILE_PERMUTE", False))
+        for k in solver_keys)
 
 
-@pytest.mark.parametrize("name, dt, inner", [("full_jpad", np.float32, 1), ("full", np.float64, 30),
-                                             ("jpad", np.float32, 30)])
+@pytest.mark.parametrize("name, dt, inner", [("all", np.float32, 1), ("full", np.float64, 30),
+                                             ("jpad", np.float32, 30), ("tile", np.float64, 1)])
 def test_solver_variants(calls, monkeypatch, name, dt, inner):
-    """The J_PAD / FULL_SUB solvers: n = 17 (b = 3: 3 pairs a step, padded) in a stack, tall and wide svds,
-    ill-conditioned matrices with a repeated eigenvalue (b = 4), one inner sweep and to convergence."""
+    """The J_PAD / FULL_SUB solvers and TILE_PERMUTE: n = 17 (b = 3: 3 pairs a step, padded; tiles across the
+    V part's ragged end and, for the svd, across the column length) in a stack, tall and wide svds, ill-conditioned
+    matrices with a repeated eigenvalue (b = 4), one inner sweep and to convergence."""
     _inner(monkeypatch, inner)
     with solver(monkeypatch, name):
         monkeypatch.setattr(bj, "BLOCK", 3)
@@ -332,21 +336,21 @@ def test_solver_variants(calls, monkeypatch, name, dt, inner):
 @settings(max_examples=5, deadline=None)
 @given(base.matrices(square=True), base.matrices())
 def test_full_solver_properties(eig_case, svd_case):
-    """The property tests under FULL_SUB + J_PAD with one inner sweep (b = 2)."""
+    """The property tests under FULL_SUB + J_PAD + TILE_PERMUTE with one inner sweep (b = 2)."""
     with pytest.MonkeyPatch.context() as mp, forced():
         _inner(mp, 1)
-        with solver(mp, "full_jpad", require=False):
+        with solver(mp, "all", require=False):
             base.check_eigh(eig_case)
             base.check_svd(svd_case, False)
 
 
 def test_full_fused_gram(calls, monkeypatch):
-    """FULL_SUB with FUSED_GRAM (the Gram entries written to both triangles) and J_PAD; FULL_SUB refuses ONE_BARRIER
-    (its two copies would not fit)."""
+    """FULL_SUB with FUSED_GRAM (the Gram entries written to both triangles; its permutation by tiles), J_PAD;
+    FULL_SUB refuses ONE_BARRIER (its two copies would not fit)."""
     monkeypatch.setattr(K, "FUSED_GRAM", True)
     monkeypatch.setattr(K, "GRAM_CHUNK", 4)
     _inner(monkeypatch, 1)
-    with solver(monkeypatch, "full_jpad"):
+    with solver(monkeypatch, "all"):
         monkeypatch.setattr(bj, "BLOCK", 3)
         a = np.random.default_rng(5).standard_normal((2, 17, 19)).astype(np.float32)
         _svd_ok(a, False)
@@ -365,10 +369,10 @@ def test_solver_block_bytes(monkeypatch):
 
 
 @pytest.mark.slow  # the b = 32 kernels' compiles and 1,024-invocation solves on lavapipe
-@pytest.mark.parametrize("name", ["jpad", "full_jpad"])
+@pytest.mark.parametrize("name", ["jpad", "all"])
 def test_solver_variants_at_gpu_block_size(calls, monkeypatch, name):
-    """The solver variants at the GPUs' b = 32 (1,024 invocations: one 2 x 2 block each, J's rows two rounds),
-    n = 80 padded to 128 (2 pairs a step), one inner sweep."""
+    """The solver variants at the GPUs' b = 32 (1,024 invocations: one 2 x 2 block each, J's rows two rounds, 32 x 32
+    permutation tiles), n = 80 padded to 128 (2 pairs a step), one inner sweep."""
     _inner(monkeypatch, 1)
     with solver(monkeypatch, name):
         monkeypatch.setattr(bj, "BLOCK", 32)

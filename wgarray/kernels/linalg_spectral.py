@@ -189,6 +189,10 @@ J_PAD = 0
 # every invocation updates one whole 2 x 2 block (none idle, no triangular index arithmetic).  Not with ONE_BARRIER
 # (whose second copy would not fit 48 KiB at b = 32).
 FULL_SUB = False
+# The step's permutation of X by b x b tiles (a workgroup a tile: the block mapping computed once a tile, eigh's
+# reads across the diagonal transposed through workgroup memory, so every read is row-wise) instead of one
+# invocation an element with its own index arithmetic and column-wise reads for half of A'.
+TILE_PERMUTE = False
 
 
 def block_bytes(b: int, d: DType) -> int:
@@ -254,14 +258,19 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
         raise ValueError("linalg_spectral: FULL_SUB and ONE_BARRIER exclude each other")
     subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, JS=w + J_PAD,
                 JLEN=w * (w + J_PAD), FULL_SUB="true" if FULL_SUB else "false",
+                TILE_PERMUTE="true" if TILE_PERMUTE else "false",
                 TWO_SIDED="true" if two_sided else "false", ONE_BARRIER="true" if ONE_BARRIER else "false",
                 SA_LEN=_sa_len(w), FUSED_GRAM="true" if fused else "false", GC=GRAM_CHUNK,
                 GPT=-(-(w * (w + 1) // 2) // wg), CHUNK_LEN=w * GRAM_CHUNK if fused else 1)
     tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
                                  flags, tolbits, sg, inner_sweeps(shape.n), shape.rl, astr, 0, 0)
-    key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER, fused and GRAM_CHUNK, J_PAD, FULL_SUB)
-    _dispatch(device, key, "linalg_blockjac.wgsl", bindings, subs, wg, bound, params, sg + math.ceil(threads / wg))
+    key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER, fused and GRAM_CHUNK, J_PAD, FULL_SUB,
+           TILE_PERMUTE)
+    groups = math.ceil(threads / wg)
+    if phase == 1 and TILE_PERMUTE and threads:  # a workgroup a b x b tile of X (threads = its size)
+        groups = shape.batch * (shape.npad // shape.b) * -(-shape.rl // shape.b)
+    _dispatch(device, key, "linalg_blockjac.wgsl", bindings, subs, wg, bound, params, sg + groups)
 
 
 def block_workgroup(device, b: int) -> int:

@@ -24,6 +24,8 @@
 //          previous step's J^T X with flags bit 2, else X in this step's order), so the permutation rides along
 //          here and no Gram matmul is needed.  ONE_BARRIER: the solver variant with one barrier an inner step.
 //          FULL_SUB: the subproblem kept whole (rows of W + 1) instead of packed; J's rows are JS = W + J_PAD long.
+//          TILE_PERMUTE: the permutation by b x b tiles, a workgroup a tile (permute_tile), instead of one thread an
+//          element with its own index arithmetic.
 // PHASE 2: extract, one thread an element: eigh the diagonal into ao (n x n column-major, only its diagonal read
 //          later) and V (vo, column-major: v[b n n + j n + c]); svd G (ao, n x L) and V (vo, n x n), from the
 //          slot order of step p.step.
@@ -58,6 +60,7 @@ const ONE_BARRIER: bool = ${ONE_BARRIER};
 const FULL_SUB: bool = ${FULL_SUB};
 const SS: u32 = W + 1u;  // FULL_SUB's row stride
 const JS: u32 = ${JS}u;  // J's row stride in workgroup memory
+const TILE_PERMUTE: bool = ${TILE_PERMUTE};
 const TRI: u32 = ${TRI}u;
 const FUSED_GRAM: bool = ${FUSED_GRAM};
 const GC: u32 = ${GC}u;
@@ -366,12 +369,69 @@ fn solve(mb: u32, i: u32, lid: u32) {
     }
 }
 
+// TILE_PERMUTE: tile `tile` of X of this step (b x b: rows [bx b, bx b + b) of matrix mb, columns [by b, by b + b)),
+// one invocation an element.  A whole block of b positions comes from one block of the previous step's order
+// (contiguous), so the source is a b x b tile too: read row-wise (coalesced) and, where eigh's symmetric A' is read
+// from its lower triangle across the diagonal (the source tile above it), transposed through workgroup memory (sj,
+// which the permuting workgroups do not otherwise use).
+fn permute_tile(tile: u32, lid: u32) {
+    let nb = p.npad / H;
+    let tpr = (p.rl + H - 1u) / H;
+    let mb = tile / (nb * tpr);
+    let bx = (tile / tpr) % nb;
+    let by = tile % tpr;
+    let ty = lid / H;
+    let tx = lid % H;
+    let live = mb < p.batch && lid < H * H;
+    let sx0 = prev_pos(bx * H);
+    let y = by * H + tx;
+    var trans = false;
+    var sy0 = 0u;
+    var v = ${T}(0.0);
+    if (TWO_SIDED && by * H < p.len) {  // the A part (p.len = npad, a multiple of b: whole tiles)
+        sy0 = prev_pos(by * H);
+        let pair = sx0 / W == sy0 / W && (p.flags & 1u) != 0u;
+        trans = !pair && sx0 < sy0;
+        if (live) {
+            if (trans) {  // the source's entry (sy0 + ty, sx0 + tx), stored for (tx, ty)
+                v = am[(mb * p.npad + sy0 + ty) * p.astr + sx0 + tx];
+            } else if (pair || sx0 == sy0) {
+                v = sym_at(mb, sx0 + ty, sy0 + tx);
+            } else {
+                v = am[(mb * p.npad + sx0 + ty) * p.astr + sy0 + tx];
+            }
+        }
+    } else if (live && y < p.rl) {
+        if (y >= p.len) {
+            v = vm[(mb * p.npad + sx0 + ty) * p.rl + y];
+        } else {
+            v = am[(mb * p.npad + sx0 + ty) * p.astr + y];
+        }
+    }
+    if (TWO_SIDED) {
+        if (live) {
+            sj[ty * (H + 1u) + tx] = v;
+        }
+        workgroupBarrier();
+        if (trans && live) {
+            v = sj[tx * (H + 1u) + ty];
+        }
+    }
+    if (live && y < p.rl) {
+        ao[(mb * p.npad + bx * H + ty) * p.rl + y] = v;
+    }
+}
+
 ${ENTRY}
     let gi = group_index;
     let n = p.n;
     let np = p.npad;
     if (PHASE == 1u && gi < p.sg) {
         solve(gi / p.k, gi % p.k, lid);
+        return;
+    }
+    if (PHASE == 1u && TILE_PERMUTE) {
+        permute_tile(gi - p.sg, lid);
         return;
     }
     var t = thread_index;
