@@ -26,7 +26,7 @@ Two tables an op:
 
 How to read it: a variant that beats "default" for an op at n = 1024 should become the default there; the knob and
 its file are in ``VARIANTS`` (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py, S = runtime/stream.py):
-e.g. ``full_jpad`` fastest -> ``FULL_SUB = True`` and ``J_PAD = 1`` in kernels/linalg_spectral.py (both ops share
+e.g. ``all`` fastest -> ``FULL_SUB = True``, ``J_PAD = 1``, ``TILE_PERMUTE = True`` in kernels/linalg_spectral.py (both ops share
 them; if the ops disagree, the better sum wins or the knob becomes per op); ``fused_*`` fastest for the svd ->
 ``FUSED_GRAM = True`` there; ``b16_*`` -> ``blockjac.NARROW = 16``; ``*_inner2`` -> ``INNER_SWEEPS = 2``;
 ``*_feed`` shows what main's ``stream.WORK_FEED`` adds on top (the lead's knob).  If "solve" dominates the phases
@@ -53,22 +53,26 @@ VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skip
     # The default (the H100's phase-1 winner): b = 32 (blockjac.NARROW), one inner sweep a step from n = 256
     # (K.INNER_SWEEPS, K.CONVERGE_BELOW), the packed subproblem, two barriers an inner step.  Knobs: J_PAD (K: J's
     # rows padded in workgroup memory, no 32-way bank conflict), FULL_SUB (K: the subproblem whole, rows of W + 1),
-    # ONE_BARRIER (K), FUSED_GRAM (K, svd), BLOCK (B), WORK_FEED (S: main's early submit; the lead's knob)
+    # TILE_PERMUTE (K: the step's permutation by b x b tiles), ONE_BARRIER (K), FUSED_GRAM (K, svd), BLOCK (B),
+    # WORK_FEED (S: main's early submit; the lead's knob), CHECK_FROM (B: the first sweep whose convergence flag is
+    # read); "all" = FULL_SUB + J_PAD + TILE_PERMUTE
     "default": {},
     "jpad": {("K", "J_PAD"): 1},
+    "jpad_tile": {("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
+    "all": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
     "full_jpad": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1},
-    "full": {("K", "FULL_SUB"): True},
+    "tile": {("K", "TILE_PERMUTE"): True},
+    "all_feed": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("S", "WORK_FEED"): FEED},
+    "jpad_tile_feed": {("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("S", "WORK_FEED"): FEED},
     "feed": {("S", "WORK_FEED"): FEED},
-    "jpad_feed": {("K", "J_PAD"): 1, ("S", "WORK_FEED"): FEED},
-    "full_jpad_feed": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("S", "WORK_FEED"): FEED},
-    "jpad_inner2": {("K", "J_PAD"): 1, ("K", "INNER_SWEEPS"): 2},
-    "full_jpad_inner2": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "INNER_SWEEPS"): 2},
-    "onebar_jpad": {("K", "ONE_BARRIER"): True, ("K", "J_PAD"): 1},
-    "fused_jpad": {("K", "FUSED_GRAM"): True, ("K", "J_PAD"): 1},
-    "fused_full_jpad": {("K", "FUSED_GRAM"): True, ("K", "FULL_SUB"): True, ("K", "J_PAD"): 1},
-    "b16_jpad": {("B", "BLOCK"): 16, ("K", "J_PAD"): 1},
-    "b16_full_jpad": {("B", "BLOCK"): 16, ("K", "FULL_SUB"): True, ("K", "J_PAD"): 1},
-    "onebar": {("K", "ONE_BARRIER"): True},
+    "all_check6": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("B", "CHECK_FROM"): 6},
+    "all_check6_feed": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("B", "CHECK_FROM"): 6,
+                        ("S", "WORK_FEED"): FEED},
+    "all_inner2": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("K", "INNER_SWEEPS"): 2},
+    "b16_all": {("B", "BLOCK"): 16, ("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
+    "fused_all": {("K", "FUSED_GRAM"): True, ("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
+    "onebar_jpad_tile": {("K", "ONE_BARRIER"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
+    "full": {("K", "FULL_SUB"): True},
     "old": {("B", "BLOCK"): 16, ("K", "INNER_SWEEPS"): 30},  # phase 1's default: b = 16, solved to convergence
 }
 OPS = ("eigh", "svd")

@@ -380,3 +380,17 @@ def test_solver_variants_at_gpu_block_size(calls, monkeypatch, name):
         a = rng.standard_normal((80, 80)).astype(np.float32)
         _eigh_ok(base._sym(a))
         _svd_ok(a, False)
+
+
+@pytest.mark.parametrize("check_from", [3, 8])
+def test_check_from(calls, monkeypatch, check_from):
+    """CHECK_FROM: no convergence read before that many sweeps; the sweeps past convergence are exact no-ops, so a
+    zero matrix and the identity (converged at once) keep their exact answers, and random input its bounds."""
+    monkeypatch.setattr(bj, "CHECK_FROM", check_from)
+    test_zero_and_identity(calls, monkeypatch)  # b = 4
+    assert calls["max_sweeps"] == check_from  # the first read, at once converged
+    _inner(monkeypatch, 1)
+    rng = np.random.default_rng(check_from)
+    a = rng.standard_normal((2, 20, 20)).astype(np.float32)
+    _eigh_ok(base._sym(a))
+    _svd_ok(a, False)

@@ -26,6 +26,11 @@ from ...ops.matmul import matmul as _matmul
 from ..creation import full as _full
 
 MAX_SWEEPS = 40
+# The first sweep whose convergence flag is read (0: every sweep's).  Each read waits for the device, which then
+# idles while Python records the next sweep (the H100's "rest", 27% of eigh 1024); sweeps past convergence are exact
+# no-ops (no pair rotates: J = I, the products and permutations copy), so skipping the reads of the first sweeps
+# costs only the sweeps a fast-converging input (diagonal, zero, tiny) runs in vain.  Random input takes 6-12.
+CHECK_FROM = 0
 # Knobs (tests force the block path at small n through them): the block size b (None: the largest that fits the
 # device's workgroup memory, ``kernels.linalg_spectral.block_size``), the n from which eigh / the svd take the
 # block path on a GPU (the scalar Jacobi of ``linalg_jacobi.wgsl`` below it), and whether CPU (software) adapters
@@ -124,7 +129,7 @@ def eigh(dev, a0: Array, batch: int, n: int, want_v: bool) -> tuple[Array, Array
                 ap = _matmul(_view(j, (batch, k, w, w)), _view(y, (batch, k, w, npad), (npad * rl, w, 1, rl)))
             src = dict(am=ap, vm=y, subp=sub)
             astr, use_sub = npad, 1
-        if not _flagged(flag, sweep):
+        if sweep + 1 >= CHECK_FROM and not _flagged(flag, sweep):
             break
     d, v = _new(dev, batch * n * n, dt), _new(dev, batch * n * n, dt)
     _k.block_phase(dev, 2, True, sh, dict(src, ao=d, vo=v, flag=flag), spare, step=r - 1, threads=batch * n * n,
@@ -168,7 +173,7 @@ def svd(dev, g: Array, batch: int, rows: int, cols: int, want_v: bool) -> tuple[
             _k.block_phase(dev, 1, False, sh, dict(am=gram, jo=j, flag=flag), spare, step=s, threads=0,
                            sweep=sweep, tol=tol, sg=batch * k)
             y = _matmul(_view(j, (batch * k, w, w)), _view(x, (batch * k, w, rl)))  # [G'^T | V'^T] = J^T [G^T | V^T]
-        if not _flagged(flag, sweep):
+        if sweep + 1 >= CHECK_FROM and not _flagged(flag, sweep):
             break
     assert y is not None
     out, v = _new(dev, batch * cols * length, dt), _new(dev, batch * cols * cols, dt)
