@@ -55,8 +55,10 @@ VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skip
     # rows padded in workgroup memory, no 32-way bank conflict), FULL_SUB (K: the subproblem whole, rows of W + 1),
     # TILE_PERMUTE (K: the step's permutation by b x b tiles), ONE_BARRIER (K), FUSED_GRAM (K, svd), BLOCK (B),
     # WORK_FEED (S: main's early submit; the lead's knob), CHECK_FROM (B: the first sweep whose convergence flag is
-    # read); "all" = FULL_SUB + J_PAD + TILE_PERMUTE
+    # read), NEXT_ROT (K: one barrier an inner step, the next rotations computed by their entries' producers);
+    # "all" = FULL_SUB + J_PAD + TILE_PERMUTE, "next" = NEXT_ROT + J_PAD + TILE_PERMUTE
     "default": {},
+    "next": {("K", "NEXT_ROT"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
     "jpad": {("K", "J_PAD"): 1},
     "jpad_tile": {("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
     "all": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
@@ -65,6 +67,9 @@ VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skip
     "all_feed": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("S", "WORK_FEED"): FEED},
     "jpad_tile_feed": {("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("S", "WORK_FEED"): FEED},
     "feed": {("S", "WORK_FEED"): FEED},
+    "next_feed": {("K", "NEXT_ROT"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("S", "WORK_FEED"): FEED},
+    "next_check6_feed": {("K", "NEXT_ROT"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True,
+                         ("B", "CHECK_FROM"): 6, ("S", "WORK_FEED"): FEED},
     "all_check6": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("B", "CHECK_FROM"): 6},
     "all_check6_feed": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("B", "CHECK_FROM"): 6,
                         ("S", "WORK_FEED"): FEED},

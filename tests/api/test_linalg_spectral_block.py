@@ -297,14 +297,15 @@ def test_knobs_at_gpu_block_size(calls, monkeypatch):
 
 
 _SOLVERS = {"jpad": {"J_PAD": 1}, "full": {"FULL_SUB": True}, "tile": {"TILE_PERMUTE": True},
-            "all": {"FULL_SUB": True, "J_PAD": 1, "TILE_PERMUTE": True}}
+            "all": {"FULL_SUB": True, "J_PAD": 1, "TILE_PERMUTE": True},
+            "next": {"NEXT_ROT": True, "J_PAD": 1, "TILE_PERMUTE": True}}
 
 
 @contextlib.contextmanager
 def solver(monkeypatch, name: str, require: bool = True):
     """A solver / permutation variant on (J_PAD: J's rows padded; FULL_SUB: the subproblem kept whole; TILE_PERMUTE:
-    the step's permutation by tiles), asserting that its kernels were the ones launched (key[8]: J_PAD, key[9]:
-    FULL_SUB, key[10]: TILE_PERMUTE)."""
+    the step's permutation by tiles; NEXT_ROT: one barrier an inner step), asserting that its kernels were the ones
+    launched (key[8]: J_PAD, key[9]: FULL_SUB, key[10]: TILE_PERMUTE, key[11]: NEXT_ROT)."""
     knobs = _SOLVERS[name]
     for k, v in knobs.items():
         monkeypatch.setattr(K, k, v)
@@ -312,12 +313,14 @@ def solver(monkeypatch, name: str, require: bool = True):
     yield
     solver_keys = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
     assert (solver_keys or not require) and all(
-        k[8:11] == (knobs.get("J_PAD", 0), knobs.get("FULL_SUB", False), knobs.get("TILE_PERMUTE", False))
+        k[8:12] == tuple(knobs.get(nm, d) for nm, d in (("J_PAD", 0), ("FULL_SUB", False), ("TILE_PERMUTE", False),
+                                                         ("NEXT_ROT", False)))
         for k in solver_keys)
 
 
 @pytest.mark.parametrize("name, dt, inner", [("all", np.float32, 1), ("full", np.float64, 30),
-                                             ("jpad", np.float32, 30), ("tile", np.float64, 1)])
+                                             ("jpad", np.float32, 30), ("tile", np.float64, 1),
+                                             ("next", np.float32, 1), ("next", np.float64, 30)])
 def test_solver_variants(calls, monkeypatch, name, dt, inner):
     """The J_PAD / FULL_SUB solvers and TILE_PERMUTE: n = 17 (b = 3: 3 pairs a step, padded; tiles across the
     V part's ragged end and, for the svd, across the column length) in a stack, tall and wide svds, ill-conditioned
@@ -333,13 +336,14 @@ def test_solver_variants(calls, monkeypatch, name, dt, inner):
         test_ill_conditioned_rotated(calls, monkeypatch, dt)  # b = 4
 
 
+@pytest.mark.parametrize("name", ["all", "next"])
 @settings(max_examples=5, deadline=None)
-@given(base.matrices(square=True), base.matrices())
-def test_full_solver_properties(eig_case, svd_case):
-    """The property tests under FULL_SUB + J_PAD + TILE_PERMUTE with one inner sweep (b = 2)."""
+@given(eig_case=base.matrices(square=True), svd_case=base.matrices())
+def test_full_solver_properties(name, eig_case, svd_case):
+    """The property tests under FULL_SUB + J_PAD + TILE_PERMUTE and under NEXT_ROT, one inner sweep (b = 2)."""
     with pytest.MonkeyPatch.context() as mp, forced():
         _inner(mp, 1)
-        with solver(mp, "all", require=False):
+        with solver(mp, name, require=False):
             base.check_eigh(eig_case)
             base.check_svd(svd_case, False)
 
@@ -369,7 +373,7 @@ def test_solver_block_bytes(monkeypatch):
 
 
 @pytest.mark.slow  # the b = 32 kernels' compiles and 1,024-invocation solves on lavapipe
-@pytest.mark.parametrize("name", ["jpad", "all"])
+@pytest.mark.parametrize("name", ["jpad", "all", "next"])
 def test_solver_variants_at_gpu_block_size(calls, monkeypatch, name):
     """The solver variants at the GPUs' b = 32 (1,024 invocations: one 2 x 2 block each, J's rows two rounds, 32 x 32
     permutation tiles), n = 80 padded to 128 (2 pairs a step), one inner sweep."""

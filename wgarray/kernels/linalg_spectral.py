@@ -193,17 +193,22 @@ FULL_SUB = False
 # reads across the diagonal transposed through workgroup memory, so every read is row-wise) instead of one
 # invocation an element with its own index arithmetic and column-wise reads for half of A'.
 TILE_PERMUTE = False
+# One barrier an inner step without a second copy: the next step's rotations computed by the invocations that produce
+# their off-diagonal entries (with the diagonal entries carried alongside the rotations), not by b invocations
+# between two barriers.  Implies FULL_SUB's layout.
+NEXT_ROT = False
 
 
 def block_bytes(b: int, d: DType) -> int:
     """Workgroup memory of the subproblem solver for blocks of b: the packed lower triangle of the 2b x 2b
     subproblem (twice with ``ONE_BARRIER``), its 2b x 2b accumulated rotation and b rotation pairs."""
     w = 2 * b
-    return (_sa_len(w) + w * (w + J_PAD) + w + (w * GRAM_CHUNK if FUSED_GRAM else 0)) * d.device_itemsize + 8
+    return (_sa_len(w) + w * (w + J_PAD) + w + (4 * w if NEXT_ROT else 0) + (w * GRAM_CHUNK if FUSED_GRAM else 0)
+            ) * d.device_itemsize + 8
 
 
 def _sa_len(w: int) -> int:
-    if FULL_SUB:
+    if FULL_SUB or NEXT_ROT:
         return w * (w + 1)
     return w * (w + 1) // 2 * (2 if ONE_BARRIER else 1)
 
@@ -254,11 +259,13 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
     w = 2 * shape.b
     wg = block_workgroup(device, shape.b)
     fused = FUSED_GRAM and not two_sided
-    if FULL_SUB and ONE_BARRIER:
-        raise ValueError("linalg_spectral: FULL_SUB and ONE_BARRIER exclude each other")
+    full = FULL_SUB or NEXT_ROT
+    if full and ONE_BARRIER:
+        raise ValueError("linalg_spectral: FULL_SUB (or NEXT_ROT) and ONE_BARRIER exclude each other")
     subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, JS=w + J_PAD,
-                JLEN=w * (w + J_PAD), FULL_SUB="true" if FULL_SUB else "false",
-                TILE_PERMUTE="true" if TILE_PERMUTE else "false",
+                JLEN=w * (w + J_PAD), FULL_SUB="true" if full else "false",
+                TILE_PERMUTE="true" if TILE_PERMUTE else "false", NEXT_ROT="true" if NEXT_ROT else "false",
+                WCS4=2 * shape.b if NEXT_ROT else 1,
                 TWO_SIDED="true" if two_sided else "false", ONE_BARRIER="true" if ONE_BARRIER else "false",
                 SA_LEN=_sa_len(w), FUSED_GRAM="true" if fused else "false", GC=GRAM_CHUNK,
                 GPT=-(-(w * (w + 1) // 2) // wg), CHUNK_LEN=w * GRAM_CHUNK if fused else 1)
@@ -266,7 +273,7 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
                                  flags, tolbits, sg, inner_sweeps(shape.n), shape.rl, astr, 0, 0)
     key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER, fused and GRAM_CHUNK, J_PAD, FULL_SUB,
-           TILE_PERMUTE)
+           TILE_PERMUTE, NEXT_ROT)
     groups = math.ceil(threads / wg)
     if phase == 1 and TILE_PERMUTE and threads:  # a workgroup a b x b tile of X (threads = its size)
         groups = shape.batch * (shape.npad // shape.b) * -(-shape.rl // shape.b)

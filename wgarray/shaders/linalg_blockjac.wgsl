@@ -24,6 +24,8 @@
 //          previous step's J^T X with flags bit 2, else X in this step's order), so the permutation rides along
 //          here and no Gram matmul is needed.  ONE_BARRIER: the solver variant with one barrier an inner step.
 //          FULL_SUB: the subproblem kept whole (rows of W + 1) instead of packed; J's rows are JS = W + J_PAD long.
+//          NEXT_ROT (with FULL_SUB): one barrier an inner step, the next step's rotations computed by the invocations
+//          that produce their off-diagonal entries (solve_next).
 //          TILE_PERMUTE: the permutation by b x b tiles, a workgroup a tile (permute_tile), instead of one thread an
 //          element with its own index arithmetic.
 // PHASE 2: extract, one thread an element: eigh the diagonal into ao (n x n column-major, only its diagonal read
@@ -61,6 +63,7 @@ const FULL_SUB: bool = ${FULL_SUB};
 const SS: u32 = W + 1u;  // FULL_SUB's row stride
 const JS: u32 = ${JS}u;  // J's row stride in workgroup memory
 const TILE_PERMUTE: bool = ${TILE_PERMUTE};
+const NEXT_ROT: bool = ${NEXT_ROT};
 const TRI: u32 = ${TRI}u;
 const FUSED_GRAM: bool = ${FUSED_GRAM};
 const GC: u32 = ${GC}u;
@@ -71,6 +74,7 @@ var<workgroup> sa: array<${T}, ${SA_LEN}>;
 var<workgroup> sj: array<${T}, ${JLEN}>;
 var<workgroup> chunk: array<${T}, ${CHUNK_LEN}>;  // FUSED_GRAM's staged columns (W x GC)
 var<workgroup> wcs: array<vec2<${T}>, ${HALF}>;
+var<workgroup> wcs4: array<vec4<${T}>, ${WCS4}>;  // NEXT_ROT: two steps' rotations, (c, s, the new diagonal pair)
 var<workgroup> wrot: atomic<u32>;
 var<workgroup> wany: u32;
 
@@ -422,12 +426,170 @@ fn permute_tile(tile: u32, lid: u32) {
     }
 }
 
+// NEXT_ROT: where index x of the subproblem sits at inner step st: (its pair, 0 for the pair's first member, 1 for
+// its second), the inverse of inner_pair
+fn pair_slot(x: u32, st: u32) -> vec2<u32> {
+    let r = W - 1u;
+    if (x == r) {
+        return vec2<u32>(0u, 1u);
+    }
+    let d = (x + r - st % r) % r;
+    if (d == 0u) {
+        return vec2<u32>(0u, 0u);
+    }
+    if (d < H) {
+        return vec2<u32>(d, 0u);
+    }
+    return vec2<u32>(r - d, 1u);
+}
+
+// the rotation of a pair with entries app, aqq, apq: (c, s, the pair's two diagonal entries after it)
+fn rot4(app: ${T}, aqq: ${T}, apq: ${T}, tol: ${T}) -> vec4<${T}> {
+    if (wants(app, aqq, apq, tol)) {
+        let cs = rotation(app, aqq, apq);
+        let t = cs.y / cs.x;
+        return vec4<${T}>(cs.x, cs.y, app - t * apq, aqq + t * apq);
+    }
+    return vec4<${T}>(${T}(1.0), ${T}(0.0), app, aqq);
+}
+
+// the diagonal entry x after inner step st (its rotation in wcs4[par])
+fn diag_after(x: u32, st: u32, par: u32) -> ${T} {
+    let ps = pair_slot(x, st);
+    let v = wcs4[par * H + ps.x];
+    return select(v.z, v.w, ps.y == 1u);
+}
+
+// entry (row, col) = v after inner step st: if it is the off-diagonal entry of a pair of step nxt (row its first
+// member), that pair's rotation into wcs4[1 - par]
+fn produce(row: u32, col: u32, v: ${T}, st: u32, nxt: u32, par: u32, tol: ${T}) {
+    let a = pair_slot(row, nxt);
+    let b = pair_slot(col, nxt);
+    if (a.x == b.x && a.y == 0u && b.y == 1u) {
+        wcs4[(1u - par) * H + a.x] = rot4(diag_after(row, st, par), diag_after(col, st, par), v, tol);
+    }
+}
+
+// NEXT_ROT (the subproblem whole, FULL_SUB): solve's cyclic Jacobi with one barrier an inner step.  An inner step's
+// rotations are in wcs4[par] before it starts; each invocation updates its 2 x 2 block with them and, where one of
+// its new entries is the off-diagonal entry of a pair of the next step, computes that pair's rotation into
+// wcs4[1 - par] from it and the two diagonal entries the current rotations left (carried in wcs4, the one source of
+// the diagonal: the pairs' own blocks take theirs from there).  No entry is read by another invocation within a
+// step, and wcs4[1 - par] was last read before the previous barrier.
+fn solve_next(mb: u32, i: u32, lid: u32) {
+    let tol = ${T}(bitcast<f32>(p.tolbits));
+    load_subproblem(mb, i, lid);
+    if (lid == 0u) {
+        atomicStore(&wrot, 0u);
+    }
+    workgroupBarrier();
+    if (lid < H) {
+        let pq = inner_pair(lid, 0u);
+        wcs4[lid] = rot4(sa[sidx(pq.x, pq.x)], sa[sidx(pq.y, pq.y)], sa[sidx(pq.x, pq.y)], tol);
+    }
+    var par = 0u;
+    var any_rot = 0u;
+    for (var sw = 0u; sw < p.inner; sw = sw + 1u) {
+        var mine = false;
+        for (var st = 0u; st < W - 1u; st = st + 1u) {
+            workgroupBarrier();
+            let nxt = (st + 1u) % (W - 1u);
+            for (var e = lid; e < H * H; e = e + WG) {
+                let bp = e / H;
+                let bq = e % H;
+                let r1 = wcs4[par * H + bp];
+                let r2 = wcs4[par * H + bq];
+                let u = inner_pair(bp, st);
+                let w = inner_pair(bq, st);
+                let i00 = u.x * SS + w.x;
+                let i01 = u.x * SS + w.y;
+                let i10 = u.y * SS + w.x;
+                let i11 = u.y * SS + w.y;
+                var x00 = sa[i00];
+                var x01 = sa[i01];
+                var x10 = sa[i10];
+                var x11 = sa[i11];
+                if (bp == bq) {
+                    if (r1.y != ${T}(0.0)) {
+                        mine = true;
+                        sa[i00] = r1.z;
+                        sa[i11] = r1.w;
+                        sa[i01] = ${T}(0.0);
+                        sa[i10] = ${T}(0.0);
+                    }
+                    continue;  // its entries are no pair of the next step
+                }
+                if (r1.y != ${T}(0.0) || r2.y != ${T}(0.0)) {
+                    let y00 = r2.x * x00 - r2.y * x01;
+                    let y01 = r2.y * x00 + r2.x * x01;
+                    let y10 = r2.x * x10 - r2.y * x11;
+                    let y11 = r2.y * x10 + r2.x * x11;
+                    x00 = r1.x * y00 - r1.y * y10;
+                    x01 = r1.x * y01 - r1.y * y11;
+                    x10 = r1.y * y00 + r1.x * y10;
+                    x11 = r1.y * y01 + r1.x * y11;
+                    sa[i00] = x00;
+                    sa[i01] = x01;
+                    sa[i10] = x10;
+                    sa[i11] = x11;
+                }
+                produce(u.x, w.x, x00, st, nxt, par, tol);
+                produce(u.x, w.y, x01, st, nxt, par, tol);
+                produce(u.y, w.x, x10, st, nxt, par, tol);
+                produce(u.y, w.y, x11, st, nxt, par, tol);
+            }
+            for (var e = lid; e < W * H; e = e + WG) {
+                let q = e / W;
+                let cs = wcs4[par * H + q];
+                if (cs.y == ${T}(0.0)) {
+                    continue;
+                }
+                let row = e % W;
+                let u = inner_pair(q, st);
+                let jx = sj[row * JS + u.x];
+                let jy = sj[row * JS + u.y];
+                sj[row * JS + u.x] = cs.x * jx - cs.y * jy;
+                sj[row * JS + u.y] = cs.y * jx + cs.x * jy;
+            }
+            par = 1u - par;
+        }
+        if (mine) {
+            atomicStore(&wrot, 1u);
+        }
+        workgroupBarrier();
+        if (lid == 0u) {
+            wany = atomicLoad(&wrot);
+            atomicStore(&wrot, 0u);
+        }
+        let again = workgroupUniformLoad(&wany);
+        any_rot = any_rot | again;
+        if (again == 0u) {
+            break;
+        }
+    }
+    workgroupBarrier();
+    let base = (mb * p.k + i) * W * W;
+    for (var e = lid; e < W * W; e = e + WG) {
+        jo[base + e] = sj[(e % W) * JS + e / W];
+        if (TWO_SIDED) {
+            subo[base + e] = sa[sidx(e / W, e % W)];
+        }
+    }
+    if (lid == 0u && any_rot != 0u) {
+        atomicMax(&flag[p.sweep], 1u);
+    }
+}
+
 ${ENTRY}
     let gi = group_index;
     let n = p.n;
     let np = p.npad;
     if (PHASE == 1u && gi < p.sg) {
-        solve(gi / p.k, gi % p.k, lid);
+        if (NEXT_ROT) {
+            solve_next(gi / p.k, gi % p.k, lid);
+        } else {
+            solve(gi / p.k, gi % p.k, lid);
+        }
         return;
     }
     if (PHASE == 1u && TILE_PERMUTE) {
