@@ -453,20 +453,28 @@ fn rot4(app: ${T}, aqq: ${T}, apq: ${T}, tol: ${T}) -> vec4<${T}> {
     return vec4<${T}>(${T}(1.0), ${T}(0.0), app, aqq);
 }
 
-// the diagonal entry x after inner step st (its rotation in wcs4[par])
-fn diag_after(x: u32, st: u32, par: u32) -> ${T} {
-    let ps = pair_slot(x, st);
-    let v = wcs4[par * H + ps.x];
-    return select(v.z, v.w, ps.y == 1u);
-}
-
-// entry (row, col) = v after inner step st: if it is the off-diagonal entry of a pair of step nxt (row its first
-// member), that pair's rotation into wcs4[1 - par]
-fn produce(row: u32, col: u32, v: ${T}, st: u32, nxt: u32, par: u32, tol: ${T}) {
-    let a = pair_slot(row, nxt);
-    let b = pair_slot(col, nxt);
-    if (a.x == b.x && a.y == 0u && b.y == 1u) {
-        wcs4[(1u - par) * H + a.x] = rot4(diag_after(row, st, par), diag_after(col, st, par), v, tol);
+// the new entries (x00 x01 / x10 x11) of rows u, columns w after an inner step whose rotations r1 (of pair u) and
+// r2 (of pair w) also carry the new diagonal entries of u and w: where row u.x or u.y is the first member of a pair
+// of step nxt whose second member is w.x or w.y, that pair's rotation into wcs4[dst]
+fn produce(u: vec2<u32>, w: vec2<u32>, r1: vec4<${T}>, r2: vec4<${T}>, x00: ${T}, x01: ${T}, x10: ${T}, x11: ${T},
+           nxt: u32, dst: u32, tol: ${T}) {
+    let ax = pair_slot(u.x, nxt);
+    let ay = pair_slot(u.y, nxt);
+    if (ax.y == 0u) {
+        let px = inner_pair(ax.x, nxt).y;
+        if (px == w.x) {
+            wcs4[dst + ax.x] = rot4(r1.z, r2.z, x00, tol);
+        } else if (px == w.y) {
+            wcs4[dst + ax.x] = rot4(r1.z, r2.w, x01, tol);
+        }
+    }
+    if (ay.y == 0u) {
+        let py = inner_pair(ay.x, nxt).y;
+        if (py == w.x) {
+            wcs4[dst + ay.x] = rot4(r1.w, r2.z, x10, tol);
+        } else if (py == w.y) {
+            wcs4[dst + ay.x] = rot4(r1.w, r2.w, x11, tol);
+        }
     }
 }
 
@@ -533,10 +541,7 @@ fn solve_next(mb: u32, i: u32, lid: u32) {
                     sa[i10] = x10;
                     sa[i11] = x11;
                 }
-                produce(u.x, w.x, x00, st, nxt, par, tol);
-                produce(u.x, w.y, x01, st, nxt, par, tol);
-                produce(u.y, w.x, x10, st, nxt, par, tol);
-                produce(u.y, w.y, x11, st, nxt, par, tol);
+                produce(u, w, r1, r2, x00, x01, x10, x11, nxt, (1u - par) * H, tol);
             }
             for (var e = lid; e < W * H; e = e + WG) {
                 let q = e / W;
