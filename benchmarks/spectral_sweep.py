@@ -10,10 +10,11 @@ of ``wgarray/api/linalg/blockjac.py`` / ``wgarray/kernels/linalg_spectral.py`` a
 Two tables an op:
 
 - variants: the whole call for the default and every knob setting (``VARIANTS`` below: name -> settings), its best
-  and median synchronised time (timed in rounds: every variant once a round, so drift hits all alike), ratio to numpy and to torch (> 1: wgarray faster), dispatches a call, outer sweeps, the
-  backward error (eigh max|A V - V W|, svd max|A - U S V^T|, over eps n ||A||) and the values' error against
-  numpy's (max |w - w_numpy| over eps n ||A||); "BAD" above 10 (the tests' C).  A variant whose solver does not fit
-  the device's workgroup memory says so.
+  and median synchronised time (timed in rounds: every variant once a round, so drift hits all alike), ratio to
+  numpy and to torch (> 1: wgarray faster), dispatches a call, outer sweeps, the backward error (eigh
+  max|A V - V W|, svd max|A - U S V^T|, over eps n ||A||) and the values' error against numpy's (max |w - w_numpy|
+  over eps n ||A||); "BAD" above 10 (the tests' C).  A variant whose solver does not fit the device's workgroup
+  memory says so.
 - phases (the default, and the fastest variant when that is another): one call recorded launch by launch (the block
   path's init, solve (+ permute: eigh's and the fused svd's one dispatch), permute, Gram / rotation matmuls,
   extract), then each kind's launches replayed alone, back to back in one synchronised sample (best of a few): ms a
@@ -26,8 +27,8 @@ Two tables an op:
 
 How to read it: a variant that beats "default" for an op at n = 1024 should become the default there; the knob and
 its file are in ``VARIANTS`` (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py, S = runtime/stream.py):
-e.g. ``all`` fastest -> ``FULL_SUB = True``, ``J_PAD = 1``, ``TILE_PERMUTE = True`` in kernels/linalg_spectral.py (both ops share
-them; if the ops disagree, the better sum wins or the knob becomes per op); ``fused_*`` fastest for the svd ->
+e.g. ``all`` fastest -> ``FULL_SUB = True``, ``J_PAD = 1``, ``TILE_PERMUTE = True`` in kernels/linalg_spectral.py
+(both ops share them; if the ops disagree, the better sum wins or the knob becomes per op); ``fused_*`` fastest for the svd ->
 ``FUSED_GRAM = True`` there; ``b16_*`` -> ``blockjac.NARROW = 16``; ``*_inner2`` -> ``INNER_SWEEPS = 2``;
 ``*_feed`` shows what main's ``stream.WORK_FEED`` adds on top (the lead's knob).  If "solve" dominates the phases
 table, the subproblem solver is still the thing to speed; if the matmuls do, it is their shape (k batched 2b x 2b
@@ -279,8 +280,8 @@ def main(argv=None) -> None:
         a.mirror.buffer()
         t_np, t_t = ref["numpy"], ref.get("torch")
         print(f"\n== {op} n={n} float32: numpy {t_np:.2f} ms, torch " + (f"{t_t:.2f} ms" if t_t else "-"))
-        print(f"  {'variant':20} {'ms':>9} {'median':>9} {'vs numpy':>9} {'vs torch':>9} {'disp':>6} {'sweeps':>6} {'backerr':>8} "
-              f"{'valerr':>8}")
+        print(f"  {'variant':20} {'ms':>9} {'median':>9} {'vs numpy':>9} {'vs torch':>9} {'disp':>6} {'sweeps':>6} "
+              f"{'backerr':>8} {'valerr':>8}")
         rows, calls = {}, {}
         for name in names:
             settings = VARIANTS[name]

@@ -252,6 +252,38 @@ fn rotation_of(src: u32, q: u32, st: u32, tol: ${T}) -> vec2<${T}> {
     return wcs[q];
 }
 
+// row `row` of J's column pair u rotated by cs
+fn rotate_j(row: u32, u: vec2<u32>, cs: vec2<${T}>) {
+    let jx = sj[row * JS + u.x];
+    let jy = sj[row * JS + u.y];
+    sj[row * JS + u.x] = cs.x * jx - cs.y * jy;
+    sj[row * JS + u.y] = cs.y * jx + cs.x * jy;
+}
+
+// whether the inner sweep just ended rotated (wrot, reset for the next), the same in every invocation
+fn sweep_rotated(lid: u32) -> u32 {
+    if (lid == 0u) {
+        wany = atomicLoad(&wrot);
+        atomicStore(&wrot, 0u);
+    }
+    return workgroupUniformLoad(&wany);
+}
+
+// the solved subproblem out (sa[src..]): J^T to jo, the subproblem to subo (eigh), any rotation to flag[p.sweep]
+fn store_solution(mb: u32, i: u32, lid: u32, src: u32, any_rot: u32) {
+    workgroupBarrier();
+    let base = (mb * p.k + i) * W * W;
+    for (var e = lid; e < W * W; e = e + WG) {  // jo[e] = J^T's entry (e / W, e % W) = J's (e % W, e / W)
+        jo[base + e] = sj[(e % W) * JS + e / W];
+        if (TWO_SIDED) {
+            subo[base + e] = sa[src + sidx(e / W, e % W)];
+        }
+    }
+    if (lid == 0u && any_rot != 0u) {
+        atomicMax(&flag[p.sweep], 1u);
+    }
+}
+
 // Cyclic Jacobi of pair (matrix mb, i)'s 2b x 2b subproblem in workgroup memory: J^T to jo, the solved subproblem
 // to subo (eigh).  An inner step rotates the W/2 disjoint inner pairs; an invocation updates a 2 x 2 block of the
 // lower triangle (R1^T X R2) and rows of J.  ONE_BARRIER: the packed subproblem is kept twice (ping-pong), each
@@ -340,37 +372,18 @@ fn solve(mb: u32, i: u32, lid: u32) {
                 if (cs.y == ${T}(0.0)) {
                     continue;
                 }
-                let row = e % W;
-                let u = inner_pair(q, st);
-                let jx = sj[row * JS + u.x];
-                let jy = sj[row * JS + u.y];
-                sj[row * JS + u.x] = cs.x * jx - cs.y * jy;
-                sj[row * JS + u.y] = cs.y * jx + cs.x * jy;
+                rotate_j(e % W, inner_pair(q, st), cs.xy);
             }
             workgroupBarrier();
             src = dst;
         }
-        if (lid == 0u) {
-            wany = atomicLoad(&wrot);
-            atomicStore(&wrot, 0u);
-        }
-        let again = workgroupUniformLoad(&wany);
+        let again = sweep_rotated(lid);
         any_rot = any_rot | again;
         if (again == 0u) {
             break;
         }
     }
-    workgroupBarrier();
-    let base = (mb * p.k + i) * W * W;
-    for (var e = lid; e < W * W; e = e + WG) {  // jo[e] = J^T's entry (e / W, e % W) = J's (e % W, e / W)
-        jo[base + e] = sj[(e % W) * JS + e / W];
-        if (TWO_SIDED) {
-            subo[base + e] = sa[src + sidx(e / W, e % W)];
-        }
-    }
-    if (lid == 0u && any_rot != 0u) {
-        atomicMax(&flag[p.sweep], 1u);
-    }
+    store_solution(mb, i, lid, src, any_rot);
 }
 
 // TILE_PERMUTE: tile `tile` of X of this step (b x b: rows [bx b, bx b + b) of matrix mb, columns [by b, by b + b)),
@@ -453,27 +466,17 @@ fn rot4(app: ${T}, aqq: ${T}, apq: ${T}, tol: ${T}) -> vec4<${T}> {
     return vec4<${T}>(${T}(1.0), ${T}(0.0), app, aqq);
 }
 
-// the new entries (x00 x01 / x10 x11) of rows u, columns w after an inner step whose rotations r1 (of pair u) and
-// r2 (of pair w) also carry the new diagonal entries of u and w: where row u.x or u.y is the first member of a pair
-// of step nxt whose second member is w.x or w.y, that pair's rotation into wcs4[dst]
-fn produce(u: vec2<u32>, w: vec2<u32>, r1: vec4<${T}>, r2: vec4<${T}>, x00: ${T}, x01: ${T}, x10: ${T}, x11: ${T},
-           nxt: u32, dst: u32, tol: ${T}) {
-    let ax = pair_slot(u.x, nxt);
-    let ay = pair_slot(u.y, nxt);
-    if (ax.y == 0u) {
-        let px = inner_pair(ax.x, nxt).y;
-        if (px == w.x) {
-            wcs4[dst + ax.x] = rot4(r1.z, r2.z, x00, tol);
-        } else if (px == w.y) {
-            wcs4[dst + ax.x] = rot4(r1.z, r2.w, x01, tol);
-        }
-    }
-    if (ay.y == 0u) {
-        let py = inner_pair(ay.x, nxt).y;
-        if (py == w.x) {
-            wcs4[dst + ay.x] = rot4(r1.w, r2.z, x10, tol);
-        } else if (py == w.y) {
-            wcs4[dst + ay.x] = rot4(r1.w, r2.w, x11, tol);
+// row `row` of an inner step's new entries (xa in column w.x, xb in w.y), its new diagonal entry drow; r2 the
+// step's rotation of pair w with w's new diagonal entries: where row is the first member of a pair of step nxt whose
+// second member is w.x or w.y, that pair's rotation into wcs4[dst]
+fn produce(row: u32, drow: ${T}, w: vec2<u32>, r2: vec4<${T}>, xa: ${T}, xb: ${T}, nxt: u32, dst: u32, tol: ${T}) {
+    let a = pair_slot(row, nxt);
+    if (a.y == 0u) {
+        let partner = inner_pair(a.x, nxt).y;
+        if (partner == w.x) {
+            wcs4[dst + a.x] = rot4(drow, r2.z, xa, tol);
+        } else if (partner == w.y) {
+            wcs4[dst + a.x] = rot4(drow, r2.w, xb, tol);
         }
     }
 }
@@ -541,7 +544,8 @@ fn solve_next(mb: u32, i: u32, lid: u32) {
                     sa[i10] = x10;
                     sa[i11] = x11;
                 }
-                produce(u, w, r1, r2, x00, x01, x10, x11, nxt, (1u - par) * H, tol);
+                produce(u.x, r1.z, w, r2, x00, x01, nxt, (1u - par) * H, tol);
+                produce(u.y, r1.w, w, r2, x10, x11, nxt, (1u - par) * H, tol);
             }
             for (var e = lid; e < W * H; e = e + WG) {
                 let q = e / W;
@@ -549,12 +553,7 @@ fn solve_next(mb: u32, i: u32, lid: u32) {
                 if (cs.y == ${T}(0.0)) {
                     continue;
                 }
-                let row = e % W;
-                let u = inner_pair(q, st);
-                let jx = sj[row * JS + u.x];
-                let jy = sj[row * JS + u.y];
-                sj[row * JS + u.x] = cs.x * jx - cs.y * jy;
-                sj[row * JS + u.y] = cs.y * jx + cs.x * jy;
+                rotate_j(e % W, inner_pair(q, st), cs.xy);
             }
             par = 1u - par;
         }
@@ -562,27 +561,13 @@ fn solve_next(mb: u32, i: u32, lid: u32) {
             atomicStore(&wrot, 1u);
         }
         workgroupBarrier();
-        if (lid == 0u) {
-            wany = atomicLoad(&wrot);
-            atomicStore(&wrot, 0u);
-        }
-        let again = workgroupUniformLoad(&wany);
+        let again = sweep_rotated(lid);
         any_rot = any_rot | again;
         if (again == 0u) {
             break;
         }
     }
-    workgroupBarrier();
-    let base = (mb * p.k + i) * W * W;
-    for (var e = lid; e < W * W; e = e + WG) {
-        jo[base + e] = sj[(e % W) * JS + e / W];
-        if (TWO_SIDED) {
-            subo[base + e] = sa[sidx(e / W, e % W)];
-        }
-    }
-    if (lid == 0u && any_rot != 0u) {
-        atomicMax(&flag[p.sweep], 1u);
-    }
+    store_solution(mb, i, lid, 0u, any_rot);
 }
 
 ${ENTRY}
