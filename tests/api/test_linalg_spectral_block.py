@@ -398,3 +398,16 @@ def test_check_from(calls, monkeypatch, check_from):
     a = rng.standard_normal((2, 20, 20)).astype(np.float32)
     _eigh_ok(base._sym(a))
     _svd_ok(a, False)
+
+
+def test_cached_dispatches_render_nothing(calls, monkeypatch):
+    """Once its pipelines are compiled, a block call renders no WGSL template (each of its ~1,100 dispatches at
+    n = 1024 rendered two before: host time while the device waits for the next sweep)."""
+    from wgarray.kernels import source
+    a = base._sym(np.random.default_rng(1).standard_normal((12, 12)).astype(np.float32))
+    _eigh_ok(a)
+    renders = []
+    real = source.render
+    monkeypatch.setattr(source, "render", lambda *args, **kw: renders.append(args[0]) or real(*args, **kw))
+    _eigh_ok(a)
+    assert calls["eigh"] >= 2 and renders == []

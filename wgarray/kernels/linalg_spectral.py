@@ -11,6 +11,7 @@ Host-side bookkeeping only: these functions take and fill device buffers of arra
 """
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from dataclasses import dataclass
@@ -31,18 +32,28 @@ def workgroup_for(rows: int) -> int:
 def _constants(dt: DType) -> dict[str, str]:
     """The substitutions every spectral shader takes: T the real type of the elements, S the element type (T, or
     vec2<T> for complex matrices), SCALAR the element helpers for S (linalg_scalar_real/complex.wgsl) and the real
-    type's constants."""
-    t = source.ctype(dt.component)
+    type's constants.  Rendered once a type (every dispatch asks, also when its pipeline is cached: eigh 1024 makes
+    ~1,100 block dispatches)."""
+    return dict(_constants_of(source.ctype(dt.component), dt.kind == "c"))
+
+
+@functools.lru_cache(maxsize=None)
+def _constants_of(t: str, cplx: bool) -> dict[str, str]:
     c = (dict(T="f64", EPS="2.220446049250313e-16", TINY="2.2250738585072014e-308", BIG="1e150") if t == "f64" else
          dict(T="f32", EPS="1.1920928955078125e-07", TINY="1.1754943508222875e-38", BIG="1e18"))
-    cplx = dt.kind == "c"
     return dict(c, S=f"vec2<{t}>" if cplx else t,
                 SCALAR=source.render("linalg_scalar_complex.wgsl" if cplx else "linalg_scalar_real.wgsl", T=t))
 
 
 def _with_rotation(c: dict[str, str]) -> dict[str, str]:
-    """The substitutions of the Jacobi shaders: the constants and the shared rotation (linalg_rotation.wgsl)."""
-    return dict(c, ROTATION=source.render("linalg_rotation.wgsl", **c))
+    """The substitutions of the Jacobi shaders: the constants and the shared rotation (linalg_rotation.wgsl),
+    rendered once a set of constants."""
+    return dict(c, ROTATION=_rotation(tuple(sorted(c.items()))))
+
+
+@functools.lru_cache(maxsize=None)
+def _rotation(items: tuple) -> str:
+    return source.render("linalg_rotation.wgsl", **dict(items))
 
 
 def _dispatch(device, key: tuple, shader: str, bindings: list[launch.Binding], subs: dict, wg: int,
