@@ -48,12 +48,12 @@ def _constants_of(t: str, cplx: bool) -> dict[str, str]:
 def _with_rotation(c: dict[str, str]) -> dict[str, str]:
     """The substitutions of the Jacobi shaders: the constants and the shared rotation (linalg_rotation.wgsl),
     rendered once a set of constants."""
-    return dict(c, ROTATION=_rotation(tuple(sorted(c.items()))))
+    return dict(c, ROTATION=_rotation(c["T"], c["BIG"], c["TINY"]))
 
 
 @functools.lru_cache(maxsize=None)
-def _rotation(items: tuple) -> str:
-    return source.render("linalg_rotation.wgsl", **dict(items))
+def _rotation(t: str, big: str, tiny: str) -> str:  # the template's placeholders
+    return source.render("linalg_rotation.wgsl", T=t, BIG=big, TINY=tiny)
 
 
 def _dispatch(device, key: tuple, shader: str, bindings: list[launch.Binding], subs: dict, wg: int,
