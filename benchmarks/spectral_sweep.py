@@ -11,7 +11,7 @@ Two tables an op:
 
 - variants: the whole call for the default and every knob setting (``VARIANTS`` below: name -> settings), its best
   and median synchronised time (timed in rounds: every variant once a round, so drift hits all alike), ratio to
-  numpy and to torch (> 1: wgarray faster), dispatches a call, outer sweeps, the backward error (eigh
+  numpy and to torch (> 1: wgarray faster), the block size b, dispatches a call, outer sweeps, the backward error (eigh
   max|A V - V W|, svd max|A - U S V^T|, over eps n ||A||) and the values' error against numpy's (max |w - w_numpy|
   over eps n ||A||); "BAD" above 10 (the tests' C).  A variant whose solver does not fit the device's workgroup
   memory says so.
@@ -280,7 +280,7 @@ def main(argv=None) -> None:
         a.mirror.buffer()
         t_np, t_t = ref["numpy"], ref.get("torch")
         print(f"\n== {op} n={n} float32: numpy {t_np:.2f} ms, torch " + (f"{t_t:.2f} ms" if t_t else "-"))
-        print(f"  {'variant':20} {'ms':>9} {'median':>9} {'vs numpy':>9} {'vs torch':>9} {'disp':>6} {'sweeps':>6} "
+        print(f"  {'variant':20} {'ms':>9} {'median':>9} {'vs numpy':>9} {'vs torch':>9} {'b':>3} {'disp':>6} {'sweeps':>6} "
               f"{'backerr':>8} {'valerr':>8}")
         rows, calls = {}, {}
         for name in names:
@@ -302,10 +302,11 @@ def main(argv=None) -> None:
                     disp = dev.stats().dispatches - s0.dispatches
                     back, valerr = _errors(op, x, res, ref_vals)
                     del res
+                    b = _modules()["B"]._block(dev, wg.float32, n)
             except Exception as e:  # a variant that fails to build or run: say so, go on
                 print(f"  {name:20} FAILED {type(e).__name__}: {e}")
                 continue
-            rows[name], calls[name] = (disp, sweeps, back, valerr), f
+            rows[name], calls[name] = (b, disp, sweeps, back, valerr), f
         # timed in rounds, every variant once a round (f ends with a host read: synchronised), so a drift of the
         # clocks or of the host's load hits all variants alike; best and median of the rounds
         samples: dict[str, list] = {name: [] for name in calls}
@@ -318,12 +319,12 @@ def main(argv=None) -> None:
                     f()
                     samples[name].append((time.perf_counter() - t) * 1e3)
         results = {name: min(v) for name, v in samples.items()}
-        for name, (disp, sweeps, back, valerr) in rows.items():
+        for name, (b, disp, sweeps, back, valerr) in rows.items():
             ms, med = results[name], float(np.median(samples[name]))
             vt = f"{t_t / ms:>8.3f}x" if t_t else f"{'-':>9}"
             bad = " BAD" if not (back < 10 and valerr < 10) else ""
-            print(f"  {name:20} {ms:>9.2f} {med:>9.2f} {t_np / ms:>8.3f}x {vt} {disp:>6} {sweeps:>6} {back:>8.3f} "
-                  f"{valerr:>8.3f}{bad}", flush=True)
+            print(f"  {name:20} {ms:>9.2f} {med:>9.2f} {t_np / ms:>8.3f}x {vt} {b:>3} {disp:>6} {sweeps:>6} "
+                  f"{back:>8.3f} {valerr:>8.3f}{bad}", flush=True)
         best = min(results, key=results.get, default=None)
         for name in dict.fromkeys(["default"] * ("default" in results) + [best] * (best is not None)):
             if args.no_phases or time.perf_counter() - t_start > deadline + 10:
