@@ -318,9 +318,11 @@ def solver(monkeypatch, name: str, require: bool = True):
         for k in solver_keys)
 
 
-@pytest.mark.parametrize("name, dt, inner", [("all", np.float32, 1), ("full", np.float64, 30),
-                                             ("jpad", np.float32, 30), ("tile", np.float64, 1),
-                                             ("next", np.float32, 1), ("next", np.float64, 30)])
+@pytest.mark.parametrize("name, dt, inner", [("all", np.float32, 1), ("jpad", np.float32, 30),
+                                             ("next", np.float32, 1), ("next", np.float64, 30),
+                                             # the knobs of "all" alone (slow: ~4 s each on lavapipe)
+                                             pytest.param("full", np.float64, 30, marks=pytest.mark.slow),
+                                             pytest.param("tile", np.float64, 1, marks=pytest.mark.slow)])
 def test_solver_variants(calls, monkeypatch, name, dt, inner):
     """The J_PAD / FULL_SUB solvers and TILE_PERMUTE: n = 17 (b = 3: 3 pairs a step, padded; tiles across the
     V part's ragged end and, for the svd, across the column length) in a stack, tall and wide svds, ill-conditioned
