@@ -586,6 +586,40 @@ def test_an_idle_device_is_fed_before_the_batch_is_full(dev, monkeypatch):
     assert s.submits == 2  # at 8, then the last 4 at the synchronize
 
 
+def test_large_work_after_a_wait_starts_at_once_and_a_dry_device_backs_off(dev, monkeypatch):
+    """stream.WORK_FEED: an idle check each time the batch's bound bytes grow by a step; after a wait the first
+    large dispatch is submitted at once (the real poll finds the drained device dry); a device found dry at every
+    check doubles the step (submits after 1, 3, 7, 15 dispatches of one step's bytes), a busy one keeps the step
+    and gets no submit; FEED_AFTER's dispatch count is out of the way here."""
+    monkeypatch.setattr(stream_mod, "FEED_AFTER", 4096)
+    x = wg.zeros(1 << 14, dtype=wg.float32)
+    dev.synchronize()
+    monkeypatch.setattr(stream_mod, "WORK_FEED", 1 << 40)
+    x.__iadd__(1)
+    step = dev.stream._work  # the bytes one in-place add binds
+    assert step >= 4 * (1 << 14)
+    dev.synchronize()
+    monkeypatch.setattr(stream_mod, "WORK_FEED", step)
+    dev.synchronize()  # a wait: the step is back to WORK_FEED
+    _, s = measure(dev, lambda: x.__iadd__(1))
+    assert s.submits == 1 and not dev.stream.recording  # started at once
+    dev.synchronize()
+    for dry, want in ((True, 4), (False, 0)):
+        monkeypatch.setattr(stream_mod.Stream, "_dry", lambda self, d=dry: d)
+        dev.synchronize()
+        submits = []
+        for _ in range(15):
+            _, s = measure(dev, lambda: x.__iadd__(1))
+            submits.append(s.submits)
+        assert sum(submits) == want, submits
+        if dry:
+            assert [i for i, n in enumerate(submits, 1) if n] == [1, 3, 7, 15]
+        else:
+            assert dev.stream._feed_step == step
+    monkeypatch.undo()
+    np.testing.assert_array_equal(x.numpy(), np.full(1 << 14, 32, np.float32))
+
+
 def _idle_then(stream, idle: bool) -> bool:
     stream._feed_at = stream._batch + stream_mod.FEED_AFTER  # what the real check schedules
     return idle
