@@ -578,6 +578,10 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
             raise ValueError(f"Bluestein's length {n} needs contiguous rows")
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
         return
+    rp = reg_plan(device, cdtype.device_itemsize, n, inner) if inner > 1 and _reg["on"] else None
+    if rp is not None:
+        _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp)
+        return
     _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale)
 
 
@@ -1024,6 +1028,153 @@ class _Fixed(launch.Kernel):
     def source(self) -> str:
         text, values = super().source(), dict(self.consts)
         return re.sub(r"\bp\.(\w+)\b", lambda m: f"{values[m[1]]}u" if m[1] in values else m[0], text)
+
+
+# -- the register-held strided pass (``reg_options``) ---------------------------------------------------------------
+# A strided axis of a power-of-two length n (4096^2's columns) as ONE pass instead of two: a workgroup holds C >= 4
+# neighbouring columns (complex64 rows of 32 bytes: whole sectors on read and write), the whole column length in
+# registers (``per`` elements an invocation, n C / per invocations), the Stockham stages (radix ``radix``, the rest
+# a smaller power of two) done on the registers, the exchanges between stages through workgroup memory in rounds
+# of as many elements as it holds (4096 x 4 complex64 = 128 KiB: 4 rounds at 32 or 48 KiB).  Off by default until
+# the GPU sweep (``benchmarks/fft2d_sweep.py``) measures it; ``min_length``: the shortest axis it takes.
+REG_DEFAULTS = dict(on=False, columns=4, per=16, radix=16, powers=True, min_length=2048)
+_reg = dict(REG_DEFAULTS)
+
+
+@contextlib.contextmanager
+def reg_options(**kw):
+    """Within the block, strided power-of-two axes of at least ``min_length`` take the register-held one-pass
+    kernel where it fits (``on``): tiles of ``columns`` columns (a power of two, 2-16), ``per`` elements an
+    invocation (a power of two that every stage's radix divides), stages of ``radix`` (4, 8 or 16) and one of the
+    rest, twiddles as ``powers`` of one lookup a butterfly."""
+    bad = set(kw) - set(REG_DEFAULTS)
+    if bad:
+        raise ValueError(f"reg_options {sorted(bad)}: need some of {tuple(REG_DEFAULTS)}")
+    new = {**_reg, **{k: v for k, v in kw.items() if v is not None}}
+    for key in ("columns", "per", "radix"):
+        v = new[key]
+        if v < 2 or v & (v - 1):
+            raise ValueError(f"reg_options {key}={v}: need a power of two >= 2")
+    if new["columns"] > 16 or new["radix"] not in (4, 8, 16) or new["per"] % new["radix"]:
+        raise ValueError(f"reg_options {new}: columns <= 16, radix 4, 8 or 16 dividing per")
+    old = dict(_reg)
+    _reg.update(new)
+    try:
+        yield
+    finally:
+        _reg.clear()
+        _reg.update(old)
+
+
+def reg_plan(device, itemsize: int, n: int, inner: int):
+    """(radices, columns, per, rounds) of the register-held pass for a strided axis of length n with ``inner``
+    columns, or None where it does not apply (off, n not a power of two or below ``min_length``, fewer columns than
+    a tile, too many invocations, a round's elements beyond the workgroup memory)."""
+    C, E, R = _reg["columns"], _reg["per"], _reg["radix"]
+    if not _reg["on"] or inner < C or n < max(_reg["min_length"], E, 4) or n & (n - 1):
+        return None
+    radices, rest = [], n
+    while rest % R == 0 and rest > 1:
+        radices.append(R)
+        rest //= R
+    if rest > 1:
+        radices.insert(0, rest)  # the smaller radix first: its stage has the most butterflies an invocation
+    if len(radices) < 2 or any(E % r for r in radices):
+        return None
+    W = n // E * C
+    if W > device.properties.limits.max_compute_invocations_per_workgroup or W < C:
+        return None
+    cap = local_capacity(device, itemsize)
+    G = 1
+    while n * C // G > cap:
+        G *= 2
+    if G > E or any(math.prod(radices[s + 1:]) % G for s in range(len(radices) - 1)):
+        return None
+    return tuple(radices), C, E, G
+
+
+def _build_reg(cdtype, n: int, radices: tuple, C: int, E: int, G: int, inverse: bool, powers: bool,
+               fixed=()) -> launch.Kernel:
+    """The WGSL of the register-held pass (``fft_regcols.wgsl``): loads of rows t + i T, the Stockham stages on the
+    registers (stage s of radix R: butterflies jj = t + b T, b < E / R, inputs x[b + r E / R]), the exchanges in
+    ``G`` rounds (round g: the outputs at positions [g n / G, (g + 1) n / G) written, a barrier, the registers
+    i in [g E / G, (g + 1) E / G) read back, a barrier), the last stage's outputs stored as they come."""
+    t = cdtype.component.wgsl
+    T = n // E
+    P = n // G  # positions a round per column
+    lines = [f"var x{i} = vec2<{t}>({t}(0.0));" for i in range(E)]
+    lines += [f"if (live) {{ x{i} = src[base + (t + {i * T}u) * p.mcols + col]; }}" for i in range(E)]
+    lines += [f"var y{i}: vec2<{t}>;" for i in range(E)]
+    ns = 1
+    for s, R in enumerate(radices):
+        B = E // R
+        last = s == len(radices) - 1
+        stride = n // (ns * R)
+        for b in range(B):
+            body = [f"let jj = t + {b * T}u;", f"let k = jj & {ns - 1}u;"]
+            body += [f"var v{r} = x{b + r * B};" for r in range(R)]
+            if ns > 1 and powers:
+                body += _powers_of(f"tw(k * {stride}u)", "sw", R)
+                body += [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R)]
+            elif ns > 1:
+                body += [f"v{r} = cmul(v{r}, tw(k * {r * stride}u));" for r in range(1, R)]
+            body += butterfly(R, t, inverse, f"{n}u")
+            if last:  # k = jj: the outputs are rows jj + r ns
+                body += ["if (live) {"] + [f"    dst[base + (jj + {r * ns}u) * p.mcols + col] = u{r} * p.scale;"
+                                           for r in range(R)] + ["}"]
+            else:
+                body += [f"y{b * R + r} = u{r};" for r in range(R)]
+            lines.append("{\n" + _indent(body, 1) + "\n}")
+        if last:
+            break
+        # the exchange: output (b, r) of this stage is at position (jj - k) R + k + r ns (jj = t + b T)
+        for g in range(G):
+            if G > 1 and B % G == 0:
+                owners = [b for b in range(B) if b // (B // G) == g]
+                cond = {b: "" for b in owners}
+            else:  # the round of a butterfly's outputs depends on the invocation: (t + b T) / (m / G)
+                owners = list(range(B))
+                cond = {b: f"(t + {b * T}u) / {n // R // G}u == {g}u" for b in owners} if G > 1 else \
+                    {b: "" for b in owners}
+            for b in owners:
+                st = [f"let jj = t + {b * T}u;", f"let q = (jj - (jj & {ns - 1}u)) * {R}u + (jj & {ns - 1}u) - {g * P}u;"]
+                st += [f"buf[at{s}(q + {r * ns}u, c)] = y{b * R + r};" for r in range(R)]
+                block = "{\n" + _indent(st, 1) + "\n}"
+                lines.append(f"if ({cond[b]}) " + block if cond[b] else block)
+            lines.append("workgroupBarrier();")
+            lines += [f"x{i} = buf[at{s}(t + {i * T - g * P}u, c)];" for i in range(g * E // G, (g + 1) * E // G)]
+            lines.append("workgroupBarrier();")
+        ns *= R
+    # the exchanges' layouts: element (q, c) at q C + c, the position bits next to the column's (the bank pair of
+    # a 16-lane half) xor-ed with the bits above the stage's butterfly span (which vary across its writers' lanes)
+    funcs = []
+    ns = 1
+    for s, R in enumerate(radices[:-1]):
+        sh = (R * ns).bit_length() - 1
+        lo = max(0, 4 - (C.bit_length() - 1))
+        sw = f" ^ (((q >> {sh}u) & {(1 << lo) - 1}u) * {C}u)" if 0 < lo <= sh and (1 << sh) < P else ""
+        funcs.append(f"fn at{s}(q: u32, c: u32) -> u32 {{\n    return (q * {C}u + c){sw};\n}}")
+        ns *= R
+    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
+            launch.read("table", f"array<vec2<{t}>>"))
+    return _Fixed("fft_regcols.wgsl", bind, dict(
+        T=t, N=n, C=C, E=E, G=G, PLAN=", ".join(map(str, radices)), BUF=P * C,
+        FUNCS="\n\n".join(funcs), BODY=_indent("\n".join(lines).split("\n"), 1), **_common(t, inverse)),
+        workgroup=n // E * C, consts=tuple(fixed))
+
+
+def _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp) -> None:
+    """One register-held pass (``reg_plan``'s ``rp``) of the transform along the middle axis of (rows, n, inner)."""
+    radices, C, E, G = rp
+    t = cdtype.component.wgsl
+    groups = -(-inner // C)
+    fixed = (("groups", groups), ("mcols", inner)) if _fixed_consts(rows, n, inner) else ()
+    kernel = launch.compile(device, ("fft_regcols", t, n, radices, C, E, G, inverse, _reg["powers"], fixed),
+                            lambda: _build_reg(cdtype, n, radices, C, E, G, inverse, _reg["powers"], fixed))
+    table = twiddles(device, cdtype, n)
+    params = _scaled(layout.Params().u32(groups, rows, inner, 0), t, scale)
+    launch.dispatch(device, kernel, [src, dst, table.buffer()], params,
+                    grid=launch.grid_for(device, workgroups=groups * rows), work=2 * rows * n * inner * cdtype.device_itemsize)
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------
