@@ -1,8 +1,8 @@
 """Issue 13 / issue 17 row 4: the 2-D FFT of 4096^2 complex64 in two passes (``kernels.fft.reg_options``: the
 columns in one register-held pass) against today's three-pass default and torch.fft.fft2, in one process.
 
-`python -m benchmarks.fft2d_sweep` (``wg.fft.fftn`` of a 2-D array; a GPU with torch: 4096^2, then 2048^2 and 8192x4096 complex64; <= 150 s, a
-budget guard skips what is left past a case's share of ``--budget`` seconds)
+`python -m benchmarks.fft2d_sweep` (``wg.fft.fftn`` of a 2-D array; a GPU with torch: 4096^2, then 2048^2 and
+8192x4096 complex64; <= 150 s, a budget guard skips what is left past a case's share of ``--budget`` seconds)
 `python -m benchmarks.fft2d_sweep --small` (lavapipe: 512^2 and 2048x256, the register pass forced from length 256)
 
 A variant is one of:
@@ -36,12 +36,13 @@ from .fft_gpu import _best, _torch
 from .fftgpu_sweep import variant as _tile_variant
 
 # phase 1: the default and the last sweep's best column knob, the copy ceiling, then the register pass: its
-# default (4 columns, 16 elements an invocation: 1024 invocations, 64 registers on the H100), fewer invocations
-# (32, 64 elements: 512 / 256 invocations, room for registers), 8 and 16 columns, radix 8, direct twiddles,
-# and the columns alone of the default and of two register variants
-VARIANTS = ("auto", "copy", "reg", "reg+e32", "reg+e64", "reg+c8+e32", "reg+c8+e64", "reg+c16+e64", "auto@s=nop",
-            "reg+nop", "reg+e32+nop", "reg+r8", "reg+r8+e32", "auto:cols", "reg:cols", "reg+e32:cols",
-            "reg+e64:cols", "auto:rows")
+# default (4 columns, 16 elements an invocation: 1024 invocations, at most 64 registers each on the H100), fewer
+# invocations (32, 64 elements: 512 / 256 invocations, room for registers), radix 8 stages, direct twiddles, the
+# columns alone of the default and of the register variants, 8 columns (64-byte rows; its 256 KiB of data fill
+# the H100's register file: expected to spill, a data point)
+VARIANTS = ("auto", "copy", "reg", "reg+e32", "reg+e64", "auto@s=nop", "reg+nop", "reg+e32+nop", "reg+e64+nop",
+            "reg+r8", "reg+r8+e32", "reg+r8+e64", "auto:cols", "reg:cols", "reg+e32:cols", "reg+e64:cols",
+            "auto:rows", "reg+c8+e64")
 
 
 def _reg_knobs(head: str) -> dict:

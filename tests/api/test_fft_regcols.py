@@ -3,13 +3,13 @@
 within the suite's C log2(n) eps bound: 4096^2's own kernel (three radix-16 stages, four exchange rounds) on
 narrow arrays, a smaller radix first (2048, 8192), more or fewer elements an invocation, rounds forced by a lower
 capacity (whose writers' round depends on the invocation), partial column tiles, batches, both precisions, and
-fftn / ifft2 / rfft2 / irfft2 routed through it; a column transform is one dispatch."""
+fftn / ifftn / rfftn / irfftn routed through it; a column transform is one dispatch."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from test_fft import close, _signal
+from test_fft import _signal, close
 
 import wgarray as wg
 from wgarray.kernels import fft as K
