@@ -46,6 +46,9 @@ def test_regcols_against_numpy(shape, opts, cap):
 def test_regcols_complex128_and_nd():
     c = _signal(3, (2048, 12), np.complex128)
     with _on():
+        assert K.reg_plan(wg.default_device(), 16, 2048, 12) is None  # complex128: only where asked
+    with _on(complex128=True):
+        assert K.reg_plan(wg.default_device(), 16, 2048, 12) is not None
         close(wg.fft.fft(wg.asarray(c), axis=0), np.fft.fft(c, axis=0), np.complex128, 2048)
     r = _signal(4, (2048, 64), np.float32)
     z = _signal(5, (2, 2048, 16), np.complex64)

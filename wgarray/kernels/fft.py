@@ -15,6 +15,9 @@
   (workgroup size, radix-16 sub-passes, narrower tiles) are the candidates ``benchmarks/fftgpu_sweep.py`` ranks
   on a GPU (two-pass plans of 4096-point tiles, of one column or held in registers, measured 1.5-6x slower on
   the H100 and were removed).
+* ``reg_options`` (off by default until measured): a strided power-of-two axis (4096^2's columns) in one pass, C
+  >= 4 columns a workgroup held in registers, the Stockham stages on the registers, the exchanges through
+  workgroup memory in rounds (``fft_regcols.wgsl``, ``benchmarks/fft2d_sweep.py``).
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
@@ -1036,8 +1039,9 @@ class _Fixed(launch.Kernel):
 # registers (``per`` elements an invocation, n C / per invocations), the Stockham stages (radix ``radix``, the rest
 # a smaller power of two) done on the registers, the exchanges between stages through workgroup memory in rounds
 # of as many elements as it holds (4096 x 4 complex64 = 128 KiB: 4 rounds at 32 or 48 KiB).  Off by default until
-# the GPU sweep (``benchmarks/fft2d_sweep.py``) measures it; ``min_length``: the shortest axis it takes.
-REG_DEFAULTS = dict(on=False, columns=4, per=16, radix=16, powers=True, min_length=2048)
+# the GPU sweep (``benchmarks/fft2d_sweep.py``) measures it; ``min_length``: the shortest axis it takes;
+# ``complex128``: complex128 axes too (unmeasured on GPUs: off).
+REG_DEFAULTS = dict(on=False, columns=4, per=16, radix=16, powers=True, min_length=2048, complex128=False)
 _reg = dict(REG_DEFAULTS)
 
 
@@ -1046,7 +1050,7 @@ def reg_options(**kw):
     """Within the block, strided power-of-two axes of at least ``min_length`` take the register-held one-pass
     kernel where it fits (``on``): tiles of ``columns`` columns (a power of two, 2-16), ``per`` elements an
     invocation (a power of two that every stage's radix divides), stages of ``radix`` (4, 8 or 16) and one of the
-    rest, twiddles as ``powers`` of one lookup a butterfly."""
+    rest, twiddles as ``powers`` of one lookup a butterfly; complex128 axes only with ``complex128``."""
     bad = set(kw) - set(REG_DEFAULTS)
     if bad:
         raise ValueError(f"reg_options {sorted(bad)}: need some of {tuple(REG_DEFAULTS)}")
@@ -1071,7 +1075,8 @@ def reg_plan(device, itemsize: int, n: int, inner: int):
     columns, or None where it does not apply (off, n not a power of two or below ``min_length``, fewer columns than
     a tile, too many invocations, a round's elements beyond the workgroup memory)."""
     C, E, R = _reg["columns"], _reg["per"], _reg["radix"]
-    if not _reg["on"] or inner < C or n < max(_reg["min_length"], E, 4) or n & (n - 1):
+    if not _reg["on"] or inner < C or n < max(_reg["min_length"], E, 4) or n & (n - 1) or \
+            itemsize > 8 and not _reg["complex128"]:
         return None
     radices, rest = [], n
     while rest % R == 0 and rest > 1:
