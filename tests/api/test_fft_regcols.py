@@ -27,13 +27,16 @@ def _on(**kw):
     ((256, 5), {}, 256),                             # 4 rounds, one butterfly an invocation: rounds by invocation
     ((512, 4), dict(radix=8, per=8), 0),             # radix 8 throughout
     ((64, 4), dict(radix=4, per=4, columns=2), 64),  # radix 4, 2 columns, 2 rounds
+    ((1024, 8), dict(fixed=True), 0),                # sizes as shader constants, whole tiles: no column guard
+    ((2, 1024, 6), dict(fixed=True), 1024),          # constants with a partial tile: the guard stays
 ])
 def test_regcols_against_numpy(shape, opts, cap):
     dev = wg.default_device()
     axis = len(shape) - 2
     host = _signal(len(shape) + shape[axis], shape, np.complex64)
     x = wg.asarray(host)
-    with _on(**opts), K.capacity_limit(cap) if cap else K.capacity_limit(K.local_capacity(dev, 8)):
+    fixed = K.tile_options(fixed=True) if opts.pop("fixed", False) else K.tile_options()
+    with _on(**opts), fixed, K.capacity_limit(cap) if cap else K.capacity_limit(K.local_capacity(dev, 8)):
         assert K.reg_plan(dev, 8, shape[axis], shape[-1]) is not None  # the kernel really runs
         for norm in (None, "ortho"):
             close(wg.fft.fft(x, axis=axis, norm=norm), np.fft.fft(host, axis=axis, norm=norm), np.complex64,

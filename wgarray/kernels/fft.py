@@ -1164,6 +1164,7 @@ def _build_reg(cdtype, n: int, radices: tuple, C: int, E: int, G: int, inverse: 
             launch.read("table", f"array<vec2<{t}>>"))
     return _Fixed("fft_regcols.wgsl", bind, dict(
         T=t, N=n, C=C, E=E, G=G, PLAN=", ".join(map(str, radices)), BUF=P * C,
+        LIVE="true" if dict(fixed).get("mcols", 1) % C == 0 else "col < p.mcols",  # no guard: whole tiles
         FUNCS="\n\n".join(funcs), BODY=_indent("\n".join(lines).split("\n"), 1), **_common(t, inverse)),
         workgroup=n // E * C, consts=tuple(fixed))
 

@@ -32,6 +32,6 @@ ${ENTRY}
     let c = lid % ${C}u;
     let t = lid / ${C}u;
     let col = col0 + c;
-    let live = col < p.mcols;
+    let live = ${LIVE};
 ${BODY}
 }
