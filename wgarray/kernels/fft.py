@@ -851,6 +851,16 @@ def _load_fused(t: str, R: int, C: int, R_s: int, wg: int, twiddle: str, twgroup
     return lines
 
 
+def _stage_twiddles(R_s: int, ns: int, stride: int, powers: bool) -> list[str]:
+    """A Stockham butterfly's twiddles: v_r times w^(k r stride) (k = the butterfly's index within its group of
+    ns; none where ns = 1), from the table (``tw``) one lookup a value or (``powers``) as powers of one lookup."""
+    if ns == 1:
+        return []
+    if powers:
+        return _powers_of(f"tw(k * {stride}u)", "sw", R_s) + [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R_s)]
+    return [f"v{r} = cmul(v{r}, tw(k * {r * stride}u));" for r in range(1, R_s)]
+
+
 def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False,
                tscale: int = 1, ns0: int = 1, store_at: str = "") -> list[str]:
     """The sub-passes of ``plan`` over an R x C tile in workgroup memory (``at``), unrolled with their constants
@@ -869,11 +879,7 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, 
         for it in range(per):
             body = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;"]
             body += [f"var v{r} = buf[at(jj + {r * m}u, c)];" for r in range(R_s)]
-            if ns > 1 and powers:
-                body += _powers_of(f"tw(k * {R // (ns * R_s) * tscale}u)", "sw", R_s)
-                body += [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R_s)]
-            elif ns > 1:
-                body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s)) * tscale}u));" for r in range(1, R_s)]
+            body += _stage_twiddles(R_s, ns, R // (ns * R_s) * tscale, powers)
             body += butterfly(R_s, t, inverse, f"{R * tscale}u")
             cond = f"u < {items}u" if (it + 1) * wg > items else "true"  # the guard only where it can fail
             if store_at and i == len(plan) - 1:  # outputs to global memory: no staging, no barrier
@@ -1118,11 +1124,7 @@ def _build_reg(cdtype, n: int, radices: tuple, C: int, E: int, G: int, inverse: 
         for b in range(B):
             body = [f"let jj = t + {b * T}u;", f"let k = jj & {ns - 1}u;"]
             body += [f"var v{r} = x{b + r * B};" for r in range(R)]
-            if ns > 1 and powers:
-                body += _powers_of(f"tw(k * {stride}u)", "sw", R)
-                body += [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R)]
-            elif ns > 1:
-                body += [f"v{r} = cmul(v{r}, tw(k * {r * stride}u));" for r in range(1, R)]
+            body += _stage_twiddles(R, ns, stride, powers)
             body += butterfly(R, t, inverse, f"{n}u")
             if last:  # k = jj: the outputs are rows jj + r ns
                 body += ["if (live) {"] + [f"    dst[base + (jj + {r * ns}u) * p.mcols + col] = u{r} * p.scale;"
