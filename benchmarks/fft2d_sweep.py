@@ -9,7 +9,7 @@ A variant is one of:
   "auto[@...][:what]"  the default plans (``benchmarks.fftgpu_sweep.variant``'s specs: "auto" is what a plain call
                        runs, "auto@s=nop" the best column knob of the last H100 sweep); the columns in two passes
   "reg[+cN][+eN][+rN][+nop][:what]"  the columns in one register-held pass (``reg_options(on=True)``): tiles of N
-                       columns (c, default 4: 32-byte rows), N elements an invocation (e, default 16: 1024
+                       columns (c, default 4: 32-byte rows; c2: 16-byte rows), N elements an invocation (e, default 16: 1024
                        invocations at 4096 x 4), stages of radix N (r, default 16), nop: the twiddles looked up
                        one a value instead of as powers of one lookup a butterfly
   "copy"               ``Array.copy`` of the input (one read and one write: the ceiling of one pass)
@@ -37,12 +37,14 @@ from .fftgpu_sweep import variant as _tile_variant
 
 # phase 1: the default and the last sweep's best column knob, the copy ceiling, then the register pass: its
 # default (4 columns, 16 elements an invocation: 1024 invocations, at most 64 registers each on the H100), fewer
-# invocations (32, 64 elements: 512 / 256 invocations, room for registers), radix 8 stages, direct twiddles, the
+# invocations (32, 64 elements: 512 / 256 invocations, room for registers), 2 columns (16-byte rows, half sectors
+# that neighbouring workgroups complete in L2; half the data a workgroup: two workgroups an SM, one computing while
+# the other loads), radix 8 stages, direct twiddles, the
 # columns alone of the default and of the register variants, 8 columns (64-byte rows; its 256 KiB of data fill
 # the H100's register file: expected to spill, a data point)
-VARIANTS = ("auto", "copy", "reg", "reg+e32", "reg+e64", "auto@s=nop", "reg+nop", "reg+e32+nop", "reg+e64+nop",
-            "reg+r8", "reg+r8+e32", "reg+r8+e64", "auto:cols", "reg:cols", "reg+e32:cols", "reg+e64:cols",
-            "auto:rows", "reg+c8+e64")
+VARIANTS = ("auto", "copy", "reg", "reg+e32", "reg+e64", "reg+c2", "reg+c2+e32", "auto@s=nop", "reg+nop",
+            "reg+e32+nop", "reg+e64+nop", "reg+r8", "reg+r8+e32", "reg+r8+e64", "auto:cols", "reg:cols", "reg+e32:cols",
+            "reg+e64:cols", "reg+c2:cols", "auto:rows", "reg+c8+e64")
 
 
 def _reg_knobs(head: str) -> dict:
