@@ -1,10 +1,14 @@
 """The register-held one-pass kernel for strided power-of-two axes (``kernels/fft.py``: ``reg_options``,
-``reg_plan``, ``fft_regcols.wgsl``; off by default): forced on at lengths lavapipe does quickly, against numpy.fft
+``reg_plan``, ``fft_regcols.wgsl``; the default from length 4096, 64 elements an invocation): forced from length
+16 (16 elements an invocation unless a test says otherwise) at lengths lavapipe does quickly, against numpy.fft
 within the suite's C log2(n) eps bound: 4096^2's own kernel (three radix-16 stages, four exchange rounds) on
 narrow arrays, a smaller radix first (2048, 8192), more or fewer elements an invocation, rounds forced by a lower
 capacity (whose writers' round depends on the invocation), partial column tiles, batches, both precisions, and
-fftn / ifftn / rfftn / irfftn routed through it; a column transform is one dispatch."""
+fftn / ifftn / rfftn / irfftn routed through it; a column transform is one dispatch; the default plans of the
+H100's shapes (4096^2, 8192 x 4096, 16384 x 1024, 8192^2: one pass each axis) pinned."""
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -16,7 +20,7 @@ from wgarray.kernels import fft as K
 
 
 def _on(**kw):
-    return K.reg_options(on=True, min_length=16, **kw)
+    return K.reg_options(**{"on": True, "min_length": 16, "per": 16, **kw})
 
 
 @pytest.mark.parametrize("shape,opts,cap", [
@@ -76,14 +80,16 @@ def test_regcols_is_one_dispatch_and_only_where_it_applies(monkeypatch):
         assert (dev.stats() - before).dispatches == 1
         wg.fft.fftn(x)  # the rows (contiguous) as before, the columns here
     assert calls == [2048] * 3
-    wg.fft.fft(x, axis=0)  # off by default
+    wg.fft.fft(x, axis=0)  # by default from 4096 only (2048^2 measured faster tiled)
     assert len(calls) == 3
-    with K.reg_options(on=True):
-        assert K.reg_plan(dev, 8, 1024, 8) is None       # below min_length (2048)
-        assert K.reg_plan(dev, 8, 2048, 2) is None       # fewer columns than a tile
+    with K.reg_options(per=16):
+        assert K.reg_plan(dev, 8, 2048, 8) is None       # below min_length (4096)
+        assert K.reg_plan(dev, 8, 4096, 2) is None       # fewer columns than a tile
         assert K.reg_plan(dev, 8, 3 * 1024, 8) is None   # not a power of two
         assert K.reg_plan(dev, 8, 1 << 14, 8) is None    # 4096 invocations
-        assert K.reg_plan(dev, 8, 2048, 8) is not None
+        assert K.reg_plan(dev, 8, 4096, 8) is not None
+    with K.reg_options(on=False):
+        assert K.reg_plan(dev, 8, 4096, 8) is None
     with pytest.raises(ValueError), K.reg_options(radix=32):
         pass
     with pytest.raises(ValueError), K.reg_options(per=8, radix=16):
@@ -91,6 +97,46 @@ def test_regcols_is_one_dispatch_and_only_where_it_applies(monkeypatch):
     with pytest.raises(ValueError), K.reg_options(bogus=1):
         pass
     assert K._reg == K.REG_DEFAULTS
+
+
+def _h100():
+    """The limits the plans read, as the H100 reports them through Vulkan."""
+    limits = SimpleNamespace(max_compute_invocations_per_workgroup=1024, max_compute_workgroup_storage_size=49152)
+    return SimpleNamespace(properties=SimpleNamespace(limits=limits))
+
+
+def test_default_plans_of_the_h100_shapes():
+    """The default plans of the shapes the H100 sweep measures: each column axis of 4096 to 16384 in ONE register
+    pass (64 elements an invocation), 2048 in the tiled passes; complex128 tiled."""
+    h = _h100()
+    assert K.REG_DEFAULTS["on"] and K.REG_DEFAULTS["per"] == 64 and K.REG_DEFAULTS["min_length"] == 4096
+    assert K.reg_plan(h, 8, 4096, 4096) == ((16, 16, 16), 4, 64, 4)  # 256 invocations, 4 rounds of 32 KiB
+    assert K.reg_plan(h, 8, 8192, 4096) == ((2, 16, 16, 16), 4, 64, 8)   # 512 invocations
+    assert K.reg_plan(h, 8, 8192, 8192) == ((2, 16, 16, 16), 4, 64, 8)
+    assert K.reg_plan(h, 8, 16384, 1024) == ((4, 16, 16, 16), 4, 64, 16)  # 1024 invocations
+    assert K.reg_plan(h, 8, 4096, 4050) is not None  # a partial tile of columns
+    assert K.reg_plan(h, 8, 2048, 2048) is None
+    assert K.reg_plan(h, 16, 4096, 4096) is None
+    assert K.reg_plan(h, 8, 1 << 15, 1024) is None  # 2048 invocations: the tiled passes
+
+
+def test_default_fftn_4096_is_two_dispatches_and_no_new_buffer(monkeypatch):
+    """fftn of a contiguous (4096, C) complex64 array by default: the rows' one pass and the columns' one register
+    pass, into the pool's buffers (a repeated call allocates none)."""
+    dev = wg.default_device()
+    host = _signal(8, (4096, 6), np.complex64)  # 6 columns: a whole tile and a partial one
+    x = wg.asarray(host)
+    calls = []
+    real = K._reg_pass
+    monkeypatch.setattr(K, "_reg_pass", lambda *a: calls.append(a[-1]) or real(*a))
+    close(wg.fft.fftn(x), np.fft.fftn(host), np.complex64, 4096 * 6)
+    before = dev.stats()
+    y = wg.fft.fftn(x)
+    dev.synchronize()
+    d = dev.stats() - before
+    assert (d.dispatches, d.buffers_allocated) == (2, 0)
+    assert calls == [((16, 16, 16), 4, 64, K.reg_plan(dev, 8, 4096, 6)[3])] * 2
+    close(y, np.fft.fftn(host), np.complex64, 4096 * 6)
 
 
 @settings(max_examples=6, deadline=None)

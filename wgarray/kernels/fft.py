@@ -15,8 +15,8 @@
   (workgroup size, radix-16 sub-passes, narrower tiles) are the candidates ``benchmarks/fftgpu_sweep.py`` ranks
   on a GPU (two-pass plans of 4096-point tiles, of one column or held in registers, measured 1.5-6x slower on
   the H100 and were removed).
-* ``reg_options`` (off by default until measured): a strided power-of-two axis (4096^2's columns) in one pass, C
-  >= 4 columns a workgroup held in registers, the Stockham stages on the registers, the exchanges through
+* ``reg_options`` (the default for strided power-of-two axes of 4096 and more, measured faster on the H100): such an
+  axis (4096^2's columns) in one pass, C >= 4 columns a workgroup held in registers (64 elements an invocation), the Stockham stages on the registers, the exchanges through
   workgroup memory in rounds (``fft_regcols.wgsl``, ``benchmarks/fft2d_sweep.py``).
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
@@ -1044,10 +1044,13 @@ class _Fixed(launch.Kernel):
 # neighbouring columns (complex64 rows of 32 bytes: whole sectors on read and write), the whole column length in
 # registers (``per`` elements an invocation, n C / per invocations), the Stockham stages (radix ``radix``, the rest
 # a smaller power of two) done on the registers, the exchanges between stages through workgroup memory in rounds
-# of as many elements as it holds (4096 x 4 complex64 = 128 KiB: 4 rounds at 32 or 48 KiB).  Off by default until
-# the GPU sweep (``benchmarks/fft2d_sweep.py``) measures it; ``min_length``: the shortest axis it takes;
-# ``complex128``: complex128 axes too (unmeasured on GPUs: off).
-REG_DEFAULTS = dict(on=False, columns=4, per=16, radix=16, powers=True, min_length=2048, complex128=False)
+# of as many elements as it holds (4096 x 4 complex64 = 128 KiB: 4 rounds at 32 or 48 KiB).  ``min_length``: the
+# shortest axis it takes; ``complex128``: complex128 axes too (unmeasured on GPUs: off).  The H100 sweep
+# (``benchmarks/fft2d_sweep.py``, 2026-12-06, 859c91a) set the defaults: 64 elements an invocation (256 invocations
+# at 4096 x 4) fastest, 4096^2 fft2 0.346 -> 0.297 ms (columns alone 0.217 -> 0.182; 16 an invocation, 1024
+# invocations, 0.365: spills); at 2048^2 every register variant lost (0.165-0.179 ms against the tiled 0.143): from
+# 4096 only.  8192 x 4096's columns (stages 2x16x16x16, 8 rounds) 0.610 ms.
+REG_DEFAULTS = dict(on=True, columns=4, per=64, radix=16, powers=True, min_length=4096, complex128=False)
 _reg = dict(REG_DEFAULTS)
 
 
