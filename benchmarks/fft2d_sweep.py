@@ -1,24 +1,26 @@
-"""Issue 13 / issue 17 row 4: the 2-D FFT of 4096^2 complex64 in two passes (``kernels.fft.reg_options``: the
-columns in one register-held pass) against today's three-pass default and torch.fft.fft2, in one process.
+"""Issue 13 / issue 17 row 4: the 2-D FFT (``wg.fft.fftn``) of complex64 arrays by default (the columns of a
+power-of-two length >= 4096 in one register-held pass, ``kernels.fft.reg_options``: 64 elements an invocation) against
+the tiled passes it replaced, the register variants around the default and torch.fft.fft2, in one process; and the
+1-D rows (2^24-2^26) the same run, so a change of the default or of the pool shows at every size.
 
-`python -m benchmarks.fft2d_sweep` (``wg.fft.fftn`` of a 2-D array; a GPU with torch: 4096^2, then 2048^2 and
-8192x4096 complex64; <= 150 s, a budget guard skips what is left past a case's share of ``--budget`` seconds)
-`python -m benchmarks.fft2d_sweep --small` (lavapipe: 512^2 and 2048x256, the register pass forced from length 256)
+`python -m benchmarks.fft2d_sweep` (a GPU with torch: 4096^2, 2048^2, 4096x4050 (partial column tiles), 8192x4096,
+16384x1024, 8192^2, 1-D 2^24, 2^25, 2^26; <= 150 s, a budget guard skips what is left past a case's share of
+``--budget`` seconds)
+`python -m benchmarks.fft2d_sweep --small` (lavapipe: 512^2, 2048x256, 1-D 2^16, the register pass forced from 256)
 
 A variant is one of:
-  "auto[@...][:what]"  the default plans (``benchmarks.fftgpu_sweep.variant``'s specs: "auto" is what a plain call
-                       runs, "auto@s=nop" the best column knob of the last H100 sweep); the columns in two passes
-  "reg[+cN][+eN][+rN][+nop][:what]"  the columns in one register-held pass (``reg_options(on=True)``): tiles of N
-                       columns (c, default 4: 32-byte rows; c2: 16-byte rows), N elements an invocation (e, default 16: 1024
-                       invocations at 4096 x 4), stages of radix N (r, default 16), nop: the twiddles looked up
-                       one a value instead of as powers of one lookup a butterfly
+  "auto[:what]"        the default (what a plain call runs)
+  "tiled[:what]"       the default with the register pass off (the columns in the tiled passes: the default before)
+  "reg[+cN][+eN][+rN][+nop][:what]"  the columns in one register-held pass from length 2048 (256 with --small):
+                       tiles of N columns (c, default 4), N elements an invocation (e, default 64), stages of radix N
+                       (r, default 16), nop: the twiddles looked up one a value instead of as powers of one lookup
   "copy"               ``Array.copy`` of the input (one read and one write: the ceiling of one pass)
-":cols" / ":rows" times the one axis's transform alone (``wg.fft.fft`` along 0 / -1).  Each line: the best time
-over synchronised samples, bytes over time, the relative L2 error against torch.fft's answer (numpy's without
-torch; "--" where the variant does not apply to the shape: it would run the default) and the speed over
-torch.fft.fft2's (issue 13's target: >= 0.7).  The register variants print their plan (stages, columns, elements
-an invocation, rounds of the exchanges) or "n/a" where ``reg_plan`` refuses the shape (too many invocations: a
-longer column needs more elements an invocation).
+":cols" / ":rows" times the one axis's transform alone (``wg.fft.fft`` along 0 / -1; 2-D cases only).  Each line:
+the best time over synchronised samples, bytes over time (copy), the relative L2 error against torch.fft's answer
+(numpy's without torch), the speed over torch's whole transform (fft2 / fft; issue 13's target >= 0.7), the buffers
+the timed calls created (0: every temporary came from the pool; a count there is a pool miss a call, ~7 ms at 256
+MiB on the H100) and the column plan (register stages, columns, elements and invocations, exchange rounds; or the
+tiled passes) or "n/a" where the variant does not apply.
 """
 from __future__ import annotations
 
@@ -33,18 +35,26 @@ import wgarray as wg
 from wgarray.kernels import fft as K
 
 from .fft_gpu import _best, _torch
-from .fftgpu_sweep import variant as _tile_variant
 
-# phase 1: the default and the last sweep's best column knob, the copy ceiling, then the register pass: its
-# default (4 columns, 16 elements an invocation: 1024 invocations, at most 64 registers each on the H100), fewer
-# invocations (32, 64 elements: 512 / 256 invocations, room for registers), 2 columns (16-byte rows, half sectors
-# that neighbouring workgroups complete in L2; half the data a workgroup: two workgroups an SM, one computing while
-# the other loads), radix 8 stages, direct twiddles, the
-# columns alone of the default and of the register variants, 8 columns (64-byte rows; its 256 KiB of data fill
-# the H100's register file: expected to spill, a data point)
-VARIANTS = ("auto", "copy", "reg", "reg+e32", "reg+e64", "reg+c2", "reg+c2+e32", "auto@s=nop", "reg+nop",
-            "reg+e32+nop", "reg+e64+nop", "reg+r8", "reg+r8+e32", "reg+r8+e64", "auto:cols", "reg:cols", "reg+e32:cols",
-            "reg+e64:cols", "reg+c2:cols", "auto:rows", "reg+c8+e64")
+# phase 2 (after the H100 sweep of 859c91a set the defaults): at 4096^2 the default (reg, 64 an invocation) against
+# the tiled passes it replaced and its neighbours (32 an invocation, radix 8, 16 an invocation); at 2048^2 that the
+# tiled default still beats the register pass; partial column tiles (4050 columns); the long columns whose whole
+# transform lost ~7 ms a call to the pool (8192x4096; 16384x1024, 8192^2 of the same kind); the 1-D rows.
+CASES = {
+    "4096x4096": ("auto", "tiled", "copy", "reg+e32", "reg+r8", "reg+e16", "auto:cols", "tiled:cols", "reg+e32:cols",
+                  "auto:rows"),
+    "2048x2048": ("auto", "reg+e16", "reg+e32", "reg", "auto:cols", "reg+e16:cols"),
+    "4096x4050": ("auto", "tiled", "auto:cols", "tiled:cols"),
+    "8192x4096": ("auto", "tiled", "copy", "reg+e32", "auto:cols", "tiled:cols", "auto:rows"),
+    "16384x1024": ("auto", "tiled", "auto:cols", "tiled:cols", "reg+e32:cols"),
+    "8192x8192": ("auto", "tiled", "auto:cols", "tiled:cols"),
+    "2^24": ("auto", "copy"),
+    "2^25": ("auto",),
+    "2^26": ("auto",),
+}
+SMALL = {"512x512": ("auto", "tiled", "copy", "reg", "reg+e16", "reg+e32:cols", "auto:cols", "auto:rows"),
+         "2048x256": ("auto", "tiled", "reg", "reg+e32", "reg+c2+e16", "reg:cols", "tiled:cols"),
+         "2^16": ("auto", "copy")}
 
 
 def _reg_knobs(head: str) -> dict:
@@ -64,31 +74,41 @@ def _reg_knobs(head: str) -> dict:
 def variant(spec: str, min_length: int):
     head = spec.split(":")[0]
     if head.startswith("reg"):
-        with K.reg_options(on=True, min_length=min_length, **_reg_knobs(head)):
-            yield
+        ctx = K.reg_options(on=True, min_length=min_length, **_reg_knobs(head))
+    elif head == "tiled":
+        ctx = K.reg_options(on=False)
+    elif head in ("auto", "copy"):
+        ctx = contextlib.nullcontext()
     else:
-        with _tile_variant(head):
-            yield
+        raise ValueError(f"variant {spec!r}: auto, tiled, reg[+knobs] or copy")
+    with ctx:
+        yield
 
 
-def _plan_text(dev, shape, spec: str) -> tuple[str, bool]:
-    """The column axis's register plan under the variant in force (and whether it applies)."""
-    if not spec.startswith("reg"):
-        return "columns: default tiled passes", True
+def _plan_text(dev, shape) -> str:
+    """The column axis's plan under the options in force."""
+    if len(shape) == 1:
+        return "1-D: " + K.plan(shape[0], 1, K.local_capacity(dev, 8), 8).describe()
     rp = K.reg_plan(dev, 8, shape[0], shape[1])
     if rp is None:
-        return "n/a: reg_plan refuses this shape", False
+        return "columns: tiled passes " + K.plan(shape[0], shape[1], K.local_capacity(dev, 8), 8).describe()
     radices, C, E, G = rp
-    return (f"columns in one pass: stages {'x'.join(map(str, radices))}, {C} columns, {E} an invocation "
-            f"({shape[0] // E * C} invocations), {G} exchange rounds"), True
+    return (f"columns in one register pass: stages {'x'.join(map(str, radices))}, {C} columns, {E} an invocation "
+            f"({shape[0] // E * C} invocations), {G} exchange rounds")
+
+
+def _shape(spec: str) -> tuple:
+    if spec.startswith("2^"):
+        return (1 << int(spec[2:]),)
+    return tuple(map(int, spec.split("x")))
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", action="store_true", help="lavapipe sizes")
-    ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--cases", default="", help="RxC shapes, comma separated (default 4096x4096,2048x2048,"
-                                                "8192x4096; --small: 512x512,2048x256)")
+    ap.add_argument("--variants", default="", help="comma separated, for every case (default: each case's own)")
+    ap.add_argument("--cases", default="", help="RxC shapes or 2^k lengths, comma separated (default: "
+                                                + ",".join(CASES) + "; --small: " + ",".join(SMALL) + ")")
     ap.add_argument("--inner", type=int, default=10, help="calls a sample")
     ap.add_argument("--samples", type=int, default=5)
     ap.add_argument("--budget", type=float, default=135.0)
@@ -96,79 +116,91 @@ def main(argv=None) -> None:
     start = time.perf_counter()
     dev = wg.default_device()
     torch = _torch()
-    spec = a.cases or ("512x512,2048x256" if a.small else "4096x4096,2048x2048,8192x4096")
-    cases = [tuple(map(int, c.split("x"))) for c in spec.split(",")]
+    table = SMALL if a.small else CASES
+    cases = a.cases.split(",") if a.cases else list(table)
     inner, samples = (min(a.inner, 3), min(a.samples, 2)) if a.small else (a.inner, a.samples)
     min_length = 256 if a.small else 2048
     lim = dev.properties.limits
     print(f"device: {dev.properties.name} ({dev.properties.backend}); workgroup memory "
           f"{lim.max_compute_workgroup_storage_size} B; invocations {lim.max_compute_invocations_per_workgroup}; "
-          f"torch: {torch.cuda.get_device_name() if torch else 'none'}; reg defaults {K.REG_DEFAULTS}", flush=True)
+          f"torch: {torch.cuda.get_device_name() if torch else 'none'}; reg defaults {K.REG_DEFAULTS}; "
+          f"pool limit {dev.allocator.cache_limit >> 20} MiB", flush=True)
     rng = np.random.default_rng(0)
-    shares = [4.0] + [1.0] * (len(cases) - 1)  # 4096^2 first and most
-    for i, shape in enumerate(cases):
+    for i, spec in enumerate(cases):
         now = time.perf_counter()
-        until = now + (a.budget - (now - start)) * shares[i] / sum(shares[i:])
-        x = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64)
+        until = now + (a.budget - (now - start)) / (len(cases) - i)
+        shape = _shape(spec)
+        x = (rng.standard_normal(shape, np.float32) + 1j * rng.standard_normal(shape, np.float32)).astype(np.complex64)
+        refs: dict = {}
+
+        def ref(axis, x=x, refs=refs):  # torch's (or numpy's) answer, computed when first asked
+            if axis not in refs:
+                if torch is not None:
+                    t = torch.from_numpy(x).cuda()
+                    r = torch.fft.fftn(t) if axis is None else torch.fft.fft(t, dim=axis)
+                    refs[axis] = r.cpu().numpy()
+                    del t, r
+                else:
+                    refs[axis] = (np.fft.fftn(x) if axis is None else np.fft.fft(x, axis=axis)).astype(np.complex64)
+            return refs[axis]
         tt = None
         if torch is not None:
             t = torch.from_numpy(x).cuda()
-            want = torch.fft.fft2(t).cpu().numpy().astype(np.complex128)
-            tt = _best(lambda: torch.fft.fft2(t), torch.cuda.synchronize, inner, samples)
-            ref = {0: torch.fft.fft(t, dim=0).cpu().numpy().astype(np.complex128),
-                   1: torch.fft.fft(t, dim=1).cpu().numpy().astype(np.complex128)}
+            tt = _best(lambda: torch.fft.fftn(t), torch.cuda.synchronize, inner, samples)
             del t
-        else:
-            want = np.fft.fft2(x.astype(np.complex128))
-            ref = {0: np.fft.fft(x.astype(np.complex128), axis=0), 1: np.fft.fft(x.astype(np.complex128), axis=1)}
+            torch.cuda.empty_cache()
         xa = wg.asarray(x)
         xa.mirror.buffer()
         dev.synchronize()
-        print(f"fft2 {shape[0]}x{shape[1]} complex64 ({x.nbytes >> 20} MiB)"
-              + (f": torch.fft.fft2 {tt * 1e3:.3f} ms" if tt else ""), flush=True)
+        name = f"fft2 {spec}" if len(shape) == 2 else f"fft {spec}"
+        print(f"{name} complex64 ({x.nbytes >> 20} MiB)" + (f": torch {tt * 1e3:.3f} ms" if tt else ""), flush=True)
         whole = {}
-        for v in a.variants.split(","):
+        for v in (a.variants.split(",") if a.variants else table.get(spec, ("auto", "tiled", "copy"))):
             if time.perf_counter() > until:
-                print(f"  {v:24s} skipped: past this case's share of the {a.budget:.0f} s budget", flush=True)
+                print(f"  {v:16s} skipped: past this case's share of the {a.budget:.0f} s budget", flush=True)
                 continue
             what = v.partition(":")[2]
+            axis = {"cols": 0, "rows": -1}.get(what)
+            if what and len(shape) == 1:
+                print(f"  {v:16s} n/a: a 1-D case", flush=True)
+                continue
             if v == "copy":
-                f, goal, plans, ok = xa.copy, x.astype(np.complex128), "plain copy: Array.copy", True
-                passes = 1
+                f, plans = xa.copy, "plain copy: Array.copy"
             else:
-                axis = {"cols": 0, "rows": 1}.get(what)
                 with variant(v, min_length):
-                    plans, ok = _plan_text(dev, shape, v) if axis != 1 else ("rows: default", True)
-                if not ok:
-                    print(f"  {v:24s} {plans}", flush=True)
+                    plans = _plan_text(dev, shape) if axis != -1 else "rows: default"
+                if v.startswith("reg") and axis != -1 and "register" not in plans:
+                    print(f"  {v:16s} n/a: reg_plan refuses this shape", flush=True)
                     continue
 
-                def f(axis=axis):
+                def f(axis=axis, xa=xa):
                     return wg.fft.fftn(xa) if axis is None else wg.fft.fft(xa, axis=axis)
-                goal = want if axis is None else ref[axis]
-                passes = 0
             try:  # the variant's knobs in force around the check and the timing (not entered a call)
-                with contextlib.nullcontext() if v == "copy" else variant(v, min_length):
+                with variant(v, min_length):
                     got = f().numpy()
+                    goal = x if v == "copy" else ref(None if axis is None else axis % len(shape))
                     err = float(np.linalg.norm(got - goal) / np.linalg.norm(goal))
                     del got
+                    before = dev.stats()
                     tw = _best(f, dev.synchronize, inner, samples)
+                    made = (dev.stats() - before).buffers_allocated
             except Exception as e:  # a variant the device refuses: report it, sweep on
-                print(f"  {v:24s} failed: {type(e).__name__}: {str(e)[:300]}", flush=True)
+                print(f"  {v:16s} failed: {type(e).__name__}: {str(e)[:300]}", flush=True)
                 continue
-            line = f"  {v:24s} {tw * 1e3:8.3f} ms  rel err {err:.1e}"
-            if passes:
+            line = f"  {v:16s} {tw * 1e3:8.3f} ms  rel err {err:.1e}"
+            if v == "copy":
                 line += f"  {2 * x.nbytes / tw / 1e9:7.1f} GB/s"
             if tt:
                 line += f"  speed / torch {tt / tw:.2f}"
-            print(line + f"  [{plans}]", flush=True)
+            print(line + f"  new buffers {made}  [{plans}]", flush=True)
             if not what and v != "copy":
                 whole[v] = tw
+        del xa
         if whole:
             best = min(whole, key=whole.get)
             base = whole.get("auto", whole[best])
             print(f"  best {best}: {whole[best] * 1e3:.3f} ms, {base / whole[best]:.2f} x auto's speed"
-                  + (f", {tt / whole[best]:.2f} x torch.fft.fft2's" if tt else ""), flush=True)
+                  + (f", {tt / whole[best]:.2f} x torch's" if tt else ""), flush=True)
     print(f"total {time.perf_counter() - start:.0f} s", flush=True)
 
 
