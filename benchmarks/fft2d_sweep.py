@@ -4,16 +4,18 @@ the tiled passes it replaced, the register variants around the default and torch
 1-D rows (2^24-2^26) the same run, so a change of the default or of the pool shows at every size.
 
 `python -m benchmarks.fft2d_sweep` (a GPU with torch: 4096^2, 2048^2, 4096x4050 (partial column tiles), 8192x4096,
-16384x1024, 8192^2, 1-D 2^24, 2^25, 2^26; <= 150 s, a budget guard skips what is left past a case's share of
-``--budget`` seconds)
+16384x1024, 8192^2, 4096x64 and 4096x512 (narrow: few workgroups), 1-D 2^24, 2^25, 2^26; <= 150 s, a budget
+guard skips what is left past a case's share of ``--budget`` seconds)
 `python -m benchmarks.fft2d_sweep --small` (lavapipe: 512^2, 2048x256, 1-D 2^16, the register pass forced from 256)
 
 A variant is one of:
-  "auto[:what]"        the default (what a plain call runs)
+  "auto[+gN][:what]"   the default (what a plain call runs); g: the register pass only from N workgroups
+                       (``reg_options(min_groups=N)``)
   "tiled[:what]"       the default with the register pass off (the columns in the tiled passes: the default before)
   "reg[+cN][+eN][+rN][+nop][:what]"  the columns in one register-held pass from length 2048 (256 with --small):
                        tiles of N columns (c, default 4), N elements an invocation (e, default 64), stages of radix N
-                       (r, default 16), nop: the twiddles looked up one a value instead of as powers of one lookup
+                       (r, default 16), g as for auto, nop: the twiddles looked up one a value instead of as
+                       powers of one lookup
   "copy"               ``Array.copy`` of the input (one read and one write: the ceiling of one pass)
 ":cols" / ":rows" times the one axis's transform alone (``wg.fft.fft`` along 0 / -1; 2-D cases only).  Each line:
 the best time over synchronised samples, bytes over time (copy), the relative L2 error against torch.fft's answer
@@ -48,6 +50,8 @@ CASES = {
     "8192x4096": ("auto", "tiled", "copy", "reg+e32", "auto:cols", "tiled:cols", "auto:rows"),
     "16384x1024": ("auto", "tiled", "auto:cols", "tiled:cols", "reg+e32:cols"),
     "8192x8192": ("auto", "tiled", "auto:cols", "tiled:cols"),
+    "4096x64": ("auto:cols", "tiled:cols"),  # 16 workgroups of the register pass: where ``min_groups`` would start
+    "4096x512": ("auto:cols", "tiled:cols"),  # 128
     "2^24": ("auto", "copy"),
     "2^25": ("auto",),
     "2^26": ("auto",),
@@ -63,10 +67,10 @@ def _reg_knobs(head: str) -> dict:
         if tok == "nop":
             out["powers"] = False
             continue
-        m = re.fullmatch(r"([cer])(\d+)", tok)
+        m = re.fullmatch(r"([cerg])(\d+)", tok)
         if not m:
             raise ValueError(f"register variant knob {tok!r}")
-        out[{"c": "columns", "e": "per", "r": "radix"}[m[1]]] = int(m[2])
+        out[{"c": "columns", "e": "per", "r": "radix", "g": "min_groups"}[m[1]]] = int(m[2])
     return out
 
 
@@ -77,6 +81,8 @@ def variant(spec: str, min_length: int):
         ctx = K.reg_options(on=True, min_length=min_length, **_reg_knobs(head))
     elif head == "tiled":
         ctx = K.reg_options(on=False)
+    elif head.startswith("auto+"):
+        ctx = K.reg_options(**_reg_knobs(head))
     elif head in ("auto", "copy"):
         ctx = contextlib.nullcontext()
     else:

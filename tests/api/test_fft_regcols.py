@@ -137,6 +137,13 @@ def test_default_fftn_4096_is_two_dispatches_and_no_new_buffer(monkeypatch):
     assert (d.dispatches, d.buffers_allocated) == (2, 0)
     assert calls == [((16, 16, 16), 4, 64, K.reg_plan(dev, 8, 4096, 6)[3])] * 2
     close(y, np.fft.fftn(host), np.complex64, 4096 * 6)
+    with K.reg_options(min_groups=3):  # 2 tiles of columns: the tiled passes
+        close(wg.fft.fft(x, axis=0), np.fft.fft(host, axis=0), np.complex64, 4096)
+    with K.reg_options(min_groups=2):
+        wg.fft.fft(x, axis=0)
+    assert len(calls) == 3
+    with pytest.raises(ValueError), K.reg_options(min_groups=-1):
+        pass
 
 
 @settings(max_examples=6, deadline=None)

@@ -16,8 +16,9 @@
   on a GPU (two-pass plans of 4096-point tiles, of one column or held in registers, measured 1.5-6x slower on
   the H100 and were removed).
 * ``reg_options`` (the default for strided power-of-two axes of 4096 and more, measured faster on the H100): such an
-  axis (4096^2's columns) in one pass, C >= 4 columns a workgroup held in registers (64 elements an invocation), the Stockham stages on the registers, the exchanges through
-  workgroup memory in rounds (``fft_regcols.wgsl``, ``benchmarks/fft2d_sweep.py``).
+  axis (4096^2's columns) in one pass, C >= 4 columns a workgroup held in registers (64 elements an invocation),
+  the Stockham stages on the registers, the exchanges through workgroup memory in rounds (``fft_regcols.wgsl``,
+  ``benchmarks/fft2d_sweep.py``).
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
@@ -582,7 +583,7 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
         return
     rp = reg_plan(device, cdtype.device_itemsize, n, inner) if inner > 1 and _reg["on"] else None
-    if rp is not None:
+    if rp is not None and rows * -(-inner // rp[1]) >= _reg["min_groups"]:
         _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp)
         return
     _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale)
@@ -1045,12 +1046,15 @@ class _Fixed(launch.Kernel):
 # registers (``per`` elements an invocation, n C / per invocations), the Stockham stages (radix ``radix``, the rest
 # a smaller power of two) done on the registers, the exchanges between stages through workgroup memory in rounds
 # of as many elements as it holds (4096 x 4 complex64 = 128 KiB: 4 rounds at 32 or 48 KiB).  ``min_length``: the
-# shortest axis it takes; ``complex128``: complex128 axes too (unmeasured on GPUs: off).  The H100 sweep
+# shortest axis it takes; ``complex128``: complex128 axes too (unmeasured on GPUs: off); ``min_groups``: the fewest
+# workgroups (column tiles x batches) it takes, narrower transforms keep the tiled passes, whose workgroups are
+# many more (0: every width; unmeasured: (4096, 64) is 16 workgroups, the sweep times it).  The H100 sweep
 # (``benchmarks/fft2d_sweep.py``, 2026-12-06, 859c91a) set the defaults: 64 elements an invocation (256 invocations
 # at 4096 x 4) fastest, 4096^2 fft2 0.346 -> 0.297 ms (columns alone 0.217 -> 0.182; 16 an invocation, 1024
 # invocations, 0.365: spills); at 2048^2 every register variant lost (0.165-0.179 ms against the tiled 0.143): from
 # 4096 only.  8192 x 4096's columns (stages 2x16x16x16, 8 rounds) 0.610 ms.
-REG_DEFAULTS = dict(on=True, columns=4, per=64, radix=16, powers=True, min_length=4096, complex128=False)
+REG_DEFAULTS = dict(on=True, columns=4, per=64, radix=16, powers=True, min_length=4096, complex128=False,
+                    min_groups=0)
 _reg = dict(REG_DEFAULTS)
 
 
@@ -1059,7 +1063,8 @@ def reg_options(**kw):
     """Within the block, strided power-of-two axes of at least ``min_length`` take the register-held one-pass
     kernel where it fits (``on``): tiles of ``columns`` columns (a power of two, 2-16), ``per`` elements an
     invocation (a power of two that every stage's radix divides), stages of ``radix`` (4, 8 or 16) and one of the
-    rest, twiddles as ``powers`` of one lookup a butterfly; complex128 axes only with ``complex128``."""
+    rest, twiddles as ``powers`` of one lookup a butterfly; complex128 axes only with ``complex128``; transforms of
+    at least ``min_groups`` workgroups (column tiles times batches)."""
     bad = set(kw) - set(REG_DEFAULTS)
     if bad:
         raise ValueError(f"reg_options {sorted(bad)}: need some of {tuple(REG_DEFAULTS)}")
@@ -1068,6 +1073,8 @@ def reg_options(**kw):
         v = new[key]
         if v < 2 or v & (v - 1):
             raise ValueError(f"reg_options {key}={v}: need a power of two >= 2")
+    if new["min_groups"] < 0:
+        raise ValueError(f"reg_options min_groups={new['min_groups']}: need 0 or more")
     if new["columns"] > 16 or new["radix"] not in (4, 8, 16) or new["per"] % new["radix"]:
         raise ValueError(f"reg_options {new}: columns <= 16, radix 4, 8 or 16 dividing per")
     old = dict(_reg)
