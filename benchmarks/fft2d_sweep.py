@@ -95,7 +95,7 @@ def _plan_text(dev, shape) -> str:
     """The column axis's plan under the options in force."""
     if len(shape) == 1:
         return "1-D: " + K.plan(shape[0], 1, K.local_capacity(dev, 8), 8).describe()
-    rp = K.reg_plan(dev, 8, shape[0], shape[1])
+    rp = K.reg_choice(dev, 8, 1, shape[0], shape[1])
     if rp is None:
         return "columns: tiled passes " + K.plan(shape[0], shape[1], K.local_capacity(dev, 8), 8).describe()
     radices, C, E, G = rp
@@ -155,9 +155,13 @@ def main(argv=None) -> None:
             tt = _best(lambda: torch.fft.fftn(t), torch.cuda.synchronize, inner, samples)
             del t
             torch.cuda.empty_cache()
-        xa = wg.asarray(x)
-        xa.mirror.buffer()
-        dev.synchronize()
+        try:
+            xa = wg.asarray(x)
+            xa.mirror.buffer()
+            dev.synchronize()
+        except Exception as e:  # a size the device refuses: report it, sweep on
+            print(f"{spec}: failed to upload: {type(e).__name__}: {str(e)[:300]}", flush=True)
+            continue
         name = f"fft2 {spec}" if len(shape) == 2 else f"fft {spec}"
         print(f"{name} complex64 ({x.nbytes >> 20} MiB)" + (f": torch {tt * 1e3:.3f} ms" if tt else ""), flush=True)
         whole = {}

@@ -582,8 +582,8 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
             raise ValueError(f"Bluestein's length {n} needs contiguous rows")
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
         return
-    rp = reg_plan(device, cdtype.device_itemsize, n, inner) if inner > 1 and _reg["on"] else None
-    if rp is not None and rows * -(-inner // rp[1]) >= _reg["min_groups"]:
+    rp = reg_choice(device, cdtype.device_itemsize, rows, n, inner) if inner > 1 and _reg["on"] else None
+    if rp is not None:
         _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp)
         return
     _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale)
@@ -1112,6 +1112,12 @@ def reg_plan(device, itemsize: int, n: int, inner: int):
     if G > E or any(math.prod(radices[s + 1:]) % G for s in range(len(radices) - 1)):
         return None
     return tuple(radices), C, E, G
+
+
+def reg_choice(device, itemsize: int, rows: int, n: int, inner: int):
+    """``reg_plan`` where ``transform`` takes it for ``rows`` batches: None too below ``min_groups`` workgroups."""
+    rp = reg_plan(device, itemsize, n, inner)
+    return rp if rp is not None and rows * -(-inner // rp[1]) >= _reg["min_groups"] else None
 
 
 def _build_reg(cdtype, n: int, radices: tuple, C: int, E: int, G: int, inverse: bool, powers: bool,
