@@ -118,6 +118,9 @@ def test_default_plans_of_the_h100_shapes():
     assert K.reg_plan(h, 8, 2048, 2048) is None
     assert K.reg_plan(h, 16, 4096, 4096) is None
     assert K.reg_plan(h, 8, 1 << 15, 1024) is None  # 2048 invocations: the tiled passes
+    # the tiled passes where the register pass does not apply: two passes, no Bluestein, no copy (48 KiB)
+    assert [K.plan(n, inner, 6144, 8).passes for n, inner in ((8192, 4096), (16384, 1024), (1 << 15, 1024))] == [2] * 3
+    assert [K.plan(1 << k, 1, 6144, 8).passes for k in (24, 25, 26)] == [3] * 3
 
 
 def test_default_fftn_4096_is_two_dispatches_and_no_new_buffer(monkeypatch):
