@@ -12,7 +12,8 @@ A variant is one of:
   "auto[+gN][:what]"   the default (what a plain call runs); g: the register pass only from N workgroups
                        (``reg_options(min_groups=N)``)
   "tiled[:what]"       the default with the register pass off (the columns in the tiled passes: the default before)
-  "reg[+cN][+eN][+rN][+nop][:what]"  the columns in one register-held pass from length 2048 (256 with --small):
+  "reg[+cN][+eN][+rN][+nop][:what]"  the columns in one register-held pass from length 2048 (256 with --small), at
+                       every longer length too (the default stops at ``max_length`` 4096):
                        tiles of N columns (c, default 4), N elements an invocation (e, default 64), stages of radix N
                        (r, default 16), g as for auto, nop: the twiddles looked up one a value instead of as
                        powers of one lookup
@@ -41,15 +42,18 @@ from .fft_gpu import _best, _torch
 # phase 2 (after the H100 sweep of 859c91a set the defaults): at 4096^2 the default (reg, 64 an invocation) against
 # the tiled passes it replaced and its neighbours (32 an invocation, radix 8, 16 an invocation); at 2048^2 that the
 # tiled default still beats the register pass; partial column tiles (4050 columns); the long columns whose whole
-# transform lost ~7 ms a call to the pool (8192x4096; 16384x1024, 8192^2 of the same kind); the 1-D rows.
+# transform lost ~7 ms a call to the pool (8192x4096; 16384x1024, 8192^2 of the same kind); the 1-D rows.  Phase 3
+# (the second H100 sweep, 7e4a6d7: the register pass lost at every column longer than 4096): the default stops at
+# ``max_length`` 4096, so the long shapes time it (auto: the tiled passes) against "reg" (the register pass, the
+# phase-2 default there).
 CASES = {
     "4096x4096": ("auto", "tiled", "copy", "reg+e32", "reg+r8", "reg+e16", "auto:cols", "tiled:cols", "reg+e32:cols",
                   "auto:rows"),
     "2048x2048": ("auto", "reg+e16", "reg+e32", "reg", "auto:cols", "reg+e16:cols"),
     "4096x4050": ("auto", "tiled", "auto:cols", "tiled:cols"),
-    "8192x4096": ("auto", "tiled", "copy", "reg+e32", "auto:cols", "tiled:cols", "auto:rows"),
-    "16384x1024": ("auto", "tiled", "auto:cols", "tiled:cols", "reg+e32:cols"),
-    "8192x8192": ("auto", "tiled", "auto:cols", "tiled:cols"),
+    "8192x4096": ("auto", "reg", "copy", "auto:cols", "reg:cols", "auto:rows"),
+    "16384x1024": ("auto", "reg", "auto:cols", "reg:cols"),
+    "8192x8192": ("auto", "reg", "auto:cols", "reg:cols"),
     "4096x64": ("auto:cols", "tiled:cols"),  # 16 workgroups of the register pass: where ``min_groups`` would start
     "4096x512": ("auto:cols", "tiled:cols"),  # 128
     "2^24": ("auto", "copy"),
@@ -58,6 +62,7 @@ CASES = {
 }
 SMALL = {"512x512": ("auto", "tiled", "copy", "reg", "reg+e16", "reg+e32:cols", "auto:cols", "auto:rows"),
          "2048x256": ("auto", "tiled", "reg", "reg+e32", "reg+c2+e16", "reg:cols", "tiled:cols"),
+         "8192x64": ("auto", "reg"),
          "2^16": ("auto", "copy")}
 
 
@@ -78,7 +83,7 @@ def _reg_knobs(head: str) -> dict:
 def variant(spec: str, min_length: int):
     head = spec.split(":")[0]
     if head.startswith("reg"):
-        ctx = K.reg_options(on=True, min_length=min_length, **_reg_knobs(head))
+        ctx = K.reg_options(on=True, min_length=min_length, max_length=1 << 30, **_reg_knobs(head))
     elif head == "tiled":
         ctx = K.reg_options(on=False)
     elif head.startswith("auto+"):

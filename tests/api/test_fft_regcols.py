@@ -20,7 +20,7 @@ from wgarray.kernels import fft as K
 
 
 def _on(**kw):
-    return K.reg_options(**{"on": True, "min_length": 16, "per": 16, **kw})
+    return K.reg_options(**{"on": True, "min_length": 16, "max_length": 1 << 16, "per": 16, **kw})
 
 
 @pytest.mark.parametrize("shape,opts,cap", [
@@ -106,21 +106,42 @@ def _h100():
 
 
 def test_default_plans_of_the_h100_shapes():
-    """The default plans of the shapes the H100 sweep measures: each column axis of 4096 to 16384 in ONE register
-    pass (64 elements an invocation), 2048 in the tiled passes; complex128 tiled."""
+    """The default plans of the shapes the H100 sweeps measured: a column axis of 4096 in ONE register pass (64
+    elements an invocation), 2048 and the longer columns (8192 x 4096, 16384 x 1024, 8192^2: measured faster
+    tiled) in the tiled passes; complex128 tiled.  ``max_length`` lifted: the register plans the longer ones had."""
     h = _h100()
     assert K.REG_DEFAULTS["on"] and K.REG_DEFAULTS["per"] == 64 and K.REG_DEFAULTS["min_length"] == 4096
+    assert K.REG_DEFAULTS["max_length"] == 4096
     assert K.reg_plan(h, 8, 4096, 4096) == ((16, 16, 16), 4, 64, 4)  # 256 invocations, 4 rounds of 32 KiB
-    assert K.reg_plan(h, 8, 8192, 4096) == ((2, 16, 16, 16), 4, 64, 8)   # 512 invocations
-    assert K.reg_plan(h, 8, 8192, 8192) == ((2, 16, 16, 16), 4, 64, 8)
-    assert K.reg_plan(h, 8, 16384, 1024) == ((4, 16, 16, 16), 4, 64, 16)  # 1024 invocations
     assert K.reg_plan(h, 8, 4096, 4050) is not None  # a partial tile of columns
-    assert K.reg_plan(h, 8, 2048, 2048) is None
+    for n, inner in ((2048, 2048), (8192, 4096), (8192, 8192), (16384, 1024), (1 << 15, 1024)):
+        assert K.reg_plan(h, 8, n, inner) is None, (n, inner)
+        assert K.reg_choice(h, 8, 1, n, inner) is None, (n, inner)
     assert K.reg_plan(h, 16, 4096, 4096) is None
-    assert K.reg_plan(h, 8, 1 << 15, 1024) is None  # 2048 invocations: the tiled passes
+    with K.reg_options(max_length=1 << 15):
+        assert K.reg_plan(h, 8, 8192, 4096) == ((2, 16, 16, 16), 4, 64, 8)   # 512 invocations
+        assert K.reg_plan(h, 8, 8192, 8192) == ((2, 16, 16, 16), 4, 64, 8)
+        assert K.reg_plan(h, 8, 16384, 1024) == ((4, 16, 16, 16), 4, 64, 16)  # 1024 invocations
+        assert K.reg_plan(h, 8, 1 << 15, 1024) is None  # 2048 invocations
     # the tiled passes where the register pass does not apply: two passes, no Bluestein, no copy (48 KiB)
-    assert [K.plan(n, inner, 6144, 8).passes for n, inner in ((8192, 4096), (16384, 1024), (1 << 15, 1024))] == [2] * 3
+    assert [K.plan(n, inner, 6144, 8).passes for n, inner in ((8192, 4096), (16384, 1024), (8192, 8192),
+                                                              (1 << 15, 1024))] == [2] * 4
     assert [K.plan(1 << k, 1, 6144, 8).passes for k in (24, 25, 26)] == [3] * 3
+
+
+def test_max_length_sends_longer_columns_to_the_tiled_passes(monkeypatch):
+    """An axis longer than ``max_length`` runs the tiled passes (the register pass not called), the answer the same;
+    lifting it takes the register pass again."""
+    host = _signal(9, (64, 8), np.complex64)
+    calls = []
+    real = K._reg_pass
+    monkeypatch.setattr(K, "_reg_pass", lambda *a: calls.append(a[5]) or real(*a))
+    with _on(max_length=32):
+        close(wg.fft.fft(wg.asarray(host), axis=0), np.fft.fft(host, axis=0), np.complex64, 64)
+    assert calls == []
+    with _on(max_length=64):
+        close(wg.fft.fft(wg.asarray(host), axis=0), np.fft.fft(host, axis=0), np.complex64, 64)
+    assert calls == [64]
 
 
 def test_default_fftn_4096_is_two_dispatches_and_no_new_buffer(monkeypatch):

@@ -1052,15 +1052,17 @@ class _Fixed(launch.Kernel):
 # (``benchmarks/fft2d_sweep.py``, 2026-12-06, 859c91a) set the defaults: 64 elements an invocation (256 invocations
 # at 4096 x 4) fastest, 4096^2 fft2 0.346 -> 0.297 ms (columns alone 0.217 -> 0.182; 16 an invocation, 1024
 # invocations, 0.365: spills); at 2048^2 every register variant lost (0.165-0.179 ms against the tiled 0.143): from
-# 4096 only.  8192 x 4096's columns (stages 2x16x16x16, 8 rounds) 0.610 ms.
-REG_DEFAULTS = dict(on=True, columns=4, per=64, radix=16, powers=True, min_length=4096, complex128=False,
-                    min_groups=0)
+# 4096 only.  ``max_length``: the longest axis it takes; the second H100 sweep (7e4a6d7) had it lose at every longer
+# column: 8192 x 4096 0.862 ms against the tiled 0.650 (columns alone 0.631 / 0.418), 16384 x 1024 1.311 / 0.372
+# (1.186 / 0.215), 8192^2's columns 1.194 / 0.854, while 4096 x 4050 won (0.556 / 0.766): 4096 only.
+REG_DEFAULTS = dict(on=True, columns=4, per=64, radix=16, powers=True, min_length=4096, max_length=4096,
+                    complex128=False, min_groups=0)
 _reg = dict(REG_DEFAULTS)
 
 
 @contextlib.contextmanager
 def reg_options(**kw):
-    """Within the block, strided power-of-two axes of at least ``min_length`` take the register-held one-pass
+    """Within the block, strided power-of-two axes of ``min_length`` to ``max_length`` take the register-held one-pass
     kernel where it fits (``on``): tiles of ``columns`` columns (a power of two, 2-16), ``per`` elements an
     invocation (a power of two that every stage's radix divides), stages of ``radix`` (4, 8 or 16) and one of the
     rest, twiddles as ``powers`` of one lookup a butterfly; complex128 axes only with ``complex128``; transforms of
@@ -1088,11 +1090,11 @@ def reg_options(**kw):
 
 def reg_plan(device, itemsize: int, n: int, inner: int):
     """(radices, columns, per, rounds) of the register-held pass for a strided axis of length n with ``inner``
-    columns, or None where it does not apply (off, n not a power of two or below ``min_length``, fewer columns than
-    a tile, too many invocations, a round's elements beyond the workgroup memory)."""
+    columns, or None where it does not apply (off, n not a power of two or outside ``min_length``-``max_length``,
+    fewer columns than a tile, too many invocations, a round's elements beyond the workgroup memory)."""
     C, E, R = _reg["columns"], _reg["per"], _reg["radix"]
-    if not _reg["on"] or inner < C or n < max(_reg["min_length"], E, 4) or n & (n - 1) or \
-            itemsize > 8 and not _reg["complex128"]:
+    if not _reg["on"] or inner < C or n < max(_reg["min_length"], E, 4) or n > _reg["max_length"] or \
+            n & (n - 1) or itemsize > 8 and not _reg["complex128"]:
         return None
     radices, rest = [], n
     while rest % R == 0 and rest > 1:
