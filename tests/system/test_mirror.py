@@ -696,6 +696,35 @@ def test_freed_arrays_return_their_device_blocks_to_the_pool(fresh):
     assert fresh.allocator.idle_bytes == idle
 
 
+def test_the_pool_past_its_limit_evicts_the_longest_idle_blocks():
+    """A freed block that takes the pool past ``cache_limit`` evicts the blocks idle the longest, not itself: a loop
+    of two 2 MiB temporaries after stale 1 MiB blocks filled the pool recreated a buffer every call (8192x4096's
+    FFT: a 256 MiB buffer a call, ~7 ms on the H100).  A block larger than the limit is not pooled."""
+    dev = wg.open_device()
+    try:
+        al, mib = dev.allocator, 1 << 20
+        al.cache_limit = 4 * mib
+        stale = [al.alloc(mib), al.alloc(mib)]
+        for b in stale:
+            al.free(b)
+        assert al.idle_bytes == 2 * mib
+        made = []
+        for _ in range(3):
+            before = dev.counters.buffers_allocated
+            a, b = al.alloc(2 * mib), al.alloc(2 * mib)
+            al.free(a)
+            al.free(b)
+            made.append(dev.counters.buffers_allocated - before)
+            assert al.idle_bytes <= al.cache_limit
+        assert made == [2, 0, 0]  # the loop's blocks stay pooled; the stale ones went
+        assert al.idle_bytes == 4 * mib and al._free.get(mib) == []
+        big = al.alloc(8 * mib)
+        al.free(big)  # beyond the limit: destroyed, the pool as it was
+        assert al.idle_bytes == 4 * mib and al.alloc(2 * mib).size == 2 * mib
+    finally:
+        dev.close()
+
+
 def test_a_reused_block_waits_for_the_pending_work_that_used_it(fresh):
     """Freed blocks go back to the pool at once, even while recorded work still uses them; an upload into such a
     block must not overtake that work (the stream flushes it first)."""
