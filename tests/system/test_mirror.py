@@ -696,10 +696,13 @@ def test_freed_arrays_return_their_device_blocks_to_the_pool(fresh):
     assert fresh.allocator.idle_bytes == idle
 
 
-def test_the_pool_past_its_limit_evicts_the_longest_idle_blocks():
+def test_the_pool_past_its_limit_evicts_the_longest_idle_blocks(monkeypatch):
     """A freed block that takes the pool past ``cache_limit`` evicts the blocks idle the longest, not itself: a loop
     of two 2 MiB temporaries after stale 1 MiB blocks filled the pool recreated a buffer every call (8192x4096's
-    FFT: a 256 MiB buffer a call, ~7 ms on the H100).  A block larger than the limit is not pooled."""
+    FFT: a 256 MiB buffer a call, ~7 ms on the H100).  A block larger than the limit is not pooled; with
+    LARGEST_KEPT the limit grows to that many of the largest block handed out."""
+    from wgarray.alloc import gpu as gpu_alloc
+    monkeypatch.setattr(gpu_alloc, "LARGEST_KEPT", 0)
     dev = wg.open_device()
     try:
         al, mib = dev.allocator, 1 << 20
@@ -721,6 +724,16 @@ def test_the_pool_past_its_limit_evicts_the_longest_idle_blocks():
         big = al.alloc(8 * mib)
         al.free(big)  # beyond the limit: destroyed, the pool as it was
         assert al.idle_bytes == 4 * mib and al.alloc(2 * mib).size == 2 * mib
+        monkeypatch.setattr(gpu_alloc, "LARGEST_KEPT", 3)  # the limit: 3 x 8 MiB
+        assert al.limit == 24 * mib
+        blocks = [al.alloc(8 * mib) for _ in range(3)]
+        before = dev.counters.buffers_allocated
+        for b in blocks:
+            al.free(b)
+        assert al.idle_bytes == 24 * mib  # all three kept (the 2 MiB ones evicted)
+        again = [al.alloc(8 * mib) for _ in range(3)]
+        assert dev.counters.buffers_allocated == before  # reused, none created
+        del again
     finally:
         dev.close()
 
