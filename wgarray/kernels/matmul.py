@@ -41,7 +41,11 @@ class Variant:
     ``split``: K split into that many slices, summed by a second kernel.  ``rows``: an operand contiguous along k
     (A of a C-ordered product, B of ``x @ y.T``) is staged with consecutive invocations on consecutive rows, so
     that its transposed scalar stores into workgroup memory hit consecutive banks (the default mapping puts
-    consecutive invocations along k: wider global reads of one row, but 4-way bank conflicts on the stores)."""
+    consecutive invocations along k: wider global reads of one row, but 4-way bank conflicts on the stores).
+    ``unchecked`` (name suffix ``_u``): the shader module is made without naga's runtime checks (every dynamic
+    index into the staged tiles otherwise gets a ``min(i, len - 1)`` clamp, and the K loop a forced loop-bound
+    counter); the kernel's indices are in range by construction.  Where the library lacks the entry point the
+    checked module is used (``device.unchecked_available``)."""
 
     bm: int = 128
     bn: int = 128
@@ -51,6 +55,7 @@ class Variant:
     db: bool = False
     split: int = 1
     rows: bool = False
+    unchecked: bool = False
 
     def __post_init__(self) -> None:
         ok = (self.tm in (4, 8, 16) and self.tn in (4, 8, 16) and self.bm % (4 * self.tm) == 0 and self.bn % (4 * self.tn) == 0
@@ -70,19 +75,20 @@ class Variant:
     def name(self) -> str:
         return (f"{self.bm}x{self.bn}_{self.tm}x{self.tn}_k{self.bk}" + ("_r" if self.rows else "")
                 + ("_db" if self.db else "")
-                + (f"_s{self.split}" if self.split > 1 else ""))
+                + (f"_s{self.split}" if self.split > 1 else "") + ("_u" if self.unchecked else ""))
 
     def __str__(self) -> str:
         return self.name
 
     @classmethod
     def parse(cls, name: str) -> "Variant":
-        """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``, ``128x256_8x16_k8_r_db``."""
-        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_db)?(?:_s(\d+))?", name)
+        """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``, ``128x256_8x16_k8_r_db``,
+        ``128x128_8x8_k16_r_db_s4_u``."""
+        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_db)?(?:_s(\d+))?(_u)?", name)
         if not m:
             raise ValueError(f"not a matmul variant name: {name!r} (like '128x128_8x8_k8_r_db_s4')")
         bm, bn, tm, tn, bk = (int(g) for g in m.groups()[:5])
-        return cls(bm, bn, tm, tn, bk, bool(m.group(7)), int(m.group(8) or 1), bool(m.group(6)))
+        return cls(bm, bn, tm, tn, bk, bool(m.group(7)), int(m.group(8) or 1), bool(m.group(6)), bool(m.group(9)))
 
     def replace(self, **kw) -> "Variant":
         return Variant(**{**self.__dict__, **kw})
@@ -296,7 +302,7 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int, epilogue: str = "st
         ks, c_off = math.ceil(math.ceil(K / split) / v.bk) * v.bk, 0
     key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, v, amode, bmode, cvec, epilogue)
     kernel = launch.compile(device, key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec,
-                                                              epilogue))
+                                                              epilogue), checks=not v.unchecked)
     params = _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs, c_rs, c_bs)
     launch.dispatch(device, kernel, bufs, params, grid=grid)
     if split > 1:
