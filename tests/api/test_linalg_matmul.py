@@ -291,7 +291,9 @@ _ORIGINAL = _mm.candidates()[:16]  # the original 8 tile shapes, plain and doubl
 VARIANTS = [v.name if v in _ORIGINAL or v.name in _FAST_NEW else pytest.param(v.name, marks=pytest.mark.slow)
             for v in _mm.candidates()] + [
     "128x128_8x8_k16_r_db_s3", "64x128_4x8_k8_r_s2", "64x64_4x4_k16_s2", "128x128_8x8_k8_db_s3", "128x64_8x4_k16_s4",
-    "64x64_8x8_k8_db_s8", "64x128_4x8_k16_db_s5"]
+    "64x64_8x8_k8_db_s8", "64x128_4x8_k16_db_s5",
+    # without naga's runtime checks (the module through wgpuDeviceCreateShaderModuleTrusted)
+    "128x128_8x8_k16_r_db_u", "128x128_8x8_k16_r_db_s3_u", "64x64_4x4_k16_db_u", "128x256_8x16_k8_r_db_u"]
 
 
 def _ints(rng, shape, dtype=np.float32):
@@ -356,6 +358,30 @@ def test_matmul_variant_dtypes(name, dtype):
         assert got.shape == (M, N) and (got == 0).all()
 
 
+def test_matmul_unchecked_module(monkeypatch):
+    """A ``_u`` variant's module is made without runtime checks (through ``device.shader_module_unchecked``, and
+    that through the trusted entry point where the library has it); the checked variant never goes there; without
+    the entry point the checked module is made and the answer is the same."""
+    from wgarray import device as wdev
+    made = []
+    real = wdev.shader_module_unchecked
+    monkeypatch.setattr(wdev, "shader_module_unchecked", lambda d, code: made.append(code) or real(d, code))
+    rng = np.random.default_rng(31)
+    a, b = _ints(rng, (2, 45, 29)), _ints(rng, (2, 29, 51))
+    assert _mm.Variant.parse("64x128_4x8_k8_r_db_s2_u").unchecked
+    with _mm.forced("64x128_4x8_k8_r_db_s2"):
+        check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
+    assert not made
+    with _mm.forced("64x128_4x8_k8_r_db_s2_u"):
+        check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
+    assert len(made) == 1 and "workgroupBarrier" in made[0]
+    assert wdev.unchecked_available()  # wgpu-native exports wgpuDeviceCreateShaderModuleTrusted
+    monkeypatch.setattr(wdev, "unchecked_available", lambda: False)
+    with _mm.forced("64x128_4x8_k16_r_s2_u"):
+        check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
+    assert len(made) == 2
+
+
 def test_matmul_variant_choice():
     """Precedence: the override hook (a variant, a name, or a callable; None falls through), then TABLE, then
     the heuristic; names round-trip; a bad configuration is refused."""
@@ -381,7 +407,9 @@ def test_matmul_variant_choice():
     assert _mm.choose(*shape) == default
     for v in _mm.candidates():
         assert _mm.Variant.parse(v.name) == v
-    for bad in ["128x128", "128x128_8x8_k9", "100x64_8x4_k8", "64x64_2x2_k8", "64x64_4x4_k8_s0"]:
+    for name in ["128x128_8x8_k16_r_db_s4_u", "64x64_4x4_k8_u"]:
+        assert _mm.Variant.parse(name).name == name and _mm.Variant.parse(name).unchecked
+    for bad in ["128x128", "128x128_8x8_k9", "100x64_8x4_k8", "64x64_2x2_k8", "64x64_4x4_k8_s0", "64x64_4x4_k8_u_db"]:
         with pytest.raises(ValueError):
             _mm.Variant.parse(bad)
 
