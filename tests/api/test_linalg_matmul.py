@@ -293,7 +293,9 @@ VARIANTS = [v.name if v in _ORIGINAL or v.name in _FAST_NEW else pytest.param(v.
     "128x128_8x8_k16_r_db_s3", "64x128_4x8_k8_r_s2", "64x64_4x4_k16_s2", "128x128_8x8_k8_db_s3", "128x64_8x4_k16_s4",
     "64x64_8x8_k8_db_s8", "64x128_4x8_k16_db_s5",
     # without naga's runtime checks (the module through wgpuDeviceCreateShaderModuleTrusted)
-    "128x128_8x8_k16_r_db_u", "128x128_8x8_k16_r_db_s3_u", "64x64_4x4_k16_db_u", "128x256_8x16_k8_r_db_u"]
+    "128x128_8x8_k16_r_db_u", "128x128_8x8_k16_r_db_s3_u", "64x64_4x4_k16_db_u", "128x256_8x16_k8_r_db_u",
+    # the double-buffered loop unrolled by two slices (odd and even slice counts, split slices of either parity)
+    "128x128_8x8_k16_r_db2", "64x64_4x4_k8_db2_s3_u", "128x256_8x16_k8_r_db2_u"]
 
 
 def _ints(rng, shape, dtype=np.float32):
@@ -409,6 +411,11 @@ def test_matmul_variant_choice():
         assert _mm.Variant.parse(v.name) == v
     for name in ["128x128_8x8_k16_r_db_s4_u", "64x64_4x4_k8_u"]:
         assert _mm.Variant.parse(name).name == name and _mm.Variant.parse(name).unchecked
+    for name in ["128x128_8x8_k16_r_db2", "64x64_4x4_k8_db2_s2_u"]:
+        v = _mm.Variant.parse(name)
+        assert v.name == name and v.pair and v.db
+    with pytest.raises(ValueError):
+        _mm.Variant(pair=True)  # the paired loop is a double-buffered one
     for bad in ["128x128", "128x128_8x8_k9", "100x64_8x4_k8", "64x64_2x2_k8", "64x64_4x4_k8_s0", "64x64_4x4_k8_u_db"]:
         with pytest.raises(ValueError):
             _mm.Variant.parse(bad)

@@ -45,7 +45,10 @@ class Variant:
     ``unchecked`` (name suffix ``_u``): the shader module is made without naga's runtime checks (every dynamic
     index into the staged tiles otherwise gets a ``min(i, len - 1)`` clamp, and the K loop a forced loop-bound
     counter); the kernel's indices are in range by construction.  Where the library lacks the entry point the
-    checked module is used (``device.unchecked_available``)."""
+    checked module is used (``device.unchecked_available``).  ``pair`` (with ``db``; name ``_db2``): the double
+    buffered K loop unrolled by two slices, the first computing from buffer 0 and the second from buffer 1, so
+    that every workgroup-memory index in the products is ``ty``/``tx`` plus a constant (no ``cur * len``
+    offset recomputed a slice, and a clamp a compiler that knows the invocation id's range can drop)."""
 
     bm: int = 128
     bn: int = 128
@@ -56,10 +59,12 @@ class Variant:
     split: int = 1
     rows: bool = False
     unchecked: bool = False
+    pair: bool = False
 
     def __post_init__(self) -> None:
         ok = (self.tm in (4, 8, 16) and self.tn in (4, 8, 16) and self.bm % (4 * self.tm) == 0 and self.bn % (4 * self.tn) == 0
-              and self.bk in (4, 8, 16, 32) and 1 <= self.split <= 64 and 32 <= self.threads <= 1024)
+              and self.bk in (4, 8, 16, 32) and 1 <= self.split <= 64 and 32 <= self.threads <= 1024
+              and (self.db or not self.pair))
         if not ok:
             raise ValueError(f"matmul variant {self.name}: unsupported configuration")
 
@@ -74,7 +79,7 @@ class Variant:
     @property
     def name(self) -> str:
         return (f"{self.bm}x{self.bn}_{self.tm}x{self.tn}_k{self.bk}" + ("_r" if self.rows else "")
-                + ("_db" if self.db else "")
+                + ("_db2" if self.pair else "_db" if self.db else "")
                 + (f"_s{self.split}" if self.split > 1 else "") + ("_u" if self.unchecked else ""))
 
     def __str__(self) -> str:
@@ -83,12 +88,13 @@ class Variant:
     @classmethod
     def parse(cls, name: str) -> "Variant":
         """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``, ``128x256_8x16_k8_r_db``,
-        ``128x128_8x8_k16_r_db_s4_u``."""
-        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_db)?(?:_s(\d+))?(_u)?", name)
+        ``128x128_8x8_k16_r_db_s4_u``, ``128x128_8x8_k16_r_db2_u``."""
+        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_db2?)?(?:_s(\d+))?(_u)?", name)
         if not m:
             raise ValueError(f"not a matmul variant name: {name!r} (like '128x128_8x8_k8_r_db_s4')")
         bm, bn, tm, tn, bk = (int(g) for g in m.groups()[:5])
-        return cls(bm, bn, tm, tn, bk, bool(m.group(7)), int(m.group(8) or 1), bool(m.group(6)), bool(m.group(9)))
+        return cls(bm, bn, tm, tn, bk, bool(m.group(7)), int(m.group(8) or 1), bool(m.group(6)), bool(m.group(9)),
+                   m.group(7) == "_db2")
 
     def replace(self, **kw) -> "Variant":
         return Variant(**{**self.__dict__, **kw})
@@ -463,7 +469,15 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
                         out.append(f"        acc{r}_{h} = acc{r}_{h} + a{kk}_{hr}[{i}] * b{kk}_{h};")
         return out
 
-    if v.db:
+    if v.pair:  # two slices an iteration, buffer 0 then buffer 1: constant offsets (the break is uniform)
+        loop = (fetch("kbeg") + store("0u", "0u") + ["    workgroupBarrier();",
+                f"    for (var k0 = kbeg; k0 < kend; k0 = k0 + {2 * BK}u) {{"]
+                + fetch(f"(k0 + {BK}u)") + ["        {"] + compute("0u", "0u") + ["        }"] + store(f"{AS}u", f"{BS}u")
+                + ["        workgroupBarrier();", f"        if (k0 + {BK}u >= kend) {{ break; }}"]
+                + fetch(f"(k0 + {2 * BK}u)") + ["        {"] + compute(f"{AS}u", f"{BS}u") + ["        }"]
+                + store("0u", "0u")
+                + ["        workgroupBarrier();", "    }"])
+    elif v.db:
         loop = (fetch("kbeg") + store("0u", "0u") + ["    workgroupBarrier();", "    var cur = 0u;",
                 f"    for (var k0 = kbeg; k0 < kend; k0 = k0 + {BK}u) {{",
                 f"        let ao = cur * {AS}u;", f"        let bo = cur * {BS}u;"]
