@@ -435,3 +435,30 @@ def test_narrow_products_take_narrow_tiles(M, N, K):
     b = rng.integers(-3, 4, (K, N)).astype(np.float32)
     np.testing.assert_array_equal((wg.asarray(a) @ wg.asarray(b)).numpy(), a @ b)
     np.testing.assert_array_equal((wg.asarray(a.T.copy()).T @ wg.asarray(b.T.copy()).T).numpy(), a @ b)  # views
+
+
+@pytest.mark.parametrize("name", ["128x128_8x8_k16_r_db2_u", "64x64_4x4_k8_db2"])
+@pytest.mark.parametrize("epilogue", ["sub", "sub_lower"])
+def test_fused_update_variants(name, epilogue):
+    """The in-place epilogues (C -= A @ B on a strided C, A and B views of C's buffer) under the unchecked and
+    paired-loop variants: the rest of the buffer untouched (no write outside the view without the clamps)."""
+    from wgarray._array import Array
+    rng = np.random.default_rng(37)
+    M, N, Kd = 130, 70, 40
+    big = _ints(rng, (2, M + 11, N + Kd + 13))
+    w = wg.asarray(big)
+    rs, bs = big.shape[2], big.shape[1] * big.shape[2]
+    c = Array(w.mirror, (2, M, N), (bs, rs, 1), 3 * rs)
+    a = Array(w.mirror, (2, M, Kd), (bs, rs, 1), 3 * rs + N)
+    b = Array(w.mirror, (2, Kd, N), (bs, 1, rs), 4 * rs + N)  # k-contiguous
+    prod = big[:, 3:3 + M, N:N + Kd] @ np.swapaxes(big[:, 4:4 + N, N:N + Kd], -1, -2)
+    with _mm.forced(name):
+        _mm.run(w.device, a, b, c, 2, bs, bs, epilogue=epilogue)
+    got = w.numpy()
+    exp = big[:, 3:3 + M, :N] - prod
+    rows, cols = np.indices((M, N))
+    inside = np.ones((M, N), bool) if epilogue == "sub" else rows >= cols
+    np.testing.assert_array_equal(got[:, 3:3 + M, :N][:, inside], exp[:, inside])
+    outside = np.ones(big.shape, bool)
+    outside[:, 3:3 + M, :N] = False
+    np.testing.assert_array_equal(got[outside], big[outside])
