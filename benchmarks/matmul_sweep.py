@@ -4,7 +4,8 @@
 Per shape (1024^2, 4096^2, 8192^2 and 64 x 256^2; ``--small``: 128^2, 200^2, 8 x 64^2 for lavapipe) it times what
 wgarray picks today ("auto"), the same variant built without naga's runtime checks (``_u``: the module through
 wgpu-native's ``wgpuDeviceCreateShaderModuleTrusted``, no index clamps in the inner loop, no forced loop bound),
-the double-buffered loop unrolled by two slices (``_db2``: constant workgroup-memory offsets), and the
+the double-buffered loop unrolled by two slices (``_db2``: constant workgroup-memory offsets), the warp layout
+(``_w``: 32 consecutive invocations over 8 x 4 register blocks, fewer shared-memory wavefronts a k), and the
 runners-up of the last H100 sweep with these; torch (CUDA, TF32 off) alongside.  Each
 variant's answer is checked against torch's (numpy's without torch) before timing; a mismatch is flagged in the
 note column.  Timing is ``matmul_tune.tune_shape`` (``benchmarks.timing.measure_all``: variants interleaved round
@@ -13,7 +14,8 @@ by round, a sample >= 50 ms of back-to-back matmuls and one synchronisation, bes
 Reading it: one line per variant, TFLOP/s (best and median) and the ratio to torch.  A ``_u`` variant beating
 its checked twin by more than noise (~2%) at a shape means the clamps cost that much there: put the ``_u`` name in
 ``wgarray/kernels/matmul.py``'s TABLE for that shape (and ``unchecked=True`` into BIG / SMALL / SPLIT_BASE if it
-wins at every shape).  Likewise a ``_db2`` beating its ``_db`` twin (the same tile otherwise).
+wins at every shape).  Likewise a ``_db2`` beating its ``_db`` twin, a ``_w`` its plain twin (the same tile
+otherwise).
 """
 from __future__ import annotations
 
@@ -32,15 +34,17 @@ from .peers import find_torch
 # per shape: the variants to time besides "auto" (auto's own ``_u`` twin is added); from the last H100 sweep's
 # leaders (gpu_results s23 6_mm.txt) and the tiles that are plausible for the shape
 SHAPES = {
-    "1024": "128x128_8x8_k16_r_db2_s4 128x128_8x8_k16_r_db2_s4_u 128x64_8x8_k16_r_db_s2_u 64x64_4x4_k16_db "
-            "64x64_4x4_k16_db_u 64x64_4x4_k16_db2 64x64_4x4_k16_db2_u 128x128_8x8_k16_r_db_s2_u 128x128_8x8_k16_s4_u "
-            "64x128_4x8_k16_r_db_u 64x128_4x8_k16_r_db_s2_u",
-    "4096": "128x256_8x16_k8_r_db2 128x256_8x16_k8_r_db2_u 128x128_8x8_k16_r_db_u 128x128_8x8_k16_r_db2_u "
-            "128x256_8x16_k16_r_db_u 256x128_16x8_k8_r_db_u",
-    "8192": "128x256_8x16_k8_r_db2 128x256_8x16_k8_r_db2_u 128x128_8x8_k16_r_db2_u",
-    "64x256": "128x128_8x8_k16_u 128x128_8x8_k16_db2 128x128_8x8_k16_db2_u 128x128_8x8_k16_r_db_u "
-              "128x128_8x8_k32_u 64x128_4x8_k16_r_db2_u 128x64_8x8_k16_r_db2_u 64x64_4x4_k16_db2_u "
-              "64x64_8x8_k16_r_db2_u",
+    "1024": "128x128_8x8_k16_r_db2_s4 128x128_8x8_k16_r_db2_s4_u 128x128_8x8_k16_r_w_db_s4_u "
+            "128x128_8x8_k16_r_w_db2_s4_u 128x64_8x8_k16_r_db_s2_u 64x64_4x4_k16_db 64x64_4x4_k16_db_u "
+            "64x64_4x4_k16_db2 64x64_4x4_k16_db2_u 64x64_4x4_k16_w_db 64x64_4x4_k16_w_db_u 64x64_4x4_k16_w_db2_u "
+            "128x128_8x8_k16_r_db_s2_u 64x128_4x8_k16_r_db_u 64x128_4x8_k16_r_w_db_u 64x128_4x8_k16_r_db_s2_u",
+    "4096": "128x256_8x16_k8_r_db2 128x256_8x16_k8_r_db2_u 128x256_8x16_k8_r_w_db 128x256_8x16_k8_r_w_db_u "
+            "128x128_8x8_k16_r_db_u 128x128_8x8_k16_r_db2_u 128x128_8x8_k16_r_w_db2_u 128x256_8x16_k16_r_db_u",
+    "8192": "128x256_8x16_k8_r_db2 128x256_8x16_k8_r_db2_u 128x256_8x16_k8_r_w_db_u 128x128_8x8_k16_r_db2_u",
+    "64x256": "128x128_8x8_k16_u 128x128_8x8_k16_w 128x128_8x8_k16_w_u 128x128_8x8_k16_db2 128x128_8x8_k16_db2_u "
+              "128x128_8x8_k16_w_db2_u 128x128_8x8_k16_r_db_u 128x128_8x8_k32_u 64x128_4x8_k16_r_db2_u "
+              "64x128_4x8_k16_r_w_db2_u 128x64_8x8_k16_r_db2_u 64x64_4x4_k16_db2_u 64x64_4x4_k16_w_db2_u "
+              "64x64_8x8_k16_r_db2_u 64x64_8x8_k16_r_w_db2_u",
 }
 SMALL = {"128": SHAPES["1024"], "200": SHAPES["4096"], "8x64": SHAPES["64x256"]}
 

@@ -295,7 +295,9 @@ VARIANTS = [v.name if v in _ORIGINAL or v.name in _FAST_NEW else pytest.param(v.
     # without naga's runtime checks (the module through wgpuDeviceCreateShaderModuleTrusted)
     "128x128_8x8_k16_r_db_u", "128x128_8x8_k16_r_db_s3_u", "64x64_4x4_k16_db_u", "128x256_8x16_k8_r_db_u",
     # the double-buffered loop unrolled by two slices (odd and even slice counts, split slices of either parity)
-    "128x128_8x8_k16_r_db2", "64x64_4x4_k8_db2_s3_u", "128x256_8x16_k8_r_db2_u"]
+    "128x128_8x8_k16_r_db2", "64x64_4x4_k8_db2_s3_u", "128x256_8x16_k8_r_db2_u",
+    # 32 consecutive invocations over 8 x 4 register blocks
+    "64x64_4x4_k16_w_db_u", "128x128_8x8_k16_r_w_db2_s3", "64x64_8x8_k8_w"]
 
 
 def _ints(rng, shape, dtype=np.float32):
@@ -416,6 +418,10 @@ def test_matmul_variant_choice():
         assert v.name == name and v.pair and v.db
     with pytest.raises(ValueError):
         _mm.Variant(pair=True)  # the paired loop is a double-buffered one
+    assert _mm.Variant.parse("128x128_8x8_k16_r_w_db2_s2_u") == _mm.Variant(128, 128, 8, 8, 16, True, 2, True, True,
+                                                                            True, True)
+    with pytest.raises(ValueError):
+        _mm.Variant.parse("128x64_8x16_k8_w")  # 4 column blocks: no 8 x 4 warp layout
     for bad in ["128x128", "128x128_8x8_k9", "100x64_8x4_k8", "64x64_2x2_k8", "64x64_4x4_k8_s0", "64x64_4x4_k8_u_db"]:
         with pytest.raises(ValueError):
             _mm.Variant.parse(bad)

@@ -48,7 +48,11 @@ class Variant:
     checked module is used (``device.unchecked_available``).  ``pair`` (with ``db``; name ``_db2``): the double
     buffered K loop unrolled by two slices, the first computing from buffer 0 and the second from buffer 1, so
     that every workgroup-memory index in the products is ``ty``/``tx`` plus a constant (no ``cur * len``
-    offset recomputed a slice, and a clamp a compiler that knows the invocation id's range can drop)."""
+    offset recomputed a slice, and a clamp a compiler that knows the invocation id's range can drop).
+    ``warp`` (name ``_w``): each 32 consecutive invocations (an NVIDIA warp) take 8 column blocks x 4 row blocks
+    instead of a run of TXN column blocks: per k their vec4 reads of the staged tiles touch 8 distinct vec4 of B
+    and 4 of A (one 128-byte wavefront each) instead of 16 and 2 (three wavefronts: the 4x4 tiles' products
+    are about as many cycles as these reads)."""
 
     bm: int = 128
     bn: int = 128
@@ -60,11 +64,13 @@ class Variant:
     rows: bool = False
     unchecked: bool = False
     pair: bool = False
+    warp: bool = False
 
     def __post_init__(self) -> None:
         ok = (self.tm in (4, 8, 16) and self.tn in (4, 8, 16) and self.bm % (4 * self.tm) == 0 and self.bn % (4 * self.tn) == 0
               and self.bk in (4, 8, 16, 32) and 1 <= self.split <= 64 and 32 <= self.threads <= 1024
-              and (self.db or not self.pair))
+              and (self.db or not self.pair)
+              and (not self.warp or (self.bn // self.tn) % 8 == 0 and (self.bm // self.tm) % 4 == 0))
         if not ok:
             raise ValueError(f"matmul variant {self.name}: unsupported configuration")
 
@@ -79,6 +85,7 @@ class Variant:
     @property
     def name(self) -> str:
         return (f"{self.bm}x{self.bn}_{self.tm}x{self.tn}_k{self.bk}" + ("_r" if self.rows else "")
+                + ("_w" if self.warp else "")
                 + ("_db2" if self.pair else "_db" if self.db else "")
                 + (f"_s{self.split}" if self.split > 1 else "") + ("_u" if self.unchecked else ""))
 
@@ -88,13 +95,13 @@ class Variant:
     @classmethod
     def parse(cls, name: str) -> "Variant":
         """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``, ``128x256_8x16_k8_r_db``,
-        ``128x128_8x8_k16_r_db_s4_u``, ``128x128_8x8_k16_r_db2_u``."""
-        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_db2?)?(?:_s(\d+))?(_u)?", name)
+        ``128x128_8x8_k16_r_db_s4_u``, ``128x128_8x8_k16_r_w_db2_u``."""
+        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_w)?(_db2?)?(?:_s(\d+))?(_u)?", name)
         if not m:
             raise ValueError(f"not a matmul variant name: {name!r} (like '128x128_8x8_k8_r_db_s4')")
         bm, bn, tm, tn, bk = (int(g) for g in m.groups()[:5])
-        return cls(bm, bn, tm, tn, bk, bool(m.group(7)), int(m.group(8) or 1), bool(m.group(6)), bool(m.group(9)),
-                   m.group(7) == "_db2")
+        return cls(bm, bn, tm, tn, bk, bool(m.group(8)), int(m.group(9) or 1), bool(m.group(6)), bool(m.group(10)),
+                   m.group(8) == "_db2", bool(m.group(7)))
 
     def replace(self, **kw) -> "Variant":
         return Variant(**{**self.__dict__, **kw})
@@ -527,6 +534,8 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
                      _load(bdt, cdt, "b[u32(idx)]") if bmode == "s" else f"{T}(0)")
     return launch.Kernel("matmul_tiled.wgsl", _bindings(a_elem, b_elem, c_elem, fused), dict(
         HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, TM=TM, TN=TN, TXN=TXN, TYN=TYN,
+        TX=f"(tid / 32u) % {TXN // 8}u * 8u + tid % 8u" if v.warp else f"tid % {TXN}u",
+        TY=f"(tid / 32u) / {TXN // 8}u * 4u + (tid % 32u) / 8u" if v.warp else f"tid / {TXN}u",
         THREADS=threads, SPLIT=v.split, COMMON=common, AS_LEN=AS * (2 if v.db else 1), BS_LEN=BS * (2 if v.db else 1),
         SKIP=_skip_upper(BM, BN) if epilogue == "sub_lower" else "", DECLARE="\n".join(declare),
         MAIN_LOOP="\n".join(loop), WRITE="\n".join(write)), workgroup=threads)
