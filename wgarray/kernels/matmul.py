@@ -314,8 +314,9 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int, epilogue: str = "st
         bufs.append(part.buffer_for_write(whole=True))
         ks, c_off = math.ceil(math.ceil(K / split) / v.bk) * v.bk, 0
     key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, v, amode, bmode, cvec, epilogue)
-    kernel = launch.compile(device, key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec,
-                                                              epilogue), checks=not v.unchecked)
+    build = lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec, epilogue)  # noqa: E731
+    # (checks= only where off: launch.compile keeps its 3-argument form for the callers that wrap it)
+    kernel = launch.compile(device, key, build, checks=False) if v.unchecked else launch.compile(device, key, build)
     params = _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs, c_rs, c_bs)
     launch.dispatch(device, kernel, bufs, params, grid=grid)
     if split > 1:
