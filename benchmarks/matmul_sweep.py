@@ -39,7 +39,8 @@ SHAPES = {
             "64x64_4x4_k16_db2 64x64_4x4_k16_db2_u 64x64_4x4_k16_w_db 64x64_4x4_k16_w_db_u 64x64_4x4_k16_w_db2_u "
             "128x128_8x8_k16_r_db_s2_u 64x128_4x8_k16_r_db_u 64x128_4x8_k16_r_w_db_u 64x128_4x8_k16_r_db_s2_u",
     "4096": "128x256_8x16_k8_r_db2 128x256_8x16_k8_r_db2_u 128x256_8x16_k8_r_w_db 128x256_8x16_k8_r_w_db_u "
-            "128x128_8x8_k16_r_db_u 128x128_8x8_k16_r_db2_u 128x128_8x8_k16_r_w_db2_u 128x256_8x16_k16_r_db_u",
+            "128x128_8x8_k16_r_db_u 128x128_8x8_k16_r_db2_u 128x128_8x8_k16_r_w_db2_u 128x256_8x16_k16_r_db_u "
+            "128x128_8x8_k32_r_u",
     "8192": "128x256_8x16_k8_r_db2 128x256_8x16_k8_r_db2_u 128x256_8x16_k8_r_w_db_u 128x128_8x8_k16_r_db2_u",
     "64x256": "128x128_8x8_k16_u 128x128_8x8_k16_w 128x128_8x8_k16_w_u 128x128_8x8_k16_db2 128x128_8x8_k16_db2_u "
               "128x128_8x8_k16_w_db2_u 128x128_8x8_k16_r_db_u 128x128_8x8_k32_u 64x128_4x8_k16_r_db2_u "
@@ -69,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", action="store_true", help="small shapes, short samples (lavapipe)")
     ap.add_argument("--repeat", type=int, default=5, help="timed samples per variant (best is reported)")
     ap.add_argument("--json", default=None, help="write every row to this JSON file")
+    ap.add_argument("--budget-s", type=float, default=120.0,
+                    help="start no further shape after this many seconds (the run's limit is 150 s)")
     args = ap.parse_args(argv)
     targs = SimpleNamespace(repeat=args.repeat, budget=2.0 if args.small else 4.0,
                             target_ms=5.0 if args.small else 50.0, max_inner=20000)
@@ -83,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     t_start = time.perf_counter()
     for shape, vs in plan(dev, SMALL if args.small else SHAPES):
+        if time.perf_counter() - t_start > args.budget_s:
+            print(f"{label(shape)}: SKIPPED (past --budget-s {args.budget_s:g})", flush=True)
+            continue
         t0 = time.perf_counter()
         rows += tune_shape(dev, torch, shape, vs, targs)
         print(f"{label(shape)}: {len(vs) + 1} variants in {time.perf_counter() - t0:.1f} s", file=sys.stderr,
