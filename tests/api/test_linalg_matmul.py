@@ -386,6 +386,21 @@ def test_matmul_unchecked_module(monkeypatch):
     assert len(made) == 2
 
 
+def test_matmul_unchecked_knob(monkeypatch):
+    """matmul.UNCHECKED turns the table's and the heuristic's choices into their ``_u`` twins (the same tile), the
+    override's never; the products stay right."""
+    shape = (1024, 1024, 1024, 1)
+    plain = _mm.choose(*shape), _mm.choose(40, 50, 60, 1)
+    monkeypatch.setattr(_mm, "UNCHECKED", True)
+    for v, (M, N, K, B) in zip(plain, [shape, (40, 50, 60, 1)]):
+        assert _mm.choose(M, N, K, B) == v.replace(unchecked=True)
+    with _mm.forced("64x64_4x4_k8"):
+        assert not _mm.choose(*shape).unchecked
+    rng = np.random.default_rng(41)
+    a, b = _ints(rng, (3, 40, 60)), _ints(rng, (60, 50))
+    check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
+
+
 def test_matmul_variant_choice():
     """Precedence: the override hook (a variant, a name, or a callable; None falls through), then TABLE, then
     the heuristic; names round-trip; a bad configuration is refused."""

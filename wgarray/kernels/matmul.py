@@ -185,13 +185,27 @@ def _narrow(M: int, N: int, K: int, batch: int) -> Variant:
 _NARROW_BOTH, _NARROW_N, _NARROW_M = Variant(32, 32, 4, 4, 16), Variant(128, 32, 8, 4, 16), Variant(32, 128, 4, 8, 16)
 
 
+# UNCHECKED: every choice but the override's made without runtime checks (its ``_u`` twin).  Off until measured:
+# turn on if `python -m benchmarks.matmul_sweep` shows auto's ``_u`` twin at least as fast as auto at every shape.
+UNCHECKED = False
+_UNCHECKED_TWIN: dict[Variant, Variant] = {}  # a Variant costs microseconds to build: each twin made once
+
+
 def choose(M: int, N: int, K: int, batch: int) -> Variant:
-    """The variant for an (M, K) @ (K, N) product over ``batch`` matrices: override, TABLE, heuristic."""
+    """The variant for an (M, K) @ (K, N) product over ``batch`` matrices: override, TABLE, heuristic (the last
+    two made unchecked under ``UNCHECKED``)."""
     hook = override
     v = hook(M, N, K, batch) if callable(hook) else hook
-    if v is None:
-        v = TABLE.get((M, N, K, batch))
-    return as_variant(v) if v is not None else heuristic(M, N, K, batch)
+    if v is not None:
+        return as_variant(v)
+    v = TABLE.get((M, N, K, batch))
+    v = as_variant(v) if v is not None else heuristic(M, N, K, batch)
+    if UNCHECKED and not v.unchecked:
+        twin = _UNCHECKED_TWIN.get(v)
+        if twin is None:
+            twin = _UNCHECKED_TWIN[v] = v.replace(unchecked=True)
+        return twin
+    return v
 
 
 @contextlib.contextmanager
