@@ -401,9 +401,10 @@ def test_matmul_unchecked_knob(monkeypatch):
     check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
 
 
-def test_matmul_variant_choice():
+def test_matmul_variant_choice(monkeypatch):
     """Precedence: the override hook (a variant, a name, or a callable; None falls through), then TABLE, then
     the heuristic; names round-trip; a bad configuration is refused."""
+    monkeypatch.setattr(_mm, "UNCHECKED", False)  # (test_matmul_unchecked_knob covers it on)
     shape = (1024, 1024, 1024, 1)
     assert _mm.override is None
     default = _mm.choose(*shape)
