@@ -536,7 +536,8 @@ def test_fused_by_default_from_fused_min(monkeypatch):
     keys = []
     real = K.launch.compile
     monkeypatch.setattr(K.launch, "compile",
-                        lambda d, key, build: (key[0] == "fft_tile" and keys.append(key)) or real(d, key, build))
+                        lambda d, key, build, **kw: (key[0] == "fft_tile" and keys.append(key)) or real(d, key, build,
+                                                                                                        **kw))
     dev, cd = wg.default_device(), wg.asarray(np.zeros(1, np.complex64)).dtype
     with K.capacity_limit(4096):
         for rows in (K.FIXED_MIN // 256, K.FIXED_MIN // 256 - 1):
