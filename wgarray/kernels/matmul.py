@@ -134,11 +134,11 @@ NARROW_SPLIT_MAX = 32
 # sweep of 2026-12-02, `python -m benchmarks.gpu_tune`: 1024^2 27.1, 4096^2 37.6, 8192^2 38.0 TFLOP/s, 0.71-0.75x torch).
 TABLE: dict[tuple[int, int, int, int], VariantLike] = {
     (512, 512, 512, 1): "64x64_4x4_k16_db",
-    (1024, 1024, 1024, 1): "128x128_8x8_k16_r_db_s4",  # H100 2026-12-06: 27.2 TFLOP/s (0.71x torch) vs 21.5 for _s4
+    (1024, 1024, 1024, 1): "128x128_8x8_k16_r_db_s2",  # H100 2026-12-06 (as _u, UNCHECKED): 32.8 TFLOP/s, 0.86x
     (2048, 2048, 2048, 1): "128x128_8x8_k16_db",
     (4096, 4096, 4096, 1): "128x256_8x16_k8_r_db",
     (8192, 8192, 8192, 1): "128x256_8x16_k8_r_db",
-    (256, 256, 256, 64): "128x128_8x8_k16",
+    (256, 256, 256, 64): "128x128_8x8_k16_w_db2",  # H100 2026-12-06 (as _u): 32.0 TFLOP/s, 0.75x torch
 }
 
 # The override hook: a variant (name or Variant) used for every 4-byte matmul, or a callable
@@ -185,9 +185,11 @@ def _narrow(M: int, N: int, K: int, batch: int) -> Variant:
 _NARROW_BOTH, _NARROW_N, _NARROW_M = Variant(32, 32, 4, 4, 16), Variant(128, 32, 8, 4, 16), Variant(32, 128, 4, 8, 16)
 
 
-# UNCHECKED: every choice but the override's made without runtime checks (its ``_u`` twin).  Off until measured:
-# turn on if `python -m benchmarks.matmul_sweep` shows auto's ``_u`` twin at least as fast as auto at every shape.
-UNCHECKED = False
+# UNCHECKED: every choice but the override's made without runtime checks (its ``_u`` twin).  H100 2026-12-06
+# (`python -m benchmarks.matmul_sweep`, gpu_results s24/6_mm1.txt, TFLOP/s vs torch with TF32 off): 1024^2 auto
+# 27.3 (0.71x) -> its _u twin 30.5 (0.80x), 128x128_8x8_k16_r_db_s2_u 32.8 (0.86x, TABLE); 4096^2 38.0 (0.74x) -> 42.9
+# (0.83x); 8192^2 38.3 -> 43.0 (0.83x); 64 x 256^2 30.7 (0.72x) -> 128x128_8x8_k16_w_db2_u 32.0 (0.75x, TABLE).
+UNCHECKED = True
 _UNCHECKED_TWIN: dict[Variant, Variant] = {}  # a Variant costs microseconds to build: each twin made once
 
 
