@@ -5,7 +5,7 @@ of ``wgarray/api/linalg/blockjac.py`` / ``wgarray/kernels/linalg_spectral.py`` a
     python -m benchmarks.spectral_sweep --ops eigh   # n = 1024 (the GPU run, one op a run: <= 150 s on an H100)
     python -m benchmarks.spectral_sweep --ops svd
     python -m benchmarks.spectral_sweep --small      # n = 64, b = 16 with the same variants (lavapipe)
-    python -m benchmarks.spectral_sweep --ops eigh --variants default jpad full_jpad
+    python -m benchmarks.spectral_sweep --ops eigh svd --variants default nofeed check6 check6_nofeed
 
 Two tables an op:
 
@@ -16,7 +16,7 @@ Two tables an op:
   over eps n ||A||); "BAD" above 10 (the tests' C).  A variant whose solver does not fit the device's workgroup
   memory says so.
 - phases (the default, and the fastest variant when that is another): one call recorded launch by launch (the block
-  path's init, solve (+ permute: eigh's and the fused svd's one dispatch), permute, Gram / rotation matmuls,
+  path's init, solve (+ permute: eigh's one dispatch), permute, Gram / rotation matmuls,
   extract), then each kind's launches replayed alone, back to back in one synchronised sample (best of a few): ms a
   call, launches, us a launch, share of the call.  Replays run on the call's own buffers, each writing the same
   output as its original (so consecutive replays are ordered as the real chain is).  One launch of each kind is
@@ -27,12 +27,10 @@ Two tables an op:
 
 How to read it: a variant that beats "default" for an op at n = 1024 should become the default there; the knob and
 its file are in ``VARIANTS`` (K = kernels/linalg_spectral.py, B = api/linalg/blockjac.py, S = runtime/stream.py):
-e.g. ``all`` fastest -> ``FULL_SUB = True``, ``J_PAD = 1``, ``TILE_PERMUTE = True`` in kernels/linalg_spectral.py
-(both ops share them; if the ops disagree, the better sum wins or the knob becomes per op); ``fused_*`` fastest for the svd ->
-``FUSED_GRAM = True`` there; ``b16_*`` -> ``blockjac.NARROW = 16``; ``*_inner2`` -> ``INNER_SWEEPS = 2``;
-``*_feed`` shows what main's ``stream.WORK_FEED`` adds on top (the lead's knob).  If "solve" dominates the phases
-table, the subproblem solver is still the thing to speed; if the matmuls do, it is their shape (k batched 2b x 2b
-by 2b x (n + N)).
+``nofeed`` faster for both ops -> ``stream.WORK_FEED`` costs the spectral ops (the lead's knob, shared by every op);
+``check6*`` faster -> ``blockjac.CHECK_FROM = 6``; ``nopad*`` faster -> ``J_PAD = 0`` (not expected: 152 against 91
+ms for eigh on the H100); ``inner2`` -> ``INNER_SWEEPS = 2``.  If "solve" dominates the phases table, the subproblem
+solver is still the thing to speed; if the matmuls do, it is their shape (k batched 2b x 2b by 2b x (n + N)).
 """
 from __future__ import annotations
 
@@ -49,37 +47,19 @@ from benchmarks.spectral_block import _check, _wg_call
 
 # name -> settings {(module, attribute): value}; K = wgarray.kernels.linalg_spectral, B = wgarray.api.linalg.blockjac,
 # S = wgarray.runtime.stream
-FEED = 64 << 20  # stream.WORK_FEED as the lead's probe ran it (gpu_results/s24/3_feed.txt)
 VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skips the tail)
-    # The default (the H100's phase-1 winner): b = 32 (blockjac.NARROW), one inner sweep a step from n = 256
-    # (K.INNER_SWEEPS, K.CONVERGE_BELOW), the packed subproblem, two barriers an inner step.  Knobs: J_PAD (K: J's
-    # rows padded in workgroup memory, no 32-way bank conflict), FULL_SUB (K: the subproblem whole, rows of W + 1),
-    # TILE_PERMUTE (K: the step's permutation by b x b tiles), ONE_BARRIER (K), FUSED_GRAM (K, svd), BLOCK (B),
-    # WORK_FEED (S: main's early submit; the lead's knob), CHECK_FROM (B: the first sweep whose convergence flag is
-    # read), NEXT_ROT (K: one barrier an inner step, the next rotations computed by their entries' producers);
-    # "all" = FULL_SUB + J_PAD + TILE_PERMUTE, "next" = NEXT_ROT + J_PAD + TILE_PERMUTE
+    # The default: b = 32 (blockjac.NARROW), one inner sweep a step from n = 256 (K.INNER_SWEEPS, K.CONVERGE_BELOW),
+    # the packed subproblem, two barriers an inner step, J's rows padded (K.J_PAD = 1), main's WORK_FEED (S: early
+    # submits with its back-off) on.  Knobs: WORK_FEED (None: off), CHECK_FROM (B: the first sweep whose convergence
+    # flag is read), J_PAD (0: phase 2's default), BLOCK (B), INNER_SWEEPS (K).
     "default": {},
-    "next": {("K", "NEXT_ROT"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
-    "jpad": {("K", "J_PAD"): 1},
-    "jpad_tile": {("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
-    "all": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
-    "full_jpad": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1},
-    "tile": {("K", "TILE_PERMUTE"): True},
-    "all_feed": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("S", "WORK_FEED"): FEED},
-    "jpad_tile_feed": {("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("S", "WORK_FEED"): FEED},
-    "feed": {("S", "WORK_FEED"): FEED},
-    "next_feed": {("K", "NEXT_ROT"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("S", "WORK_FEED"): FEED},
-    "next_check6_feed": {("K", "NEXT_ROT"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True,
-                         ("B", "CHECK_FROM"): 6, ("S", "WORK_FEED"): FEED},
-    "all_check6": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("B", "CHECK_FROM"): 6},
-    "all_check6_feed": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("B", "CHECK_FROM"): 6,
-                        ("S", "WORK_FEED"): FEED},
-    "all_inner2": {("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True, ("K", "INNER_SWEEPS"): 2},
-    "b16_all": {("B", "BLOCK"): 16, ("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
-    "fused_all": {("K", "FUSED_GRAM"): True, ("K", "FULL_SUB"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
-    "onebar_jpad_tile": {("K", "ONE_BARRIER"): True, ("K", "J_PAD"): 1, ("K", "TILE_PERMUTE"): True},
-    "full": {("K", "FULL_SUB"): True},
-    "old": {("B", "BLOCK"): 16, ("K", "INNER_SWEEPS"): 30},  # phase 1's default: b = 16, solved to convergence
+    "nofeed": {("S", "WORK_FEED"): None},
+    "check6": {("B", "CHECK_FROM"): 6},
+    "check6_nofeed": {("B", "CHECK_FROM"): 6, ("S", "WORK_FEED"): None},
+    "nopad": {("K", "J_PAD"): 0},
+    "nopad_nofeed": {("K", "J_PAD"): 0, ("S", "WORK_FEED"): None},
+    "inner2": {("K", "INNER_SWEEPS"): 2},
+    "old": {("B", "BLOCK"): 16, ("K", "INNER_SWEEPS"): 30, ("K", "J_PAD"): 0},  # phase 1's: b = 16, to convergence
 }
 OPS = ("eigh", "svd")
 SMALL = False  # --small: n = 64 with b = 16 (two block pairs a step) and the inner sweeps of n >= 256
@@ -166,7 +146,7 @@ def record(dev, call) -> tuple[dict[str, list], int]:
             return
         def again(**over):
             return lambda: orig_phase(device, ph, two_sided, shape, arrays, spare, **{**kw, **over})
-        if two_sided or (K.FUSED_GRAM and kw.get("threads", 0)):  # one dispatch solves and permutes (eigh, fused svd)
+        if two_sided:  # one dispatch solves and permutes (eigh)
             keep("solve+permute", again())
             keep("  solve alone", again(threads=0))
             keep("  permute alone", again(sg=0))
@@ -191,7 +171,7 @@ def record(dev, call) -> tuple[dict[str, list], int]:
         label = {(True, 1): "matmul J^T X", (True, 2): "matmul A'=J^T R^T"}.get(
             (state["two_sided"], state["in_step"]), "matmul")
         if not state["two_sided"]:
-            label = "matmul Gram" if state["svd_gram"] and not K.FUSED_GRAM else "matmul J^T X"
+            label = "matmul Gram" if state["svd_gram"] else "matmul J^T X"
             state["svd_gram"] = not state["svd_gram"]
         state["in_step"] += 1
         keep(label, lambda: [orig_run(*args, **kw) for args, kw in seen])
@@ -285,8 +265,6 @@ def main(argv=None) -> None:
         rows, calls = {}, {}
         for name in names:
             settings = VARIANTS[name]
-            if op == "eigh" and ("K", "FUSED_GRAM") in settings:
-                continue  # the svd's knob alone
             if time.perf_counter() - t_start > deadline and name != "default":
                 print(f"  {name:20} skipped (past this op's share of --max-seconds)")
                 continue

@@ -208,188 +208,43 @@ def _dispatch_keys(monkeypatch) -> list:
     return keys
 
 
-@contextlib.contextmanager
-def one_barrier(monkeypatch):
-    """K.ONE_BARRIER on (the one-barrier-a-step subproblem solver), asserting that its shader was the one launched."""
-    monkeypatch.setattr(K, "ONE_BARRIER", True)
-    keys = _dispatch_keys(monkeypatch)
-    ran = {"expected": True}
-    yield ran
-    solver_keys = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
-    assert all(k[6] is True for k in solver_keys) and (solver_keys or not ran["expected"])  # key[6]: ONE_BARRIER
-
-
-@settings(max_examples=6, deadline=None)
-@given(base.matrices(square=True), base.matrices())
-def test_one_barrier_solver_properties(eig_case, svd_case):
-    """The property tests under ONE_BARRIER, the svd also under FUSED_GRAM."""
-    with pytest.MonkeyPatch.context() as mp, one_barrier(mp) as ran, forced():
-        mp.setattr(K, "FUSED_GRAM", True)
-        ran["expected"] = bool(eig_case[0].size or svd_case[0].size)
-        base.check_eigh(eig_case)
-        base.check_svd(svd_case, False)
-
-
-@pytest.mark.parametrize("dt, inner", [(np.float32, 1), (np.float64, 30)])
-def test_one_barrier_solver(calls, monkeypatch, dt, inner):
-    """The ONE_BARRIER solver: n = 17 not a multiple of 2b (b = 3: 3 pairs a step) in a stack, ill-conditioned
-    matrices with a repeated eigenvalue (b = 4), fixed one inner sweep and solved to convergence."""
+@pytest.mark.parametrize("jpad, dt, inner", [(1, np.float32, 1), (1, np.float64, 30), (0, np.float32, 30)])
+def test_j_pad(calls, monkeypatch, jpad, dt, inner):
+    """The solver with J's rows padded (J_PAD = 1, the default) and not (0): n = 17 (b = 3: 3 pairs a step, padded)
+    in a stack, tall svds, ill-conditioned matrices with a repeated eigenvalue (b = 4), one inner sweep and to
+    convergence, asserting that the J_PAD asked for is the solver launched (key[6])."""
     _inner(monkeypatch, inner)
-    with one_barrier(monkeypatch):
-        monkeypatch.setattr(bj, "BLOCK", 3)
-        rng = np.random.default_rng(inner)
-        a = rng.standard_normal((2, 17, 17)).astype(dt)
-        _eigh_ok(base._sym(a))
-        _svd_ok(a, False)
-        test_ill_conditioned_rotated(calls, monkeypatch, dt)  # b = 4
-
-
-def test_one_barrier_block_bytes(monkeypatch):
-    """ONE_BARRIER keeps the packed subproblem twice: its workgroup memory is counted (b chosen to fit)."""
-    before = K.block_bytes(16, wg.float32)
-    monkeypatch.setattr(K, "ONE_BARRIER", True)
-    assert K.block_bytes(16, wg.float32) == before + 32 * 33 // 2 * 4
-    dev = wg.default_device()
-    b = K.block_size(dev, wg.float32)
-    assert K.block_bytes(b, wg.float32) <= dev.properties.limits.max_compute_workgroup_storage_size
-
-
-@pytest.mark.parametrize("dt, inner, onebar", [(np.float32, 1, True), (np.float64, 30, False)])
-def test_fused_gram(calls, monkeypatch, dt, inner, onebar):
-    """FUSED_GRAM: the svd's Gram matrices computed in the subproblem dispatch, which also permutes (GRAM_CHUNK = 4,
-    so the 17- and 20-long columns take several chunks and a partial one): square, tall, wide, a stack, b = 3 and 4,
-    singular values 1..1e-6; eigh is not affected."""
-    _inner(monkeypatch, inner)
-    monkeypatch.setattr(K, "GRAM_CHUNK", 4)
-    monkeypatch.setattr(K, "FUSED_GRAM", True)
-    monkeypatch.setattr(K, "ONE_BARRIER", onebar)
+    monkeypatch.setattr(K, "J_PAD", jpad)
     keys = _dispatch_keys(monkeypatch)
     monkeypatch.setattr(bj, "BLOCK", 3)
     rng = np.random.default_rng(inner)
     a = rng.standard_normal((2, 17, 17)).astype(dt)
+    _eigh_ok(base._sym(a))
     _svd_ok(a, False)
     _svd_ok(rng.standard_normal((20, 17)).astype(dt), True)
-    _svd_ok(rng.standard_normal((17, 19)).astype(dt), False)
-    monkeypatch.setattr(bj, "BLOCK", 4)
-    n = 20
-    q1, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    q2, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    _svd_ok((q1 * np.logspace(0, -6, n) @ q2.T).astype(dt), True)
-    _eigh_ok(base._sym(a))
-    solver = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
-    # key[7]: FUSED_GRAM's chunk (the svd's kernels, not eigh's)
-    assert all(k[7] == (4 if not k[3] else False) for k in solver) and any(k[7] == 4 for k in solver)
-
-
-@pytest.mark.slow  # ~8 s on lavapipe (the b = 16 kernels' compiles)
-def test_knobs_at_gpu_block_size(calls, monkeypatch):
-    """ONE_BARRIER + FUSED_GRAM + one inner sweep at the GPUs' b = 16 (256 invocations, so the solver's loops over
-    J's rows, the loads, the Gram entries and the staged chunks take several rounds an invocation), n = 40 padded to
-    64 (2 pairs a step)."""
-    _inner(monkeypatch, 1)
-    monkeypatch.setattr(K, "FUSED_GRAM", True)
-    with one_barrier(monkeypatch):
-        monkeypatch.setattr(bj, "BLOCK", 16)
-        rng = np.random.default_rng(16)
-        a = rng.standard_normal((40, 40)).astype(np.float32)
-        _eigh_ok(base._sym(a))
-        _svd_ok(a, False)
-
-
-_SOLVERS = {"jpad": {"J_PAD": 1}, "full": {"FULL_SUB": True}, "tile": {"TILE_PERMUTE": True},
-            "all": {"FULL_SUB": True, "J_PAD": 1, "TILE_PERMUTE": True},
-            "next": {"NEXT_ROT": True, "J_PAD": 1, "TILE_PERMUTE": True}}
-
-
-@contextlib.contextmanager
-def solver(monkeypatch, name: str, require: bool = True):
-    """A solver / permutation variant on (J_PAD: J's rows padded; FULL_SUB: the subproblem kept whole; TILE_PERMUTE:
-    the step's permutation by tiles; NEXT_ROT: one barrier an inner step), asserting that its kernels were the ones
-    launched (key[8]: J_PAD, key[9]: FULL_SUB, key[10]: TILE_PERMUTE, key[11]: NEXT_ROT)."""
-    knobs = _SOLVERS[name]
-    for k, v in knobs.items():
-        monkeypatch.setattr(K, k, v)
-    keys = _dispatch_keys(monkeypatch)
-    yield
+    test_ill_conditioned_rotated(calls, monkeypatch, dt)  # b = 4
     solver_keys = [k for k in keys if k[0] == "linalg_blockjac" and k[2] == 1]
-    assert (solver_keys or not require) and all(
-        k[8:12] == tuple(knobs.get(nm, d) for nm, d in (("J_PAD", 0), ("FULL_SUB", False), ("TILE_PERMUTE", False),
-                                                         ("NEXT_ROT", False)))
-        for k in solver_keys)
-
-
-@pytest.mark.parametrize("name, dt, inner", [("all", np.float32, 1), ("jpad", np.float32, 30),
-                                             ("next", np.float32, 1), ("next", np.float64, 30),
-                                             # the knobs of "all" alone (slow: ~4 s each on lavapipe)
-                                             pytest.param("full", np.float64, 30, marks=pytest.mark.slow),
-                                             pytest.param("tile", np.float64, 1, marks=pytest.mark.slow)])
-def test_solver_variants(calls, monkeypatch, name, dt, inner):
-    """The J_PAD / FULL_SUB solvers and TILE_PERMUTE: n = 17 (b = 3: 3 pairs a step, padded; tiles across the
-    V part's ragged end and, for the svd, across the column length) in a stack, tall and wide svds, ill-conditioned
-    matrices with a repeated eigenvalue (b = 4), one inner sweep and to convergence."""
-    _inner(monkeypatch, inner)
-    with solver(monkeypatch, name):
-        monkeypatch.setattr(bj, "BLOCK", 3)
-        rng = np.random.default_rng(inner)
-        a = rng.standard_normal((2, 17, 17)).astype(dt)
-        _eigh_ok(base._sym(a))
-        _svd_ok(a, False)
-        _svd_ok(rng.standard_normal((20, 17)).astype(dt), True)
-        test_ill_conditioned_rotated(calls, monkeypatch, dt)  # b = 4
-
-
-@pytest.mark.parametrize("name", ["all", "next"])
-@settings(max_examples=5, deadline=None)
-@given(eig_case=base.matrices(square=True), svd_case=base.matrices())
-def test_full_solver_properties(name, eig_case, svd_case):
-    """The property tests under FULL_SUB + J_PAD + TILE_PERMUTE and under NEXT_ROT, one inner sweep (b = 2)."""
-    with pytest.MonkeyPatch.context() as mp, forced():
-        _inner(mp, 1)
-        with solver(mp, name, require=False):
-            base.check_eigh(eig_case)
-            base.check_svd(svd_case, False)
-
-
-def test_full_fused_gram(calls, monkeypatch):
-    """FULL_SUB with FUSED_GRAM (the Gram entries written to both triangles; its permutation by tiles), J_PAD;
-    FULL_SUB refuses ONE_BARRIER (its two copies would not fit)."""
-    monkeypatch.setattr(K, "FUSED_GRAM", True)
-    monkeypatch.setattr(K, "GRAM_CHUNK", 4)
-    _inner(monkeypatch, 1)
-    with solver(monkeypatch, "all"):
-        monkeypatch.setattr(bj, "BLOCK", 3)
-        a = np.random.default_rng(5).standard_normal((2, 17, 19)).astype(np.float32)
-        _svd_ok(a, False)
-    monkeypatch.setattr(K, "ONE_BARRIER", True)
-    with pytest.raises(ValueError, match="exclude"):
-        wg.linalg.svd(wg.asarray(a))
+    assert solver_keys and all(k[6] == jpad for k in solver_keys)
 
 
 def test_solver_block_bytes(monkeypatch):
-    """J_PAD and FULL_SUB's workgroup memory is counted: b = 32 float32 fits 48 KiB with both (33.5 KB)."""
-    before = K.block_bytes(32, wg.float32)
-    monkeypatch.setattr(K, "J_PAD", 1)
-    assert K.block_bytes(32, wg.float32) == before + 64 * 4
-    monkeypatch.setattr(K, "FULL_SUB", True)
-    assert K.block_bytes(32, wg.float32) == before + 64 * 4 + (64 * 65 - 64 * 65 // 2) * 4 <= 48 * 1024
+    """J_PAD's workgroup memory is counted (one element a row of J), and b = 32 float32 fits 32 KiB with it."""
+    assert K.J_PAD == 1
+    with_pad = K.block_bytes(32, wg.float32)
+    monkeypatch.setattr(K, "J_PAD", 0)
+    assert K.block_bytes(32, wg.float32) == with_pad - 64 * 4 and with_pad <= 32 * 1024
 
 
 @pytest.mark.slow  # the b = 32 kernels' compiles and 1,024-invocation solves on lavapipe
-@pytest.mark.parametrize("name", ["jpad", "all", "next"])
-def test_solver_variants_at_gpu_block_size(calls, monkeypatch, name):
-    """The solver variants at the GPUs' b = 32 (1,024 invocations: one 2 x 2 block each, J's rows two rounds, 32 x 32
-    permutation tiles), or where that does not fit the device's workgroup memory (FULL_SUB's 33.5 KB on lavapipe's
-    32 KiB) the largest b that does (24: 576 blocks for 1,024 invocations), n = 80 (2 pairs a step), one inner
-    sweep."""
+def test_solver_at_gpu_block_size(calls, monkeypatch):
+    """The default solver at the GPUs' b = 32 (1,024 invocations: one 2 x 2 block each, J's rows two rounds), n = 80
+    (2 pairs a step), one inner sweep."""
     _inner(monkeypatch, 1)
-    with solver(monkeypatch, name):
-        dev = wg.default_device()
-        fits = K.block_bytes(32, wg.float32) <= dev.properties.limits.max_compute_workgroup_storage_size
-        monkeypatch.setattr(bj, "BLOCK", 32 if fits else K.block_size(dev, wg.float32))
-        rng = np.random.default_rng(32)
-        a = rng.standard_normal((80, 80)).astype(np.float32)
-        _eigh_ok(base._sym(a))
-        _svd_ok(a, False)
+    monkeypatch.setattr(bj, "BLOCK", 32)
+    rng = np.random.default_rng(32)
+    a = rng.standard_normal((80, 80)).astype(np.float32)
+    _eigh_ok(base._sym(a))
+    _svd_ok(a, False)
 
 
 @pytest.mark.parametrize("check_from", [3, 8])

@@ -183,45 +183,18 @@ def inner_sweeps(n: int) -> int:
     return INNER_SWEEPS if n >= CONVERGE_BELOW else INNER_CAP
 
 
-# The subproblem solver with one workgroup barrier an inner rotation step instead of two (each invocation computes
-# the rotations it applies itself, and the packed subproblem is kept twice: read one copy, write the other).  Off
-# until measured on a GPU (benchmarks/spectral_sweep.py); it needs TRI more elements of workgroup memory.
-ONE_BARRIER = False
-# The svd's Gram matrices computed inside the subproblem dispatch (from the previous step's rotated rows, which the
-# same dispatch permutes into this step's order, as eigh's does): 2 dispatches a step instead of 4-5 (no Gram matmul,
-# no separate permutation).  GRAM_CHUNK columns at a time staged in workgroup memory.  Off until measured.
-FUSED_GRAM = False
-GRAM_CHUNK = 16
 # The accumulated rotation J in workgroup memory with rows of W + J_PAD (W = 2b): at J_PAD = 0 the update of a
 # column pair (one invocation a row, a warp 32 consecutive rows) hits one bank 32 times (a row of 64 or 32 words),
-# a 32-way conflict on every J access; 1 spreads the rows over all banks.
-J_PAD = 0
-# The subproblem kept full (both triangles, rows of W + 1: no bank conflicts) instead of its packed lower triangle:
-# every invocation updates one whole 2 x 2 block (none idle, no triangular index arithmetic).  Not with ONE_BARRIER
-# (whose second copy would not fit 48 KiB at b = 32).
-FULL_SUB = False
-# The step's permutation of X by b x b tiles (a workgroup a tile: the block mapping computed once a tile, eigh's
-# reads across the diagonal transposed through workgroup memory, so every read is row-wise) instead of one
-# invocation an element with its own index arithmetic and column-wise reads for half of A'.
-TILE_PERMUTE = False
-# One barrier an inner step without a second copy: the next step's rotations computed by the invocations that produce
-# their off-diagonal entries (with the diagonal entries carried alongside the rotations), not by b invocations
-# between two barriers.  Implies FULL_SUB's layout.
-NEXT_ROT = False
+# a 32-way conflict on every J access; 1 spreads the rows over all banks (H100, n = 1024: the solve 98.6 us a step
+# from 266.6, eigh 91.1 ms from 152.2, the svd 136.9 from 193.2).
+J_PAD = 1
 
 
 def block_bytes(b: int, d: DType) -> int:
     """Workgroup memory of the subproblem solver for blocks of b: the packed lower triangle of the 2b x 2b
-    subproblem (twice with ``ONE_BARRIER``), its 2b x 2b accumulated rotation and b rotation pairs."""
+    subproblem, its 2b x 2b accumulated rotation (rows padded by J_PAD) and b rotation pairs."""
     w = 2 * b
-    return (_sa_len(w) + w * (w + J_PAD) + w + (4 * w if NEXT_ROT else 0) + (w * GRAM_CHUNK if FUSED_GRAM else 0)
-            ) * d.device_itemsize + 8
-
-
-def _sa_len(w: int) -> int:
-    if FULL_SUB or NEXT_ROT:
-        return w * (w + 1)
-    return w * (w + 1) // 2 * (2 if ONE_BARRIER else 1)
+    return (w * (w + 1) // 2 + w * (w + J_PAD) + w) * d.device_itemsize + 8
 
 
 def block_size(device, d: DType) -> int:
@@ -269,25 +242,13 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
                 for i, nm in enumerate(_BLOCK_BINDINGS[:-1])] + [launch.write("flag", "array<atomic<u32>>")]
     w = 2 * shape.b
     wg = block_workgroup(device, shape.b)
-    fused = FUSED_GRAM and not two_sided
-    full = FULL_SUB or NEXT_ROT
-    if full and ONE_BARRIER:
-        raise ValueError("linalg_spectral: FULL_SUB (or NEXT_ROT) and ONE_BARRIER exclude each other")
     subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, JS=w + J_PAD,
-                JLEN=w * (w + J_PAD), FULL_SUB="true" if full else "false",
-                TILE_PERMUTE="true" if TILE_PERMUTE else "false", NEXT_ROT="true" if NEXT_ROT else "false",
-                WCS4=2 * shape.b if NEXT_ROT else 1,
-                TWO_SIDED="true" if two_sided else "false", ONE_BARRIER="true" if ONE_BARRIER else "false",
-                SA_LEN=_sa_len(w), FUSED_GRAM="true" if fused else "false", GC=GRAM_CHUNK,
-                GPT=-(-(w * (w + 1) // 2) // wg), CHUNK_LEN=w * GRAM_CHUNK if fused else 1)
+                JLEN=w * (w + J_PAD), TWO_SIDED="true" if two_sided else "false")
     tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
                                  flags, tolbits, sg, inner_sweeps(shape.n), shape.rl, astr, 0, 0)
-    key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, ONE_BARRIER, fused and GRAM_CHUNK, J_PAD, FULL_SUB,
-           TILE_PERMUTE, NEXT_ROT)
+    key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, J_PAD)
     groups = math.ceil(threads / wg)
-    if phase == 1 and TILE_PERMUTE and threads:  # a workgroup a b x b tile of X (threads = its size)
-        groups = shape.batch * (shape.npad // shape.b) * -(-shape.rl // shape.b)
     _dispatch(device, key, "linalg_blockjac.wgsl", bindings, subs, wg, bound, params, sg + groups)
 
 

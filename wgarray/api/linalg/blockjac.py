@@ -152,17 +152,6 @@ def svd(dev, g: Array, batch: int, rows: int, cols: int, want_v: bool) -> tuple[
     y = None
     for sweep in range(MAX_SWEEPS):
         for s in range(r):
-            if _k.FUSED_GRAM:  # one dispatch: the Gram matrices, the subproblems and the permutation of y into x
-                j = _new(dev, batch * k * w * w, dt)
-                if y is None:  # x (the init's) is in this step's order already
-                    _k.block_phase(dev, 1, False, sh, dict(am=x, vm=x, jo=j, flag=flag), spare, step=s, threads=0,
-                                   sweep=sweep, tol=tol, sg=batch * k, astr=rl)
-                else:
-                    x = _new(dev, batch * npad * rl, dt)
-                    _k.block_phase(dev, 1, False, sh, dict(am=y, vm=y, ao=x, jo=j, flag=flag), spare, step=s,
-                                   threads=x.size, sweep=sweep, flags=4, tol=tol, sg=batch * k, astr=rl)
-                y = _matmul(_view(j, (batch * k, w, w)), _view(x, (batch * k, w, rl)))
-                continue
             if y is not None:
                 x = _new(dev, batch * npad * rl, dt)
                 _k.block_phase(dev, 1, False, sh, dict(am=y, vm=y, ao=x, flag=flag), spare, step=s, threads=x.size,
