@@ -136,13 +136,17 @@ def test_inner_sweeps_default():
     assert bj.NARROW == 32
 
 
-def test_one_inner_sweep(calls, monkeypatch):
+@pytest.mark.parametrize("b, n", [(4, 24),
+                                  # the GPUs' b = 32: 1,024 invocations, one 2 x 2 block each, J's rows two rounds,
+                                  # 2 pairs a step (slow: the b = 32 compiles and solves on lavapipe)
+                                  pytest.param(32, 80, marks=pytest.mark.slow)])
+def test_one_inner_sweep(calls, monkeypatch, b, n):
     """INNER_SWEEPS = 1: each subproblem gets one sweep a step (not solved to convergence); the outer sweeps
     still converge to the same bounds."""
     _inner(monkeypatch, 1)
-    monkeypatch.setattr(bj, "BLOCK", 4)
+    monkeypatch.setattr(bj, "BLOCK", b)
     rng = np.random.default_rng(3)
-    a = rng.standard_normal((24, 24)).astype(np.float32)
+    a = rng.standard_normal((n, n)).astype(np.float32)
     _eigh_ok(base._sym(a))
     _svd_ok(a, False)
 
@@ -233,18 +237,6 @@ def test_solver_block_bytes(monkeypatch):
     with_pad = K.block_bytes(32, wg.float32)
     monkeypatch.setattr(K, "J_PAD", 0)
     assert K.block_bytes(32, wg.float32) == with_pad - 64 * 4 and with_pad <= 32 * 1024
-
-
-@pytest.mark.slow  # the b = 32 kernels' compiles and 1,024-invocation solves on lavapipe
-def test_solver_at_gpu_block_size(calls, monkeypatch):
-    """The default solver at the GPUs' b = 32 (1,024 invocations: one 2 x 2 block each, J's rows two rounds), n = 80
-    (2 pairs a step), one inner sweep."""
-    _inner(monkeypatch, 1)
-    monkeypatch.setattr(bj, "BLOCK", 32)
-    rng = np.random.default_rng(32)
-    a = rng.standard_normal((80, 80)).astype(np.float32)
-    _eigh_ok(base._sym(a))
-    _svd_ok(a, False)
 
 
 @pytest.mark.parametrize("check_from", [3, 8])
