@@ -80,6 +80,25 @@ def nextafter(a, b):
     return out
 
 
+def floor_divide(x, y):
+    """The floor_divide wgarray computes: numpy's, except where exactly one float operand is infinite (and neither
+    is NaN): there the array API standard's special cases, floor(x / y) itself (+-inf // finite an infinity,
+    finite // +-inf a zero, each with the sign of x / y), where numpy gives NaN, or -1 for signs that differ."""
+    with np.errstate(all="ignore"):
+        out = np.floor_divide(x, y)
+    if out.dtype.kind != "f":
+        return out
+    x, y = np.broadcast_arrays(np.asarray(x, out.dtype), np.asarray(y, out.dtype))
+    ix, iy = np.isinf(x), np.isinf(y)
+    fix = (ix != iy) & ~np.isnan(x) & ~np.isnan(y) & (y != 0)
+    if fix.any():
+        neg = np.signbit(x) != np.signbit(y)
+        std = np.where(ix, np.inf, 0.0).astype(out.dtype)
+        std = np.where(neg, -std, std)
+        out = np.where(fix, std, out).astype(out.dtype)
+    return out[()] if out.ndim == 0 else out
+
+
 def values(dtype, shape, finite=False, small=False):
     """numpy arrays of ``dtype``'s numpy type: extremes, NaN/inf/-0.0 and subnormals for floats (subnormals only
     on devices that keep them)."""

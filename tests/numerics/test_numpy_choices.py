@@ -1,6 +1,7 @@
 """Issue 11, item 13: where wgarray and numpy may differ by design, the README's dtype policy states the choice and
 these tests pin it: NaN placement of ``sort(descending=True)``, NaN in ``unique_values``, which zero ``max``/``min``
-return, the sign of generated NaNs, and ``linspace`` within 1 ulp of numpy."""
+return, the sign of generated NaNs, ``linspace`` within 1 ulp of numpy, and ``floor_divide`` with one infinite
+operand (the standard's special cases)."""
 from __future__ import annotations
 
 import numpy as np
@@ -79,3 +80,34 @@ def test_linspace_within_one_ulp_of_numpy(dtype, start, stop, num, endpoint):
     want = np.linspace(start, stop, num, endpoint, dtype=dtype.numpy)
     assert got.shape == want.shape
     assert ulps(got, want) <= 1, (got, want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_floor_divide_with_one_infinite_operand_is_floor_of_the_quotient(dtype):
+    """The array API standard's special cases of floor_divide (and ``//``, ``//=``): +-inf // finite is an
+    infinity and finite // +-inf a zero, each with the sign of x1 / x2 (floor(x1 / x2) itself); numpy's divmod gives
+    NaN for the first and -1.0 for the second where the signs differ.  The standard's note allows either; wgarray
+    takes the standard's, as torch does.  Everything else (both infinite, NaN, division by zero, finite operands)
+    stays numpy's, bit for bit."""
+    if not wg.default_device().supports(getattr(wg, dtype)):
+        pytest.skip(f"{dtype} not on this device")
+    inf = np.inf
+    x = np.array([inf, inf, -inf, -inf, 1.0, 1.0, -1.0, -1.0, 0.0, -0.0, 5.0, inf, inf, np.nan, 7.0, -3.0], dtype)
+    y = np.array([2.0, -2.0, 2.0, -2.0, inf, -inf, inf, -inf, inf, inf, 0.0, inf, np.nan, inf, 2.0, 2.0], dtype)
+    want = np.array([inf, -inf, -inf, inf, 0.0, -0.0, -0.0, 0.0, 0.0, -0.0, inf, np.nan, np.nan, np.nan, 3.0, -2.0],
+                    dtype)
+    xs, ys = wg.asarray(x), wg.asarray(y)
+    for got in (wg.floor_divide(xs, ys), xs // ys):
+        g = got.numpy()
+        assert g.dtype == want.dtype
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(want))
+        ok = ~np.isnan(want)
+        np.testing.assert_array_equal(g[ok], want[ok])
+        np.testing.assert_array_equal(np.signbit(g[ok]), np.signbit(want[ok]))  # the zeros' signs too
+    with np.errstate(all="ignore"):
+        npy = np.floor_divide(x, y)
+        differs = ~np.isclose(npy, want, equal_nan=True) | ((np.signbit(npy) != np.signbit(want)) & ~np.isnan(want))
+    assert list(np.flatnonzero(differs)) == [0, 1, 2, 3, 5, 6]  # the six divergent cases, and only those
+    z = wg.asarray(x.copy())
+    z //= ys
+    np.testing.assert_array_equal(np.isnan(z.numpy()), np.isnan(want))

@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # silences a warning on headless Linux
 wgpu = pytest.importorskip("wgpu")
 
-from strategies import ftz, subnormal  # noqa: E402  (device-dependent flushing of f32 subnormals)
+from strategies import floor_divide, ftz, subnormal  # noqa: E402  (device-dependent flushing of f32 subnormals)
 
 SHADER_DIR = Path(__file__).parents[2] / "wgarray" / "shaders"
 
@@ -304,7 +304,7 @@ def test_float_binary(ty, seed, extra32, extra64):
         for fn, ref in [("wg_maximum", _np_minmax(np.maximum)),
                         ("wg_minimum", _np_minmax(np.minimum)),
                         ("wg_copysign", np.copysign), ("wg_fmod", np.fmod),
-                        ("wg_remainder", np.remainder), ("wg_floordiv", np.floor_divide)]:
+                        ("wg_remainder", np.remainder), ("wg_floordiv", floor_divide)]:
             check_float_binary(ty, fn, ref, a, b)
 
 
@@ -344,7 +344,7 @@ def test_fmod_huge_ratio_exact(ty):
     a[::3] *= -1
     b[::5] *= -1
     for fn, ref in [("wg_fmod", np.fmod), ("wg_remainder", np.remainder),
-                    ("wg_floordiv", np.floor_divide)]:
+                    ("wg_floordiv", floor_divide)]:
         with np.errstate(all="ignore"):
             check_float_binary(ty, fn, ref, a, b)
 
@@ -489,7 +489,7 @@ def test_int_binary(ty, seed, extra):
     a = np.concatenate([a, ea.ravel()]).astype(dt)
     b = np.concatenate([b, eb.ravel()]).astype(dt)
     with np.errstate(all="ignore"):
-        for fn, ref in [("wg_floordiv", np.floor_divide), ("wg_remainder", np.remainder)]:
+        for fn, ref in [("wg_floordiv", floor_divide), ("wg_remainder", np.remainder)]:
             assert_bits_equal(int_call(ty, fn, a, b), ref(a, b), fn, a, b)
     # shifts: counts in range, >= BITS and negative
     bits = 8 * np.dtype(dt).itemsize

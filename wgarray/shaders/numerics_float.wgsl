@@ -254,10 +254,18 @@ fn wg_impl_div_by_zero_${T}(a: ${T}, b: ${T}) -> ${T} {
 
 // np.floor_divide for floats (numpy's npy_divmod): fmod based, quotient
 // snapped with the "> 0.5" correction; b == +-0 gives a / b (+-inf or NaN);
-// a zero quotient gets the sign of a / b.
+// a zero quotient gets the sign of a / b.  Exactly one infinite operand (and
+// no NaN): the array API standard's special cases, floor(a / b) itself:
+// +-inf // finite is an infinity and finite // +-inf a zero, each with the
+// sign of a / b (numpy's divmod gives NaN, and -1 where the signs differ).
 fn wg_floordiv_${T}(a: ${T}, b: ${T}) -> ${T} {
     if (wg_impl_is_zero_${T}(b)) {
         return wg_impl_div_by_zero_${T}(a, b);
+    }
+    let ia = wg_isinf_${T}(a);
+    if (ia != wg_isinf_${T}(b) && !wg_isnan_${T}(a) && !wg_isnan_${T}(b)) {
+        let s = (bitcast<${U}>(a) ^ bitcast<${U}>(b)) & wg_impl_sign_mask_${T}();
+        return bitcast<${T}>(select(${U}(0), wg_impl_exp_mask_${T}(), ia) | s);
     }
     var m = wg_fmod_${T}(a, b);
     var div = wg_divide_${T}(a - m, b);  // correctly rounded on every adapter
