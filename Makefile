@@ -29,8 +29,9 @@ setup: vulkan $(VENV)/.installed
 demo: setup
 	$(VENV)/bin/python -m wgarray
 
+# two worker processes, a test file each at a time (module fixtures and knob-setting files stay in one process)
 test: setup
-	$(VENV)/bin/python -m pytest -q tests
+	$(VENV)/bin/python -m pytest -q -n 2 --dist loadfile tests
 
 test-long: setup
 	$(VENV)/bin/python -m pytest -q -m slow tests

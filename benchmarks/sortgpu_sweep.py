@@ -1,27 +1,26 @@
 """GPU radix sort variants (issue 18's GPU target): ``python -m benchmarks.sortgpu_sweep [--small] [--quick]``.
 
 Times, in one process, wg.sort of 2^20, 2^22 and 2^24 float32 and wg.argsort of 2^24 with the default shape
-(``radix.GPU`` as imported) and with variants of the register ranker (``Shape.ranker = "reg"``,
-``shaders/radix_scatter_reg.wgsl``: invocations x keys, blocks, ``dscan_regs``, ``direct``, ``src_first``,
-``stats_regs`` (stats), ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib), ``fold_pad`` (fp), phase 6's
-pair knobs ``stage`` (st), ``stage_keys`` (sk), ``gen_index`` (gen), ``direct_index`` (di), on by default since
-phase 7 (the H100 sweep of gpu_results s23: argsort 1.94 ms against 2.32); blocks
-and dscan regs as sorts/pair sorts), each against torch.sort (stable for argsort) in the same process when a CUDA
-torch imports.  Every result is checked (against torch on CUDA, else numpy), untimed.  Times are the best of three
-synchronised loops after a warm-up.  Then a phase breakdown of the default and of the two fastest variants (sort),
-and of the default and the fastest argsort (argsort): the 2^24 sort's time with only some
-kernels recorded (the result is then wrong and not checked): scatter = full - (all but the scatters), hist =
-(init, stats, histograms, gather) - (init, stats, gather), dscan likewise, gather = full - (all but the gather);
-init+stats alone, nothing recorded (the host's and the allocations' share), and the host's time to record (not
-run) one sort: if that is near init+stats, those phases are host time that the full sort overlaps.
-(Without the scatters the later histograms count a buffer no pass wrote: if it holds zeros, one digit contends
-for one counter, so hist is then an upper bound.)
+(``radix.GPU`` as imported) and with variants of the register ranker (``shaders/radix_scatter_reg.wgsl``:
+invocations x keys, blocks, ``dscan_regs``, ``direct``, ``prefetch`` (pf), ``scan_bases`` (sb), ``nibbles`` (nib),
+``fold_pad`` (fp), phase 6's pair knobs ``stage`` (st), ``stage_keys`` (sk), ``gen_index`` (gen), ``direct_index``
+(di), on by default since phase 7 (the H100 sweep of gpu_results s23: argsort 1.94 ms against 2.32); blocks and
+dscan regs as sorts/pair sorts), each against torch.sort (stable for argsort) in the same process when a CUDA torch
+imports. Every result is checked (against torch on CUDA, else numpy), untimed. Times are the best of three
+synchronised loops after a warm-up. Then a phase breakdown of the default and of the two fastest variants (sort),
+and of the default and the fastest argsort (argsort): the 2^24 sort's time with only some kernels recorded (the
+result is then wrong and not checked): scatter = full - (all but the scatters), hist = (init, stats, histograms,
+gather) - (init, stats, gather), dscan likewise, gather = full - (all but the gather); init+stats alone, nothing
+recorded (the host's and the allocations' share), and the host's time to record (not run) one sort: if that is near
+init+stats, those phases are host time that the full sort overlaps. (Without the scatters the later histograms
+count a buffer no pass wrote: if it holds zeros, one digit contends for one counter, so hist is then an upper
+bound.)
 
 One line a case: ``<variant> <op> 2^e: <ms> ms, torch <ms> ms, speed <torch/ours>`` (speed >= 0.5 is the target)
 and the shape the device resolved (a tile that does not fit the device's workgroup memory is halved: the printed
-shape says so).  ``--small``: sizes 2^10 and 2^12 and shapes that fit a CPU adapter (lavapipe), to check that it
-runs.  ``--quick``: the 2^24 rows only.  ``--only=TEXT`` (repeatable): the default and the variants whose label
-contains TEXT (e.g. ``--only="reg wg=256"``).  Under 150 s on an H100/H200."""
+shape says so). ``--small``: sizes 2^10 and 2^12 and shapes that fit a CPU adapter (lavapipe), to check that it
+runs. ``--quick``: the 2^24 rows only. ``--only=TEXT`` (repeatable): the default and the variants whose label
+contains TEXT (e.g. ``--only="reg wg=256"``). Under 150 s on an H100/H200."""
 from __future__ import annotations
 
 import dataclasses
@@ -42,15 +41,13 @@ DEFAULT = radix.GPU  # the default GPU shape, before the sweep replaces radix.GP
 
 
 _FLAGS = (("prefetch", "pf"), ("scan_bases", "sb"), ("nibbles", "nib"), ("fold_pad", "fp"), ("stage", "st"),
-          ("stage_keys", "sk"), ("gen_index", "gen"), ("direct_index", "di"), ("direct", "direct"), ("src_first", "src"))
+          ("stage_keys", "sk"), ("gen_index", "gen"), ("direct_index", "di"), ("direct", "direct"))
 
 
 def label(shp: radix.Shape) -> str:
-    """wg, keys an invocation, blocks/dscan (sorts; pair sorts after the slash), stats regs, knobs."""
+    """wg, keys an invocation, blocks/dscan (sorts; pair sorts after the slash), knobs."""
     pb, pd = shp.pair_blocks or shp.max_blocks, shp.pair_dscan or shp.dscan_regs
     out = [f"reg wg={shp.wg} items={shp.items} blocks={shp.max_blocks}/{pb} dscan={shp.dscan_regs}/{pd}"]
-    if shp.stats_regs:
-        out.append(f"stats={shp.stats_regs}")
     return " ".join(out + [short for name, short in _FLAGS if getattr(shp, name)])
 
 
@@ -68,20 +65,18 @@ def variants(small: bool) -> list[tuple[str, radix.Shape]]:
         var(small_, **pairs_off)
         for knob in ("stage_keys", "gen_index", "direct_index"):
             var(small_, **{knob: False})
-        var(small_, stats_regs=4, src_first=True)
-        var(radix.Shape(wg=64, wide=256, max_blocks=8, tile=256, ranker="reg", prefetch=True, stage=True,
+        var(radix.Shape(wg=64, wide=256, max_blocks=8, tile=256, prefetch=True, stage=True,
                         stage_keys=True, gen_index=True, direct_index=True))
         return out
     # phase 7: the default (phase 6's pair knobs on) against phase 6's default (them off) and each knob left out
-    # (stage without stage_keys: the staged payload alone); phase 6's runners-up: 128 x 8 with 4096 blocks, the
-    # statistics' fold in registers with src_first, 2048 pair blocks; phase 5's reference (4096 blocks, dscan 16,
+    # (stage without stage_keys: the staged payload alone); phase 6's runners-up: 128 x 8 with 4096 blocks, 2048
+    # pair blocks; phase 5's reference (4096 blocks, dscan 16,
     # none of the knobs)
     var(**pairs_off)
     var(stage_keys=False)
     var(gen_index=False)
     var(direct_index=False)
     var(gen_index=False, direct_index=False)
-    var(stats_regs=8, src_first=True)
     var(wg=128, tile=1024, max_blocks=4096, dscan_regs=16)
     var(pair_blocks=2048, pair_dscan=8)
     var(max_blocks=4096, dscan_regs=16, prefetch=False, scan_bases=False, nibbles=False, fold_pad=False, **pairs_off)

@@ -209,10 +209,12 @@ class Device:
         _forget(self)
 
     # -- pipelines -------------------------------------------------------------------------------------------
-    def pipeline(self, key: tuple, build: Callable[[], tuple], entry_point: str = "main"):
+    def pipeline(self, key: tuple, build: Callable[[], tuple], entry_point: str = "main", checks: bool = True):
         """The compiled pipeline for ``key``; ``build()`` gives (WGSL source, read-only flag per binding, *facts);
         the cache holds (pipeline, bind group layout, *facts), facts being what the caller needs at launch.
-        ``entry_point`` names the compute function (wgarray's kernels call theirs ``main``; user kernels choose)."""
+        ``entry_point`` names the compute function (wgarray's kernels call theirs ``main``; user kernels choose).
+        ``checks=False``: the module is made without naga's runtime checks (``shader_module_unchecked``), for a
+        kernel whose every index is in range by construction."""
         hit = self._pipelines.get(key)
         if hit is not None:
             return hit
@@ -221,12 +223,13 @@ class Device:
             if hit is not None:
                 return hit
             source, readonly, *facts = build()
-            what = (source, tuple(readonly), entry_point)
+            what = (source, tuple(readonly), entry_point, checks)
             compiled = self._compiled.get(what)
             if compiled is None:  # (a compile costs ~0.1-0.5 s on lavapipe: the same shader is compiled once)
                 with self.stream.guard():
                     layout = self._layout(tuple(readonly))
-                    module = self.wgpu_device.create_shader_module(code=source)
+                    module = (self.wgpu_device.create_shader_module(code=source) if checks else
+                              shader_module_unchecked(self.wgpu_device, source))
                     playout = self.wgpu_device.create_pipeline_layout(
                         bind_group_layouts=[layout, self.stream.params_layout])
                     pipe = self.wgpu_device.create_compute_pipeline(
@@ -245,6 +248,40 @@ class Device:
                  "buffer": {"type": BT.read_only_storage if ro else BT.storage}} for i, ro in enumerate(readonly)])
             self._layouts[readonly] = layout
         return layout
+
+
+def unchecked_available() -> bool:
+    """Whether wgpu-native offers ``wgpuDeviceCreateShaderModuleTrusted`` (wgpu-py has no method for it)."""
+    try:
+        from wgpu.backends.wgpu_native._ffi import lib
+        return hasattr(lib, "wgpuDeviceCreateShaderModuleTrusted")
+    except ImportError:  # another backend
+        return False
+
+
+def shader_module_unchecked(wgpu_device, code: str):
+    """A WGSL shader module without naga's runtime checks (wgpu-core's ``create_shader_module_trusted`` with
+    ``ShaderRuntimeChecks`` none): no clamping of dynamic indices into workgroup/private arrays (naga's Vulkan
+    default is ``Restrict``: a ``min(i, len - 1)`` per access) and no forced loop bounding (a counter in every
+    loop).  The shader must keep its indices in range itself.  Falls back to the checked module where the
+    library lacks the entry point."""
+    if not unchecked_available():
+        return wgpu_device.create_shader_module(code=code)
+    from wgpu.backends.wgpu_native import _api
+    from wgpu.backends.wgpu_native._ffi import ffi, lib
+    data = ffi.new("char []", code.encode())
+    src = ffi.new("WGPUShaderSourceWGSL *")
+    src.chain.next = ffi.NULL
+    src.chain.sType = lib.WGPUSType_ShaderSourceWGSL
+    src.code.data = data
+    src.code.length = len(data) - 1
+    desc = ffi.new("WGPUShaderModuleDescriptor *")
+    desc.nextInChain = ffi.cast("WGPUChainedStruct *", src)
+    desc.label = _api.to_c_string_view("")
+    handle = _api.libf.wgpuDeviceCreateShaderModuleTrusted(wgpu_device._internal, desc, 0)  # 0: no runtime checks
+    if handle == ffi.NULL:
+        raise RuntimeError("shader module creation failed")
+    return _api.GPUShaderModule("", handle, wgpu_device)
 
 
 # -- the registry of open devices -------------------------------------------------------------------------------

@@ -453,8 +453,10 @@ def test_zero_lengths():
 
 def _forced(monkeypatch, shape, axes, cap, dtype, opts) -> list[tuple]:
     """fftn and ifftn of a signal of ``shape`` along ``axes`` under ``tile_options(**opts)`` (the strided passes'
-    defaults aside; ``cap``: a planning capacity) against numpy; the arguments of each ``_build_tile`` call."""
+    defaults aside, and the register-held column pass off: 4096's columns in the tiled passes; ``cap``: a planning
+    capacity) against numpy; the arguments of each ``_build_tile`` call."""
     monkeypatch.setitem(K.TILE_DEFAULTS, "strided", {})
+    monkeypatch.setitem(K._reg, "on", False)
     built = []
     real = K._build_tile
     monkeypatch.setattr(K, "_build_tile", lambda *a: built.append(a) or real(*a))
@@ -534,7 +536,8 @@ def test_fused_by_default_from_fused_min(monkeypatch):
     keys = []
     real = K.launch.compile
     monkeypatch.setattr(K.launch, "compile",
-                        lambda d, key, build: (key[0] == "fft_tile" and keys.append(key)) or real(d, key, build))
+                        lambda d, key, build, **kw: (key[0] == "fft_tile" and keys.append(key)) or real(d, key, build,
+                                                                                                        **kw))
     dev, cd = wg.default_device(), wg.asarray(np.zeros(1, np.complex64)).dtype
     with K.capacity_limit(4096):
         for rows in (K.FIXED_MIN // 256, K.FIXED_MIN // 256 - 1):

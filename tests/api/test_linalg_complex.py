@@ -9,7 +9,9 @@ matrix norms, against numpy.  They run through the real embedding E(A) = [[Re A,
     pinv      ||pinv - numpy's pinv||_F / ||numpy's||_F  <= C 2k eps cond(A)^2
     rank      exactly numpy's, for matrices of known rank r (products of m x r and r x n factors)
 
-cholesky and eigvalsh run through the interleaved embedding (embed.interleaved_hermitian), also of order 2n:
+cholesky runs through the interleaved embedding (embed.interleaved_hermitian), also of order 2n, and so does
+eigvalsh where the real path of order 2n takes the block Jacobi (GPUs); elsewhere eigvalsh is native (its tests:
+test_linalg_complex_native.py), and the bound below holds for both:
 
     cholesky  ||L L^H - A||_F / ||A||_F                  <= C 2n eps, L lower with a real positive diagonal
     eigvalsh  |w - numpy's w|                            <= C 2n eps ||A||_2   (Weyl)
@@ -228,11 +230,3 @@ def test_cholesky_not_positive_definite():
         g = wg.linalg.cholesky(wg.asarray(a)).numpy()
     np.testing.assert_allclose(g[0], np.linalg.cholesky(a[0]), rtol=1e-6)
     assert np.all(np.isnan(g[1]))
-
-
-def test_still_refused_with_a_reason():
-    """det/slogdet (the phase), qr, eigh and the svd's vectors do not follow from the embedding."""
-    a = wg.asarray(np.eye(2, dtype=np.complex64))
-    for fn in (wg.linalg.det, wg.linalg.slogdet, wg.linalg.qr, wg.linalg.eigh, wg.linalg.svd):
-        with pytest.raises(TypeError, match="complex64"):
-            fn(a)

@@ -233,8 +233,8 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     swap, compile_ = K.swap, launch.compile
     monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
     monkeypatch.setattr(K, "swap", lambda *a, **kw: (seen.append(kw.get("reverse", False)), swap(*a, **kw))[1])
-    monkeypatch.setattr(launch, "compile", lambda d, key, build: (
-        seen.extend([key[0]] + ([key] if key[0].startswith("linalg_tslu") else [])), compile_(d, key, build))[1])
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
+        seen.extend([key[0]] + ([key] if key[0].startswith("linalg_tslu") else [])), compile_(d, key, build, **kw))[1])
     a = wg.asarray(well_conditioned(np.random.default_rng(1), (30, 30), np.float32))
     s = wg.asarray(spd(np.random.default_rng(1), (30, 30), np.float32))
 
@@ -601,10 +601,10 @@ def test_tslu_reg_default_follows_the_adapter(blocked, monkeypatch, gpu):
     class Seen(Exception):
         pass
 
-    def compile_(d, key, build):
+    def compile_(d, key, build, **kw):  # (kw: matmul's checks=False for its unchecked variants)
         if key[0].startswith("linalg_tslu"):
             raise Seen(key[0])
-        return compile_orig(d, key, build)
+        return compile_orig(d, key, build, **kw)
     compile_orig = launch.compile
     monkeypatch.setattr(K, "TSLU_REG", None)
     monkeypatch.setattr(K, "_reg_default", lambda device: gpu)

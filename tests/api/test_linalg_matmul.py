@@ -291,7 +291,13 @@ _ORIGINAL = _mm.candidates()[:16]  # the original 8 tile shapes, plain and doubl
 VARIANTS = [v.name if v in _ORIGINAL or v.name in _FAST_NEW else pytest.param(v.name, marks=pytest.mark.slow)
             for v in _mm.candidates()] + [
     "128x128_8x8_k16_r_db_s3", "64x128_4x8_k8_r_s2", "64x64_4x4_k16_s2", "128x128_8x8_k8_db_s3", "128x64_8x4_k16_s4",
-    "64x64_8x8_k8_db_s8", "64x128_4x8_k16_db_s5"]
+    "64x64_8x8_k8_db_s8", "64x128_4x8_k16_db_s5",
+    # without naga's runtime checks (the module through wgpuDeviceCreateShaderModuleTrusted)
+    "128x128_8x8_k16_r_db_u", "128x128_8x8_k16_r_db_s3_u", "64x64_4x4_k16_db_u", "128x256_8x16_k8_r_db_u",
+    # the double-buffered loop unrolled by two slices (odd and even slice counts, split slices of either parity)
+    "128x128_8x8_k16_r_db2", "64x64_4x4_k8_db2_s3_u", "128x256_8x16_k8_r_db2_u",
+    # 32 consecutive invocations over 8 x 4 register blocks
+    "64x64_4x4_k16_w_db_u", "128x128_8x8_k16_r_w_db2_s3", "64x64_8x8_k8_w"]
 
 
 def _ints(rng, shape, dtype=np.float32):
@@ -356,9 +362,49 @@ def test_matmul_variant_dtypes(name, dtype):
         assert got.shape == (M, N) and (got == 0).all()
 
 
-def test_matmul_variant_choice():
+def test_matmul_unchecked_module(monkeypatch):
+    """A ``_u`` variant's module is made without runtime checks (through ``device.shader_module_unchecked``, and
+    that through the trusted entry point where the library has it); the checked variant never goes there; without
+    the entry point the checked module is made and the answer is the same."""
+    from wgarray import device as wdev
+    made = []
+    real = wdev.shader_module_unchecked
+    monkeypatch.setattr(wdev, "shader_module_unchecked", lambda d, code: made.append(code) or real(d, code))
+    rng = np.random.default_rng(31)
+    a, b = _ints(rng, (2, 45, 29)), _ints(rng, (2, 29, 51))
+    assert _mm.Variant.parse("64x128_4x8_k8_r_db_s2_u").unchecked
+    with _mm.forced("64x128_4x8_k8_r_db_s2"):
+        check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
+    assert not made
+    with _mm.forced("64x128_4x8_k8_r_db_s2_u"):
+        check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
+    assert len(made) == 1 and "workgroupBarrier" in made[0]
+    assert wdev.unchecked_available()  # wgpu-native exports wgpuDeviceCreateShaderModuleTrusted
+    monkeypatch.setattr(wdev, "unchecked_available", lambda: False)
+    with _mm.forced("64x128_4x8_k16_r_s2_u"):
+        check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
+    assert len(made) == 2
+
+
+def test_matmul_unchecked_knob(monkeypatch):
+    """matmul.UNCHECKED turns the table's and the heuristic's choices into their ``_u`` twins (the same tile), the
+    override's never; the products stay right."""
+    shape = (1024, 1024, 1024, 1)
+    plain = _mm.choose(*shape), _mm.choose(40, 50, 60, 1)
+    monkeypatch.setattr(_mm, "UNCHECKED", True)
+    for v, (M, N, K, B) in zip(plain, [shape, (40, 50, 60, 1)]):
+        assert _mm.choose(M, N, K, B) == v.replace(unchecked=True)
+    with _mm.forced("64x64_4x4_k8"):
+        assert not _mm.choose(*shape).unchecked
+    rng = np.random.default_rng(41)
+    a, b = _ints(rng, (3, 40, 60)), _ints(rng, (60, 50))
+    check(wg.asarray(a) @ wg.asarray(b), a, b, wg.float32)
+
+
+def test_matmul_variant_choice(monkeypatch):
     """Precedence: the override hook (a variant, a name, or a callable; None falls through), then TABLE, then
     the heuristic; names round-trip; a bad configuration is refused."""
+    monkeypatch.setattr(_mm, "UNCHECKED", False)  # (test_matmul_unchecked_knob covers it on)
     shape = (1024, 1024, 1024, 1)
     assert _mm.override is None
     default = _mm.choose(*shape)
@@ -381,7 +427,18 @@ def test_matmul_variant_choice():
     assert _mm.choose(*shape) == default
     for v in _mm.candidates():
         assert _mm.Variant.parse(v.name) == v
-    for bad in ["128x128", "128x128_8x8_k9", "100x64_8x4_k8", "64x64_2x2_k8", "64x64_4x4_k8_s0"]:
+    for name in ["128x128_8x8_k16_r_db_s4_u", "64x64_4x4_k8_u"]:
+        assert _mm.Variant.parse(name).name == name and _mm.Variant.parse(name).unchecked
+    for name in ["128x128_8x8_k16_r_db2", "64x64_4x4_k8_db2_s2_u"]:
+        v = _mm.Variant.parse(name)
+        assert v.name == name and v.pair and v.db
+    with pytest.raises(ValueError):
+        _mm.Variant(pair=True)  # the paired loop is a double-buffered one
+    assert _mm.Variant.parse("128x128_8x8_k16_r_w_db2_s2_u") == _mm.Variant(128, 128, 8, 8, 16, True, 2, True, True,
+                                                                            True, True)
+    with pytest.raises(ValueError):
+        _mm.Variant.parse("128x64_8x16_k8_w")  # 4 column blocks: no 8 x 4 warp layout
+    for bad in ["128x128", "128x128_8x8_k9", "100x64_8x4_k8", "64x64_2x2_k8", "64x64_4x4_k8_s0", "64x64_4x4_k8_u_db"]:
         with pytest.raises(ValueError):
             _mm.Variant.parse(bad)
 
@@ -400,3 +457,30 @@ def test_narrow_products_take_narrow_tiles(M, N, K):
     b = rng.integers(-3, 4, (K, N)).astype(np.float32)
     np.testing.assert_array_equal((wg.asarray(a) @ wg.asarray(b)).numpy(), a @ b)
     np.testing.assert_array_equal((wg.asarray(a.T.copy()).T @ wg.asarray(b.T.copy()).T).numpy(), a @ b)  # views
+
+
+@pytest.mark.parametrize("name", ["128x128_8x8_k16_r_db2_u", "64x64_4x4_k8_db2"])
+@pytest.mark.parametrize("epilogue", ["sub", "sub_lower"])
+def test_fused_update_variants(name, epilogue):
+    """The in-place epilogues (C -= A @ B on a strided C, A and B views of C's buffer) under the unchecked and
+    paired-loop variants: the rest of the buffer untouched (no write outside the view without the clamps)."""
+    from wgarray._array import Array
+    rng = np.random.default_rng(37)
+    M, N, Kd = 130, 70, 40
+    big = _ints(rng, (2, M + 11, N + Kd + 13))
+    w = wg.asarray(big)
+    rs, bs = big.shape[2], big.shape[1] * big.shape[2]
+    c = Array(w.mirror, (2, M, N), (bs, rs, 1), 3 * rs)
+    a = Array(w.mirror, (2, M, Kd), (bs, rs, 1), 3 * rs + N)
+    b = Array(w.mirror, (2, Kd, N), (bs, 1, rs), 4 * rs + N)  # k-contiguous
+    prod = big[:, 3:3 + M, N:N + Kd] @ np.swapaxes(big[:, 4:4 + N, N:N + Kd], -1, -2)
+    with _mm.forced(name):
+        _mm.run(w.device, a, b, c, 2, bs, bs, epilogue=epilogue)
+    got = w.numpy()
+    exp = big[:, 3:3 + M, :N] - prod
+    rows, cols = np.indices((M, N))
+    inside = np.ones((M, N), bool) if epilogue == "sub" else rows >= cols
+    np.testing.assert_array_equal(got[:, 3:3 + M, :N][:, inside], exp[:, inside])
+    outside = np.ones(big.shape, bool)
+    outside[:, 3:3 + M, :N] = False
+    np.testing.assert_array_equal(got[outside], big[outside])

@@ -1,5 +1,4 @@
-"""The radix sort's register ranker (``Shape.ranker = "reg"``, shaders/radix_scatter_reg.wgsl) (the GPU
-default), forced on this adapter (lavapipe) through
+"""The radix sort's register ranker (shaders/radix_scatter_reg.wgsl, the GPU scatter), forced on this adapter (lavapipe) through
 ``radix.GPU``/``radix.CPU`` as the GPU tests of test_sorting_radix.py do.  Reference: numpy's stable argsort
 (stable descending: the stable argsort of the negated dense rank, NaNs one value, -0.0 == 0.0)."""
 from __future__ import annotations
@@ -19,13 +18,13 @@ from strategies import assert_same
 
 # invocations x keys an invocation (tiles of 256..1024 keys), two or three blocks at most (many tiles a block),
 # the GPU default's 256 x 4 (its digit scan's chunks in registers, direct values-only sorts).
-SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg"),
-          "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512, ranker="reg"),
-          "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024, ranker="reg"),
+SHAPES = {"reg64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256),
+          "reg32x16": radix.Shape(wg=32, wide=64, max_blocks=2, tile=512),
+          "reg128x8": radix.Shape(wg=128, wide=256, max_blocks=2, tile=1024),
           "default": dataclasses.replace(radix.GPU, max_blocks=2, pair_blocks=3),
           # issue 18 phase 5's knobs together: prefetched tiles, segment bases in the scan, nibble counters, folded
           # pads
-          "knobs64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True,
+          "knobs64x4": radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, prefetch=True,
                                    scan_bases=True, nibbles=True, fold_pad=True)}
 
 _POOL = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1.5, 1e-30, -3e4, 7.0, 2.0 ** 40], dtype=np.float32)
@@ -47,22 +46,22 @@ def test_forced_shapes_in_use(monkeypatch):
     """The forced shapes run as given here (they fit lavapipe's workgroup memory); a bad knob is refused."""
     # the H100 sweeps' fastest (gpu_results s23): 1024 blocks, pairs 4096, phase 6's pair knobs on
     g = radix.GPU
-    assert (g.ranker, g.wg, g.items, g.max_blocks, g.dscan_regs, g.direct, g.prefetch, g.scan_bases, g.nibbles,
-            g.fold_pad, g.pair_blocks, g.pair_dscan) == ("reg", 256, 4, 1024, 4, True, True, True, True, True, 4096, 16)
-    assert (g.stage, g.stage_keys, g.gen_index, g.direct_index, g.src_first, g.stats_regs) == (True,) * 4 + (False, 0)
+    assert (g.wg, g.items, g.max_blocks, g.dscan_regs, g.direct, g.prefetch, g.scan_bases, g.nibbles,
+            g.fold_pad, g.pair_blocks, g.pair_dscan) == (256, 4, 1024, 4, True, True, True, True, True, 4096, 16)
+    assert (g.stage, g.stage_keys, g.gen_index, g.direct_index) == (True,) * 4
     for shape in SHAPES.values():
         _force(monkeypatch, shape)
         assert radix._shape(wg.default_device()) == shape
         pairs = radix._shape(wg.default_device(), pairs=True)
         assert (pairs.max_blocks, pairs.dscan_regs) == (shape.pair_blocks or shape.max_blocks,
                                                         shape.pair_dscan or shape.dscan_regs)
-    big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 15, ranker="reg")
+    big = radix.Shape(wg=256, wide=256, max_blocks=2, tile=1 << 15)
     _force(monkeypatch, big)
     fit = radix._shape(wg.default_device())  # halved until they fit
     lim = wg.default_device().properties.limits.max_compute_workgroup_storage_size
     assert fit.scatter_bytes <= lim and fit.tile < big.tile
     with pytest.raises(ValueError):
-        radix.Shape(wg=64, wide=256, max_blocks=2, ranker="subgroup")
+        radix.Shape(wg=64, wide=256, max_blocks=2, stage=True)  # stage needs prefetch
 
 
 # and every shape's float32; the other pairs are slow
@@ -122,7 +121,7 @@ def test_reg_scatter_has_no_private_arrays():
     import re
 
     from wgarray import dtypes as dt
-    shp = radix.Shape(wg=256, wide=256, max_blocks=4096, tile=4096, ranker="reg")
+    shp = radix.Shape(wg=256, wide=256, max_blocks=4096, tile=4096)
     text = radix._build_scatter(dt.uint32, shp, None).source()
     assert "rx_pad(base + 15u)" in text  # 16 keys an invocation, unrolled
     arrays = re.findall(r"var(<[^>]*>)?\s+\w+\s*:\s*array", text)
@@ -133,7 +132,7 @@ def test_reg_scatter_has_no_private_arrays():
 def test_dscan_regs(monkeypatch, n):
     """Shape.dscan_regs: the digit scan's chunks held in registers (65-130 blocks of 64 keys over 64 invocations:
     chunks of 2 held, of 3 past the 2 registers scanned in the loops), stable against numpy."""
-    shp = radix.Shape(wg=32, wide=64, max_blocks=200, tile=64, ranker="reg", dscan_regs=2)
+    shp = radix.Shape(wg=32, wide=64, max_blocks=200, tile=64, dscan_regs=2)
     _force(monkeypatch, shp)
     assert "c1 = counts[lo + 1u]" in radix._build_dscan(64, 2).source()
     rng = np.random.default_rng(n)
@@ -178,39 +177,11 @@ def test_direct_values_sort(monkeypatch, dtype):
     assert len(gathers) == 2
 
 
-@pytest.mark.parametrize("shape", ["gpu", "gpu_direct", "cpu"])
-def test_src_first(monkeypatch, shape):
-    """Shape.src_first: a values-only sort of one contiguous row reads the source as its first pass's payload (the
-    init writes none); equal keys still pass once (then copy) so the data reach the pair; offset, strided or
-    argsort inputs take the payload written by the init.  Against numpy's stable sort (NaNs last)."""
-    base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, direct=False),
-            "gpu_direct": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0, direct=True),
-            "cpu": dataclasses.replace(radix.CPU, max_blocks=3)}[shape]
-    _force(monkeypatch, dataclasses.replace(base, src_first=True))
-    assert "idx[e] =" not in radix._build_init(wg.float32, False, 64, True, True, True, False).source()
-    rng = np.random.default_rng(8)
-    for dtype in ("float32", "int32", "uint32"):
-        pool = _POOL.astype(dtype) if dtype == "float32" else rng.integers(0, 2 ** 31, 9).astype(dtype)
-        for n, k in ((1025, len(pool)), (3000, 1), (2100, 2)):  # one key: no digit differs
-            a = pool[rng.integers(0, k, n)]
-            assert_same(wg.sort(wg.asarray(a)).numpy(), a[np.argsort(a, kind="stable")])
-            assert_same(wg.sort(wg.asarray(a), descending=True).numpy(), a[ref_argsort(a, 0, True)])
-        a = pool[rng.integers(0, len(pool), 2600)]
-        x = wg.asarray(a)
-        assert_same(wg.sort(x[3:]).numpy(), np.sort(a[3:], kind="stable") if dtype != "float32"
-                    else a[3:][np.argsort(a[3:], kind="stable")])
-        assert_same(wg.sort(x[::2]).numpy(), a[::2][np.argsort(a[::2], kind="stable")])
-        np.testing.assert_array_equal(wg.argsort(x).numpy(), np.argsort(a, kind="stable"))
-        assert_same(x.numpy(), a)  # the source is read, never written
-
-
-@pytest.mark.parametrize("regs", [1, 3])
-def test_stats_regs(monkeypatch, regs):
-    """Shape.stats_regs: the statistics fold ``regs`` blocks' partials an invocation at once (130 blocks over 32
-    invocations: 2 rounds of 3, the last indices clamped; of 1, 5 rounds): the device plan equals plan_passes, the
-    extreme key in the last block, first block or elsewhere; int64 keys (u64 partials) and sorts against numpy."""
-    _force(monkeypatch, radix.Shape(wg=32, wide=32, max_blocks=130, tile=64, ranker="reg", stats_regs=regs))
-    assert ("i2 = 4u * min(b0 + 64u" in radix._build_stats(wg.uint32, 32, 8, 0, regs).source()) == (regs == 3)
+def test_stats_fold_over_many_blocks(monkeypatch):
+    """The statistics fold 130 blocks' partials over 32 invocations (5 rounds): the device plan equals
+    plan_passes with the extreme key in the last block, the first block or elsewhere; int64 keys (u64 partials)
+    and sorts against numpy."""
+    _force(monkeypatch, radix.Shape(wg=32, wide=32, max_blocks=130, tile=64))
     dev = wg.default_device()
     n = 130 * 64
     for at in (n - 1, 0, 4321):
@@ -220,7 +191,7 @@ def test_stats_regs(monkeypatch, regs):
         want = radix.plan_passes(4, int(v.min()), int(v.max()), int(o), int(a), 8)
         assert radix.device_plan(dev, wg.asarray(v), 0, False) == want
         np.testing.assert_array_equal(wg.sort(wg.asarray(v)).numpy(), np.sort(v))
-    b = np.random.default_rng(regs).integers(-2 ** 40, 2 ** 40, n)
+    b = np.random.default_rng(3).integers(-2 ** 40, 2 ** 40, n)
     np.testing.assert_array_equal(wg.argsort(wg.asarray(b)).numpy(), np.argsort(b, kind="stable"))
 
 
@@ -228,10 +199,10 @@ def test_reg_shape_limits():
     # the reg ranker's per-invocation digit counts are bytes and its scan packs two counts into 16-bit halves:
     # shapes beyond those refuse at construction rather than sort wrongly on a device with enough workgroup memory
     with pytest.raises(ValueError, match="255 keys an invocation"):
-        radix.Shape(wg=32, wide=256, max_blocks=64, tile=8192, ranker="reg")
+        radix.Shape(wg=32, wide=256, max_blocks=64, tile=8192)
     with pytest.raises(ValueError, match="32768 a tile"):
-        radix.Shape(wg=256, wide=256, max_blocks=64, tile=65536, ranker="reg")
-    radix.Shape(wg=256, wide=256, max_blocks=64, tile=32768, ranker="reg")  # 128 keys an invocation: fine
+        radix.Shape(wg=256, wide=256, max_blocks=64, tile=65536)
+    radix.Shape(wg=256, wide=256, max_blocks=64, tile=32768)  # 128 keys an invocation: fine
 
 
 _KNOB_MARK = {"prefetch": "pi3 = rx_idx_at(t0 + 1024u + 768u + lid)", "scan_bases": "rx_base[lid] =",
@@ -268,7 +239,7 @@ def test_phase5_knob(monkeypatch, knob):
 @pytest.mark.slow
 def test_fold_pad_narrow(monkeypatch):
     """Shape.fold_pad with 16 invocations: only the runs' pads fold (k * 16 + lid crosses 32-word boundaries)."""
-    shp = radix.Shape(wg=16, wide=64, max_blocks=3, tile=128, ranker="reg", prefetch=True, scan_bases=True,
+    shp = radix.Shape(wg=16, wide=64, max_blocks=3, tile=128, prefetch=True, scan_bases=True,
                       nibbles=True, fold_pad=True)
     _force(monkeypatch, shp)
     text = radix._build_scatter(wg.uint32, shp, None).source()
@@ -278,15 +249,14 @@ def test_fold_pad_narrow(monkeypatch):
         _check(_POOL[rng.integers(0, len(_POOL), int(np.prod(shp_)))].reshape(shp_), axis, desc)
 
 
-@pytest.mark.parametrize("shape", ["gpu", "cpu", "split4"])
+@pytest.mark.parametrize("shape", ["gpu", "cpu"])
 def test_gen_index_direct_index(monkeypatch, shape):
     """Shape.gen_index (the init writes no index, the first key pass takes e itself) and Shape.direct_index (an
     argsort of one row runs its passes' payload in its whole contiguous output: no gather), alone and together:
     argsorts of stored keys (float32 NaN/-0.0/ties, int64), equal keys (one pass, then the copy), one element,
     rows (row passes read the generated index), both orders, against numpy's stable argsort."""
     base = {"gpu": dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=0),
-            "cpu": dataclasses.replace(radix.CPU, max_blocks=3),
-            "split4": radix.Shape(wg=64, wide=256, max_blocks=2)}[shape]
+            "cpu": dataclasses.replace(radix.CPU, max_blocks=3)}[shape]
     from wgarray.kernels import sort as _sort
     gathers = []
     real = _sort.gather
@@ -318,10 +288,10 @@ def test_stage(monkeypatch, gen, keys):
     both orders, with and without gen_index (the first pass's staged payload generated), with and without
     stage_keys (a key pass's stored keys staged: uint32 and int64 keys), against numpy."""
     with pytest.raises(ValueError, match="prefetch"):
-        radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", stage=True)
+        radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, stage=True)
     with pytest.raises(ValueError, match="stage"):
-        radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True, stage_keys=True)
-    shp = radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, ranker="reg", prefetch=True, stage=True,
+        radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, prefetch=True, stage_keys=True)
+    shp = radix.Shape(wg=64, wide=256, max_blocks=3, tile=256, prefetch=True, stage=True,
                       stage_keys=keys, gen_index=gen, fold_pad=gen)
     _force(monkeypatch, shp)
     text = radix._build_scatter(wg.uint32, shp, None).source()

@@ -586,6 +586,40 @@ def test_an_idle_device_is_fed_before_the_batch_is_full(dev, monkeypatch):
     assert s.submits == 2  # at 8, then the last 4 at the synchronize
 
 
+def test_large_work_after_a_wait_starts_at_once_and_a_dry_device_backs_off(dev, monkeypatch):
+    """stream.WORK_FEED: an idle check each time the batch's bound bytes grow by a step; after a wait the first
+    large dispatch is submitted at once (the real poll finds the drained device dry); a device found dry at every
+    check doubles the step (submits after 1, 3, 7, 15 dispatches of one step's bytes), a busy one keeps the step
+    and gets no submit; FEED_AFTER's dispatch count is out of the way here."""
+    monkeypatch.setattr(stream_mod, "FEED_AFTER", 4096)
+    x = wg.zeros(1 << 14, dtype=wg.float32)
+    dev.synchronize()
+    monkeypatch.setattr(stream_mod, "WORK_FEED", 1 << 40)
+    x.__iadd__(1)
+    step = dev.stream._work  # the bytes one in-place add binds
+    assert step >= 4 * (1 << 14)
+    dev.synchronize()
+    monkeypatch.setattr(stream_mod, "WORK_FEED", step)
+    dev.synchronize()  # a wait: the step is back to WORK_FEED
+    _, s = measure(dev, lambda: x.__iadd__(1))
+    assert s.submits == 1 and not dev.stream.recording  # started at once
+    dev.synchronize()
+    for dry, want in ((True, 4), (False, 0)):
+        monkeypatch.setattr(stream_mod.Stream, "_dry", lambda self, d=dry: d)
+        dev.synchronize()
+        submits = []
+        for _ in range(15):
+            _, s = measure(dev, lambda: x.__iadd__(1))
+            submits.append(s.submits)
+        assert sum(submits) == want, submits
+        if dry:
+            assert [i for i, n in enumerate(submits, 1) if n] == [1, 3, 7, 15]
+        else:
+            assert dev.stream._feed_step == step
+    monkeypatch.undo()
+    np.testing.assert_array_equal(x.numpy(), np.full(1 << 14, 32, np.float32))
+
+
 def _idle_then(stream, idle: bool) -> bool:
     stream._feed_at = stream._batch + stream_mod.FEED_AFTER  # what the real check schedules
     return idle
@@ -660,6 +694,48 @@ def test_freed_arrays_return_their_device_blocks_to_the_pool(fresh):
     y, s = measure(fresh, lambda: wg.zeros(n, device=fresh))
     assert (s.pool_hits, s.buffers_allocated, s.bytes_allocated) == (1, 0, 0)
     assert fresh.allocator.idle_bytes == idle
+
+
+def test_the_pool_past_its_limit_evicts_the_longest_idle_blocks(monkeypatch):
+    """A freed block that takes the pool past ``cache_limit`` evicts the blocks idle the longest, not itself: a loop
+    of two 2 MiB temporaries after stale 1 MiB blocks filled the pool recreated a buffer every call (8192x4096's
+    FFT: a 256 MiB buffer a call, ~7 ms on the H100).  A block larger than the limit is not pooled; with
+    LARGEST_KEPT the limit grows to that many of the largest block handed out."""
+    from wgarray.alloc import gpu as gpu_alloc
+    monkeypatch.setattr(gpu_alloc, "LARGEST_KEPT", 0)
+    dev = wg.open_device()
+    try:
+        al, mib = dev.allocator, 1 << 20
+        al.cache_limit = 4 * mib
+        stale = [al.alloc(mib), al.alloc(mib)]
+        for b in stale:
+            al.free(b)
+        assert al.idle_bytes == 2 * mib
+        made = []
+        for _ in range(3):
+            before = dev.counters.buffers_allocated
+            a, b = al.alloc(2 * mib), al.alloc(2 * mib)
+            al.free(a)
+            al.free(b)
+            made.append(dev.counters.buffers_allocated - before)
+            assert al.idle_bytes <= al.cache_limit
+        assert made == [2, 0, 0]  # the loop's blocks stay pooled; the stale ones went
+        assert al.idle_bytes == 4 * mib and al._free.get(mib) == []
+        big = al.alloc(8 * mib)
+        al.free(big)  # beyond the limit: destroyed, the pool as it was
+        assert al.idle_bytes == 4 * mib and al.alloc(2 * mib).size == 2 * mib
+        monkeypatch.setattr(gpu_alloc, "LARGEST_KEPT", 3)  # the limit: 3 x 8 MiB
+        assert al.limit == 24 * mib
+        blocks = [al.alloc(8 * mib) for _ in range(3)]
+        before = dev.counters.buffers_allocated
+        for b in blocks:
+            al.free(b)
+        assert al.idle_bytes == 24 * mib  # all three kept (the 2 MiB ones evicted)
+        again = [al.alloc(8 * mib) for _ in range(3)]
+        assert dev.counters.buffers_allocated == before  # reused, none created
+        del again
+    finally:
+        dev.close()
 
 
 def test_a_reused_block_waits_for_the_pending_work_that_used_it(fresh):

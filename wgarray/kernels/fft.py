@@ -15,6 +15,10 @@
   (workgroup size, radix-16 sub-passes, narrower tiles) are the candidates ``benchmarks/fftgpu_sweep.py`` ranks
   on a GPU (two-pass plans of 4096-point tiles, of one column or held in registers, measured 1.5-6x slower on
   the H100 and were removed).
+* ``reg_options`` (the default for strided power-of-two axes of 4096 and more, measured faster on the H100): such an
+  axis (4096^2's columns) in one pass, C >= 4 columns a workgroup held in registers (64 elements an invocation),
+  the Stockham stages on the registers, the exchanges through workgroup memory in rounds (``fft_regcols.wgsl``,
+  ``benchmarks/fft2d_sweep.py``).
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
@@ -578,6 +582,10 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
             raise ValueError(f"Bluestein's length {n} needs contiguous rows")
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
         return
+    rp = reg_choice(device, cdtype.device_itemsize, rows, n, inner) if inner > 1 and _reg["on"] else None
+    if rp is not None:
+        _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp)
+        return
     _passes(device, cdtype, src, dst, rows, n, inner, inverse, scale)
 
 
@@ -844,6 +852,16 @@ def _load_fused(t: str, R: int, C: int, R_s: int, wg: int, twiddle: str, twgroup
     return lines
 
 
+def _stage_twiddles(R_s: int, ns: int, stride: int, powers: bool) -> list[str]:
+    """A Stockham butterfly's twiddles: v_r times w^(k r stride) (k = the butterfly's index within its group of
+    ns; none where ns = 1), from the table (``tw``) one lookup a value or (``powers``) as powers of one lookup."""
+    if ns == 1:
+        return []
+    if powers:
+        return _powers_of(f"tw(k * {stride}u)", "sw", R_s) + [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R_s)]
+    return [f"v{r} = cmul(v{r}, tw(k * {r * stride}u));" for r in range(1, R_s)]
+
+
 def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, powers: bool = False,
                tscale: int = 1, ns0: int = 1, store_at: str = "") -> list[str]:
     """The sub-passes of ``plan`` over an R x C tile in workgroup memory (``at``), unrolled with their constants
@@ -862,11 +880,7 @@ def _subpasses(t: str, R: int, C: int, plan: list[int], inverse: bool, wg: int, 
         for it in range(per):
             body = [f"let jj = u / {C}u;", f"let c = u % {C}u;", f"let k = jj % {ns}u;"]
             body += [f"var v{r} = buf[at(jj + {r * m}u, c)];" for r in range(R_s)]
-            if ns > 1 and powers:
-                body += _powers_of(f"tw(k * {R // (ns * R_s) * tscale}u)", "sw", R_s)
-                body += [f"v{r} = cmul(v{r}, sw{r});" for r in range(1, R_s)]
-            elif ns > 1:
-                body += [f"v{r} = cmul(v{r}, tw(k * {r * (R // (ns * R_s)) * tscale}u));" for r in range(1, R_s)]
+            body += _stage_twiddles(R_s, ns, R // (ns * R_s) * tscale, powers)
             body += butterfly(R_s, t, inverse, f"{R * tscale}u")
             cond = f"u < {items}u" if (it + 1) * wg > items else "true"  # the guard only where it can fail
             if store_at and i == len(plan) - 1:  # outputs to global memory: no staging, no barrier
@@ -1024,6 +1038,169 @@ class _Fixed(launch.Kernel):
     def source(self) -> str:
         text, values = super().source(), dict(self.consts)
         return re.sub(r"\bp\.(\w+)\b", lambda m: f"{values[m[1]]}u" if m[1] in values else m[0], text)
+
+
+# -- the register-held strided pass (``reg_options``) ---------------------------------------------------------------
+# A strided axis of a power-of-two length n (4096^2's columns) as ONE pass instead of two: a workgroup holds C >= 4
+# neighbouring columns (complex64 rows of 32 bytes: whole sectors on read and write), the whole column length in
+# registers (``per`` elements an invocation, n C / per invocations), the Stockham stages (radix ``radix``, the rest
+# a smaller power of two) done on the registers, the exchanges between stages through workgroup memory in rounds
+# of as many elements as it holds (4096 x 4 complex64 = 128 KiB: 4 rounds at 32 or 48 KiB).  ``min_length``: the
+# shortest axis it takes; ``complex128``: complex128 axes too (unmeasured on GPUs: off); ``min_groups``: the fewest
+# workgroups (column tiles x batches) it takes, narrower transforms keep the tiled passes, whose workgroups are
+# many more (0: every width; unmeasured: (4096, 64) is 16 workgroups, the sweep times it).  The H100 sweep
+# (``benchmarks/fft2d_sweep.py``, 2026-12-06, 859c91a) set the defaults: 64 elements an invocation (256 invocations
+# at 4096 x 4) fastest, 4096^2 fft2 0.346 -> 0.297 ms (columns alone 0.217 -> 0.182; 16 an invocation, 1024
+# invocations, 0.365: spills); at 2048^2 every register variant lost (0.165-0.179 ms against the tiled 0.143): from
+# 4096 only.  ``max_length``: the longest axis it takes; the second H100 sweep (7e4a6d7) had it lose at every longer
+# column: 8192 x 4096 0.862 ms against the tiled 0.650 (columns alone 0.631 / 0.418), 16384 x 1024 1.311 / 0.372
+# (1.186 / 0.215), 8192^2's columns 1.194 / 0.854, while 4096 x 4050 won (0.556 / 0.766): 4096 only.
+REG_DEFAULTS = dict(on=True, columns=4, per=64, radix=16, powers=True, min_length=4096, max_length=4096,
+                    complex128=False, min_groups=0)
+_reg = dict(REG_DEFAULTS)
+
+
+@contextlib.contextmanager
+def reg_options(**kw):
+    """Within the block, strided power-of-two axes of ``min_length`` to ``max_length`` take the register-held one-pass
+    kernel where it fits (``on``): tiles of ``columns`` columns (a power of two, 2-16), ``per`` elements an
+    invocation (a power of two that every stage's radix divides), stages of ``radix`` (4, 8 or 16) and one of the
+    rest, twiddles as ``powers`` of one lookup a butterfly; complex128 axes only with ``complex128``; transforms of
+    at least ``min_groups`` workgroups (column tiles times batches)."""
+    bad = set(kw) - set(REG_DEFAULTS)
+    if bad:
+        raise ValueError(f"reg_options {sorted(bad)}: need some of {tuple(REG_DEFAULTS)}")
+    new = {**_reg, **{k: v for k, v in kw.items() if v is not None}}
+    for key in ("columns", "per", "radix"):
+        v = new[key]
+        if v < 2 or v & (v - 1):
+            raise ValueError(f"reg_options {key}={v}: need a power of two >= 2")
+    if new["min_groups"] < 0:
+        raise ValueError(f"reg_options min_groups={new['min_groups']}: need 0 or more")
+    if new["columns"] > 16 or new["radix"] not in (4, 8, 16) or new["per"] % new["radix"]:
+        raise ValueError(f"reg_options {new}: columns <= 16, radix 4, 8 or 16 dividing per")
+    old = dict(_reg)
+    _reg.update(new)
+    try:
+        yield
+    finally:
+        _reg.clear()
+        _reg.update(old)
+
+
+def reg_plan(device, itemsize: int, n: int, inner: int):
+    """(radices, columns, per, rounds) of the register-held pass for a strided axis of length n with ``inner``
+    columns, or None where it does not apply (off, n not a power of two or outside ``min_length``-``max_length``,
+    fewer columns than a tile, too many invocations, a round's elements beyond the workgroup memory)."""
+    C, E, R = _reg["columns"], _reg["per"], _reg["radix"]
+    if not _reg["on"] or inner < C or n < max(_reg["min_length"], E, 4) or n > _reg["max_length"] or \
+            n & (n - 1) or itemsize > 8 and not _reg["complex128"]:
+        return None
+    radices, rest = [], n
+    while rest % R == 0 and rest > 1:
+        radices.append(R)
+        rest //= R
+    if rest > 1:
+        radices.insert(0, rest)  # the smaller radix first: its stage has the most butterflies an invocation
+    if len(radices) < 2 or any(E % r for r in radices):
+        return None
+    W = n // E * C
+    if W > device.properties.limits.max_compute_invocations_per_workgroup or W < C:
+        return None
+    cap = local_capacity(device, itemsize)
+    G = 1
+    while n * C // G > cap:
+        G *= 2
+    if G > E or any(math.prod(radices[s + 1:]) % G for s in range(len(radices) - 1)):
+        return None
+    return tuple(radices), C, E, G
+
+
+def reg_choice(device, itemsize: int, rows: int, n: int, inner: int):
+    """``reg_plan`` where ``transform`` takes it for ``rows`` batches: None too below ``min_groups`` workgroups."""
+    rp = reg_plan(device, itemsize, n, inner)
+    return rp if rp is not None and rows * -(-inner // rp[1]) >= _reg["min_groups"] else None
+
+
+def _build_reg(cdtype, n: int, radices: tuple, C: int, E: int, G: int, inverse: bool, powers: bool,
+               fixed=()) -> launch.Kernel:
+    """The WGSL of the register-held pass (``fft_regcols.wgsl``): loads of rows t + i T, the Stockham stages on the
+    registers (stage s of radix R: butterflies jj = t + b T, b < E / R, inputs x[b + r E / R]), the exchanges in
+    ``G`` rounds (round g: the outputs at positions [g n / G, (g + 1) n / G) written, a barrier, the registers
+    i in [g E / G, (g + 1) E / G) read back, a barrier), the last stage's outputs stored as they come."""
+    t = cdtype.component.wgsl
+    T = n // E
+    P = n // G  # positions a round per column
+    lines = [f"var x{i} = vec2<{t}>({t}(0.0));" for i in range(E)]
+    lines += [f"if (live) {{ x{i} = src[base + (t + {i * T}u) * p.mcols + col]; }}" for i in range(E)]
+    lines += [f"var y{i}: vec2<{t}>;" for i in range(E)]
+    ns = 1
+    for s, R in enumerate(radices):
+        B = E // R
+        last = s == len(radices) - 1
+        stride = n // (ns * R)
+        for b in range(B):
+            body = [f"let jj = t + {b * T}u;", f"let k = jj & {ns - 1}u;"]
+            body += [f"var v{r} = x{b + r * B};" for r in range(R)]
+            body += _stage_twiddles(R, ns, stride, powers)
+            body += butterfly(R, t, inverse, f"{n}u")
+            if last:  # k = jj: the outputs are rows jj + r ns
+                body += ["if (live) {"] + [f"    dst[base + (jj + {r * ns}u) * p.mcols + col] = u{r} * p.scale;"
+                                           for r in range(R)] + ["}"]
+            else:
+                body += [f"y{b * R + r} = u{r};" for r in range(R)]
+            lines.append("{\n" + _indent(body, 1) + "\n}")
+        if last:
+            break
+        # the exchange: output (b, r) of this stage is at position (jj - k) R + k + r ns (jj = t + b T)
+        for g in range(G):
+            if G > 1 and B % G == 0:
+                owners = [b for b in range(B) if b // (B // G) == g]
+                cond = {b: "" for b in owners}
+            else:  # the round of a butterfly's outputs depends on the invocation: (t + b T) / (m / G)
+                owners = list(range(B))
+                cond = {b: f"(t + {b * T}u) / {n // R // G}u == {g}u" for b in owners} if G > 1 else \
+                    {b: "" for b in owners}
+            for b in owners:
+                st = [f"let jj = t + {b * T}u;", f"let q = (jj - (jj & {ns - 1}u)) * {R}u + (jj & {ns - 1}u) - {g * P}u;"]
+                st += [f"buf[at{s}(q + {r * ns}u, c)] = y{b * R + r};" for r in range(R)]
+                block = "{\n" + _indent(st, 1) + "\n}"
+                lines.append(f"if ({cond[b]}) " + block if cond[b] else block)
+            lines.append("workgroupBarrier();")
+            lines += [f"x{i} = buf[at{s}(t + {i * T - g * P}u, c)];" for i in range(g * E // G, (g + 1) * E // G)]
+            lines.append("workgroupBarrier();")
+        ns *= R
+    # the exchanges' layouts: element (q, c) at q C + c, the position bits next to the column's (the bank pair of
+    # a 16-lane half) xor-ed with the bits above the stage's butterfly span (which vary across its writers' lanes)
+    funcs = []
+    ns = 1
+    for s, R in enumerate(radices[:-1]):
+        sh = (R * ns).bit_length() - 1
+        lo = max(0, 4 - (C.bit_length() - 1))
+        sw = f" ^ (((q >> {sh}u) & {(1 << lo) - 1}u) * {C}u)" if 0 < lo <= sh and (1 << sh) < P else ""
+        funcs.append(f"fn at{s}(q: u32, c: u32) -> u32 {{\n    return (q * {C}u + c){sw};\n}}")
+        ns *= R
+    bind = (launch.read("src", f"array<vec2<{t}>>"), launch.write("dst", f"array<vec2<{t}>>"),
+            launch.read("table", f"array<vec2<{t}>>"))
+    return _Fixed("fft_regcols.wgsl", bind, dict(
+        T=t, N=n, C=C, E=E, G=G, PLAN=", ".join(map(str, radices)), BUF=P * C,
+        LIVE="true" if dict(fixed).get("mcols", 1) % C == 0 else "col < p.mcols",  # no guard: whole tiles
+        FUNCS="\n\n".join(funcs), BODY=_indent("\n".join(lines).split("\n"), 1), **_common(t, inverse)),
+        workgroup=n // E * C, consts=tuple(fixed))
+
+
+def _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp) -> None:
+    """One register-held pass (``reg_plan``'s ``rp``) of the transform along the middle axis of (rows, n, inner)."""
+    radices, C, E, G = rp
+    t = cdtype.component.wgsl
+    groups = -(-inner // C)
+    fixed = (("groups", groups), ("mcols", inner)) if _fixed_consts(rows, n, inner) else ()
+    kernel = launch.compile(device, ("fft_regcols", t, n, radices, C, E, G, inverse, _reg["powers"], fixed),
+                            lambda: _build_reg(cdtype, n, radices, C, E, G, inverse, _reg["powers"], fixed))
+    table = twiddles(device, cdtype, n)
+    params = _scaled(layout.Params().u32(groups, rows, inner, 0), t, scale)
+    launch.dispatch(device, kernel, [src, dst, table.buffer()], params,
+                    grid=launch.grid_for(device, workgroups=groups * rows), work=2 * rows * n * inner * cdtype.device_itemsize)
 
 
 # -- Bluestein ------------------------------------------------------------------------------------------------------

@@ -123,20 +123,22 @@ class CompileError(ValueError):
     usable."""
 
 
-def _pipeline(device, key: tuple, build: Callable[[], tuple], entry_point: str = "main"):
+def _pipeline(device, key: tuple, build: Callable[[], tuple], entry_point: str = "main", checks: bool = True):
     try:
-        return device.pipeline(key, build, entry_point)
+        return device.pipeline(key, build, entry_point, checks)
     except wgpu.GPUValidationError as e:
         raise CompileError(f"WGSL does not compile:\n{str(e).strip()}") from e
 
 
-def compile(device, key: tuple, build: Callable[[], Kernel]):
+def compile(device, key: tuple, build: Callable[[], Kernel], checks: bool = True):
     """The compiled kernel for ``key`` from the device's pipeline cache, built from ``build()`` on a miss: the
-    (pipeline, bind group layout, invocations a workgroup) triple that ``dispatch`` takes."""
+    (pipeline, bind group layout, invocations a workgroup) triple that ``dispatch`` takes.  ``checks=False``: no
+    runtime bounds checks or loop bounding in the module (``Device.pipeline``), for kernels in range by
+    construction."""
     def compiled() -> tuple[str, tuple[bool, ...], int]:
         kernel = build()
         return kernel.source(), kernel.readonly, kernel.invocations
-    return _pipeline(device, key, compiled)
+    return _pipeline(device, key, compiled, checks=checks)
 
 
 def compile_source(device, key: tuple, code: str, readonly: tuple[bool, ...], invocations: int,

@@ -31,6 +31,7 @@ import math
 from ..alloc.mirror import Mirror
 from ..dtypes import DType, uint32
 from . import launch, layout, matmul as _mm, source
+from .linalg_spectral import _constants as _element_constants
 
 PANEL_WG = 256  # invocations of a panel workgroup (tournament leaves and root, Cholesky's diagonal block)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
@@ -474,19 +475,39 @@ def update(device, c, a, b, tri: bool = False) -> None:
 
 # -- results from the factors --------------------------------------------------------------------------------------
 def det(device, a, piv, info, out, n: int, batch: int) -> None:
-    """out (contiguous batch x 3) = (det, sign, log|det|) of each LU-factored matrix of ``a``."""
+    """out (contiguous batch x 3, a's dtype) = (det, sign, log|det|) of each LU-factored matrix of ``a`` (complex:
+    log|det| as (log|det|, 0))."""
     if batch == 0:
         return
     d = a.dtype
-    T = d.wgsl
-
-    def build() -> launch.Kernel:
-        return launch.Kernel("linalg_lu_det.wgsl", (
-            launch.read("a", f"array<{T}>"), launch.read("piv", "array<u32>"), launch.read("info", "array<u32>"),
-            launch.write("out", f"array<{T}>")), dict(HELPERS=source.helpers([d]), T=T, NEG_INF=_neg_inf(T)),
-            workgroup=WG)
     params = layout.u32s(n, batch, 0, 0)
-    _run(device, ("linalg_det", d.name), build, [a, piv, info, out], params, math.ceil(batch / WG), whole=True)
+    _run(device, ("linalg_det", d.name, 1), lambda: _det_kernel(d, 1), [a, piv, info, out], params,
+         math.ceil(batch / WG), whole=True)
+
+
+def _det_kernel(d: DType, phase: int) -> launch.Kernel:
+    """linalg_lu_det.wgsl's PHASE 0 (the LU in global memory) or 1 (det from the factors), on elements of ``d``
+    (real or complex).  a, piv and info are read_write in both (PHASE 0 writes them, and its stores must validate in
+    the one shader); PHASE 1 only reads them."""
+    c = _element_constants(d)
+    T, S = c["T"], c["S"]
+    return launch.Kernel("linalg_lu_det.wgsl", (
+        launch.write("a", f"array<{S}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
+        launch.write("out", f"array<{S}>")), dict(
+            HELPERS=source.helpers([d.component]), T=T, S=S, SCALAR=c["SCALAR"], NEG_INF=_neg_inf(T), NAN=_nan(T),
+            CPLX="true" if d.kind == "c" else "false", PHASE=phase, ARGMAX=_argmax(T)), workgroup=WG)
+
+
+def lu_global(device, a, piv, info, out, n: int, batch: int) -> None:
+    """LU with partial pivoting in place of each matrix of the contiguous stack ``a`` (batch, n, n) in global
+    memory, one workgroup a matrix, one dispatch (linalg_lu_det.wgsl's PHASE 0: U and the pivots, for ``det``, whose
+    ``out`` it binds without touching; the det / slogdet path of complex matrices, any n); a zero pivot into
+    ``info`` (zero on entry)."""
+    if batch == 0:
+        return
+    d = a.dtype
+    _run(device, ("linalg_det", d.name, 0), lambda: _det_kernel(d, 0), [a, piv, info, out],
+         layout.u32s(n, batch, 0, 0), batch)
 
 
 def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:

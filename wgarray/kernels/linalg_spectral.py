@@ -29,10 +29,15 @@ def workgroup_for(rows: int) -> int:
 
 
 def _constants(dt: DType) -> dict[str, str]:
-    t = source.ctype(dt)
-    if t == "f64":
-        return dict(T="f64", EPS="2.220446049250313e-16", TINY="2.2250738585072014e-308", BIG="1e150")
-    return dict(T="f32", EPS="1.1920928955078125e-07", TINY="1.1754943508222875e-38", BIG="1e18")
+    """The substitutions every spectral shader takes: T the real type of the elements, S the element type (T, or
+    vec2<T> for complex matrices), SCALAR the element helpers for S (linalg_scalar_real/complex.wgsl) and the real
+    type's constants."""
+    t = source.ctype(dt.component)
+    c = (dict(T="f64", EPS="2.220446049250313e-16", TINY="2.2250738585072014e-308", BIG="1e150") if t == "f64" else
+         dict(T="f32", EPS="1.1920928955078125e-07", TINY="1.1754943508222875e-38", BIG="1e18"))
+    cplx = dt.kind == "c"
+    return dict(c, S=f"vec2<{t}>" if cplx else t,
+                SCALAR=source.render("linalg_scalar_complex.wgsl" if cplx else "linalg_scalar_real.wgsl", T=t))
 
 
 def _with_rotation(c: dict[str, str]) -> dict[str, str]:
@@ -54,7 +59,7 @@ def _dispatch(device, key: tuple, shader: str, bindings: list[launch.Binding], s
 def _jacobi(device, phase: int, a, v, cs, flag, batch: int, m: int, n: int, step: int, sweep: int, flags: int,
             wg: int, workgroups: int) -> None:
     c = _constants(a.dtype)
-    t = c["T"]
+    t = c["S"]
     bindings = [launch.write("a", f"array<{t}>"), launch.write("v", f"array<{t}>"),
                 launch.write("rot_cs", f"array<{t}>"), launch.write("flag", "array<atomic<u32>>")]
     nn = n + (n & 1)
@@ -87,9 +92,10 @@ def jacobi_sweep(device, a, v, cs, flag, batch: int, m: int, n: int, sweep: int,
 
 
 # -- ordering -------------------------------------------------------------------------------------------------
-def _order_bindings(t: str) -> list[launch.Binding]:
-    return [launch.read("src", f"array<{t}>"), launch.write("keys", f"array<{t}>"),
-            launch.write("out", f"array<{t}>"), launch.write("perm", "array<u32>")]
+def _order_bindings(c: dict[str, str]) -> list[launch.Binding]:
+    s = c["S"]
+    return [launch.read("src", f"array<{s}>"), launch.write("keys", f"array<{c['T']}>"),
+            launch.write("out", f"array<{s}>"), launch.write("perm", "array<u32>")]
 
 
 def order(device, src, keys, vals, perm, batch: int, m: int, n: int, ascending_diagonal: bool) -> None:
@@ -98,7 +104,7 @@ def order(device, src, keys, vals, perm, batch: int, m: int, n: int, ascending_d
     c = _constants(src.dtype)
     wg = workgroup_for(n)
     params = layout.Params().u32(batch, m, n, 0, int(ascending_diagonal), 0, 0, 0)
-    _dispatch(device, ("linalg_order", c["T"], 0, wg), "linalg_spectral_order.wgsl", _order_bindings(c["T"]),
+    _dispatch(device, ("linalg_order", c["S"], 0, wg), "linalg_spectral_order.wgsl", _order_bindings(c),
               dict(c, PHASE=0), wg, [src, keys, vals, perm], params, batch)
 
 
@@ -108,7 +114,7 @@ def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: i
     c = _constants(src.dtype)
     total = batch * n * length
     params = layout.Params().u32(batch, 0, n, length, 2 if transpose else 0, 0, 0, 0)
-    _dispatch(device, ("linalg_order", c["T"], 1, MAX_WG), "linalg_spectral_order.wgsl", _order_bindings(c["T"]),
+    _dispatch(device, ("linalg_order", c["S"], 1, MAX_WG), "linalg_spectral_order.wgsl", _order_bindings(c),
               dict(c, PHASE=1), MAX_WG, [src, dummy, out, perm], params, math.ceil(total / MAX_WG))
 
 
@@ -116,7 +122,7 @@ def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: i
 def _qr(device, phase: int, a, tau, q, r, batch: int, m: int, n: int, k: int, qc: int, kr: int, cnt: int,
         wg: int, workgroups: int) -> None:
     c = _constants(a.dtype)
-    t = c["T"]
+    t = c["S"]
     bindings = [launch.write(name, f"array<{t}>") for name in ("a", "tau", "q", "r")]
     params = layout.Params().u32(batch, m, n, k, qc, kr, min(m, n), cnt)
     _dispatch(device, ("linalg_qr", t, phase, wg), "linalg_qr.wgsl", bindings, dict(c, PHASE=phase), wg,

@@ -41,7 +41,18 @@ class Variant:
     ``split``: K split into that many slices, summed by a second kernel.  ``rows``: an operand contiguous along k
     (A of a C-ordered product, B of ``x @ y.T``) is staged with consecutive invocations on consecutive rows, so
     that its transposed scalar stores into workgroup memory hit consecutive banks (the default mapping puts
-    consecutive invocations along k: wider global reads of one row, but 4-way bank conflicts on the stores)."""
+    consecutive invocations along k: wider global reads of one row, but 4-way bank conflicts on the stores).
+    ``unchecked`` (name suffix ``_u``): the shader module is made without naga's runtime checks (every dynamic
+    index into the staged tiles otherwise gets a ``min(i, len - 1)`` clamp, and the K loop a forced loop-bound
+    counter); the kernel's indices are in range by construction.  Where the library lacks the entry point the
+    checked module is used (``device.unchecked_available``).  ``pair`` (with ``db``; name ``_db2``): the double
+    buffered K loop unrolled by two slices, the first computing from buffer 0 and the second from buffer 1, so
+    that every workgroup-memory index in the products is ``ty``/``tx`` plus a constant (no ``cur * len``
+    offset recomputed a slice, and a clamp a compiler that knows the invocation id's range can drop).
+    ``warp`` (name ``_w``): each 32 consecutive invocations (an NVIDIA warp) take 8 column blocks x 4 row blocks
+    instead of a run of TXN column blocks: per k their vec4 reads of the staged tiles touch 8 distinct vec4 of B
+    and 4 of A (one 128-byte wavefront each) instead of 16 and 2 (three wavefronts: the 4x4 tiles' products
+    are about as many cycles as these reads)."""
 
     bm: int = 128
     bn: int = 128
@@ -51,10 +62,15 @@ class Variant:
     db: bool = False
     split: int = 1
     rows: bool = False
+    unchecked: bool = False
+    pair: bool = False
+    warp: bool = False
 
     def __post_init__(self) -> None:
         ok = (self.tm in (4, 8, 16) and self.tn in (4, 8, 16) and self.bm % (4 * self.tm) == 0 and self.bn % (4 * self.tn) == 0
-              and self.bk in (4, 8, 16, 32) and 1 <= self.split <= 64 and 32 <= self.threads <= 1024)
+              and self.bk in (4, 8, 16, 32) and 1 <= self.split <= 64 and 32 <= self.threads <= 1024
+              and (self.db or not self.pair)
+              and (not self.warp or (self.bn // self.tn) % 8 == 0 and (self.bm // self.tm) % 4 == 0))
         if not ok:
             raise ValueError(f"matmul variant {self.name}: unsupported configuration")
 
@@ -69,20 +85,23 @@ class Variant:
     @property
     def name(self) -> str:
         return (f"{self.bm}x{self.bn}_{self.tm}x{self.tn}_k{self.bk}" + ("_r" if self.rows else "")
-                + ("_db" if self.db else "")
-                + (f"_s{self.split}" if self.split > 1 else ""))
+                + ("_w" if self.warp else "")
+                + ("_db2" if self.pair else "_db" if self.db else "")
+                + (f"_s{self.split}" if self.split > 1 else "") + ("_u" if self.unchecked else ""))
 
     def __str__(self) -> str:
         return self.name
 
     @classmethod
     def parse(cls, name: str) -> "Variant":
-        """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``, ``128x256_8x16_k8_r_db``."""
-        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_db)?(?:_s(\d+))?", name)
+        """The variant a ``name`` spells, e.g. ``128x128_8x8_k8``, ``64x64_4x4_k16_db_s4``, ``128x256_8x16_k8_r_db``,
+        ``128x128_8x8_k16_r_db_s4_u``, ``128x128_8x8_k16_r_w_db2_u``."""
+        m = re.fullmatch(r"(\d+)x(\d+)_(\d+)x(\d+)_k(\d+)(_r)?(_w)?(_db2?)?(?:_s(\d+))?(_u)?", name)
         if not m:
             raise ValueError(f"not a matmul variant name: {name!r} (like '128x128_8x8_k8_r_db_s4')")
         bm, bn, tm, tn, bk = (int(g) for g in m.groups()[:5])
-        return cls(bm, bn, tm, tn, bk, bool(m.group(7)), int(m.group(8) or 1), bool(m.group(6)))
+        return cls(bm, bn, tm, tn, bk, bool(m.group(8)), int(m.group(9) or 1), bool(m.group(6)), bool(m.group(10)),
+                   m.group(8) == "_db2", bool(m.group(7)))
 
     def replace(self, **kw) -> "Variant":
         return Variant(**{**self.__dict__, **kw})
@@ -166,13 +185,27 @@ def _narrow(M: int, N: int, K: int, batch: int) -> Variant:
 _NARROW_BOTH, _NARROW_N, _NARROW_M = Variant(32, 32, 4, 4, 16), Variant(128, 32, 8, 4, 16), Variant(32, 128, 4, 8, 16)
 
 
+# UNCHECKED: every choice but the override's made without runtime checks (its ``_u`` twin).  Off until measured:
+# turn on if `python -m benchmarks.matmul_sweep` shows auto's ``_u`` twin at least as fast as auto at every shape.
+UNCHECKED = False
+_UNCHECKED_TWIN: dict[Variant, Variant] = {}  # a Variant costs microseconds to build: each twin made once
+
+
 def choose(M: int, N: int, K: int, batch: int) -> Variant:
-    """The variant for an (M, K) @ (K, N) product over ``batch`` matrices: override, TABLE, heuristic."""
+    """The variant for an (M, K) @ (K, N) product over ``batch`` matrices: override, TABLE, heuristic (the last
+    two made unchecked under ``UNCHECKED``)."""
     hook = override
     v = hook(M, N, K, batch) if callable(hook) else hook
-    if v is None:
-        v = TABLE.get((M, N, K, batch))
-    return as_variant(v) if v is not None else heuristic(M, N, K, batch)
+    if v is not None:
+        return as_variant(v)
+    v = TABLE.get((M, N, K, batch))
+    v = as_variant(v) if v is not None else heuristic(M, N, K, batch)
+    if UNCHECKED and not v.unchecked:
+        twin = _UNCHECKED_TWIN.get(v)
+        if twin is None:
+            twin = _UNCHECKED_TWIN[v] = v.replace(unchecked=True)
+        return twin
+    return v
 
 
 @contextlib.contextmanager
@@ -295,8 +328,9 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int, epilogue: str = "st
         bufs.append(part.buffer_for_write(whole=True))
         ks, c_off = math.ceil(math.ceil(K / split) / v.bk) * v.bk, 0
     key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, v, amode, bmode, cvec, epilogue)
-    kernel = launch.compile(device, key, lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec,
-                                                              epilogue))
+    build = lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec, epilogue)  # noqa: E731
+    # (checks= only where off: launch.compile keeps its 3-argument form for the callers that wrap it)
+    kernel = launch.compile(device, key, build, checks=False) if v.unchecked else launch.compile(device, key, build)
     params = _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs, c_rs, c_bs)
     launch.dispatch(device, kernel, bufs, params, grid=grid)
     if split > 1:
@@ -457,7 +491,15 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
                         out.append(f"        acc{r}_{h} = acc{r}_{h} + a{kk}_{hr}[{i}] * b{kk}_{h};")
         return out
 
-    if v.db:
+    if v.pair:  # two slices an iteration, buffer 0 then buffer 1: constant offsets (the break is uniform)
+        loop = (fetch("kbeg") + store("0u", "0u") + ["    workgroupBarrier();",
+                f"    for (var k0 = kbeg; k0 < kend; k0 = k0 + {2 * BK}u) {{"]
+                + fetch(f"(k0 + {BK}u)") + ["        {"] + compute("0u", "0u") + ["        }"] + store(f"{AS}u", f"{BS}u")
+                + ["        workgroupBarrier();", f"        if (k0 + {BK}u >= kend) {{ break; }}"]
+                + fetch(f"(k0 + {2 * BK}u)") + ["        {"] + compute(f"{AS}u", f"{BS}u") + ["        }"]
+                + store("0u", "0u")
+                + ["        workgroupBarrier();", "    }"])
+    elif v.db:
         loop = (fetch("kbeg") + store("0u", "0u") + ["    workgroupBarrier();", "    var cur = 0u;",
                 f"    for (var k0 = kbeg; k0 < kend; k0 = k0 + {BK}u) {{",
                 f"        let ao = cur * {AS}u;", f"        let bo = cur * {BS}u;"]
@@ -507,6 +549,8 @@ def _build_tiled(adt: DType, bdt: DType, res: DType, cdt: DType, v: Variant, amo
                      _load(bdt, cdt, "b[u32(idx)]") if bmode == "s" else f"{T}(0)")
     return launch.Kernel("matmul_tiled.wgsl", _bindings(a_elem, b_elem, c_elem, fused), dict(
         HELPERS=source.helpers([adt, bdt, res, cdt]), T=T, BM=BM, BN=BN, BK=BK, TM=TM, TN=TN, TXN=TXN, TYN=TYN,
+        TX=f"(tid / 32u) % {TXN // 8}u * 8u + tid % 8u" if v.warp else f"tid % {TXN}u",
+        TY=f"(tid / 32u) / {TXN // 8}u * 4u + (tid % 32u) / 8u" if v.warp else f"tid / {TXN}u",
         THREADS=threads, SPLIT=v.split, COMMON=common, AS_LEN=AS * (2 if v.db else 1), BS_LEN=BS * (2 if v.db else 1),
         SKIP=_skip_upper(BM, BN) if epilogue == "sub_lower" else "", DECLARE="\n".join(declare),
         MAIN_LOOP="\n".join(loop), WRITE="\n".join(write)), workgroup=threads)

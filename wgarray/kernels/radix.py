@@ -5,7 +5,7 @@ float16 a 16-bit key, ``shaders/radix_key16.wgsl``; complemented for descending 
 elements in their original order) and the payload e.  A pass sorts stably by one digit (``Shape.bits`` wide: 8 on
 GPUs, any of 1..16 in the CPU kernels): per-block digit histograms, a scan of the (digit, block) counts and a
 scatter.  GPUs (``radix_hist.wgsl``, ``radix_dscan.wgsl``, ``radix_scatter_reg.wgsl`` with its counters in
-registers, the default ``Shape.ranker = "reg"``, or ``radix_scatter.wgsl``) rank each tile's keys among equal
+registers, its straight-line code generated here) rank each tile's keys among equal
 digits with counting sorts in workgroup memory; CPU adapters (``radix_hist_cpu.wgsl``, ``radix_dscan.wgsl`` over
 all counts at once, ``radix_scatter_cpu.wgsl``) count and place contiguous chunks of thousands of keys an
 invocation, without barriers.  A values-only sort of one row of a 32-bit dtype carries the values' bits as the
@@ -47,7 +47,8 @@ SERIAL_DSCAN = 64  # blocks up to which one invocation scans a digit's counts se
 class Shape:
     """Launch shapes.  GPUs: the register-ranked tiled scatter (256 invocations rank 4 keys each of a 1024-key
     tile: the fastest of ``python -m benchmarks.sortgpu_sweep`` on an H100, 2.07 ms for a 2^24 float32 sort against
-    5.05 ms with the split4 ranker's 64 x 16), 256 invocations in the other kernels, up to 1024 blocks, the digit
+    5.05 ms with the former "split4" ranker's 64 x 16, its counters and rolled loops in workgroup memory; removed),
+    256 invocations in the other kernels, up to 1024 blocks, the digit
     scan's chunks of 4 block counts in registers, a values-only sort's passes run in its output (``direct``), the
     next tile's inputs prefetched, the scan's segment bases, nibble counters and folded pads (1.46 ms at 2^24 on
     the H100, torch.sort 0.92 ms); pair sorts (argsort) up to 4096 blocks, 16 counts in registers, their payload
@@ -69,11 +70,6 @@ class Shape:
     # registers at once (straight-line; 0: loops over memory, a load or store at a time)
     direct: bool = False  # a values-only sort of one 32-bit row into a whole contiguous output runs its passes
     # in the output (its payload is the values' bits) and skips the final copy
-    stats_regs: int = 0  # the statistics' fold: an invocation loads this many blocks' partials at once
-    # (straight-line, all loads in flight; 0: a loop, a block at a time)
-    src_first: bool = False  # such a sort of a contiguous row (offset 0) reads the source as the first pass's
-    # payload: the init writes no payload (only the statistics' reduction reads the keys); the plan then runs at
-    # least one pass (equal keys: a stable sort by digit 0 and the payload copy)
     prefetch: bool = False  # the reg scatter loads the next tile's digit inputs (payload or keys) into registers
     # before it ranks the current tile: the global loads' latency overlaps the ranking (a block of several tiles)
     scan_bases: bool = False  # the reg scatter's workgroup scans: the 32 segment invocations compute the segment
@@ -89,29 +85,27 @@ class Shape:
     stage_keys: bool = False  # with stage: a key pass's 32-bit stored keys staged likewise, in sc (free then too;
     # at most 8 keys an invocation); 64-bit keys are still read at the write
     gen_index: bool = False  # a sort with an index payload: the init writes no index, the first key pass takes
-    # element e's index as e itself (rx_payload); the plan then runs at least one pass (as src_first)
+    # element e's index as e itself (rx_payload); the plan then runs at least one pass (equal keys: a stable sort by
+    # digit 0 and the payload copy)
     direct_index: bool = False  # an argsort of one row into a whole contiguous index output runs its passes'
     # payload there (as direct): no final copy
     pair_blocks: int = 0  # a pair sort (stored keys and an index payload: argsort, rows, a sort with indices;
     # not a values-only sort carrying the values' bits) takes this many blocks (0: max_blocks)
     pair_dscan: int = 0  # and this dscan_regs (0: dscan_regs)
-    ranker: str = "split4"  # the GPU scatter's tile ranking, two 4-bit counting sorts either way: "split4"
-    # (counters and rolled loops in workgroup memory, radix_scatter.wgsl) or "reg" (counters in registers,
-    # Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays: radix_scatter_reg.wgsl)
+    # (the GPU scatter's tile ranking, radix_scatter_reg.wgsl: two 4-bit counting sorts with the counters in
+    # registers, Python-generated straight-line WGSL, coalesced loads, padded workgroup arrays)
 
     def __post_init__(self) -> None:
-        if self.ranker not in ("split4", "reg"):
-            raise ValueError(f"radix shape: ranker {self.ranker!r}")
         if not (1 <= self.bits <= 16 and (self.chunked or self.bits == 8)):
             raise ValueError(f"radix digits of {self.bits} bits need the CPU kernels (the GPU ones take 8)")
         if self.tile & (self.tile - 1) or not self.wg <= self.tile <= 1 << 16:
             raise ValueError(f"a radix tile of {self.tile} keys is not a power of two in [wg, 65536]")
-        if self.ranker == "reg" and not self.chunked and (self.tile // self.wg > 255 or self.tile > 1 << 15):
+        if not self.chunked and (self.tile // self.wg > 255 or self.tile > 1 << 15):
             # its per-invocation digit counts are bytes, and its scan packs two counts into 16-bit halves
             raise ValueError(f"the reg ranker takes at most 255 keys an invocation and 32768 a tile, not "
                              f"{self.tile // self.wg} and {self.tile}")
-        if self.stage and not (self.prefetch and self.ranker == "reg"):
-            raise ValueError("Shape.stage needs the reg ranker's prefetch")
+        if self.stage and not self.prefetch:
+            raise ValueError("Shape.stage needs Shape.prefetch")
         if self.stage_keys and not (self.stage and self.tile // self.wg <= 8):
             raise ValueError("Shape.stage_keys needs Shape.stage and at most 8 keys an invocation")
         if self.nibbles and self.tile // self.wg > 15:
@@ -123,20 +117,17 @@ class Shape:
 
     @property
     def scatter_bytes(self) -> int:
-        """Workgroup memory of the GPU scatter: two tiles, 16 counters an invocation (reg: 8 words, padded), two
-        256-entry tables and the workgroup scan's."""
+        """Workgroup memory of the GPU scatter: two padded tile arrays, the padded counters (8 words an
+        invocation), two 256-entry tables and the workgroup scan's (with Shape.scan_bases its segment bases)."""
         scan = self.wg + self.wg // min(8, self.wg) + 1
-        if self.ranker == "reg":
-            bases = self.wg // min(8, self.wg) + 1 if self.scan_bases else 0
-            # two padded tile arrays, the padded counters (8 words an invocation), two 256-entry tables, the scan
-            return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases)
-        return 4 * (2 * self.tile + 16 * self.wg + 512 + scan)
+        bases = self.wg // min(8, self.wg) + 1 if self.scan_bases else 0
+        return 4 * (2 * _padded(self.tile) + _padded(8 * self.wg) + 512 + scan + bases)
 
 
 # the H100 sweeps of 2026-12-06 (gpu_results s23): phase 5, 1.473 ms for a 2^24 float32 sort (torch.sort 0.916 ms),
 # pair sorts fastest with 4096 blocks and dscan_regs 16 (argsort 2.287 ms against 2.505 with 1024 blocks); phase 6,
 # stage + stage_keys + gen_index + direct_index: argsort 1.938 ms against 2.322 (the sort 1.456 against 1.461)
-GPU = Shape(wg=256, wide=256, max_blocks=1024, tile=1024, ranker="reg", dscan_regs=4, direct=True, prefetch=True,
+GPU = Shape(wg=256, wide=256, max_blocks=1024, tile=1024, dscan_regs=4, direct=True, prefetch=True,
             scan_bases=True, nibbles=True, fold_pad=True, stage=True, stage_keys=True, gen_index=True,
             direct_index=True, pair_blocks=4096, pair_dscan=16)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
@@ -226,35 +217,21 @@ _ROWPOS = {False: "        let row = e / p.L;\n        let pos = e - row * p.L;"
            True: "        let row = 0u;\n        let pos = e;"}
 
 
-def _stats_fold(wide: int, regs: int) -> str:
-    """radix_stats.wgsl's fold of the blocks' partials: a loop, or ``regs`` blocks an invocation at once."""
+def _stats_fold(wide: int) -> str:
+    """radix_stats.wgsl's fold of the blocks' partials, a block an invocation at a time."""
     ind = "    "
-    if not regs:
-        return "\n".join([f"{ind}for (var b = lid; b < p.nb; b = b + {wide}u) {{",
-                          f"{ind}    lo = min(lo, part[4u * b]);", f"{ind}    hi = max(hi, part[4u * b + 1u]);",
-                          f"{ind}    o = o | part[4u * b + 2u];", f"{ind}    a = a & part[4u * b + 3u];", f"{ind}}}"])
-    r = range(regs)
-    out = [f"{ind}for (var b0 = lid; b0 < p.nb; b0 = b0 + {wide * regs}u) {{"]
-    out += [f"{ind}    let i{k} = 4u * min(b0 + {k * wide}u, p.nb - 1u);" for k in r]
-    for j, v in enumerate("lhoa"):
-        out += [f"{ind}    let {v}{k} = part[i{k} + {j}u];" for k in r]
-    for var, v, op in (("lo", "l", "min"), ("hi", "h", "max")):
-        expr = var
-        for k in r:
-            expr = f"{op}({expr}, {v}{k})"
-        out.append(f"{ind}    {var} = {expr};")
-    out.append(f"{ind}    o = o | " + " | ".join(f"o{k}" for k in r) + ";")
-    out.append(f"{ind}    a = a & " + " & ".join(f"a{k}" for k in r) + ";")
-    return "\n".join(out + [f"{ind}}}"])
+    return "\n".join([f"{ind}for (var b = lid; b < p.nb; b = b + {wide}u) {{",
+                      f"{ind}    lo = min(lo, part[4u * b]);", f"{ind}    hi = max(hi, part[4u * b + 1u]);",
+                      f"{ind}    o = o | part[4u * b + 2u];", f"{ind}    a = a & part[4u * b + 3u];", f"{ind}}}"])
 
 
-def _build_stats(kdt: DType, wide: int, bits: int, least: int = 0, regs: int = 0) -> launch.Kernel:
+def _build_stats(kdt: DType, wide: int, bits: int, least: int = 0) -> launch.Kernel:
     c = _kconst(kdt)
     k = f"array<{c['K']}>"
     return launch.Kernel("radix_stats.wgsl", (read("part", k), write("plan", "array<u32>")),
                          dict(K=c["K"], KMAX=c["KMAX"], KZERO=c["KZERO"], KHI=c["KHI"], RHI=c["RHI"], BITS=bits,
                               MASK=(1 << bits) - 1, NDIG=_digits(8 * int(c["KBYTES"]), bits), LEAST=least,
-                              FOLD=_stats_fold(wide, regs),
+                              FOLD=_stats_fold(wide),
                               REDUCE4=_reduce4(c["K"], wide)), wide)
 
 
@@ -456,17 +433,13 @@ def _build_scatter(kdt: DType, shp: Shape, carried) -> launch.Kernel:
                                     write("keys_out", f"array<{kdt.wgsl}>"), write("idx_out", "array<u32>"))
     wg = shp.wg
     begin = source.render("radix_scatter_begin.wgsl", WG=wg, PER=256 // wg)
-    if shp.ranker == "reg":
-        return launch.Kernel("radix_scatter_reg.wgsl", bindings,
-                             dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases),
-                                  ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
-                                  **_reg_parts(wg, shp.items, shp.prefetch,
-                                               None if carried else _kconst(kdt)["KZERO"], shp.nibbles,
-                                               shp.fold_pad, shp.stage, shp.stage_keys and kdt.itemsize == 4)),
-                             wg)
-    return launch.Kernel("radix_scatter.wgsl", bindings,
-                         dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_scan_text(wg), ITEMS=shp.items, TILE=shp.tile,
-                              TILE2=2 * shp.tile, CNT=16 * wg), wg)
+    return launch.Kernel("radix_scatter_reg.wgsl", bindings,
+                         dict(DIGIT=_digit(kdt, 8, carried), BEGIN=begin, WGSCAN=_reg_scan_text(wg, shp.scan_bases),
+                              ITEMS=shp.items, TILE=shp.tile, TP=_padded(shp.tile), SP=_padded(8 * wg),
+                              **_reg_parts(wg, shp.items, shp.prefetch,
+                                           None if carried else _kconst(kdt)["KZERO"], shp.nibbles,
+                                           shp.fold_pad, shp.stage, shp.stage_keys and kdt.itemsize == 4)),
+                         wg)
 
 
 def plan_passes(nbytes: int, kmin: int, kmax: int, kor: int, kand: int, bits: int = 8) -> tuple[int, list[int]]:
@@ -501,11 +474,11 @@ class _Work:
 
 
 def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, rws, shp: Shape,
-                   carry: bool = False, final: Mirror | None = None, src_first: bool = False) -> _Work:
+                   carry: bool = False, final: Mirror | None = None, gen: bool = False) -> _Work:
     """Record the keys/payload init (``carry``: the payload is the values' bits, else their flat index) and the
     statistics that plan the key passes on the device; ``final``: the mirror that serves as the payload's first
-    buffer (where the passes end); ``src_first``: no payload written (the first pass reads the source, or
-    generates the index: Shape.gen_index), at least one pass planned."""
+    buffer (where the passes end); ``gen``: no payload written (the first key pass generates the index:
+    Shape.gen_index), at least one pass planned."""
     kdt = _kdt(x.dtype)
     ntiles = math.ceil(n / shp.tile)
     block = math.ceil(ntiles / shp.max_blocks) * shp.tile
@@ -517,15 +490,15 @@ def _keys_and_plan(device, x: ViewLike, descending: bool, n: int, length: int, r
     part = Mirror(kdt, 4 * nb, device)
     one_row, simple = length == n, rws[0].simple  # no division by L; one multiply-add an address
     kernel = launch.compile(device, ("radix_init", x.dtype.name, descending, shp.wide, carry, one_row, simple,
-                                     not src_first),
-                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple, not src_first))
+                                     not gen),
+                            lambda: _build_init(x.dtype, descending, shp.wide, carry, one_row, simple, not gen))
     params = layout.Params().u32(n, length, block, 0)
     rws[0].pack(params)
     bufs = [x.mirror.buffer(), work.kbuf[0], work.ibuf[0], part.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, params.bytes(), workgroups=nb)
-    least = int(src_first)
-    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits, least, shp.stats_regs),
-                            lambda: _build_stats(kdt, shp.wide, shp.bits, least, shp.stats_regs))
+    least = int(gen)
+    kernel = launch.compile(device, ("radix_stats", kdt.name, shp.wide, shp.bits, least),
+                            lambda: _build_stats(kdt, shp.wide, shp.bits, least))
     bufs = [part.buffer(), work.plan.buffer_for_write(whole=True)]
     launch.dispatch(device, kernel, bufs, layout.Params().u32(nb, 0, 0, 0).bytes(), workgroups=1)
     return work
@@ -587,14 +560,10 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
         direct, final = True, index_out.mirror
     bits = shp.bits
     passes = [(0, s) for s in range(key_slots(x.dtype, bits))] if length > 1 else []  # (mode, key slot | row shift)
-    # Shape.src_first: the first pass reads such a sort's contiguous source (its bits are the payload)
-    q = rws[0]
-    src_first = shp.src_first and carry and bool(passes) and q.offset == 0 and (q.ishape, q.ist) == ((n,), (1,))
     # Shape.gen_index: an index payload is generated by the first key pass (no payload written by the init)
     gen = shp.gen_index and not carry and bool(passes)
-    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, final, src_first or gen)
+    work = _keys_and_plan(device, x, descending, n, length, rws, shp, carry, final, gen)
     nb, kbuf, ibuf, plan = work.nb, work.kbuf, work.ibuf, work.plan.buffer()
-    first = x.mirror.buffer() if src_first else None
     if passes and n_rows > 1:
         passes += [(1, s) for s in range(0, (n_rows - 1).bit_length(), bits)]
     segs = nb * shp.wg if shp.chunked else nb  # counted segments: the CPU kernels count each chunk of a block
@@ -611,7 +580,7 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     for mode, arg in passes:
         if mode == 1 and arg == 0:
             cur = 0  # the plan runs an even number of key passes: the keys' order is in the first buffers
-        src = first if first is not None and (mode, arg) == (0, 0) else ibuf[cur]  # this pass's payload
+        src = ibuf[cur]  # this pass's payload
         params = layout.Params().u32(n, length, nb, work.block, mode, arg if mode else 0, 0 if mode else arg,
                                      int(gen and (mode, arg) == (0, 0))).bytes()
         cbuf = counts.buffer_for_write(whole=True)

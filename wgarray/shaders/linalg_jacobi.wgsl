@@ -11,6 +11,11 @@
 // PHASE 3: one thread per element: V <- I; with flags bit 1, A's upper triangle <- its lower (numpy's UPLO='L').
 // A rotation happens only when |a_pq| > max(tol * sqrt(|a_pp|) * sqrt(|a_qq|), TINY) (the relative test that
 // keeps small eigen/singular values accurate); any rotation in a sweep sets flag[sweep], which the host reads.
+// Complex matrices (S = vec2<T>, SCALAR's helpers): the 2x2 block [[a_pp, g], [conj(g), a_qq]] (Hermitian: G's
+// Gram block with g = g_p^H g_q, or A's with g = a_pq) is diagonalised by J = [[c, z], [-conj(z), c]], z = s g/|g|
+// and (c, s) the real rotation of [[a_pp, |g|], [|g|, a_qq]]; columns x' = c x - conj(z) y, y' = z x + c y (G J,
+// A J, V J), rows x' = c x - z y, y' = conj(z) x + c y (J^H A).  Real matrices: z = s, the plain rotation.  A's
+// diagonal is kept real (its imaginary part, zero in exact arithmetic, is dropped after each rotation).
 
 struct Params {
     batch: u32,
@@ -29,7 +34,9 @@ const PHASE: u32 = ${PHASE}u;
 const WG: u32 = ${WG}u;
 var<workgroup> ra: array<${T}, ${WG}>;
 var<workgroup> rb: array<${T}, ${WG}>;
-var<workgroup> rc: array<${T}, ${WG}>;
+var<workgroup> rc: array<${S}, ${WG}>;
+
+${SCALAR}
 
 fn pair_of(k: u32) -> vec2<u32> {
     let r = p.nn - 1u;
@@ -55,9 +62,12 @@ ${ENTRY}
         let b = t / (n * n);
         let col = (t / n) % n;
         let row = t % n;
-        v[t] = select(${T}(0.0), ${T}(1.0), row == col);
+        v[t] = select(SC_ZERO, SC_ONE, row == col);
         if ((p.flags & 2u) != 0u && row < col) {
-            a[t] = a[b * n * n + row * n + col];
+            a[t] = sc_conj(a[b * n * n + row * n + col]);
+        }
+        if ((p.flags & 2u) != 0u && row == col) {
+            a[t] = sc_from(sc_re(a[t]));  // a Hermitian matrix's diagonal is real: its imaginary part is ignored
         }
         return;
     }
@@ -78,13 +88,13 @@ ${ENTRY}
         let cq = b * m * n + pq.y * m;
         var sa = ${T}(0.0);
         var sb = ${T}(0.0);
-        var sc = ${T}(0.0);
+        var sc = SC_ZERO;
         for (var i = lid; i < m; i = i + WG) {
             let x = a[cp + i];
             let y = a[cq + i];
-            sa = sa + x * x;
-            sb = sb + y * y;
-            sc = sc + x * y;
+            sa = sa + sc_abs2(x);
+            sb = sb + sc_abs2(y);
+            sc = sc + sc_mul(sc_conj(x), y);
         }
         ra[lid] = sa;
         rb[lid] = sb;
@@ -100,25 +110,28 @@ ${ENTRY}
         }
         let alpha = ra[0];
         let beta = rb[0];
-        let gamma = rc[0];
+        let g = rc[0];
+        let gamma = sc_offdiag(g);
         // the Gram entries carry rounding of about (m/WG + log2 WG) eps relative: do not chase below it
         let tol = ${T}(${EPS}) * (${T}((m + WG - 1u) / WG) + ${T}(${LOGWG}) + ${T}(2.0));
         if (!wants(alpha, beta, gamma, tol)) {
             return;
         }
         let cs = rotation(alpha, beta, gamma);
+        let z = sc_phase(g, gamma) * cs.y;
+        let zc = sc_conj(z);
         for (var i = lid; i < m; i = i + WG) {
             let x = a[cp + i];
             let y = a[cq + i];
-            a[cp + i] = cs.x * x - cs.y * y;
-            a[cq + i] = cs.y * x + cs.x * y;
+            a[cp + i] = cs.x * x - sc_mul(zc, y);
+            a[cq + i] = sc_mul(z, x) + cs.x * y;
         }
         if ((p.flags & 1u) != 0u) {
             for (var i = lid; i < n; i = i + WG) {
                 let x = v[vp + i];
                 let y = v[vq + i];
-                v[vp + i] = cs.x * x - cs.y * y;
-                v[vq + i] = cs.y * x + cs.x * y;
+                v[vp + i] = cs.x * x - sc_mul(zc, y);
+                v[vq + i] = sc_mul(z, x) + cs.x * y;
             }
         }
         if (lid == 0u) {
@@ -130,28 +143,32 @@ ${ENTRY}
     let cp = base + pq.x * n;
     let cq = base + pq.y * n;
     if (PHASE == 1u) {
-        let app = a[cp + pq.x];
-        let aqq = a[cq + pq.y];
-        let apq = a[cq + pq.x];
+        let app = sc_re(a[cp + pq.x]);
+        let aqq = sc_re(a[cq + pq.y]);
+        let g = a[cq + pq.x];
         storageBarrier();
+        let apq = sc_offdiag(g);
         var cs = vec2<${T}>(${T}(1.0), ${T}(0.0));
+        var z = SC_ZERO;
         let rot = wants(app, aqq, apq, ${T}(${EPS}) * ${T}(2.0));
         if (rot) {
             cs = rotation(app, aqq, apq);
+            z = sc_phase(g, apq) * cs.y;
+            let zc = sc_conj(z);
             for (var i = lid; i < n; i = i + WG) {
                 let x = a[cp + i];
                 let y = a[cq + i];
-                a[cp + i] = cs.x * x - cs.y * y;
-                a[cq + i] = cs.y * x + cs.x * y;
+                a[cp + i] = cs.x * x - sc_mul(zc, y);
+                a[cq + i] = sc_mul(z, x) + cs.x * y;
                 let vx = v[vp + i];
                 let vy = v[vq + i];
-                v[vp + i] = cs.x * vx - cs.y * vy;
-                v[vq + i] = cs.y * vx + cs.x * vy;
+                v[vp + i] = cs.x * vx - sc_mul(zc, vy);
+                v[vq + i] = sc_mul(z, vx) + cs.x * vy;
             }
         }
         if (lid == 0u) {
-            rot_cs[2u * gi] = cs.x;
-            rot_cs[2u * gi + 1u] = cs.y;
+            rot_cs[2u * gi] = sc_from(cs.x);
+            rot_cs[2u * gi + 1u] = z;
             if (rot) {
                 atomicMax(&flag[p.sweep], 1u);
             }
@@ -159,21 +176,24 @@ ${ENTRY}
         return;
     }
     // PHASE 2
-    let c = rot_cs[2u * gi];
-    let s = rot_cs[2u * gi + 1u];
-    if (s == ${T}(0.0)) {
+    let c = sc_re(rot_cs[2u * gi]);
+    let z = rot_cs[2u * gi + 1u];
+    if (sc_amax(z) == ${T}(0.0)) {
         return;
     }
+    let zc = sc_conj(z);
     for (var j = lid; j < n; j = j + WG) {
         let x = a[base + j * n + pq.x];
         let y = a[base + j * n + pq.y];
-        var nx = c * x - s * y;
-        var ny = s * x + c * y;
+        var nx = c * x - sc_mul(z, y);
+        var ny = sc_mul(zc, x) + c * y;
         if (j == pq.x) {
-            ny = ${T}(0.0);
+            nx = sc_from(sc_re(nx));
+            ny = SC_ZERO;
         }
         if (j == pq.y) {
-            nx = ${T}(0.0);
+            nx = SC_ZERO;
+            ny = sc_from(sc_re(ny));
         }
         a[base + j * n + pq.x] = nx;
         a[base + j * n + pq.y] = ny;

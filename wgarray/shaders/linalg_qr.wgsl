@@ -11,6 +11,10 @@
 // PHASE 4: one thread per element: R (row-major kr x n) <- the upper triangle of a.
 // PHASE 5: one thread per element of Q: column c < min(m, n) negated where R_cc < 0 (the svd's U from the QR of
 //          A V, whose columns are already orthogonal, so R is diagonal up to rounding).
+// Complex matrices (S = vec2<T>, SCALAR's helpers): zlarfg's reflector (beta = -sign(Re alpha) |(alpha, x)|, real,
+// so R's diagonal is real; tau = (beta - alpha) / beta; no reflection, tau = 0, only when x = 0 and alpha is
+// real), H_k = I - tau v v^H; the factorisation applies H_k^H (conj(tau)) to the trailing columns, Q = H_0 ... H_{K-1}.
+// Real matrices: conj is the identity, the plain Householder QR (dlarfg).
 
 struct Params {
     batch: u32,
@@ -27,9 +31,12 @@ ${BINDINGS}
 
 const PHASE: u32 = ${PHASE}u;
 const WG: u32 = ${WG}u;
-var<workgroup> red: array<${T}, ${WG}>;
+var<workgroup> red: array<${S}, ${WG}>;
+var<workgroup> redm: array<${T}, ${WG}>;
 
-fn reduce_sum(x: ${T}, lid: u32) -> ${T} {
+${SCALAR}
+
+fn reduce_sum(x: ${S}, lid: u32) -> ${S} {
     red[lid] = x;
     workgroupBarrier();
     for (var h = WG / 2u; h > 0u; h = h / 2u) {
@@ -44,15 +51,15 @@ fn reduce_sum(x: ${T}, lid: u32) -> ${T} {
 }
 
 fn reduce_max(x: ${T}, lid: u32) -> ${T} {
-    red[lid] = x;
+    redm[lid] = x;
     workgroupBarrier();
     for (var h = WG / 2u; h > 0u; h = h / 2u) {
         if (lid < h) {
-            red[lid] = max(red[lid], red[lid + h]);
+            redm[lid] = max(redm[lid], redm[lid + h]);
         }
         workgroupBarrier();
     }
-    let r = red[0];
+    let r = redm[0];
     workgroupBarrier();
     return r;
 }
@@ -71,7 +78,7 @@ ${ENTRY}
             let b = t / (p.kr * n);
             let i = (t / n) % p.kr;
             let j = t % n;
-            r[t] = select(${T}(0.0), a[b * m * n + j * m + i], i <= j);
+            r[t] = select(SC_ZERO, a[b * m * n + j * m + i], i <= j);
             return;
         }
         if (t >= p.batch * m * p.qc) {
@@ -81,8 +88,8 @@ ${ENTRY}
         let i = (t / p.qc) % m;
         let c = t % p.qc;
         if (PHASE == 3u) {
-            q[t] = select(${T}(0.0), ${T}(1.0), i == c);
-        } else if (c < min(m, n) && a[b * m * n + c * m + c] < ${T}(0.0)) {
+            q[t] = select(SC_ZERO, SC_ONE, i == c);
+        } else if (c < min(m, n) && sc_re(a[b * m * n + c * m + c]) < ${T}(0.0)) {
             q[t] = -q[t];
         }
         return;
@@ -95,51 +102,51 @@ ${ENTRY}
     if (PHASE == 0u) {
         var mx = ${T}(0.0);
         for (var i = k + lid; i < m; i = i + WG) {
-            mx = max(mx, abs(a[ck + i]));
+            mx = max(mx, sc_amax(a[ck + i]));
         }
         let scale = reduce_max(mx, lid);
         var ss = ${T}(0.0);
         if (scale > ${T}(0.0)) {
             for (var i = k + 1u + lid; i < m; i = i + WG) {
                 let x = a[ck + i] / scale;
-                ss = ss + x * x;
+                ss = ss + sc_abs2(x);
             }
         }
-        let sumsq = reduce_sum(ss, lid);
+        let sumsq = sc_re(reduce_sum(sc_from(ss), lid));
         let alpha = a[ck + k];
         storageBarrier();
-        if (!(sumsq > ${T}(0.0))) {
+        if (!(sumsq > ${T}(0.0)) && sc_im(alpha) == ${T}(0.0)) {
             if (lid == 0u) {
-                tau[b * p.kmax + k] = ${T}(0.0);
+                tau[b * p.kmax + k] = SC_ZERO;
             }
             return;
         }
         let al = alpha / scale;
-        let beta = select(${T}(1.0), ${T}(-1.0), alpha >= ${T}(0.0)) * scale * sqrt(al * al + sumsq);
-        let d = alpha - beta;
+        let beta = select(${T}(1.0), ${T}(-1.0), sc_re(alpha) >= ${T}(0.0)) * scale * sqrt(sc_abs2(al) + sumsq);
+        let d = alpha - sc_from(beta);
         for (var i = k + 1u + lid; i < m; i = i + WG) {
-            a[ck + i] = a[ck + i] / d;
+            a[ck + i] = sc_div(a[ck + i], d);
         }
         if (lid == 0u) {
-            a[ck + k] = beta;
-            tau[b * p.kmax + k] = (beta - alpha) / beta;
+            a[ck + k] = sc_from(beta);
+            tau[b * p.kmax + k] = (sc_from(beta) - alpha) / beta;
         }
         return;
     }
     let tk = tau[b * p.kmax + k];
     if (PHASE == 1u) {
         let cj = b * m * n + (k + 1u + gi % p.cnt) * m;
-        var s = ${T}(0.0);
+        var s = SC_ZERO;
         for (var i = k + lid; i < m; i = i + WG) {
-            s = s + select(a[ck + i], ${T}(1.0), i == k) * a[cj + i];
+            s = s + sc_mul(sc_conj(select(a[ck + i], SC_ONE, i == k)), a[cj + i]);
         }
-        let w = tk * reduce_sum(s, lid);
+        let w = sc_mul(sc_conj(tk), reduce_sum(s, lid));
         storageBarrier();
-        if (tk == ${T}(0.0)) {
+        if (sc_amax(tk) == ${T}(0.0)) {
             return;
         }
         for (var i = k + lid; i < m; i = i + WG) {
-            a[cj + i] = a[cj + i] - w * select(a[ck + i], ${T}(1.0), i == k);
+            a[cj + i] = a[cj + i] - sc_mul(w, select(a[ck + i], SC_ONE, i == k));
         }
         return;
     }
@@ -147,16 +154,16 @@ ${ENTRY}
     let qc = p.qc;
     let c = k + gi % p.cnt;
     let qb = b * m * qc;
-    var s = ${T}(0.0);
+    var s = SC_ZERO;
     for (var i = k + lid; i < m; i = i + WG) {
-        s = s + select(a[ck + i], ${T}(1.0), i == k) * q[qb + i * qc + c];
+        s = s + sc_mul(sc_conj(select(a[ck + i], SC_ONE, i == k)), q[qb + i * qc + c]);
     }
-    let w = tk * reduce_sum(s, lid);
+    let w = sc_mul(tk, reduce_sum(s, lid));
     storageBarrier();
-    if (tk == ${T}(0.0)) {
+    if (sc_amax(tk) == ${T}(0.0)) {
         return;
     }
     for (var i = k + lid; i < m; i = i + WG) {
-        q[qb + i * qc + c] = q[qb + i * qc + c] - w * select(a[ck + i], ${T}(1.0), i == k);
+        q[qb + i * qc + c] = q[qb + i * qc + c] - sc_mul(w, select(a[ck + i], SC_ONE, i == k));
     }
 }

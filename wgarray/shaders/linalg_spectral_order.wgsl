@@ -6,6 +6,8 @@
 //          a permutation), vals[b*n + rank] = key, perm[b*n + rank] = index.
 // PHASE 1: one thread per output element: out = the columns of the column-major src (n columns of length len)
 //          in perm's order, written as rows (out[r*len + i]) or, with flags bit 1, transposed (out[i*n + r]).
+// Complex matrices (S = vec2<T>): the keys are the diagonal's real parts / the columns' 2-norms, and PHASE 0's
+// sorted values go to out as (value, 0) (the caller takes their real parts).
 
 struct Params {
     batch: u32,
@@ -22,6 +24,8 @@ ${BINDINGS}
 
 const PHASE: u32 = ${PHASE}u;
 const WG: u32 = ${WG}u;
+
+${SCALAR}
 
 fn before(x: ${T}, i: u32, y: ${T}, j: u32) -> bool {
     if ((p.flags & 1u) != 0u) {
@@ -58,18 +62,18 @@ ${ENTRY}
     for (var j = lid; j < n; j = j + WG) {
         var key: ${T};
         if ((p.flags & 1u) != 0u) {
-            key = src[b * n * n + j * n + j];
+            key = sc_re(src[b * n * n + j * n + j]);
         } else {
             let c = b * m * n + j * m;
             var mx = ${T}(0.0);
             for (var i = 0u; i < m; i = i + 1u) {
-                mx = max(mx, abs(src[c + i]));
+                mx = max(mx, sc_amax(src[c + i]));
             }
             var ss = ${T}(0.0);
             if (mx > ${T}(0.0)) {
                 for (var i = 0u; i < m; i = i + 1u) {
                     let x = src[c + i] / mx;
-                    ss = ss + x * x;
+                    ss = ss + sc_abs2(x);
                 }
             }
             key = mx * sqrt(ss);
@@ -85,7 +89,7 @@ ${ENTRY}
                 rank = rank + 1u;
             }
         }
-        out[b * n + rank] = kj;
+        out[b * n + rank] = sc_from(kj);
         perm[b * n + rank] = j;
     }
 }

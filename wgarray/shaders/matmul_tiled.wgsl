@@ -6,6 +6,8 @@
 // vec4 of A and of B per k and issues only vec4 multiply-adds.  Operand loads are vec4 where the operand is
 // contiguous along the loaded axis (A along k or m, B along n or k), else strided.
 //
+// tx, ty: the invocation's column and row block (``tid % TXN``, ``tid / TXN``; the ``warp`` variant lays each
+// 32 consecutive invocations over 8 x 4 blocks instead of 16 x 2 or 32 x 1).
 // Variants (generated): double buffering (two staging buffers; the next slice is fetched into registers before
 // the current one is multiplied and stored after it, one barrier a slice); split-K (the grid's z runs over
 // batch x ${SPLIT} slices of K, each writing a partial tile in the compute type; matmul_splitk.wgsl sums them).
@@ -26,8 +28,8 @@ ${SKIP}
     let kend = min(p.K, kbeg + p.ks);
     let row0 = wid.y * ${BM}u;
     let col0 = wid.x * ${BN}u;
-    let tx = tid % ${TXN}u;
-    let ty = tid / ${TXN}u;
+    let tx = ${TX};
+    let ty = ${TY};
 ${DECLARE}
 ${MAIN_LOOP}
 ${WRITE}

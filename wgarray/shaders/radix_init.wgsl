@@ -2,8 +2,8 @@
 // complemented for descending order) in keys[e] and its payload in idx[e]: e, or the value's own 32 bits for a
 // values-only sort of one row (kernels/radix.py: nothing to gather through at the end); each workgroup also
 // reduces the keys of its block to (min, max, or, and), which radix_stats.wgsl folds into the pass plan.
-// Shape.src_first (a values-only sort of one contiguous 32-bit row): the first pass reads the source as its
-// payload, so no payload is written here (STOREIDX empty): the kernel is the statistics' reduction alone.
+// Shape.gen_index (an index payload): the first key pass generates the index, so no payload is written here
+// (STOREIDX empty).
 ${KEYFNS}
 ${ROWS_STRUCT}
 

@@ -1,4 +1,4 @@
-    // The GPU scatters' start (radix_scatter.wgsl, radix_scatter_reg.wgsl): past the blocks, return; a plan's
+    // The GPU scatters' start (radix_scatter_reg.wgsl): past the blocks, return; a plan's
     // payload copy copies the block in place; an inactive pass returns.  Then run[d], the block's first slot of
     // each digit d (its scanned count plus the exclusive scan of the digits' totals), and the block's range.
     let b = group_index;

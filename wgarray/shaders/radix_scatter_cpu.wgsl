@@ -2,7 +2,7 @@
 // of the block in order (as radix_hist_cpu.wgsl, which counted each chunk's digits); the scanned count of
 // (digit d, chunk s) at counts[d * nseg + s] is the chunk's next output slot of digit d, advanced in place as each
 // invocation writes its elements in order: stable, no barrier, no recount.  A plan's payload copy copies the
-// chunk in place.  (The GPU variant, radix_scatter.wgsl, ranks tiles in workgroup memory instead, for coalesced
+// chunk in place.  (The GPU variant, radix_scatter_reg.wgsl, ranks tiles in workgroup memory instead, for coalesced
 // writes.)
 ${BINDINGS}
 

@@ -6,8 +6,7 @@
 // digit.  As plan_passes in kernels/radix.py: the raw digits where some keys differ (or ^ and), or the digits of
 // key - min up to max - min, whichever needs fewer passes.  An odd count gets one more pass that only copies the
 // payload (radix_digit.wgsl), so the host-recorded passes after the key passes (rows, gather) always find the data
-// in the first buffer of the pair.  Shape.stats_regs = R > 0: an invocation loads R blocks' partials at once
-// (straight-line, all loads in flight; indices past the last block clamped to it: the four folds are idempotent).
+// in the first buffer of the pair.
 
 struct Params {
     nb: u32,
@@ -69,8 +68,8 @@ ${FOLD}
             plan[1] = 0u;
             plan[2] = 0u;
         }
-        // Shape.src_first (LEAST = 1): the first pass reads the source, so at least one pass moves the data into
-        // the ping-pong pair (equal keys: a stable sort by digit 0, then the payload copy)
+        // Shape.gen_index (LEAST = 1): the first key pass generates the payload, so at least one pass runs (equal
+        // keys: a stable sort by digit 0, then the payload copy)
         if (np < ${LEAST}u) {
             plan[4] = 0u;
             np = 1u;

@@ -9,7 +9,8 @@ unique), E(A) [Re x; Im x] = [Re b; Im b] exactly when A x = b, and the singular
 twice.  Why this design: inv, solve, pinv, matrix_rank and svdvals keep one (real, tested) set of WGSL kernels; the
 price is about twice the flops of native complex kernels ((2n)^3 real multiply-adds against n^3 complex ones of 4
 real each) and 4x the working memory.  What it cannot give in general: the phase of det (det E(A) = |det A|^2) and the
-QR/eigen/singular vectors (E's factors are not embeddings of A's); those still refuse complex input.
+QR/eigen/singular vectors (E's factors are not embeddings of A's); those have native complex kernels (det:
+``kernels.linalg_factor.lu_global``; qr, eigh, svd: the spectral shaders on vec2 elements).
 
 The interleaved form M = P E(A) P^T (P interleaves real and imaginary parts: M[2i+a, 2j+b] is entry (a, b) of
 the 2 x 2 block [[Re a_ij, -Im a_ij], [Im a_ij, Re a_ij]]) keeps triangles: M's lower triangle reads only A's

@@ -435,12 +435,20 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
     """(batch, 3) rows of (det, sign, log|det|) for each matrix of x, and the batch shape."""
     x = _square(x, "det")
     dev = x.device
-    cdt = _compute_dtype(x.dtype, dev)
+    cdt = x.dtype if x.dtype.kind == "c" else _compute_dtype(x.dtype, dev)
     bshape = x.shape[:-2]
     batch, n = math.prod(bshape), x.shape[-1]
     if n == 0:  # the empty product: det 1, sign 1, log|det| 0
         row = core.asarray(np.array([1.0, 1.0, 0.0]), dtype=cdt, device=dev)
         out = core.astype(broadcast_to(row, (batch, 3)), cdt)
+        return out, bshape
+    if cdt.kind == "c":  # complex LU in global memory, one workgroup a matrix (any n): (det, sign, (log|det|, 0))
+        out = core.new_array((batch, 3), cdt, dev)
+        if batch:
+            w = _stack(x, cdt)
+            info, piv = _status(batch, n, dev)
+            _k.lu_global(dev, w, piv, info, out, n, batch)
+            _k.det(dev, w, piv, info, out, n, batch)
         return out, bshape
     out = core.new_array((batch, 3), cdt, dev)
     if n <= _k.small_limit(dev, cdt):
@@ -461,15 +469,21 @@ def _column(out: Array, bshape: tuple[int, ...], j: int) -> Array:
 
 def det(x: Array, /) -> Array:
     """The determinant of each square matrix of x: sign * exp(log|det|) from the LU factors, as numpy computes it
-    (0 for a singular matrix, 1 for a 0 x 0 one)."""
+    (0 for a singular matrix, 1 for a 0 x 0 one).  Complex x: complex LU with partial pivoting by |Re| + |Im|
+    (LAPACK's izamax), det complex."""
     out, bshape = _det_parts(x)
     return _column(out, bshape, 0)
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
-    """(sign, log|det|) of each square matrix of x: (0, -inf) for a singular matrix, (1, 0) for a 0 x 0 one."""
+    """(sign, log|det|) of each square matrix of x: (0, -inf) for a singular matrix, (1, 0) for a 0 x 0 one.
+    Complex x: sign is the complex number det / |det| of modulus 1 (0 when singular), log|det| real (x's real
+    dtype), as numpy's."""
     out, bshape = _det_parts(x)
-    return SlogdetResult(_column(out, bshape, 1), _column(out, bshape, 2))
+    logabs = _column(out, bshape, 2)
+    if logabs.dtype.kind == "c":
+        logabs = elementwise("real", logabs)
+    return SlogdetResult(_column(out, bshape, 1), logabs)
 
 
 def matrix_power(x: Array, n: int, /) -> Array:

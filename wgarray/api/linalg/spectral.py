@@ -36,6 +36,10 @@ from .factor import LinAlgError, _compute_dtype
 #   checks the input first (one all-finite reduction and a 4-byte read) and raises numpy's LinAlgError("SVD did not
 #   converge"); "nan" skips the check and gives all-NaN results for that matrix, as CuPy and cuSOLVER do.  A
 #   non-square matrix for eigh raises LinAlgError.
+# * Complex input (complex64, complex128): the same kernels on vec2 elements (linalg_scalar_complex.wgsl): zlarfg's
+#   reflectors (R's diagonal real), Jacobi with complex rotations (the Hermitian 2x2 block's phase moved into the
+#   sine), always on the scalar (rotation-set) path, also on GPUs; svdvals, pinv and matrix_rank keep the real
+#   embedding (embed.py), which reaches the block path on GPUs.
 QRResult = namedtuple("QRResult", ["Q", "R"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
@@ -106,10 +110,11 @@ def _converge(dev, run_sweep, n: int) -> None:
 # -- qr ------------------------------------------------------------------------------------------------------------
 def qr(x, /, *, mode: str = "reduced") -> QRResult:
     """QR factorization of each matrix: Q with orthonormal columns, R upper triangular, A = Q R.  ``mode``
-    'reduced': Q (..., M, K), R (..., K, N) with K = min(M, N); 'complete': Q (..., M, M), R (..., M, N)."""
+    'reduced': Q (..., M, K), R (..., K, N) with K = min(M, N); 'complete': Q (..., M, M), R (..., M, N).
+    Complex input: Q unitary, R's diagonal real (LAPACK's zgeqrf reflectors)."""
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', not {mode!r}")
-    x = _input(x, "qr")
+    x = _input(x, "qr", complex_ok=True)
     dev, dt = x.device, x.dtype
     lead, (m, n) = x.shape[:-2], x.shape[-2:]
     batch, k = math.prod(lead), min(m, n)
@@ -128,17 +133,18 @@ def qr(x, /, *, mode: str = "reduced") -> QRResult:
 
 
 # -- eigh ----------------------------------------------------------------------------------------------------------
-def _eigh(x, name: str, vectors: bool):
-    x = _input(x, name)
+def _eigh(x: Array, name: str, vectors: bool):
     dev, dt = x.device, x.dtype
+    rdt = dt.component  # the eigenvalues' dtype (complex Hermitian input: real eigenvalues)
+    cplx = dt.kind == "c"
     lead, (m, n) = x.shape[:-2], x.shape[-2:]
     if m != n:
         raise LinAlgError(f"{name}: last 2 dimensions of the array must be square, got {m} x {n}")
     batch = math.prod(lead)
     if batch == 0 or n == 0:
-        return _zeros(dev, lead + (n,), dt), _eye_stack(dev, lead, n, n, dt)
+        return _zeros(dev, lead + (n,), rdt), _eye_stack(dev, lead, n, n, dt)
     a = _column_major(x, True)
-    if _bj.use_block(dev, "eigh", n):
+    if not cplx and _bj.use_block(dev, "eigh", n):
         a, v = _bj.eigh(dev, a, batch, n, vectors)
     else:
         v = _new(dev, (batch * n * n,), dt)
@@ -147,9 +153,11 @@ def _eigh(x, name: str, vectors: bool):
         flag0 = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
         _k.jacobi_init(dev, a, v, batch, n, cs, flag0, symmetrise=True)
         _converge(dev, lambda flag, s: _k.jacobi_sweep(dev, a, v, cs, flag, batch, n, n, s, two_sided=True), n)
-    keys, w = _new(dev, (batch * n,), dt), _new(dev, lead + (n,), dt)
+    keys, w = _new(dev, (batch * n,), rdt), _new(dev, lead + (n,), dt)
     perm = _new(dev, (batch * n,), _dt.uint32)
     _k.order(dev, a, keys, w, perm, batch, n, n, ascending_diagonal=True)
+    if cplx:
+        w = elementwise("real", w)
     lower = tril(x)
     if not vectors:
         return _poison(lower, [w], [1])[0], None
@@ -161,17 +169,19 @@ def _eigh(x, name: str, vectors: bool):
 
 def eigh(x, /) -> EighResult:
     """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of each symmetric matrix; like numpy, only
-    the lower triangle is read."""
-    w, v = _eigh(x, "eigh", True)
+    the lower triangle is read.  Complex input: Hermitian (the diagonal's imaginary parts ignored), real
+    eigenvalues and unitary eigenvectors."""
+    w, v = _eigh(_input(x, "eigh", complex_ok=True), "eigh", True)
     return EighResult(w, v)
 
 
 def eigvalsh(x, /) -> Array:
-    """Eigenvalues (ascending) of each symmetric (Hermitian) matrix (lower triangle read).  Complex x: those of
-    its interleaved embedding (embed.py), which has each of x's twice, adjacent once sorted; a pair's mean is
-    taken (real, in x's real dtype, as numpy's)."""
+    """Eigenvalues (ascending) of each symmetric (Hermitian) matrix (lower triangle read; real, in x's real
+    dtype, as numpy's).  Complex x: the complex Jacobi of eigh, except where the real path of twice the order
+    takes the block Jacobi (GPUs, 2n >= blockjac.MIN_N['eigh']): there those of its interleaved embedding
+    (embed.py), which has each of x's twice, adjacent once sorted; a pair's mean is taken."""
     x = _input(x, "eigvalsh", complex_ok=True)
-    if x.dtype.kind == "c":
+    if x.dtype.kind == "c" and _bj.use_block(x.device, "eigh", 2 * x.shape[-1]):
         if x.shape[-1] != x.shape[-2]:
             raise LinAlgError(f"eigvalsh: last 2 dimensions of the array must be square, got {x.shape[-2:]}")
         w2 = eigvalsh(_embed.interleaved_hermitian(x))
@@ -182,12 +192,14 @@ def eigvalsh(x, /) -> Array:
 # -- svd -----------------------------------------------------------------------------------------------------------
 def _svd(x: Array, vectors: bool, full: bool):
     dev, dt = x.device, x.dtype
+    rdt = dt.component  # the singular values' dtype
+    cplx = dt.kind == "c"
     lead, (m, n) = x.shape[:-2], x.shape[-2:]
     batch = math.prod(lead)
     tall = m >= n
     rows, cols = (m, n) if tall else (n, m)  # G: rows x cols, column-major, cols <= rows
     if batch == 0 or cols == 0:
-        s = _zeros(dev, lead + (cols,), dt)
+        s = _zeros(dev, lead + (cols,), rdt)
         if not vectors:
             return None, s, None
         return (_eye_stack(dev, lead, m, m if full else cols, dt), s,
@@ -196,7 +208,7 @@ def _svd(x: Array, vectors: bool, full: bool):
         raise LinAlgError("SVD did not converge")  # numpy's message for a non-finite input
     g = _column_major(x, tall)
     dummy = _new(dev, (1,), dt)
-    block = _bj.use_block(dev, "svd", cols)
+    block = not cplx and _bj.use_block(dev, "svd", cols)
     if block:
         g, v = _bj.svd(dev, g, batch, rows, cols, vectors)
     else:
@@ -205,16 +217,21 @@ def _svd(x: Array, vectors: bool, full: bool):
         _k.jacobi_init(dev, g, v, batch, cols, dummy, flag0, symmetrise=False)
         _converge(dev, lambda flag, sw: _k.jacobi_sweep(dev, g, v, dummy, flag, batch, rows, cols, sw,
                                                         two_sided=False, want_v=vectors), cols)
-    keys, s = _new(dev, (batch * cols,), dt), _new(dev, lead + (cols,), dt)
+    keys, s = _new(dev, (batch * cols,), rdt), _new(dev, lead + (cols,), dt)
     perm = _new(dev, (batch * cols,), _dt.uint32)
     _k.order(dev, g, keys, s, perm, batch, rows, cols, ascending_diagonal=False)
+    if cplx:
+        s = elementwise("real", s)
     if not vectors:
         return None, _poison(x, [s], [1])[0], None
     gs = _new(dev, (batch * cols * rows,), dt)
     _k.permute_columns(dev, g, perm, gs, keys, batch, cols, rows, transpose=False)
-    # Vh of G (rows of V in the sorted order) when tall; U = V of G (its columns sorted) when wide
+    # Vh of G (rows of V in the sorted order) when tall; U = V of G (its columns sorted) when wide.  Complex: G V =
+    # U' S, so Vh = conj(V^T) when tall; when wide G = A^T = U' S V'^H, so A = conj(V') S U'^T: U = conj(V')
     vg = _new(dev, lead + (cols, cols), dt)
     _k.permute_columns(dev, v, perm, vg, keys, batch, cols, cols, transpose=not tall)
+    if cplx:
+        vg = elementwise("conj", vg)
     qc = rows if full else cols
     if block and qc == cols and _full_rank(s, rows):
         # the columns are orthogonal to the Jacobi's relative tolerance and none is (numerically) zero: U is
@@ -239,8 +256,8 @@ def _full_rank(s: Array, rows: int) -> bool:
 
 def svd(x, /, *, full_matrices: bool = True) -> SVDResult:
     """A = U diag(S) Vh for each matrix, S descending; U (..., M, M) and Vh (..., N, N) with ``full_matrices``,
-    else (..., M, K) and (..., K, N), K = min(M, N)."""
-    x = _input(x, "svd")
+    else (..., M, K) and (..., K, N), K = min(M, N).  Complex input: U and Vh unitary, S real."""
+    x = _input(x, "svd", complex_ok=True)
     u, s, vh = _svd(x, True, bool(full_matrices))
     return SVDResult(u, s, vh)
 
