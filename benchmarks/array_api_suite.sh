@@ -7,7 +7,8 @@
 # source of every file).  The rebuilt copy reads the standard's 2024.12 docstrings from PATH/_spec: when that is
 # missing, this script fetches them from PyPI (types-array-api 1.1.4, array_api/_2024_12.py).
 # Needs hypothesis, ndindex, pytest.  MAX_EXAMPLES (default 20), ARRAY_API_TESTS_VERSION (default 2024.12),
-# PYTHON (default python) and JUNIT (the XML path, default a temporary file) override; extra args go to pytest
+# PYTHON (default python), JUNIT (the XML path, default a temporary file) and WGARRAY_ROOT (the tree whose wgarray
+# is tested, default this one) override; extra args go to pytest
 # (e.g. one test file, -k).  On the shared 2-core machine, MAX_EXAMPLES=20 takes 16-30 minutes.
 # Rebuilding the copy (no GitHub here): benchmarks/array_api_suite_fetch.md (what to fetch, from where;
 # benchmarks/array_api_suite/MANIFEST.tsv names repository, path, commit, index id and SHA-256 of every fetched
@@ -16,7 +17,7 @@
 set -euo pipefail
 suite=${1:?usage: $0 PATH_TO_ARRAY_API_TESTS [pytest args]}
 shift
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "${WGARRAY_ROOT:-$(dirname "$0")/..}" && pwd)
 suite=$(cd "$suite" && pwd)
 py=${PYTHON:-python}
 if grep -q AAT_SPEC_DOCS "$suite/array_api_tests/stubs.py" 2>/dev/null && [ ! -f "$suite/_spec/array_api/_2024_12.py" ]; then

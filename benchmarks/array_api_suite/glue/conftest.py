@@ -1,7 +1,8 @@
 """pytest glue of the rebuilt Array API suite (wgarray's, not an upstream file), with upstream's options and marks.
 
 Options: ``--max-examples N`` (hypothesis examples a test; tests marked ``unvectorized`` get a tenth, at least 1,
-as upstream's conftest gives them), ``--disable-deadline``, ``--derandomize``, ``--disable-extension NAME``.
+as upstream's conftest gives them, unless ``--unvectorized-max-examples M`` says otherwise: 0 gives them N too),
+``--disable-deadline``, ``--derandomize``, ``--disable-extension NAME``.
 Marks: ``min_version(V)`` skips below ARRAY_API_TESTS_VERSION V; ``xp_extension(NAME)`` skips when the module
 lacks the extension or it is disabled; ``unvectorized``, ``data_dependent_shapes`` and ``ci`` only label.
 """
@@ -21,6 +22,8 @@ def pytest_addoption(parser):
     parser.addoption("--disable-deadline", action="store_true", help="no hypothesis deadline")
     parser.addoption("--derandomize", action="store_true", help="hypothesis derandomize")
     parser.addoption("--disable-extension", action="append", default=[], help="skip an extension's tests")
+    parser.addoption("--unvectorized-max-examples", type=int, default=None,
+                     help="examples for tests marked unvectorized (default max-examples // 10; 0: max-examples)")
 
 
 def pytest_configure(config):
@@ -36,7 +39,9 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(config, items):
     disabled = set(config.getoption("--disable-extension"))
-    unvectorized = max(1, config.getoption("--max-examples") // 10)
+    unvectorized = config.getoption("--unvectorized-max-examples")
+    if unvectorized is None:
+        unvectorized = max(1, config.getoption("--max-examples") // 10)
     for item in items:
         for mark in item.iter_markers("xp_extension"):
             ext = mark.args[0]
@@ -46,6 +51,6 @@ def pytest_collection_modifyitems(config, items):
             if api_version < mark.args[0]:
                 item.add_marker(pytest.mark.skip(reason=f"needs ARRAY_API_TESTS_VERSION >= {mark.args[0]}"))
         obj = getattr(item, "obj", None)
-        if any(item.iter_markers("unvectorized")) and hasattr(obj, "hypothesis") and \
+        if unvectorized and any(item.iter_markers("unvectorized")) and hasattr(obj, "hypothesis") and \
                 not getattr(obj, "_hypothesis_internal_settings_applied", False):
             item.obj = settings(max_examples=unvectorized)(obj)
