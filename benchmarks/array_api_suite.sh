@@ -3,9 +3,9 @@
 # passed / failed / skipped per test file (from pytest's JUnit XML) and the pass rate.
 #   benchmarks/array_api_suite.sh PATH_TO_ARRAY_API_TESTS [pytest args, default: array_api_tests]
 # PATH is a checkout of the suite: a real clone (git submodule update --init for its array-api stubs) or the copy
-# rebuilt from the code index (README section "The standard's test suite"; benchmarks/array_api_suite/MANIFEST.tsv names the
-# source of every file).  The rebuilt copy reads the standard's 2024.12 docstrings from PATH/_spec: when that is
-# missing, this script fetches them from PyPI (types-array-api 1.1.4, array_api/_2024_12.py).
+# rebuilt from the code index (README section "The standard's test suite"; benchmarks/array_api_suite/MANIFEST.tsv
+# names the source of every file).  The rebuilt copy reads the standard's 2024.12 docstrings from PATH/_spec: when
+# that is missing, this script fetches them from PyPI (types-array-api 1.1.4, array_api/_2024_12.py).
 # Needs hypothesis, ndindex, pytest.  MAX_EXAMPLES (default 20), ARRAY_API_TESTS_VERSION (default 2024.12),
 # PYTHON (default python), JUNIT (the XML path, default a temporary file) and WGARRAY_ROOT (the tree whose wgarray
 # is tested, default this one) override; extra args go to pytest
