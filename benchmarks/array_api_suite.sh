@@ -3,25 +3,21 @@
 # passed / failed / skipped per test file (from pytest's JUnit XML) and the pass rate.
 #   benchmarks/array_api_suite.sh PATH_TO_ARRAY_API_TESTS [pytest args, default: array_api_tests]
 # PATH is a checkout of the suite: a real clone (git submodule update --init for its array-api stubs) or the copy
-# rebuilt from the code index (see the README section "The standard's test suite"; its MANIFEST.txt names the
-# source of every file).  The rebuilt copy reads the standard's 2024.12 docstrings from PATH/_spec: when that is
-# missing, this script fetches them from PyPI (types-array-api 1.1.4, array_api/_2024_12.py).
+# rebuilt from the code index (README section "The standard's test suite"; benchmarks/array_api_suite/MANIFEST.tsv
+# names the source of every file).  The rebuilt copy reads the standard's 2024.12 docstrings from PATH/_spec: when
+# that is missing, this script fetches them from PyPI (types-array-api 1.1.4, array_api/_2024_12.py).
 # Needs hypothesis, ndindex, pytest.  MAX_EXAMPLES (default 20), ARRAY_API_TESTS_VERSION (default 2024.12),
-# PYTHON (default python) and JUNIT (the XML path, default a temporary file) override; extra args go to pytest
-# (e.g. one test file, -k).  On the shared 2-core machine, MAX_EXAMPLES=20 takes about 30 minutes.
-# Rebuilding the copy (no GitHub here; read_file of the code index, newest fitting version per file, 2026-12-02):
-#   data-apis/array-api-tests: dtype_helpers @035f5b8c, hypothesis_helpers id 34657979, pytest_helpers id 129103543,
-#   shape_helpers @1927c109 (+ list axes as @952b9c35), array_helpers @01d47b9a, test_operators_and_elementwise
-#   @019e060f, test_manipulation/utility/indexing @05ab7f13, test_searching @00f42f85, test_sorting/set/fft
-#   @035f5b8c, test_statistical id 101822631, test_inspection @32dd3964, test_data_type @00c56c96,
-#   test_constants/has_names @0b3e170e, test_linalg id 128709665; ev-br/array-api-tests: test_array_object
-#   @ec5a3b4e, test_special_cases @0487e9bb; prady0t/array-api-tests: test_signatures @c1d1e72e;
-#   HydrogenSulfate/array-api-tests: test_creation_functions @0655103c (Paddle list shapes reverted).  Glue
-#   (__init__, _array_module, typing, conftest, stubs) is written anew; PATH/MANIFEST.txt lists every adaptation.
+# PYTHON (default python), JUNIT (the XML path, default a temporary file) and WGARRAY_ROOT (the tree whose wgarray
+# is tested, default this one) override; extra args go to pytest
+# (e.g. one test file, -k).  On the shared 2-core machine, MAX_EXAMPLES=20 takes 16-30 minutes.
+# Rebuilding the copy (no GitHub here): benchmarks/array_api_suite_fetch.md (what to fetch, from where;
+# benchmarks/array_api_suite/MANIFEST.tsv names repository, path, commit, index id and SHA-256 of every fetched
+# file), then `python benchmarks/array_api_suite/assemble.py PATH` adds wgarray's glue and the listed adaptations.
+# ndindex (the suite's one extra dependency) is installed into PATH/_deps when the interpreter lacks it.
 set -euo pipefail
 suite=${1:?usage: $0 PATH_TO_ARRAY_API_TESTS [pytest args]}
 shift
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "${WGARRAY_ROOT:-$(dirname "$0")/..}" && pwd)
 suite=$(cd "$suite" && pwd)
 py=${PYTHON:-python}
 if grep -q AAT_SPEC_DOCS "$suite/array_api_tests/stubs.py" 2>/dev/null && [ ! -f "$suite/_spec/array_api/_2024_12.py" ]; then
@@ -30,12 +26,17 @@ if grep -q AAT_SPEC_DOCS "$suite/array_api_tests/stubs.py" 2>/dev/null && [ ! -f
     "$py" -m zipfile -e "$tmp"/types_array_api-1.1.4-*.whl "$suite/_spec"
     rm -rf "$tmp"
 fi
+deps=""
+if ! "$py" -c "import ndindex" 2>/dev/null; then
+    [ -d "$suite/_deps/ndindex" ] || "$py" -m pip install -q --target "$suite/_deps" ndindex
+    deps="$suite/_deps"
+fi
 junit=${JUNIT:-$(mktemp --suffix=.xml)}
 cd "$suite"
 [ $# -gt 0 ] || set -- array_api_tests
 rc=0
 ARRAY_API_TESTS_MODULE=wgarray ARRAY_API_TESTS_VERSION=${ARRAY_API_TESTS_VERSION:-2024.12} \
-PYTHONPATH="$repo${PYTHONPATH:+:$PYTHONPATH}" XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp} \
+PYTHONPATH="$repo${deps:+:$deps}${PYTHONPATH:+:$PYTHONPATH}" XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp} \
 "$py" -m pytest -q -p no:cacheprovider --max-examples="${MAX_EXAMPLES:-20}" --disable-deadline -rfs \
     -W ignore::UserWarning --junitxml="$junit" "$@" || rc=$?
 "$py" - "$junit" <<'EOF'
