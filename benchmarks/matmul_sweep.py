@@ -84,10 +84,7 @@ def main(argv: list[str] | None = None) -> int:
                             target_ms=5.0 if args.small else 50.0, max_inner=20000)
     dev = wg.default_device()
     torch = find_torch()
-    props = dev.properties
-    print(f"matmul sweep on {props.name} ({props.backend}, driver {props.driver}); torch: "
-          f"{torch.device_name + ' ' + torch.version if torch.available else '- (' + torch.reason + ')'}; "
-          f"unchecked modules: {'yes' if wdev.unchecked_available() else 'NO (the _u rows are checked modules)'}")
+    header("matmul", dev, torch, "_u rows")
     print(f"float32; a sample is `inner` back-to-back matmuls + 1 sync, >= {targs.target_ms:g} ms; best of "
           f"{targs.repeat} samples (median also shown)\n", flush=True)
     rows = []
@@ -109,11 +106,26 @@ def main(argv: list[str] | None = None) -> int:
         for s in dict.fromkeys(r["shape"] for r in rows)
         for r in [next(r for r in rows if r["shape"] == s and r["name"] != "torch" and not r["note"])]))
     print(f"total {time.perf_counter() - t_start:.1f} s")
-    if args.json:
-        import json
-        with open(args.json, "w") as f:
-            json.dump({"device": f"{props.name} ({props.backend}) driver {props.driver}", "rows": rows}, f, indent=1)
+    dump(args.json, dev, rows)
     return 0
+
+
+def header(what: str, dev, torch, rows: str) -> None:
+    """The sweep's first line: the adapter, torch, and whether modules without runtime checks exist (else the
+    ``rows`` named are checked modules)."""
+    props = dev.properties
+    print(f"{what} sweep on {props.name} ({props.backend}, driver {props.driver}); torch: "
+          f"{torch.device_name + ' ' + torch.version if torch.available else '- (' + torch.reason + ')'}; "
+          f"unchecked modules: {'yes' if wdev.unchecked_available() else f'NO (the {rows} are checked modules)'}")
+
+
+def dump(path: str | None, dev, rows: list[dict]) -> None:
+    """Every row to the JSON file ``path`` (None: nothing)."""
+    if path:
+        import json
+        props = dev.properties
+        with open(path, "w") as f:
+            json.dump({"device": f"{props.name} ({props.backend}) driver {props.driver}", "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

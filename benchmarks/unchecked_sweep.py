@@ -24,9 +24,9 @@ import time
 import numpy as np
 
 import wgarray as wg
-from wgarray import device as wdev
 from wgarray.kernels import fft as K, radix, reduce as R
 
+from .matmul_sweep import dump, header
 from .peers import find_torch
 from .timing import Case, measure_all
 
@@ -98,10 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     target_s, budget = (0.005, 2.0) if args.small else (0.05, 3.0)
     dev = wg.default_device()
     torch = find_torch()
-    props = dev.properties
-    print(f"unchecked sweep on {props.name} ({props.backend}, driver {props.driver}); torch: "
-          f"{torch.device_name + ' ' + torch.version if torch.available else '- (' + torch.reason + ')'}; "
-          f"unchecked modules: {'yes' if wdev.unchecked_available() else 'NO (the on rows are checked modules)'}")
+    header("unchecked", dev, torch, "on rows")
     print(f"a sample is `inner` back-to-back calls + 1 sync, >= {target_s * 1e3:g} ms; best of {args.repeat} "
           f"(median also shown); speed = torch's time / ours\n", flush=True)
     defaults = {f: m.UNCHECKED for f, m in KNOBS.items()}
@@ -148,10 +145,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  on / off: {off.best / on.best:.3f}x ({'on faster' if on.best < off.best else 'off faster'})",
                   flush=True)
     print(f"total {time.perf_counter() - t_start:.1f} s")
-    if args.json:
-        import json
-        with open(args.json, "w") as f:
-            json.dump({"device": f"{props.name} ({props.backend}) driver {props.driver}", "rows": rows}, f, indent=1)
+    dump(args.json, dev, rows)
     return 0
 
 
