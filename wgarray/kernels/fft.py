@@ -706,8 +706,8 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         opts = (_twgroup, _powers, fixed, pairs, half, fused)
         if _bare:  # (bare_passes) the loads and stores alone
             sub, twiddle = [], ""
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts,
-                                         UNCHECKED),
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), UNCHECKED,
+                                         opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts),
                                 checks=not UNCHECKED)
