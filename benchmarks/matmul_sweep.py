@@ -1,5 +1,5 @@
-"""`python -m benchmarks.matmul_sweep [--small] [--json PATH]`: the float32 matmul's inner-loop variants against torch
-(issue 17 row 2; ~1 minute on an H100).
+"""`python -m benchmarks.matmul_sweep [--small] [--shapes KEYS] [--json PATH]`: the float32 matmul's inner-loop
+variants against torch (issue 17 row 2; ~1 minute on an H100).
 
 Per shape (1024^2, 4096^2, 8192^2 and 64 x 256^2; ``--small``: 128^2, 200^2, 8 x 64^2 for lavapipe) it times what
 wgarray picks today ("auto"), the same variant built without naga's runtime checks (``_u``: the module through
@@ -42,10 +42,12 @@ SHAPES = {
             "128x128_8x8_k16_r_db_u 128x128_8x8_k16_r_db2_u 128x128_8x8_k16_r_w_db2_u 128x256_8x16_k16_r_db_u "
             "128x128_8x8_k32_r_u",
     "8192": "128x256_8x16_k8_r_db2 128x256_8x16_k8_r_db2_u 128x256_8x16_k8_r_w_db_u 128x128_8x8_k16_r_db2_u",
-    "64x256": "128x128_8x8_k16_u 128x128_8x8_k16_w 128x128_8x8_k16_w_u 128x128_8x8_k16_db2 128x128_8x8_k16_db2_u "
-              "128x128_8x8_k16_w_db2_u 128x128_8x8_k16_r_db_u 128x128_8x8_k32_u 64x128_4x8_k16_r_db2_u "
-              "64x128_4x8_k16_r_w_db2_u 128x64_8x8_k16_r_db2_u 64x64_4x4_k16_db2_u 64x64_4x4_k16_w_db2_u "
-              "64x64_8x8_k16_r_db2_u 64x64_8x8_k16_r_w_db2_u",
+    # 64 x 256^2 (phase 2): the s24 leader (now TABLE's, auto) and runners-up, against more and smaller workgroups
+    # (64x128 / 128x64 tiles: 512 workgroups of 128 invocations instead of 256 of 256), a shallower slice (k8:
+    # half the workgroup memory a workgroup, more resident) and split-K 2 (K = 256 in two halves, a sum pass)
+    "64x256": "128x128_8x8_k16_w_db2 128x128_8x8_k16_r_db_u 128x128_8x8_k16_r_w_db2_u 128x128_8x8_k16_w_db_u "
+              "64x128_4x8_k16_r_w_db2_u 64x128_4x8_k16_w_db2_u 64x128_8x8_k16_w_db2_u 64x128_8x8_k16_r_w_db2_u "
+              "128x64_8x8_k16_w_db2_u 128x64_8x8_k16_r_w_db2_u 128x128_8x8_k8_w_db2_u 128x128_8x8_k16_w_db2_s2_u",
 }
 SMALL = {"128": SHAPES["1024"], "200": SHAPES["4096"], "8x64": SHAPES["64x256"]}
 
@@ -72,20 +74,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write every row to this JSON file")
     ap.add_argument("--budget-s", type=float, default=120.0,
                     help="start no further shape after this many seconds (the run's limit is 150 s)")
+    ap.add_argument("--shapes", default=None,
+                    help="comma-separated keys of the shape table to run (e.g. 64x256; --small: 8x64); default all")
     args = ap.parse_args(argv)
+    table = SMALL if args.small else SHAPES
+    if args.shapes:
+        table = {k: table[k] for k in args.shapes.split(",")}
     targs = SimpleNamespace(repeat=args.repeat, budget=2.0 if args.small else 4.0,
                             target_ms=5.0 if args.small else 50.0, max_inner=20000)
     dev = wg.default_device()
     torch = find_torch()
-    props = dev.properties
-    print(f"matmul sweep on {props.name} ({props.backend}, driver {props.driver}); torch: "
-          f"{torch.device_name + ' ' + torch.version if torch.available else '- (' + torch.reason + ')'}; "
-          f"unchecked modules: {'yes' if wdev.unchecked_available() else 'NO (the _u rows are checked modules)'}")
+    header("matmul", dev, torch, "_u rows")
     print(f"float32; a sample is `inner` back-to-back matmuls + 1 sync, >= {targs.target_ms:g} ms; best of "
           f"{targs.repeat} samples (median also shown)\n", flush=True)
     rows = []
     t_start = time.perf_counter()
-    for shape, vs in plan(dev, SMALL if args.small else SHAPES):
+    for shape, vs in plan(dev, table):
         if time.perf_counter() - t_start > args.budget_s:
             print(f"{label(shape)}: SKIPPED (past --budget-s {args.budget_s:g})", flush=True)
             continue
@@ -102,11 +106,26 @@ def main(argv: list[str] | None = None) -> int:
         for s in dict.fromkeys(r["shape"] for r in rows)
         for r in [next(r for r in rows if r["shape"] == s and r["name"] != "torch" and not r["note"])]))
     print(f"total {time.perf_counter() - t_start:.1f} s")
-    if args.json:
-        import json
-        with open(args.json, "w") as f:
-            json.dump({"device": f"{props.name} ({props.backend}) driver {props.driver}", "rows": rows}, f, indent=1)
+    dump(args.json, dev, rows)
     return 0
+
+
+def header(what: str, dev, torch, rows: str) -> None:
+    """The sweep's first line: the adapter, torch, and whether modules without runtime checks exist (else the
+    ``rows`` named are checked modules)."""
+    props = dev.properties
+    print(f"{what} sweep on {props.name} ({props.backend}, driver {props.driver}); torch: "
+          f"{torch.device_name + ' ' + torch.version if torch.available else '- (' + torch.reason + ')'}; "
+          f"unchecked modules: {'yes' if wdev.unchecked_available() else f'NO (the {rows} are checked modules)'}")
+
+
+def dump(path: str | None, dev, rows: list[dict]) -> None:
+    """Every row to the JSON file ``path`` (None: nothing)."""
+    if path:
+        import json
+        props = dev.properties
+        with open(path, "w") as f:
+            json.dump({"device": f"{props.name} ({props.backend}) driver {props.driver}", "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -91,8 +91,8 @@ class _Skip:
         self.skip: set[str] = set()
         self._compile, self._dispatch = launch.compile, launch.dispatch
 
-        def compile(device, key, build):
-            k = self._compile(device, key, build)
+        def compile(device, key, build, **kw):
+            k = self._compile(device, key, build, **kw)
             if isinstance(key, tuple) and key and isinstance(key[0], str):
                 self.names[id(k[0])] = key[0]
             return k

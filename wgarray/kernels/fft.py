@@ -126,6 +126,13 @@ TILE_DEFAULTS = dict(workgroup=0, radix16=True, columns=8, twgroup=4, powers=Tru
                      row_workgroup=0, pad=True, half=False, min_columns=0, fused=2, fused_min=FIXED_MIN,
                      rows=dict(half=True, vec4=True),
                      strided=dict(columns=0))
+# UNCHECKED: the tiled passes (fft_tile.wgsl) and the register pass (fft_regcols.wgsl) made without naga's runtime
+# checks (launch.compile(checks=False), as matmul's ``_u`` variants).  Their workgroup-memory and private indices are
+# in range by construction: every ``buf`` index is ``at(r, c)`` (or ``r * C + c``) of a row r < R and a column
+# c = lid mod C (or c < C from the unrolled code), r built from lid and unrolled constants below R (the invocation
+# counts divide the tile), plus the pad (<= size / 16 < BUF); the register arrays are indexed by constants only;
+# the loops run over constants.  Off until measured (``benchmarks/unchecked_sweep.py``).
+UNCHECKED = False
 _KNOBS = ("workgroup", "radix16", "columns", "twgroup", "powers", "fixed", "vec4", "row_workgroup", "pad", "half",
           "min_columns", "fused", "fused_min")
 (_tile_wg, _radix16, _tile_cols, _twgroup, _powers, _fixed, _vec4, _row_wg, _pad, _half, _min_cols, _fused,
@@ -619,7 +626,7 @@ def _tiles(device, cdtype, src, dst, tmp, rows, n, inner, tiles, inverse, scale,
     multiplied by w_N^(c r) as it loads (and, direct, stored transposed: element r of row c of block b at
     b N + r n1 + c).  The passes' kernels, tables, parameter blocks and grids are computed once per transform
     shape and options (``_steps``): a call only records the dispatches."""
-    key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8), _bare,
+    key = (cdtype.name, rows, n, inner, tuple(tiles), inverse, scale, fourstep, local_capacity(device, 8), _bare, UNCHECKED,
            tuple((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in _current().items()))
     cache = _recipes.setdefault(device, OrderedDict())
     steps = cache.get(key)
@@ -699,9 +706,11 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         opts = (_twgroup, _powers, fixed, pairs, half, fused)
         if _bare:  # (bare_passes) the loads and stores alone
             sub, twiddle = [], ""
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), opts),
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), UNCHECKED,
+                                         opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
-                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts))
+                                _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts),
+                                checks=not UNCHECKED)
         table = twiddles(device, cdtype, R)
         mirrors = (table, lo if lo is not None else table, hi if hi is not None else table)
         params = _scaled(layout.Params().u32(*values), t, scale if i == len(tiles) - 1 else 1.0)
@@ -1195,8 +1204,9 @@ def _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp) -> N
     t = cdtype.component.wgsl
     groups = -(-inner // C)
     fixed = (("groups", groups), ("mcols", inner)) if _fixed_consts(rows, n, inner) else ()
-    kernel = launch.compile(device, ("fft_regcols", t, n, radices, C, E, G, inverse, _reg["powers"], fixed),
-                            lambda: _build_reg(cdtype, n, radices, C, E, G, inverse, _reg["powers"], fixed))
+    kernel = launch.compile(device, ("fft_regcols", t, n, radices, C, E, G, inverse, _reg["powers"], fixed, UNCHECKED),
+                            lambda: _build_reg(cdtype, n, radices, C, E, G, inverse, _reg["powers"], fixed),
+                            checks=not UNCHECKED)
     table = twiddles(device, cdtype, n)
     params = _scaled(layout.Params().u32(groups, rows, inner, 0), t, scale)
     launch.dispatch(device, kernel, [src, dst, table.buffer()], params,

@@ -132,6 +132,16 @@ GPU = Shape(wg=256, wide=256, max_blocks=1024, tile=1024, dscan_regs=4, direct=T
             direct_index=True, pair_blocks=4096, pair_dscan=16)
 CPU = Shape(wg=8, wide=64, max_blocks=32, chunked=True, tile=8192)
 
+# UNCHECKED: the GPU passes' kernels (radix_hist.wgsl, radix_dscan.wgsl, radix_scatter_reg.wgsl; not the CPU
+# adapters' chunked ones) made without naga's runtime checks (launch.compile(checks=False), as matmul's ``_u``
+# variants).  Their workgroup indices are in range by construction: a digit is masked to 0..255 (rx_digit*:
+# ``& 255``) before it indexes the 256-entry h/run/tstart, a code's position (``& 0xffff``) is below the tile and
+# its rank (``>> 16``) below the tile after each counting sort (the ranks of a tile's codes), the padded tile arrays
+# hold rx_pad(tile) + 1 words (j + 1 <= tile; j - 1 taken at max(j, 1)), the counters and scans index by lid and
+# constants (the digits run lid * 256 / wg + i < 256), and every loop is bounded by constants or the block's range.
+# Off until measured (``benchmarks/unchecked_sweep.py``).
+UNCHECKED = False
+
 
 def _padded(n: int) -> int:
     """Words of a workgroup array of ``n`` entries padded one word in 32 (``rx_pad`` in radix_scatter_reg.wgsl)."""
@@ -403,7 +413,7 @@ def _reg_parts(wg: int, items: int, prefetch: bool = False, kzero: str | None = 
     starts = []
     for k in r:
         starts += [f"{ind}let o{k} = ta[{pads.col(f'{k}u', f'j{k}')}];",
-                   f"{ind}if (j{k} < valid && (j{k} == 0u || (ta[rx_pad(j{k} - 1u)] >> 16u) != (o{k} >> 16u))) "
+                   f"{ind}if (j{k} < valid && (j{k} == 0u || (ta[rx_pad(max(j{k}, 1u) - 1u)] >> 16u) != (o{k} >> 16u))) "
                    f"{{ tstart[o{k} >> 16u] = run[o{k} >> 16u] - j{k}; }}",
                    f"{ind}let last{k} = j{k} + 1u == valid || (ta[rx_pad(j{k} + 1u)] >> 16u) != (o{k} >> 16u);"]
     write = []
@@ -571,11 +581,14 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     totals = Mirror(dt.uint32, 256, device)
     per = 0 if nb <= SERIAL_DSCAN else 1  # digits a GPU dscan workgroup scans (0: serially)
     carried = (x.dtype.name, descending) if carry else None  # the passes recompute the keys from the payload
-    hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried), lambda: _build_hist(kdt, shp, carried))
-    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried),
-                             lambda: _build_scatter(kdt, shp, carried))
+    bare = UNCHECKED and not shp.chunked  # (UNCHECKED: the GPU kernels without runtime checks)
+    hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried, bare), lambda: _build_hist(kdt, shp, carried),
+                          checks=not bare)
+    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried, bare),
+                             lambda: _build_scatter(kdt, shp, carried), checks=not bare)
     regs = 0 if shp.chunked else shp.dscan_regs
-    scan = launch.compile(device, ("radix_dscan", shp.wide, regs), lambda: _build_dscan(shp.wide, regs))
+    scan = launch.compile(device, ("radix_dscan", shp.wide, regs, bare), lambda: _build_dscan(shp.wide, regs),
+                          checks=not bare)
     cur = 0
     for mode, arg in passes:
         if mode == 1 and arg == 0:
