@@ -220,6 +220,110 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
                  batch * (groups + 1))
 
 
+CHOL_INV = False  # Cholesky's panel as two launches a panel instead of one (trsm as GEMM, issue 12 / 17 row 3):
+# ``cholesky_inv`` (one workgroup a matrix: the diagonal block factored with its rows in registers, one barrier a
+# column, and W = L11^-T by a register solve a column) and ``cholesky_apply`` (L21 = A21 W in place, a small GEMM over
+# many workgroups), instead of the fused panel whose every workgroup factors the block again.  Off until a GPU run
+# measures it (python -m benchmarks.linbig_sweep, variant chol_inv); lavapipe compiles the 64-row code slowly.
+CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (16, 32 or 64; fewer where memory is short)
+
+
+def _chol_apply_rows(device, d: DType, side: int) -> int:
+    """Rows a ``cholesky_apply`` workgroup takes: the largest of CHOL_APPLY_ROWS, 32, 16 whose tile and W (side x side)
+    fit the device's workgroup memory, or 0."""
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    for r in (64, 32, 16):
+        if r <= CHOL_APPLY_ROWS and (r + side) * side * d.device_itemsize <= limit:
+            return r
+    return 0
+
+
+def chol_inv(device, d: DType, width: int) -> bool:
+    """Whether CHOL_INV takes panels of ``width`` columns in ``d``: on, width <= 64, and both kernels' workgroup
+    memory fits the device (float64 on 32 KiB devices does not: the other paths take it)."""
+    side = _bucket(width)
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    return (bool(CHOL_INV) and width <= 64 and (side + 2) * side * d.device_itemsize <= limit
+            and _chol_apply_rows(device, d, side) > 0)
+
+
+@functools.lru_cache(maxsize=None)
+def chol_inv_factor_body(T: str, sb: int) -> str:
+    """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
+    each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``."""
+    lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), a[rb + min({c}u, nb - 1u)], "
+             f"live && {c}u <= i);" for c in range(sb)]
+    for j in range(sb):
+        h = (j % 2) * sb
+        lines += [f"col[{h}u + i] = v{j};", "workgroupBarrier();", f"let d{j} = col[{h + j}u];",
+                  f"if (i == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) {{ info[b] = k0 + {j + 1}u; }}",
+                  f"let t{j} = v{j} / d{j};"]
+        lines += [f"v{c} = v{c} - t{j} * col[{h + c}u];" for c in range(j + 1, sb)]
+        lines += [f"let s{j} = wg_sqrtcr_{T}(d{j});", f"v{j} = select(v{j} / s{j}, s{j}, i == {j}u);"]
+    for c in range(sb):
+        lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);", f"sh[i * {sb}u + {c}u] = o{c};",
+                  f"if (live && {c}u < nb) {{ a[rb + {c}u] = o{c}; }}"]
+    return "
+".join("        " + line for line in lines)
+
+
+def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, inverse: bool) -> None:
+    """Factor the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` in place (its upper
+    triangle zeroed) and, with ``inverse``, write W = L11^-T (side x side, padded with the identity) into ``ws``
+    (``linalg_chol_inv.wgsl``; one workgroup a matrix)."""
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(nb)
+
+    def build() -> launch.Kernel:
+        inverse_body = reg_solve(T, side, True, False, f"sh[{{r}}u * {side}u + {{q}}u]",
+                                 f"select({T}(0.0), {T}(1.0), i == {{r}}u)", f"ws[wb + i * {side}u + {{r}}u] = v{{r}};")
+        return launch.Kernel("linalg_chol_inv.wgsl", (launch.write("a", f"array<{T}>"),
+                                                      launch.write("info", "array<u32>"),
+                                                      launch.write("ws", f"array<{T}>")),
+                             dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=2 * side, SH_LEN=side * side,
+                                  FACTOR=chol_inv_factor_body(T, side), INVERSE=inverse_body), workgroup=side)
+    params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse), 0, 0)
+    _run_mirrors(device, ("linalg_chol_inv", d.name, side), build, [a.mirror, info.mirror, ws], params, batch)
+
+
+@functools.lru_cache(maxsize=None)
+def chol_apply_body(T: str, sb: int, rows: int) -> str:
+    """linalg_chol_apply.wgsl's BODY: rows / 16 x sb / 16 sums in registers over the staged tile and W, stored."""
+    na, nk = rows // 16, sb // 16
+    pairs = [(x, k) for x in range(na) for k in range(nk)]
+    lines = [f"var c{x}_{k} = {T}(0.0);" for x, k in pairs]
+    lines.append("for (var q = 0u; q < SB; q = q + 1u) {")
+    lines += [f"    let x{x} = at[(ty + {16 * x}u) * SB + q];" for x in range(na)]
+    lines += [f"    let w{k} = wt[q * SB + tx + {16 * k}u];" for k in range(nk)]
+    lines += [f"    c{x}_{k} = c{x}_{k} + x{x} * w{k};" for x, k in pairs]
+    lines.append("}")
+    lines += [f"if (r0 + ty + {16 * x}u < n && tx + {16 * k}u < nb) {{ "
+              f"a[abase + (r0 + ty + {16 * x}u) * n + k0 + tx + {16 * k}u] = c{x}_{k}; }}" for x, k in pairs]
+    return "\n".join("    " + line for line in lines)
+
+
+def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int) -> None:
+    """L21 = A21 W in place below the diagonal block [k0, k0 + nb)^2 of every matrix of ``a``, W = L11^-T from
+    ``cholesky_inv`` in ``ws`` (``linalg_chol_apply.wgsl``: whole rows a workgroup, so reads and writes never
+    cross workgroups)."""
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(nb)
+    rows = _chol_apply_rows(device, d, side)
+    groups = math.ceil((n - k0 - nb) / rows)
+    if groups * batch == 0:
+        return
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_chol_apply.wgsl", (launch.write("a", f"array<{T}>"), launch.read("ws", f"array<{T}>")),
+                             dict(T=T, SB=side, R=rows, SB_SB=side * side, R_SB=rows * side,
+                                  BODY=chol_apply_body(T, side, rows)), workgroup=PANEL_WG)
+    params = layout.u32s(n, k0, nb, batch, groups, ws.size // max(batch, 1), 0, 0)
+    compiled = launch.compile(device, ("linalg_chol_apply", d.name, side, rows), build)
+    launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.buffer()], params, workgroups=groups * batch)
+
+
 # -- the LU panel: tournament pivoting --------------------------------------------------------------------------
 TSLU_IDS = 2048  # rows one tournament workgroup factors at most (a leaf's block, the root's candidates)
 tslu_rows: int | None = None  # rows a leaf (None: about sqrt(rows * nb), see ``tslu_plan``); tests force small ones

@@ -196,6 +196,9 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None
     width = _width(n, lu)
     if lu and ws is None:
         ws = _k.Workspace(dev, w.dtype, n, batch, width)
+    if not lu and _k.chol_inv(dev, w.dtype, width):
+        _cholesky_inv(w, info, width)
+        return
     if not lu and _k.chol_fused(dev, w.dtype, width):
         _cholesky_fused(w, info, width)
         return
@@ -235,6 +238,24 @@ def _cholesky_fused(w: Array, info: Array, width: int) -> None:
         lower = _block(w, k1, k0, n - k1, nb)
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
         prev, pnb = k0, nb
+
+
+def _cholesky_inv(w: Array, info: Array, width: int) -> None:
+    """Cholesky in place, trsm as GEMM (``kernels.linalg_factor.CHOL_INV``): per panel the diagonal block and
+    W = L11^-T (``cholesky_inv``), L21 = A21 W (``cholesky_apply``), then the trailing update."""
+    dev = w.device
+    batch, n, _ = w.shape
+    side = _k._bucket(width)
+    ws = Mirror(w.dtype, max(batch * side * side, 1), dev)  # a panel's W
+    for k0 in range(0, n, width):
+        nb = min(width, n - k0)
+        k1 = k0 + nb
+        _k.cholesky_inv(dev, w, info, ws, n, batch, k0, nb, k1 < n)
+        if k1 == n:
+            break
+        _k.cholesky_apply(dev, w, ws, n, batch, k0, nb)
+        lower = _block(w, k1, k0, n - k1, nb)
+        _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
 
 
 def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
