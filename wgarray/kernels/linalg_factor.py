@@ -263,8 +263,7 @@ def chol_inv_factor_body(T: str, sb: int) -> str:
     for c in range(sb):
         lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);", f"sh[i * {sb}u + {c}u] = o{c};",
                   f"if (live && {c}u < nb) {{ a[rb + {c}u] = o{c}; }}"]
-    return "
-".join("        " + line for line in lines)
+    return "\n".join("        " + line for line in lines)
 
 
 def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, inverse: bool) -> None:
