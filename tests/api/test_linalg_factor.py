@@ -727,3 +727,86 @@ def test_replay_keeps_no_recipe_binding_other_buffers(monkeypatch):
     info2, x2 = arrays()
     F._replayed(dev, ("test",), [info2.mirror, x2.mirror], lambda: 1 / 0)  # replayed: not called
     assert np.isnan(x2.numpy()).all()
+
+
+# -- CHOL_INV: Cholesky's panel as trsm as GEMM (the diagonal block's inverse W = L11^-T, then L21 = A21 W) ------------
+def _spd_cond(rng, n, cond, dt):
+    """An SPD matrix with eigenvalues from 1 down to 1 / cond (log-spaced) in random directions."""
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    s = (q * np.logspace(0, -np.log10(cond), n)) @ q.T
+    return ((s + s.T) / 2).astype(dt)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("block", [8, 5, 16])
+def test_chol_inv(blocked, monkeypatch, dt, block):
+    # the knob's kernels are the ones launched (not the fused or the separate panel), and the answers keep the
+    # default's bounds: backward error <= C n eps (L L^T against A), exact zeros above the diagonal, upper=True,
+    # stacks, n below / at / past the panel width, a matrix failing inside a later diagonal block of a stack (NaN and
+    # LinAlgError, the others exact to the bound), a NaN input
+    seen = []
+    compile_ = launch.compile
+    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(F, "BLOCK", block)
+    rng = np.random.default_rng(block)
+    for n, batch in ((1, ()), (block, (2,)), (block + 1, ()), (3 * block + 2, (3,)), (37, (2, 2))):
+        s = spd(rng, batch + (n, n), dt)
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0)
+        assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s) <= C * n * eps(dt) * fro(s.astype(np.float64)))
+        U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
+        np.testing.assert_array_equal(U, np.swapaxes(L, -1, -2))
+    assert {"linalg_chol_inv", "linalg_chol_apply"} <= set(seen)
+    assert not {"linalg_chol_panel", "linalg_chol_block", "linalg_trsm"} & set(seen)
+    n = 3 * block + 4
+    bad = spd(rng, (3, n, n), dt)
+    bad[1, 2 * block + 1, 2 * block + 1] = -1.0  # fails inside the third diagonal block, not at its first column
+    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+        wg.linalg.cholesky(wg.asarray(bad))
+    with wg.linalg.errors("nan"):
+        L = wg.linalg.cholesky(wg.asarray(bad)).numpy()
+        assert np.isnan(L[1]).all() and np.isfinite(L[[0, 2]]).all()
+        assert np.all(fro(L[[0, 2]].astype(np.float64) @ np.swapaxes(L[[0, 2]], -1, -2) - bad[[0, 2]])
+                      <= C * n * eps(dt) * fro(bad[[0, 2]].astype(np.float64)))
+    nan = spd(rng, (n, n), dt)
+    nan[block + 3, block + 1] = nan[block + 1, block + 3] = np.nan
+    with pytest.raises(np.linalg.LinAlgError):
+        wg.linalg.cholesky(wg.asarray(nan))
+
+
+@pytest.mark.parametrize("cond", [1e2, 1e5])
+def test_chol_inv_ill_conditioned(blocked, monkeypatch, cond):
+    # the bound the inverted diagonal blocks are held to: for SPD A (float32, cond(A) up to 1e5, so the diagonal
+    # blocks' cond(L11) = sqrt(cond(A11)) <= ~316) the backward error stays within the default's C n eps; measured on
+    # lavapipe at n = 256 / 64-wide panels (cond 1e2 .. 1e7): 1.0 .. 1.24 times the fused path's, ~0.005 n eps
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    n = 70
+    s = _spd_cond(np.random.default_rng(int(cond)), n, cond, np.float32)
+    L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert fro(L.astype(np.float64) @ L.T - s) <= C * n * eps(np.float32) * fro(s.astype(np.float64))
+
+
+def test_chol_inv_fits_the_device(monkeypatch):
+    # CHOL_INV takes a width only where both kernels' workgroup memory fits (float64 64-wide: 33 KiB + 2 rows > 32
+    # KiB), and then the default path factors it
+    from wgarray import dtypes as D
+    dev = wg.default_device()
+    limit = dev.properties.limits.max_compute_workgroup_storage_size
+    monkeypatch.setattr(K, "CHOL_INV", False)
+    assert not K.chol_inv(dev, D.float32, 8)
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    assert K.chol_inv(dev, D.float32, 8) and not K.chol_inv(dev, D.float32, 65)
+    assert K.chol_inv(dev, D.float64, 64) == (66 * 64 * 8 <= limit)
+    assert K._chol_apply_rows(dev, D.float32, 64) == (64 if 128 * 64 * 4 <= limit else 32)
+
+
+@pytest.mark.slow  # ~50 s on lavapipe (compiling the 64-row straight-line factor and inverse)
+def test_chol_inv_real_block_size(monkeypatch):
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    rng = np.random.default_rng(130)
+    for dt in FLOATS:
+        s = spd(rng, (2, 130, 130), dt)
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0)
+        assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s) <= C * 130 * eps(dt) * fro(s.astype(np.float64)))
