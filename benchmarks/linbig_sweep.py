@@ -49,6 +49,11 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+leaf1024": (("solve", "inv"), {**REG, ("K", "tslu_rows"): 1024}),
     "tslu_reg+subst64+leaf1024": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("K", "tslu_rows"): 1024}),
     "chol_rows32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 32}),
+    # linchol: trsm as GEMM (the diagonal block and W = L11^-T in one launch, L21 = A21 W as an in-place GEMM)
+    "chol_inv": (("cholesky",), {("K", "CHOL_INV"): True}),
+    "chol_inv+apply32": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 32}),
+    "chol_inv+trsm": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_TRSM"): True}),  # control: no GEMM
+    "chol_inv+b32": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 32, ("F", "BIG_N"): 0}),
     # the drivers' launches recorded once and replayed (factor.REPLAY: ~3x less host time a launch on lavapipe)
     "replay": (("solve", "inv"), {("F", "REPLAY"): True}),
     "tslu_reg+subst64+replay": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("F", "REPLAY"): True}),
@@ -57,7 +62,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+lu64+subst64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "SUBST_BLOCK"): 64}),
     "tslu_reg+lu64+replay": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "REPLAY"): True}),
 }
-PHASED = ("cholesky_block", "cholesky_panel", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
+PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
+           "lu_finish", "update", "swap", "nanfill")
 
 
 def _modules():

@@ -775,6 +775,21 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
         wg.linalg.cholesky(wg.asarray(nan))
 
 
+def test_chol_inv_trsm_control(blocked, monkeypatch):
+    # CHOL_INV_TRSM: the register factor with L21 by the triangular solve (no inverse, no GEMM launch)
+    seen = []
+    compile_ = launch.compile
+    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "CHOL_INV_TRSM", True)
+    s = spd(np.random.default_rng(4), (2, 30, 30), np.float32)
+    L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert np.all(np.triu(L, 1) == 0)
+    assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s)
+                  <= C * 30 * eps(np.float32) * fro(s.astype(np.float64)))
+    assert "linalg_chol_inv" in seen and "linalg_chol_apply" not in seen and any(k.startswith("linalg_trsm") for k in seen)
+
+
 @pytest.mark.parametrize("cond", [1e2, 1e5])
 def test_chol_inv_ill_conditioned(blocked, monkeypatch, cond):
     # the bound the inverted diagonal blocks are held to: for SPD A (float32, cond(A) up to 1e5, so the diagonal

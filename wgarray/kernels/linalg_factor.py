@@ -225,6 +225,8 @@ CHOL_INV = False  # Cholesky's panel as two launches a panel instead of one (trs
 # column, and W = L11^-T by a register solve a column) and ``cholesky_apply`` (L21 = A21 W in place, a small GEMM over
 # many workgroups), instead of the fused panel whose every workgroup factors the block again.  Off until a GPU run
 # measures it (python -m benchmarks.linbig_sweep, variant chol_inv); lavapipe compiles the 64-row code slowly.
+CHOL_INV_TRSM = False  # with CHOL_INV: L21 by the row-parallel trsm on L11 (no inverse) instead of A21 W: the
+# sweep's control for which half of CHOL_INV (the register factor, the GEMM) moves the time
 CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (16, 32 or 64; fewer where memory is short)
 
 

@@ -250,11 +250,14 @@ def _cholesky_inv(w: Array, info: Array, width: int) -> None:
     for k0 in range(0, n, width):
         nb = min(width, n - k0)
         k1 = k0 + nb
-        _k.cholesky_inv(dev, w, info, ws, n, batch, k0, nb, k1 < n)
+        _k.cholesky_inv(dev, w, info, ws, n, batch, k0, nb, k1 < n and not _k.CHOL_INV_TRSM)
         if k1 == n:
             break
-        _k.cholesky_apply(dev, w, ws, n, batch, k0, nb)
         lower = _block(w, k1, k0, n - k1, nb)
+        if _k.CHOL_INV_TRSM:  # the control: L21 = A21 L11^-T by the triangular solve
+            _k.trsm(dev, _block(w, k0, k0, nb, nb), lower.mT, lower=True, unit=False)
+        else:
+            _k.cholesky_apply(dev, w, ws, n, batch, k0, nb)
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
 
 
