@@ -63,7 +63,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+lu64+replay": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "REPLAY"): True}),
 }
 PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
-           "lu_finish", "update", "swap", "nanfill")
+          "lu_finish", "update", "swap", "nanfill")
 
 
 def _modules():
