@@ -154,12 +154,12 @@ def phases(dev, call, whole_ms: float, total_disp: int, reps: int) -> list[str]:
     return lines
 
 
-def peers(n: int, inputs, reps: int, budget: float) -> dict:
+def peers(n: int, inputs, reps: int, budget: float, ops=OPS) -> dict:
     a, spd, b = inputs
     out = {}
     fns = {"cholesky": lambda: np.linalg.cholesky(spd), "solve": lambda: np.linalg.solve(a, b),
            "inv": lambda: np.linalg.inv(a)}
-    for op in OPS:
+    for op in ops:
         out[("numpy", op)] = _time(fns[op], lambda: None, reps, budget) * 1e3
     try:
         import torch
@@ -172,7 +172,7 @@ def peers(n: int, inputs, reps: int, budget: float) -> dict:
     ta, ts, tb = (torch.from_numpy(v).cuda() for v in (a, spd, b))
     tfn = {"cholesky": lambda: torch.linalg.cholesky(ts), "solve": lambda: torch.linalg.solve(ta, tb),
            "inv": lambda: torch.linalg.inv(ta)}
-    for op in OPS:
+    for op in ops:
         out[("torch", op)] = _time(tfn[op], torch.cuda.synchronize, reps, budget) * 1e3
     return out
 
@@ -208,6 +208,7 @@ def main(argv=None) -> None:
     ap.add_argument("--small", action="store_true", help="n = 128 and 256 (lavapipe)")
     ap.add_argument("--sizes", type=int, nargs="+")
     ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), help="default: all")
+    ap.add_argument("--ops", nargs="+", choices=OPS, default=list(OPS), help="default: all")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--budget", type=float, default=1.0, help="seconds a timed row at most (after the warm-up)")
     ap.add_argument("--no-phases", action="store_true")
@@ -224,9 +225,9 @@ def main(argv=None) -> None:
     for i, n in enumerate(sizes):
         deadline = args.max_seconds * sum(sizes[:i + 1]) / sum(sizes)  # seconds from t_start
         inputs = _inputs(n)
-        ref = peers(n, inputs, args.reps, args.budget)
+        ref = peers(n, inputs, args.reps, args.budget, args.ops)
         calls = _calls(tuple(wg.asarray(v) for v in inputs))
-        for op in OPS:
+        for op in args.ops:
             t_np, t_t = ref[("numpy", op)], ref.get(("torch", op))
             print(f"\n== {op} n={n}{f' ({NRHS} rhs)' if op == 'solve' else ''}: numpy {t_np:.2f} ms, torch "
                   + (f"{t_t:.2f} ms" if t_t else "-"))
