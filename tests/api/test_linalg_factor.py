@@ -775,6 +775,27 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
         wg.linalg.cholesky(wg.asarray(nan))
 
 
+@pytest.mark.parametrize("trsm", [False, True])
+def test_chol_inv_sub_panels(blocked, monkeypatch, trsm):
+    # panels wider than CHOL_INV_INNER: sub-panels (the last one shorter), each updating the panel's columns right
+    # of it, then the whole panel's trailing update; n ending inside a panel and inside a sub-panel
+    inv = []
+    cinv = K.cholesky_inv
+    monkeypatch.setattr(K, "cholesky_inv", lambda *a, **kw: (inv.append(a[6:8]), cinv(*a, **kw))[1])
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "CHOL_INV_TRSM", trsm)
+    monkeypatch.setattr(K, "CHOL_INV_INNER", 8)
+    monkeypatch.setattr(F, "BLOCK", 20)
+    rng = np.random.default_rng(20)
+    for n in (45, 58, 60):
+        s = spd(rng, (2, n, n), np.float32)
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0)
+        assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s)
+                      <= C * n * eps(np.float32) * fro(s.astype(np.float64)))
+    assert inv[:4] == [(0, 8), (8, 8), (16, 4), (20, 8)]
+
+
 def test_chol_inv_trsm_control(blocked, monkeypatch):
     # CHOL_INV_TRSM: the register factor with L21 by the triangular solve (no inverse, no GEMM launch)
     seen = []
@@ -803,17 +824,19 @@ def test_chol_inv_ill_conditioned(blocked, monkeypatch, cond):
 
 
 def test_chol_inv_fits_the_device(monkeypatch):
-    # CHOL_INV takes a width only where both kernels' workgroup memory fits (float64 64-wide: 33 KiB + 2 rows > 32
-    # KiB), and then the default path factors it
+    # CHOL_INV takes a width only where both kernels' workgroup memory fits for its diagonal blocks (float64
+    # 64-wide: 32 KiB + 2 rows > 32 KiB: the other paths factor it)
     from wgarray import dtypes as D
     dev = wg.default_device()
     limit = dev.properties.limits.max_compute_workgroup_storage_size
     monkeypatch.setattr(K, "CHOL_INV", False)
     assert not K.chol_inv(dev, D.float32, 8)
     monkeypatch.setattr(K, "CHOL_INV", True)
-    assert K.chol_inv(dev, D.float32, 8) and not K.chol_inv(dev, D.float32, 65)
+    assert K.chol_inv(dev, D.float32, 8) and K.chol_inv(dev, D.float32, 128)  # 128: sub-panels of CHOL_INV_INNER
     assert K.chol_inv(dev, D.float64, 64) == (66 * 64 * 8 <= limit)
     assert K._chol_apply_rows(dev, D.float32, 64) == (64 if 128 * 64 * 4 <= limit else 32)
+    monkeypatch.setattr(K, "CHOL_INV_INNER", 65)  # the register kernels' rows: at most 64
+    assert not K.chol_inv(dev, D.float32, 8)
 
 
 @pytest.mark.slow  # ~50 s on lavapipe (compiling the 64-row straight-line factor and inverse)

@@ -240,12 +240,19 @@ def _chol_apply_rows(device, d: DType, side: int) -> int:
     return 0
 
 
+CHOL_INV_INNER = 64  # CHOL_INV's diagonal blocks at most this wide (<= 64): a wider panel (BLOCK_BIG = 128) is
+# factored as sub-panels of this width (each: cholesky_inv, cholesky_apply down to the last row, and the update of
+# the panel's columns right of it), then one trailing update with the panel's whole width (K = 128: fewer, larger
+# launches of the matmul)
+
+
 def chol_inv(device, d: DType, width: int) -> bool:
-    """Whether CHOL_INV takes panels of ``width`` columns in ``d``: on, width <= 64, and both kernels' workgroup
-    memory fits the device (float64 on 32 KiB devices does not: the other paths take it)."""
-    side = _bucket(width)
+    """Whether CHOL_INV takes panels of ``width`` columns in ``d``: on, and both kernels' workgroup memory fits the
+    device for the diagonal blocks (min(width, CHOL_INV_INNER) wide, at most 64; float64 64-wide on 32 KiB devices
+    does not fit: the other paths take it)."""
+    side = _bucket(min(width, CHOL_INV_INNER))
     limit = device.properties.limits.max_compute_workgroup_storage_size
-    return (bool(CHOL_INV) and width <= 64 and (side + 2) * side * d.device_itemsize <= limit
+    return (bool(CHOL_INV) and 1 <= CHOL_INV_INNER <= 64 and (side + 2) * side * d.device_itemsize <= limit
             and _chol_apply_rows(device, d, side) > 0)
 
 

@@ -241,23 +241,31 @@ def _cholesky_fused(w: Array, info: Array, width: int) -> None:
 
 
 def _cholesky_inv(w: Array, info: Array, width: int) -> None:
-    """Cholesky in place, trsm as GEMM (``kernels.linalg_factor.CHOL_INV``): per panel the diagonal block and
-    W = L11^-T (``cholesky_inv``), L21 = A21 W (``cholesky_apply``), then the trailing update."""
+    """Cholesky in place, trsm as GEMM (``kernels.linalg_factor.CHOL_INV``): per diagonal block the block and
+    W = L11^-T (``cholesky_inv``), L21 = A21 W (``cholesky_apply``); panels wider than ``CHOL_INV_INNER`` as
+    sub-panels, each also updating the panel's columns right of it; then the trailing update of the whole panel."""
     dev = w.device
     batch, n, _ = w.shape
-    side = _k._bucket(width)
-    ws = Mirror(w.dtype, max(batch * side * side, 1), dev)  # a panel's W
+    inner = min(width, _k.CHOL_INV_INNER)
+    side = _k._bucket(inner)
+    ws = Mirror(w.dtype, max(batch * side * side, 1), dev)  # a diagonal block's W
     for k0 in range(0, n, width):
-        nb = min(width, n - k0)
-        k1 = k0 + nb
-        _k.cholesky_inv(dev, w, info, ws, n, batch, k0, nb, k1 < n and not _k.CHOL_INV_TRSM)
-        if k1 == n:
-            break
-        lower = _block(w, k1, k0, n - k1, nb)
-        if _k.CHOL_INV_TRSM:  # the control: L21 = A21 L11^-T by the triangular solve
-            _k.trsm(dev, _block(w, k0, k0, nb, nb), lower.mT, lower=True, unit=False)
-        else:
-            _k.cholesky_apply(dev, w, ws, n, batch, k0, nb)
+        k1 = min(k0 + width, n)
+        for s0 in range(k0, k1, inner):
+            sb = min(inner, k1 - s0)
+            s1 = s0 + sb
+            _k.cholesky_inv(dev, w, info, ws, n, batch, s0, sb, s1 < n and not _k.CHOL_INV_TRSM)
+            if s1 == n:
+                return
+            lower = _block(w, s1, s0, n - s1, sb)
+            if _k.CHOL_INV_TRSM:  # the control: L21 = A21 L11^-T by the triangular solve
+                _k.trsm(dev, _block(w, s0, s0, sb, sb), lower.mT, lower=True, unit=False)
+            else:
+                _k.cholesky_apply(dev, w, ws, n, batch, s0, sb)
+            if s1 < k1:  # the panel's columns right of this block: C[s1:, s1:k1] -= L[s1:, s0:s1] L[s1:k1, s0:s1]^T
+                _k.update(dev, _block(w, s1, s1, n - s1, k1 - s1), lower, _block(w, s1, s0, k1 - s1, sb).mT,
+                          tri=True)
+        lower = _block(w, k1, k0, n - k1, k1 - k0)
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
 
 
