@@ -839,7 +839,7 @@ def test_chol_inv_fits_the_device(monkeypatch):
     assert not K.chol_inv(dev, D.float32, 8)
 
 
-@pytest.mark.slow  # ~50 s on lavapipe (compiling the 64-row straight-line factor and inverse)
+@pytest.mark.slow  # ~50-120 s on lavapipe (compiling the 64-row straight-line factor and inverse)
 def test_chol_inv_real_block_size(monkeypatch):
     monkeypatch.setattr(K, "CHOL_INV", True)
     rng = np.random.default_rng(130)
