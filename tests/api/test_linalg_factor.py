@@ -202,16 +202,24 @@ def test_blocked_singular_inside_stack(blocked, dt):
     s, logabs = wg.linalg.slogdet(wg.asarray(a))
     assert np.all(s.numpy()[bad] == 0) and np.all(logabs.numpy()[bad] == -np.inf)
     np.testing.assert_array_equal(s.numpy()[[0, 2]], np.linalg.slogdet(a[[0, 2]].astype(np.float64))[0])
-    # Cholesky: a matrix that stops being positive definite in a later panel, inside a stack
-    spd_ = spd(rng, (3, n, n), dt)
-    spd_[1, 17, 17] = -1.0
+    check_chol_fails_inside_stack(rng, n, dt, 17)  # in a later panel
+
+
+def chol_within_bound(L, s, n, dt) -> bool:
+    """Cholesky's backward error bound ||L L^T - A||_F <= C n eps ||A||_F, for each matrix of the stack."""
+    return bool(np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s) <= C * n * eps(dt) * fro(s.astype(np.float64))))
+
+
+def check_chol_fails_inside_stack(rng, n, dt, at):
+    """A stack of 3 SPD matrices whose middle one stops being positive definite at pivot ``at``: LinAlgError, and
+    in the "nan" mode NaN for it and the others within the bound."""
+    s = spd(rng, (3, n, n), dt)
+    s[1, at, at] = -1.0
     with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
-        wg.linalg.cholesky(wg.asarray(spd_))
+        wg.linalg.cholesky(wg.asarray(s))
     with wg.linalg.errors("nan"):
-        L = wg.linalg.cholesky(wg.asarray(spd_)).numpy()
-    assert np.isnan(L[1]).all() and np.isfinite(L[[0, 2]]).all()
-    assert np.all(fro(L[[0, 2]].astype(np.float64) @ np.swapaxes(L[[0, 2]], -1, -2) - spd_[[0, 2]])
-                  <= C * n * eps(dt) * fro(spd_[[0, 2]].astype(np.float64)))
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert np.isnan(L[1]).all() and np.isfinite(L[[0, 2]]).all() and chol_within_bound(L[[0, 2]], s[[0, 2]], n, dt)
 
 
 # -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
@@ -754,21 +762,13 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
         s = spd(rng, batch + (n, n), dt)
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0)
-        assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s) <= C * n * eps(dt) * fro(s.astype(np.float64)))
+        assert chol_within_bound(L, s, n, dt)
         U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
         np.testing.assert_array_equal(U, np.swapaxes(L, -1, -2))
     assert {"linalg_chol_inv", "linalg_chol_apply"} <= set(seen)
     assert not {"linalg_chol_panel", "linalg_chol_block", "linalg_trsm"} & set(seen)
     n = 3 * block + 4
-    bad = spd(rng, (3, n, n), dt)
-    bad[1, 2 * block + 1, 2 * block + 1] = -1.0  # fails inside the third diagonal block, not at its first column
-    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
-        wg.linalg.cholesky(wg.asarray(bad))
-    with wg.linalg.errors("nan"):
-        L = wg.linalg.cholesky(wg.asarray(bad)).numpy()
-        assert np.isnan(L[1]).all() and np.isfinite(L[[0, 2]]).all()
-        assert np.all(fro(L[[0, 2]].astype(np.float64) @ np.swapaxes(L[[0, 2]], -1, -2) - bad[[0, 2]])
-                      <= C * n * eps(dt) * fro(bad[[0, 2]].astype(np.float64)))
+    check_chol_fails_inside_stack(rng, n, dt, 2 * block + 1)  # inside the third diagonal block, not its first column
     nan = spd(rng, (n, n), dt)
     nan[block + 3, block + 1] = nan[block + 1, block + 3] = np.nan
     with pytest.raises(np.linalg.LinAlgError):
@@ -791,8 +791,7 @@ def test_chol_inv_sub_panels(blocked, monkeypatch, trsm):
         s = spd(rng, (2, n, n), np.float32)
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0)
-        assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s)
-                      <= C * n * eps(np.float32) * fro(s.astype(np.float64)))
+        assert chol_within_bound(L, s, n, np.float32)
     assert inv[:4] == [(0, 8), (8, 8), (16, 4), (20, 8)]
 
 
@@ -806,8 +805,7 @@ def test_chol_inv_trsm_control(blocked, monkeypatch):
     s = spd(np.random.default_rng(4), (2, 30, 30), np.float32)
     L = wg.linalg.cholesky(wg.asarray(s)).numpy()
     assert np.all(np.triu(L, 1) == 0)
-    assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s)
-                  <= C * 30 * eps(np.float32) * fro(s.astype(np.float64)))
+    assert chol_within_bound(L, s, 30, np.float32)
     assert "linalg_chol_inv" in seen and "linalg_chol_apply" not in seen and any(k.startswith("linalg_trsm") for k in seen)
 
 
@@ -820,7 +818,7 @@ def test_chol_inv_ill_conditioned(blocked, monkeypatch, cond):
     n = 70
     s = _spd_cond(np.random.default_rng(int(cond)), n, cond, np.float32)
     L = wg.linalg.cholesky(wg.asarray(s)).numpy()
-    assert fro(L.astype(np.float64) @ L.T - s) <= C * n * eps(np.float32) * fro(s.astype(np.float64))
+    assert chol_within_bound(L, s, n, np.float32)
 
 
 def test_chol_inv_fits_the_device(monkeypatch):
@@ -847,4 +845,4 @@ def test_chol_inv_real_block_size(monkeypatch):
         s = spd(rng, (2, 130, 130), dt)
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0)
-        assert np.all(fro(L.astype(np.float64) @ np.swapaxes(L, -1, -2) - s) <= C * 130 * eps(dt) * fro(s.astype(np.float64)))
+        assert chol_within_bound(L, s, 130, dt)
