@@ -54,6 +54,9 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_inv+apply32": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 32}),
     "chol_inv+trsm": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_TRSM"): True}),  # control: no GEMM
     "chol_inv+b128": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 128, ("F", "BIG_N"): 0}),
+    "chol_inv+b128i32": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 128, ("F", "BIG_N"): 0,
+                                         ("K", "CHOL_INV_INNER"): 32}),
+    "chol_inv+i32": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_INNER"): 32}),  # 64-wide panels
     "chol_inv+b32": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 32, ("F", "BIG_N"): 0}),
     # the drivers' launches recorded once and replayed (factor.REPLAY: ~3x less host time a launch on lavapipe)
     "replay": (("solve", "inv"), {("F", "REPLAY"): True}),
