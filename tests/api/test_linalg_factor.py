@@ -833,6 +833,10 @@ def test_chol_inv_fits_the_device(monkeypatch):
     assert K.chol_inv(dev, D.float32, 8) and K.chol_inv(dev, D.float32, 128)  # 128: sub-panels of CHOL_INV_INNER
     assert K.chol_inv(dev, D.float64, 64) == (66 * 64 * 8 <= limit)
     assert K._chol_apply_rows(dev, D.float32, 64) == (64 if 128 * 64 * 4 <= limit else 32)
+    for gpu in (True, False):  # None: the register paths' default (on GPUs)
+        monkeypatch.setattr(K, "CHOL_INV", None)
+        monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
+        assert K.chol_inv(dev, D.float32, 64) == gpu
     monkeypatch.setattr(K, "CHOL_INV_INNER", 65)  # the register kernels' rows: at most 64
     assert not K.chol_inv(dev, D.float32, 8)
 

@@ -220,11 +220,12 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
                  batch * (groups + 1))
 
 
-CHOL_INV = False  # Cholesky's panel as two launches a panel instead of one (trsm as GEMM, issue 12 / 17 row 3):
-# ``cholesky_inv`` (one workgroup a matrix: the diagonal block factored with its rows in registers, one barrier a
-# column, and W = L11^-T by a register solve a column) and ``cholesky_apply`` (L21 = A21 W in place, a small GEMM over
-# many workgroups), instead of the fused panel whose every workgroup factors the block again.  Off until a GPU run
-# measures it (python -m benchmarks.linbig_sweep, variant chol_inv); lavapipe compiles the 64-row code slowly.
+CHOL_INV: bool | None = False  # Cholesky's panel as two launches a panel instead of one (trsm as GEMM, issue 12 /
+# 17 row 3): ``cholesky_inv`` (one workgroup a matrix: the diagonal block factored with its rows in registers, one
+# barrier a column, and W = L11^-T by a register solve a column) and ``cholesky_apply`` (L21 = A21 W in place, a
+# small GEMM over many workgroups), instead of the fused panel whose every workgroup factors the block again.  Off
+# until a GPU run measures it (python -m benchmarks.linbig_sweep, variants chol_inv*); None: on GPUs, off on CPU
+# adapters (as CHOL_FUSED; lavapipe compiles the 64-row code slowly).  Takes precedence over CHOL_FUSED.
 CHOL_INV_TRSM = False  # with CHOL_INV: L21 by the row-parallel trsm on L11 (no inverse) instead of A21 W: the
 # sweep's control for which half of CHOL_INV (the register factor, the GEMM) moves the time
 CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (16, 32 or 64; fewer where memory is short)
@@ -252,7 +253,8 @@ def chol_inv(device, d: DType, width: int) -> bool:
     does not fit: the other paths take it)."""
     side = _bucket(min(width, CHOL_INV_INNER))
     limit = device.properties.limits.max_compute_workgroup_storage_size
-    return (bool(CHOL_INV) and 1 <= CHOL_INV_INNER <= 64 and (side + 2) * side * d.device_itemsize <= limit
+    on = _reg_default(device) if CHOL_INV is None else bool(CHOL_INV)
+    return (on and 1 <= CHOL_INV_INNER <= 64 and (side + 2) * side * d.device_itemsize <= limit
             and _chol_apply_rows(device, d, side) > 0)
 
 
