@@ -52,6 +52,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     # linchol: trsm as GEMM (the diagonal block and W = L11^-T in one launch, L21 = A21 W as an in-place GEMM)
     "chol_inv": (("cholesky",), {("K", "CHOL_INV"): True}),
     "chol_inv+apply32": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 32}),
+    "chol_inv+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
     "chol_inv+trsm": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_TRSM"): True}),  # control: no GEMM
     "chol_inv+b128": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 128, ("F", "BIG_N"): 0}),
     "chol_inv+b128i32": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 128, ("F", "BIG_N"): 0,
