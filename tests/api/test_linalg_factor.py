@@ -795,6 +795,18 @@ def test_chol_inv_sub_panels(blocked, monkeypatch, trsm):
     assert inv[:4] == [(0, 8), (8, 8), (16, 4), (20, 8)]
 
 
+@pytest.mark.parametrize("rows", [16, 32])
+def test_chol_inv_apply_rows(blocked, monkeypatch, rows):
+    # cholesky_apply with fewer rows a workgroup (several row blocks a panel, the last one partly past n)
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "CHOL_APPLY_ROWS", rows)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    assert K._chol_apply_rows(wg.default_device(), wg.float32, 16) == rows
+    s = spd(np.random.default_rng(rows), (2, 75, 75), np.float32)
+    L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, 75, np.float32)
+
+
 def test_chol_inv_trsm_control(blocked, monkeypatch):
     # CHOL_INV_TRSM: the register factor with L21 by the triangular solve (no inverse, no GEMM launch)
     seen = []
