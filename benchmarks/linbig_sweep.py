@@ -22,7 +22,11 @@ Two tables a size:
 How to read it: a variant that beats "default" at a size (for its ops) should become the default there: the knob
 and the file are in ``VARIANTS`` below (e.g. ``tslu_reg+subst64`` faster at both sizes -> ``SUBST_BLOCK = 64`` in
 api/linalg/factor.py).  The phases table is printed for the default and for the fastest variant of the op when that
-is another one.
+is another one.  The chol_inv* variants (``kernels/linalg_factor.py`` CHOL_INV: the diagonal block and its
+inverse in one launch, L21 = A21 W as a GEMM) time the trsm-as-GEMM Cholesky: the fastest of them beating
+"default" at 4096 and 1024 -> ``CHOL_INV = None`` (on GPUs) with its other settings (CHOL_APPLY_ROWS, CHOL_INV_INNER,
+factor.BLOCK_BIG = 128 from BIG_N); ``chol_inv+trsm`` is the control (the register factor with the old L21 solve).
+``--ops cholesky`` times that operation only.
 """
 from __future__ import annotations
 
