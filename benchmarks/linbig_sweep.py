@@ -22,11 +22,9 @@ Two tables a size:
 How to read it: a variant that beats "default" at a size (for its ops) should become the default there: the knob
 and the file are in ``VARIANTS`` below (e.g. ``tslu_reg+subst64`` faster at both sizes -> ``SUBST_BLOCK = 64`` in
 api/linalg/factor.py).  The phases table is printed for the default and for the fastest variant of the op when that
-is another one.  The chol_inv* variants (``kernels/linalg_factor.py`` CHOL_INV: the diagonal block and its
-inverse in one launch, L21 = A21 W as a GEMM) time the trsm-as-GEMM Cholesky: the fastest of them beating
-"default" at 4096 and 1024 -> ``CHOL_INV = None`` (on GPUs) with its other settings (CHOL_APPLY_ROWS, CHOL_INV_INNER,
-factor.BLOCK_BIG = 128 from BIG_N); ``chol_inv+trsm`` is the control (the register factor with the old L21 solve).
-``--ops cholesky`` times that operation only.
+is another one.  Cholesky's default (``kernels/linalg_factor.py`` CHOL_INV = None: the
+diagonal block and its inverse in one launch, L21 = A21 W as a GEMM, on GPUs from BIG_N on) is timed against the
+fused panel (``chol_fused``, the default below BIG_N) and other widths.  ``--ops cholesky`` times that operation only.
 """
 from __future__ import annotations
 
@@ -52,17 +50,13 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+subst64": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64}),
     "tslu_reg+leaf1024": (("solve", "inv"), {**REG, ("K", "tslu_rows"): 1024}),
     "tslu_reg+subst64+leaf1024": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("K", "tslu_rows"): 1024}),
-    "chol_rows32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 32}),
-    # linchol: trsm as GEMM (the diagonal block and W = L11^-T in one launch, L21 = A21 W as an in-place GEMM)
-    "chol_inv": (("cholesky",), {("K", "CHOL_INV"): True}),
-    "chol_inv+apply32": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 32}),
-    "chol_inv+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
-    "chol_inv+trsm": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_TRSM"): True}),  # control: no GEMM
-    "chol_inv+b128": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 128, ("F", "BIG_N"): 0}),
-    "chol_inv+b128i32": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 128, ("F", "BIG_N"): 0,
-                                         ("K", "CHOL_INV_INNER"): 32}),
-    "chol_inv+i32": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_INNER"): 32}),  # 64-wide panels
-    "chol_inv+b32": (("cholesky",), {("K", "CHOL_INV"): True, ("F", "BLOCK_BIG"): 32, ("F", "BIG_N"): 0}),
+    # linchol: trsm as GEMM (the diagonal block and W = L11^-T in one launch, L21 = A21 W as an in-place GEMM); the
+    # default since linchol phase 2: on GPUs from BIG_N = 2048 on with 128-wide panels of 32-wide blocks, fused below
+    "chol_fused": (("cholesky",), {("K", "CHOL_INV"): False}),  # the fused panel at every size (the old default)
+    "chol_inv+b128i64": (("cholesky",), {("K", "CHOL_INV_INNER_BIG"): 64}),  # 64-wide blocks from BIG_N on
+    "chol_inv+b64": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): None, ("K", "CHOL_INV_INNER_BIG"): 64}),
+    "chol_inv_all": (("cholesky",), {("K", "CHOL_INV"): True}),  # also below BIG_N (64 / 64 there)
+    "chol_inv_all+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
     # the drivers' launches recorded once and replayed (factor.REPLAY: ~3x less host time a launch on lavapipe)
     "replay": (("solve", "inv"), {("F", "REPLAY"): True}),
     "tslu_reg+subst64+replay": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("F", "REPLAY"): True}),

@@ -845,12 +845,43 @@ def test_chol_inv_fits_the_device(monkeypatch):
     assert K.chol_inv(dev, D.float32, 8) and K.chol_inv(dev, D.float32, 128)  # 128: sub-panels of CHOL_INV_INNER
     assert K.chol_inv(dev, D.float64, 64) == (66 * 64 * 8 <= limit)
     assert K._chol_apply_rows(dev, D.float32, 64) == (64 if 128 * 64 * 4 <= limit else 32)
-    for gpu in (True, False):  # None: the register paths' default (on GPUs)
+    for gpu in (True, False):  # None: on GPUs for n >= factor.BIG_N (big), else off
         monkeypatch.setattr(K, "CHOL_INV", None)
         monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
-        assert K.chol_inv(dev, D.float32, 64) == gpu
+        assert K.chol_inv(dev, D.float32, 128, big=True) == gpu
+        assert not K.chol_inv(dev, D.float32, 64)
+    monkeypatch.setattr(K, "CHOL_INV", True)
     monkeypatch.setattr(K, "CHOL_INV_INNER", 65)  # the register kernels' rows: at most 64
-    assert not K.chol_inv(dev, D.float32, 8)
+    assert not K.chol_inv(dev, D.float32, 8) and K.chol_inv(dev, D.float32, 8, big=True)
+    monkeypatch.setattr(K, "CHOL_INV_INNER_BIG", 65)
+    assert not K.chol_inv(dev, D.float32, 8, big=True)
+
+
+@pytest.mark.parametrize("gpu", [True, False])
+def test_chol_default_by_order(blocked, monkeypatch, gpu):
+    # the default (CHOL_INV = None): on GPUs from factor.BIG_N on CHOL_INV with CHOL_BLOCK_BIG-wide panels of
+    # CHOL_INV_INNER_BIG-wide diagonal blocks, below it the fused panel; on CPU adapters neither (the separate
+    # diagonal block and trsm) -- here with the widths scaled down (BIG_N 40, panels 16 of blocks 8 against 8)
+    monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
+    monkeypatch.setattr(K, "TRSM_REG", 0)  # (the 16-row register trsm: not under test)
+    monkeypatch.setattr(F, "BIG_N", 40)
+    monkeypatch.setattr(F, "CHOL_BLOCK_BIG", 16)
+    monkeypatch.setattr(K, "CHOL_INV_INNER_BIG", 4)
+    calls = []
+    for name in ("cholesky_inv", "cholesky_panel", "cholesky_block"):
+        f = getattr(K, name)
+        monkeypatch.setattr(K, name, lambda *a, f=f, name=name, **kw: (calls.append((name,) + a[6:8]), f(*a, **kw))[1])
+    rng = np.random.default_rng(40)
+    for n, want in ((39, "cholesky_panel" if gpu else "cholesky_block"), (41, "cholesky_inv" if gpu else "cholesky_block")):
+        calls.clear()
+        s = spd(rng, (2, n, n), np.float32)
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, n, np.float32)
+        assert {c[0] for c in calls} == {want}
+        if want == "cholesky_inv":  # 4-wide blocks: 16-wide panels' sub-panels, the last one 1 wide
+            assert [c[1:] for c in calls[:5]] == [(0, 4), (4, 4), (8, 4), (12, 4), (16, 4)] and calls[-1][1:] == (40, 1)
+        elif want == "cholesky_panel":
+            assert calls[1][1:] == (8, 8)  # BLOCK = 8 below BIG_N
 
 
 @pytest.mark.slow  # ~50-120 s on lavapipe (compiling the 64-row straight-line factor and inverse)

@@ -54,6 +54,9 @@ BLOCK = 64  # panel width of the blocked path (tests lower it to reach the block
 # Knobs of the large path (issue 12; benchmarks/linbig_sweep.py times every setting against the default):
 BLOCK_BIG: int | None = None  # panel width for n >= BIG_N (None: BLOCK)
 BIG_N = 2048
+CHOL_BLOCK_BIG: int | None = 128  # Cholesky's panel width for n >= BIG_N where kernels.linalg_factor.CHOL_INV takes
+# it (its default: on GPUs from BIG_N on; H100 2026-12-06 `python -m benchmarks.linbig_sweep --sizes 4096 --ops
+# cholesky`: 128-wide panels of 32-wide diagonal blocks 8.62 ms, 64 / 64 9.50, the fused panel 9.48); None: BLOCK_BIG
 # LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
 # measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
 # (the tournament panel's latency grows with its width faster than the extra launches cost); Cholesky keeps 64
@@ -196,8 +199,10 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None
     width = _width(n, lu)
     if lu and ws is None:
         ws = _k.Workspace(dev, w.dtype, n, batch, width)
-    if not lu and _k.chol_inv(dev, w.dtype, width):
-        _cholesky_inv(w, info, width)
+    big = n >= BIG_N
+    cwidth = CHOL_BLOCK_BIG if big and CHOL_BLOCK_BIG else width
+    if not lu and _k.chol_inv(dev, w.dtype, cwidth, big):
+        _cholesky_inv(w, info, cwidth, _k.chol_inv_inner(big))
         return
     if not lu and _k.chol_fused(dev, w.dtype, width):
         _cholesky_fused(w, info, width)
@@ -240,13 +245,14 @@ def _cholesky_fused(w: Array, info: Array, width: int) -> None:
         prev, pnb = k0, nb
 
 
-def _cholesky_inv(w: Array, info: Array, width: int) -> None:
+def _cholesky_inv(w: Array, info: Array, width: int, inner: int) -> None:
     """Cholesky in place, trsm as GEMM (``kernels.linalg_factor.CHOL_INV``): per diagonal block the block and
     W = L11^-T (``cholesky_inv``), L21 = A21 W (``cholesky_apply``); panels wider than ``CHOL_INV_INNER`` as
-    sub-panels, each also updating the panel's columns right of it; then the trailing update of the whole panel."""
+    sub-panels (``inner`` wide), each also updating the panel's columns right of it; then the trailing update of the
+    whole panel."""
     dev = w.device
     batch, n, _ = w.shape
-    inner = min(width, _k.CHOL_INV_INNER)
+    inner = min(width, inner)
     side = _k._bucket(inner)
     ws = Mirror(w.dtype, max(batch * side * side, 1), dev)  # a diagonal block's W
     for k0 in range(0, n, width):
