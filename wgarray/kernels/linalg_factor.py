@@ -220,12 +220,14 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
                  batch * (groups + 1))
 
 
-CHOL_INV: bool | None = False  # Cholesky's panel as two launches a panel instead of one (trsm as GEMM, issue 12 /
+CHOL_INV: bool | None = None  # Cholesky's panel as two launches a panel instead of one (trsm as GEMM, issue 12 /
 # 17 row 3): ``cholesky_inv`` (one workgroup a matrix: the diagonal block factored with its rows in registers, one
 # barrier a column, and W = L11^-T by a register solve a column) and ``cholesky_apply`` (L21 = A21 W in place, a
-# small GEMM over many workgroups), instead of the fused panel whose every workgroup factors the block again.  Off
-# until a GPU run measures it (python -m benchmarks.linbig_sweep, variants chol_inv*); None: on GPUs, off on CPU
-# adapters (as CHOL_FUSED; lavapipe compiles the 64-row code slowly).  Takes precedence over CHOL_FUSED.
+# small GEMM over many workgroups), instead of the fused panel whose every workgroup factors the block again.  Takes
+# precedence over CHOL_FUSED.  None: on GPUs for n >= factor.BIG_N (there with factor.CHOL_BLOCK_BIG = 128-wide
+# panels of CHOL_INV_INNER_BIG = 32-wide diagonal blocks: H100 2026-12-06, cholesky 4096 9.48 -> 8.62 ms, torch 1.93),
+# off below (1024: the fused panel 2.56 ms, this 2.57 with 64-wide blocks, 3.3 with 32-wide) and on CPU adapters
+# (lavapipe compiles the 64-row code slowly)
 CHOL_INV_TRSM = False  # with CHOL_INV: L21 by the row-parallel trsm on L11 (no inverse) instead of A21 W: the
 # sweep's control for which half of CHOL_INV (the register factor, the GEMM) moves the time
 CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (16, 32 or 64; fewer where memory is short)
@@ -245,16 +247,25 @@ CHOL_INV_INNER = 64  # CHOL_INV's diagonal blocks at most this wide (<= 64): a w
 # factored as sub-panels of this width (each: cholesky_inv, cholesky_apply down to the last row, and the update of
 # the panel's columns right of it), then one trailing update with the panel's whole width (K = 128: fewer, larger
 # launches of the matmul)
+CHOL_INV_INNER_BIG = 32  # ... and for n >= factor.BIG_N (the H100's fastest at 4096: 128-wide panels of 32-wide blocks)
 
 
-def chol_inv(device, d: DType, width: int) -> bool:
-    """Whether CHOL_INV takes panels of ``width`` columns in ``d``: on, and both kernels' workgroup memory fits the
-    device for the diagonal blocks (min(width, CHOL_INV_INNER) wide, at most 64; float64 64-wide on 32 KiB devices
-    does not fit: the other paths take it)."""
-    side = _bucket(min(width, CHOL_INV_INNER))
+def chol_inv_inner(big: bool) -> int:
+    """The width of CHOL_INV's diagonal blocks: CHOL_INV_INNER_BIG for n >= factor.BIG_N (``big``), else
+    CHOL_INV_INNER."""
+    return CHOL_INV_INNER_BIG if big else CHOL_INV_INNER
+
+
+def chol_inv(device, d: DType, width: int, big: bool = False) -> bool:
+    """Whether CHOL_INV takes panels of ``width`` columns in ``d`` for an order n (``big``: n >= factor.BIG_N): on
+    (None: on GPUs for big n), and both kernels' workgroup memory fits the device for the diagonal blocks
+    (min(width, chol_inv_inner(big)) wide, at most 64; float64 64-wide on 32 KiB devices does not fit: the other
+    paths take it)."""
+    inner = chol_inv_inner(big)
+    side = _bucket(min(width, inner))
     limit = device.properties.limits.max_compute_workgroup_storage_size
-    on = _reg_default(device) if CHOL_INV is None else bool(CHOL_INV)
-    return (on and 1 <= CHOL_INV_INNER <= 64 and (side + 2) * side * d.device_itemsize <= limit
+    on = (_reg_default(device) and big) if CHOL_INV is None else bool(CHOL_INV)
+    return (on and 1 <= inner <= 64 and (side + 2) * side * d.device_itemsize <= limit
             and _chol_apply_rows(device, d, side) > 0)
 
 
@@ -575,6 +586,101 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
                              workgroup=WG)
     params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
     _run(device, ("linalg_swap", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
+
+
+# -- the substitution with inverted diagonal blocks (trsm as GEMM) ----------------------------------------------
+SUBST_INV: bool | None = False  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
+# block's X[t] = T^-1 (X[t] - A[t, s] X[s]) and the plain rows' update, T^-1 from one ``lu_diag_inv`` launch after the
+# factorisation) instead of a trsm and a matmul update a block (256 + 254 launches at n = 4096); off until a GPU run
+# measures it (python -m benchmarks.linbig_sweep --ops solve inv, variants subst_inv*); None: on GPUs
+SUBST_INV_MAX_K: int | None = None  # right-hand sides up to which SUBST_INV applies (None: any; inv has n)
+SUBST_COLS = 32  # columns of X a ``lu_subst`` workgroup (16 where X has at most 16)
+
+
+def subst_inv(device, d: DType, block: int, k: int) -> bool:
+    """Whether SUBST_INV takes a substitution in blocks of ``block`` rows with ``k`` right-hand sides in ``d``:
+    on (None: on GPUs), k within SUBST_INV_MAX_K, block <= 64 and ``lu_subst``'s tiles fit workgroup memory."""
+    on = _reg_default(device) if SUBST_INV is None else bool(SUBST_INV)
+    side = _bucket(block)
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    return (on and (SUBST_INV_MAX_K is None or k <= SUBST_INV_MAX_K) and 1 <= block <= 64
+            and (side * side + side * max(SUBST_COLS, 16)) * d.device_itemsize <= limit)
+
+
+def lu_diag_inv(device, a, inv: Mirror, n: int, batch: int, block: int) -> None:
+    """L11^-1 and U11^-1 of every diagonal block (``block`` rows; the last one of a matrix may be shorter) of every
+    LU-factored matrix of the contiguous stack ``a`` into ``inv`` (batch x nblk x 2 x side^2, side = block rounded up
+    to 16, padded with the identity), in one launch (``linalg_lu_diag_inv.wgsl``)."""
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(block)
+    nblk = -(-n // block)
+
+    def build() -> launch.Kernel:
+        lbody = reg_solve(T, side, True, True, f"sh[{{r}}u * {side}u + {{q}}u]", f"select({T}(0.0), {T}(1.0), i == {{r}}u)",
+                          f"inv[ib + {{r}}u * {side}u + i] = v{{r}};")
+        ubody = reg_solve(T, side, False, False, f"sh[{{r}}u * {side}u + {{q}}u]",
+                          f"select({T}(0.0), {T}(1.0), i == {{r}}u)", f"inv[ub + {{r}}u * {side}u + i] = v{{r}};")
+        return launch.Kernel("linalg_lu_diag_inv.wgsl", (launch.read("a", f"array<{T}>"),
+                                                         launch.write("inv", f"array<{T}>")),
+                             dict(T=T, SB=side, SH_LEN=side * side, LBODY=lbody, UBODY=ubody), workgroup=2 * side)
+    params = layout.u32s(n, batch, block, nblk)
+    compiled = launch.compile(device, ("linalg_lu_diag_inv", d.name, side), build)
+    launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer_for_write()], params, workgroups=batch * nblk)
+
+
+@functools.lru_cache(maxsize=None)
+def lu_subst_parts(T: str, sb: int, cw: int) -> dict[str, str]:
+    """linalg_lu_subst.wgsl's BODY, PUT, APPLY and STORE for SB = sb, CW = cw (256 invocations: TY = 256 / cw rows
+    of invocations, M = sb / TY rows each)."""
+    ty = PANEL_WG // cw
+    ms = range(sb // ty)
+
+    def gemm(acc: str) -> list[str]:
+        lines = [f"var {acc}{m} = {T}(0.0);" for m in ms] + ["for (var q = 0u; q < SB; q = q + 1u) {",
+                                                             "    let w = xt[q * CW + tx];"]
+        lines += [f"    {acc}{m} = {acc}{m} + at[(ty + {ty * m}u) * SB + q] * w;" for m in ms]
+        return lines + ["}"]
+    body = gemm("s")
+    for m in ms:
+        body += [f"let row{m} = r0 + ty + {ty * m}u;", f"let ok{m} = row{m} < rend && col < k;",
+                 f"var t{m} = {T}(0.0);", f"if (ok{m}) {{ t{m} = x[xbase + row{m} * k + col] - s{m}; }}"]
+    put = [f"xt[(ty + {ty * m}u) * CW + tx] = t{m};" for m in ms]
+    apply = gemm("u") + [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = u{m}; }}" for m in ms]
+    store = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = t{m}; }}" for m in ms]
+    indent = {"BODY": 4, "PUT": 8, "APPLY": 8, "STORE": 8}
+    return {name: "\n".join(" " * indent[name] + line for line in lines)
+            for name, lines in (("BODY", body), ("PUT", put), ("APPLY", apply), ("STORE", store))}
+
+
+def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int | None, tgt: int, upper: bool,
+             p0: int, p1: int) -> None:
+    """One block step of the substitution with inverted diagonal blocks (``linalg_lu_subst.wgsl``) on the contiguous
+    stack x (batch, n, k): with s = block ``src`` (None: none) and t = block ``tgt``, X[t] = T^-1 (X[t] - A[t, s] X[s])
+    (T = U with ``upper``, else L; T^-1 from ``lu_diag_inv`` in ``inv``) and X[r] -= A[r, s] X[s] for the rows
+    [p0, p1)."""
+    k = x.shape[-1]
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(block)
+    cw = 16 if k <= 16 else SUBST_COLS
+    nblk = -(-n // block)
+    j0 = 0 if src is None else src * block
+    jb = 0 if src is None else min(block, n - j0)
+    t0 = tgt * block
+    ptiles = -(-max(p1 - p0, 0) // side)
+    ctiles = -(-k // cw)
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_lu_subst.wgsl", (launch.read("a", f"array<{T}>"), launch.read("inv", f"array<{T}>"),
+                                                      launch.write("x", f"array<{T}>")),
+                             dict(T=T, SB=side, CW=cw, SB_SB=side * side, SB_CW=side * cw,
+                                  **lu_subst_parts(T, side, cw)), workgroup=PANEL_WG)
+    params = layout.u32s(n, k, batch, j0, jb, t0, min(block, n - t0), (2 * tgt + int(upper)) * side * side, p0, p1,
+                         ptiles, ctiles, nblk * 2 * side * side, 0, 0, 0)
+    compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw), build)
+    launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer(), x.mirror.buffer_for_write()], params,
+                    workgroups=batch * (1 + ptiles) * ctiles)
 
 
 # -- trailing updates -------------------------------------------------------------------------------------------
