@@ -57,6 +57,13 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_inv+b64": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): None, ("K", "CHOL_INV_INNER_BIG"): 64}),
     "chol_inv_all": (("cholesky",), {("K", "CHOL_INV"): True}),  # also below BIG_N (64 / 64 there)
     "chol_inv_all+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
+    # linchol phase 2: the substitution with inverted diagonal blocks (K.SUBST_INV: lu_diag_inv once, then one lu_subst
+    # launch a block instead of a trsm and a matmul update); its block height and columns a workgroup
+    "subst_inv": (("solve", "inv"), {("K", "SUBST_INV"): True}),
+    "subst_inv+s64": (("solve", "inv"), {("K", "SUBST_INV"): True, ("F", "SUBST_BLOCK"): 64}),
+    "subst_inv+s16": (("solve", "inv"), {("K", "SUBST_INV"): True, ("F", "SUBST_BLOCK"): 16}),
+    "subst_inv+cols64": (("inv",), {("K", "SUBST_INV"): True, ("K", "SUBST_COLS"): 64}),
+    "subst_inv+s64+cols64": (("inv",), {("K", "SUBST_INV"): True, ("F", "SUBST_BLOCK"): 64, ("K", "SUBST_COLS"): 64}),
     # the drivers' launches recorded once and replayed (factor.REPLAY: ~3x less host time a launch on lavapipe)
     "replay": (("solve", "inv"), {("F", "REPLAY"): True}),
     "tslu_reg+subst64+replay": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("F", "REPLAY"): True}),
@@ -66,7 +73,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+lu64+replay": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "REPLAY"): True}),
 }
 PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
-          "lu_finish", "update", "swap", "nanfill")
+          "lu_finish", "update", "swap", "nanfill", "lu_diag_inv", "lu_subst")
 
 
 def _modules():

@@ -590,9 +590,13 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
 
 # -- the substitution with inverted diagonal blocks (trsm as GEMM) ----------------------------------------------
 SUBST_INV: bool | None = False  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
-# block's X[t] = T^-1 (X[t] - A[t, s] X[s]) and the plain rows' update, T^-1 from one ``lu_diag_inv`` launch after the
-# factorisation) instead of a trsm and a matmul update a block (256 + 254 launches at n = 4096); off until a GPU run
-# measures it (python -m benchmarks.linbig_sweep --ops solve inv, variants subst_inv*); None: on GPUs
+# block's X[t] = T^-1 (X[t] - A[t, s] X[s]) and the plain rows' update) instead of a trsm and a matmul update a block
+# (256 + 254 launches at n = 4096); off until a GPU run measures it (python -m benchmarks.linbig_sweep --ops solve
+# inv, variants subst_*); None: on GPUs
+SUBST_DIAG = "solve"  # how SUBST_INV finishes the target block: "solve" (its workgroup solves the triangle, a column
+# an invocation in registers: backward stable as the default path) or "inverse" (trsm as GEMM: T^-1 from one
+# ``lu_diag_inv`` launch after the factorisation; the backward error then grows with the diagonal blocks'
+# condition: lavapipe, n = 160, float64 Hilbert 381 n eps against the default's 1e-4 n eps, random cond 1e12 alike)
 SUBST_INV_MAX_K: int | None = None  # right-hand sides up to which SUBST_INV applies (None: any; inv has n)
 SUBST_COLS = 32  # columns of X a ``lu_subst`` workgroup (16 where X has at most 16)
 
@@ -630,9 +634,10 @@ def lu_diag_inv(device, a, inv: Mirror, n: int, batch: int, block: int) -> None:
 
 
 @functools.lru_cache(maxsize=None)
-def lu_subst_parts(T: str, sb: int, cw: int) -> dict[str, str]:
-    """linalg_lu_subst.wgsl's BODY, PUT, APPLY and STORE for SB = sb, CW = cw (256 invocations: TY = 256 / cw rows
-    of invocations, M = sb / TY rows each)."""
+def lu_subst_parts(T: str, sb: int, cw: int, diag: str, upper: bool) -> dict[str, str]:
+    """linalg_lu_subst.wgsl's BODY, STAGE, PUT, FINISH, APPLY and STORE for SB = sb, CW = cw (256 invocations:
+    TY = 256 / cw rows of invocations, M = sb / TY rows each), the target block finished by ``diag`` ("solve": the
+    triangle, U with ``upper`` else unit L, solved a column an invocation; "inverse": the GEMM with T^-1)."""
     ty = PANEL_WG // cw
     ms = range(sb // ty)
 
@@ -646,11 +651,24 @@ def lu_subst_parts(T: str, sb: int, cw: int) -> dict[str, str]:
         body += [f"let row{m} = r0 + ty + {ty * m}u;", f"let ok{m} = row{m} < rend && col < k;",
                  f"var t{m} = {T}(0.0);", f"if (ok{m}) {{ t{m} = x[xbase + row{m} * k + col] - s{m}; }}"]
     put = [f"xt[(ty + {ty * m}u) * CW + tx] = t{m};" for m in ms]
-    apply = gemm("u") + [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = u{m}; }}" for m in ms]
     store = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = t{m}; }}" for m in ms]
-    indent = {"BODY": 4, "PUT": 8, "APPLY": 8, "STORE": 8}
-    return {name: "\n".join(" " * indent[name] + line for line in lines)
-            for name, lines in (("BODY", body), ("PUT", put), ("APPLY", apply), ("STORE", store))}
+    if diag == "inverse":
+        stage = ["let ib = b * p.invs + p.tinv;", f"for (var e = lid; e < SB * SB; e = e + {PANEL_WG}u) {{",
+                 "    at[e] = inv[ib + e];", "}"]
+        finish = []
+        apply = gemm("u") + [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = u{m}; }}" for m in ms]
+    else:
+        stage = [f"for (var e = lid; e < SB * SB; e = e + {PANEL_WG}u) {{", "    let r = e / SB;", "    let q = e % SB;",
+                 f"    var v = select({T}(0.0), {T}(1.0), r == q);",
+                 "    if (r < p.tb && q < p.tb) { v = a[abase + (p.t0 + r) * n + p.t0 + q]; }", "    at[e] = v;", "}"]
+        solve = reg_solve(T, sb, not upper, not upper, "at[{r}u * SB + {q}u]", "xt[{r}u * CW + tx]",
+                          "xt[{r}u * CW + tx] = v{r};")
+        finish = ["if (lid < CW) {"] + ["    " + line.strip() for line in solve.splitlines()] + ["}"]
+        apply = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = xt[(ty + {ty * m}u) * CW + tx]; }}" for m in ms]
+    indent = {"BODY": 4}
+    return {name: "\n".join(" " * indent.get(name, 8) + line for line in lines)
+            for name, lines in (("BODY", body), ("STAGE", stage), ("PUT", put), ("FINISH", finish),
+                                ("APPLY", apply), ("STORE", store))}
 
 
 def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int | None, tgt: int, upper: bool,
@@ -675,10 +693,10 @@ def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int
         return launch.Kernel("linalg_lu_subst.wgsl", (launch.read("a", f"array<{T}>"), launch.read("inv", f"array<{T}>"),
                                                       launch.write("x", f"array<{T}>")),
                              dict(T=T, SB=side, CW=cw, SB_SB=side * side, SB_CW=side * cw,
-                                  **lu_subst_parts(T, side, cw)), workgroup=PANEL_WG)
+                                  **lu_subst_parts(T, side, cw, SUBST_DIAG, upper)), workgroup=PANEL_WG)
     params = layout.u32s(n, k, batch, j0, jb, t0, min(block, n - t0), (2 * tgt + int(upper)) * side * side, p0, p1,
                          ptiles, ctiles, nblk * 2 * side * side, 0, 0, 0)
-    compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw), build)
+    compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw, SUBST_DIAG, upper), build)
     launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer(), x.mirror.buffer_for_write()], params,
                     workgroups=batch * (1 + ptiles) * ctiles)
 

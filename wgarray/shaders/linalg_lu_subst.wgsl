@@ -6,7 +6,10 @@
 // plain rows, the backward pass (T = U) t = s - 1 and the rows above it: one launch a block instead of a trsm and an
 // update.  A workgroup owns SB rows x CW columns of X: A's SB x SB tile and X[s]'s SB x CW tile staged, invocation
 // (ty, tx) sums rows ty + TY m (m < M) of column tx (named accumulators, BODY); the target's tile goes back to
-// workgroup memory with the inverse and is multiplied once more (APPLY).  X[s] is only read, the rows written are
+// workgroup memory (PUT), and then either (linalg_factor.SUBST_DIAG "solve") the triangle T staged (STAGE, padded
+// with the identity) and each of the first CW invocations solves its column in registers (FINISH, straight-line
+// code, the trsm's: backward stable as the default path), or ("inverse") T^-1 from lu_diag_inv staged and the tile
+// multiplied by it (APPLY).  X[s] is only read, the rows written are
 // the workgroup's own: no launch reads what another workgroup of it writes.
 struct Params {
     n: u32,
@@ -80,11 +83,12 @@ ${ENTRY}
 ${BODY}
     workgroupBarrier();
     if (diag) {
-        let ib = b * p.invs + p.tinv;
-        for (var e = lid; e < SB * SB; e = e + ${WG}u) {
-            at[e] = inv[ib + e];
-        }
+${STAGE}
 ${PUT}
+    }
+    workgroupBarrier();
+    if (diag) {
+${FINISH}
     }
     workgroupBarrier();
     if (diag) {
