@@ -57,13 +57,17 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_inv+b64": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): None, ("K", "CHOL_INV_INNER_BIG"): 64}),
     "chol_inv_all": (("cholesky",), {("K", "CHOL_INV"): True}),  # also below BIG_N (64 / 64 there)
     "chol_inv_all+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
-    # linchol phase 2: the substitution with inverted diagonal blocks (K.SUBST_INV: lu_diag_inv once, then one lu_subst
-    # launch a block instead of a trsm and a matmul update); its block height and columns a workgroup
-    "subst_inv": (("solve", "inv"), {("K", "SUBST_INV"): True}),
-    "subst_inv+s64": (("solve", "inv"), {("K", "SUBST_INV"): True, ("F", "SUBST_BLOCK"): 64}),
-    "subst_inv+s16": (("solve", "inv"), {("K", "SUBST_INV"): True, ("F", "SUBST_BLOCK"): 16}),
-    "subst_inv+cols64": (("inv",), {("K", "SUBST_INV"): True, ("K", "SUBST_COLS"): 64}),
-    "subst_inv+s64+cols64": (("inv",), {("K", "SUBST_INV"): True, ("F", "SUBST_BLOCK"): 64, ("K", "SUBST_COLS"): 64}),
+    # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
+    # workgroup and the other rows' update, instead of a trsm and a matmul update); its block height, columns a
+    # workgroup, and the target finished by the inverted diagonal blocks (SUBST_DIAG "inverse": trsm as GEMM, one
+    # lu_diag_inv launch; the backward error grows with the blocks' condition)
+    "subst_step": (("solve", "inv"), {("K", "SUBST_STEP"): True}),
+    "subst_step+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
+    "subst_step+s16": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 16}),
+    "subst_step+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("K", "SUBST_COLS"): 64}),
+    "subst_step+inverse": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_DIAG"): "inverse"}),
+    "subst_step+inverse+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_DIAG"): "inverse",
+                                                  ("F", "SUBST_BLOCK"): 64}),
     # the drivers' launches recorded once and replayed (factor.REPLAY: ~3x less host time a launch on lavapipe)
     "replay": (("solve", "inv"), {("F", "REPLAY"): True}),
     "tslu_reg+subst64+replay": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("F", "REPLAY"): True}),

@@ -589,25 +589,25 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
 
 
 # -- the substitution with inverted diagonal blocks (trsm as GEMM) ----------------------------------------------
-SUBST_INV: bool | None = False  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
+SUBST_STEP: bool | None = False  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
 # block's X[t] = T^-1 (X[t] - A[t, s] X[s]) and the plain rows' update) instead of a trsm and a matmul update a block
 # (256 + 254 launches at n = 4096); off until a GPU run measures it (python -m benchmarks.linbig_sweep --ops solve
 # inv, variants subst_*); None: on GPUs
-SUBST_DIAG = "solve"  # how SUBST_INV finishes the target block: "solve" (its workgroup solves the triangle, a column
+SUBST_DIAG = "solve"  # how SUBST_STEP finishes the target block: "solve" (its workgroup solves the triangle, a column
 # an invocation in registers: backward stable as the default path) or "inverse" (trsm as GEMM: T^-1 from one
 # ``lu_diag_inv`` launch after the factorisation; the backward error then grows with the diagonal blocks'
 # condition: lavapipe, n = 160, float64 Hilbert 381 n eps against the default's 1e-4 n eps, random cond 1e12 alike)
-SUBST_INV_MAX_K: int | None = None  # right-hand sides up to which SUBST_INV applies (None: any; inv has n)
+SUBST_STEP_MAX_K: int | None = None  # right-hand sides up to which SUBST_STEP applies (None: any; inv has n)
 SUBST_COLS = 32  # columns of X a ``lu_subst`` workgroup (16 where X has at most 16)
 
 
-def subst_inv(device, d: DType, block: int, k: int) -> bool:
-    """Whether SUBST_INV takes a substitution in blocks of ``block`` rows with ``k`` right-hand sides in ``d``:
-    on (None: on GPUs), k within SUBST_INV_MAX_K, block <= 64 and ``lu_subst``'s tiles fit workgroup memory."""
-    on = _reg_default(device) if SUBST_INV is None else bool(SUBST_INV)
+def subst_step(device, d: DType, block: int, k: int) -> bool:
+    """Whether SUBST_STEP takes a substitution in blocks of ``block`` rows with ``k`` right-hand sides in ``d``:
+    on (None: on GPUs), k within SUBST_STEP_MAX_K, block <= 64 and ``lu_subst``'s tiles fit workgroup memory."""
+    on = _reg_default(device) if SUBST_STEP is None else bool(SUBST_STEP)
     side = _bucket(block)
     limit = device.properties.limits.max_compute_workgroup_storage_size
-    return (on and (SUBST_INV_MAX_K is None or k <= SUBST_INV_MAX_K) and 1 <= block <= 64
+    return (on and (SUBST_STEP_MAX_K is None or k <= SUBST_STEP_MAX_K) and 1 <= block <= 64
             and (side * side + side * max(SUBST_COLS, 16)) * d.device_itemsize <= limit)
 
 

@@ -1,4 +1,4 @@
-// The inverses of the diagonal blocks of LU factors [L \ U] (linalg_factor.SUBST_INV: solve's and inv's substitution
+// The inverses of the diagonal blocks of LU factors [L \ U] (linalg_factor.SUBST_STEP: solve's and inv's substitution
 // as small GEMMs with them, linalg_lu_subst.wgsl), all blocks of all matrices in one launch: one workgroup a block,
 // 2 SB invocations.  The block (nb <= SB rows, the last block of a matrix may be shorter) is staged in workgroup
 // memory padded with the identity; invocation c < SB solves L11 x = e_c (unit lower) and stores x as column c of

@@ -1,4 +1,4 @@
-// One block step of the LU substitution with inverted diagonal blocks (linalg_factor.SUBST_INV; trsm as GEMM):
+// One block step of the LU substitution with inverted diagonal blocks (linalg_factor.SUBST_STEP; trsm as GEMM):
 //     X[t] = T^-1 (X[t] - A[t, s] X[s])      (the target block t: one row tile, its inverse from lu_diag_inv)
 //     X[r] =        X[r] - A[r, s] X[s]      (the plain rows r, tiles of SB rows)
 // in one launch, s the block finished by the previous launch (rows j0 .. j0 + jb of X, columns j0 .. of A; jb = 0:

@@ -280,36 +280,37 @@ def _subst_block(n: int) -> int:
     return SUBST_BLOCK or _width(n, True)
 
 
-def _subst_inv_ws(w: Array, k: int, tri: bool) -> Mirror | None:
-    """The diagonal blocks' inverses' buffer where ``kernels.linalg_factor.SUBST_INV`` takes the substitution of
-    w's stack with k right-hand sides (not with ``tri``), else None."""
+def _subst_ws(w: Array, k: int, tri: bool) -> Mirror | None:
+    """Where ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides (not
+    with ``tri``): the buffer of the diagonal blocks' inverses (SUBST_DIAG "inverse"; one element otherwise, bound and
+    never read); else None."""
     batch, n, _ = w.shape
     block = _subst_block(n)
-    if tri or not _k.subst_inv(w.device, w.dtype, block, k):
+    if tri or not _k.subst_step(w.device, w.dtype, block, k):
         return None
     side = _k._bucket(block)
     size = batch * -(-n // block) * 2 * side * side if _k.SUBST_DIAG == "inverse" else 0
     return Mirror(w.dtype, max(size, 1), w.device)  # ("solve": bound, never read)
 
 
-def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, inv_ws: Mirror | None = None) -> None:
+def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, sub_ws: Mirror | None = None) -> None:
     """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path).  ``tri``: X is I
     (inv): the forward pass solves L Y = I on the lower triangle's block columns only (L^-1 is lower), and the
-    pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P).  ``inv_ws`` (from ``_subst_inv_ws``): one launch a
-    block with the inverted diagonal blocks (``kernels.linalg_factor.SUBST_INV``) instead of a trsm and an update."""
+    pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P).  ``sub_ws`` (from ``_subst_ws``): one launch a
+    block (``kernels.linalg_factor.SUBST_STEP``) instead of a trsm and an update."""
     dev = w.device
     batch, n, _ = w.shape
     k = x.shape[-1]
     block = _subst_block(n)
-    if inv_ws is not None:  # trsm as GEMM: the inverses, then per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the rest
+    if sub_ws is not None:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
         if _k.SUBST_DIAG == "inverse":
-            _k.lu_diag_inv(dev, w, inv_ws, n, batch, block)
+            _k.lu_diag_inv(dev, w, sub_ws, n, batch, block)
         _k.swap(dev, piv, x, n, 0, n)
         nblk = -(-n // block)
         for t in range(nblk):  # forward: L (unit lower), the rows below t updated from the block before it
-            _k.lu_subst(dev, w, inv_ws, x, n, batch, block, t - 1 if t else None, t, False, min((t + 1) * block, n), n)
+            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t - 1 if t else None, t, False, min((t + 1) * block, n), n)
         for t in reversed(range(nblk)):  # backward: U, the rows above t updated from the block after it
-            _k.lu_subst(dev, w, inv_ws, x, n, batch, block, t + 1 if t + 1 < nblk else None, t, True, 0, t * block)
+            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t + 1 if t + 1 < nblk else None, t, True, 0, t * block)
         return
 
     def rows(r: int, h: int, cols: int = k) -> Array:
@@ -348,7 +349,7 @@ def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
-            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_INV, _k.SUBST_DIAG, _k.SUBST_INV_MAX_K, _k.SUBST_COLS,
+            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_DIAG, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS,
             id(_mm.override))
 
 
@@ -393,14 +394,14 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
     ws = _k.Workspace(dev, w.dtype, n, batch, _width(n, True))
     tri = gen_id and INV_TRI
-    inv_ws = _subst_inv_ws(w, x.shape[-1], tri)
+    sub_ws = _subst_ws(w, x.shape[-1], tri)
 
     def launches() -> None:
         _factor(w, info, piv, True, ws)
-        _lu_solve(w, piv, x, tri=tri, inv_ws=inv_ws)
+        _lu_solve(w, piv, x, tri=tri, sub_ws=sub_ws)
     _replayed(dev, ("lu_solve", w.dtype.name, batch, n, x.shape, tri),
               [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm]
-              + ([inv_ws] if inv_ws is not None else []), launches)
+              + ([sub_ws] if sub_ws is not None else []), launches)
     _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
