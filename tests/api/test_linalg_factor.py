@@ -228,6 +228,7 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
          "tslu_reg": {"TSLU_REG": True}, "tslu_loop": {"TSLU_REG": False},  # the defaults on GPUs / CPU adapters
+         "subst_step": {"SUBST_STEP": True}, "subst_step_inverse": {"SUBST_STEP": True, "SUBST_DIAG": "inverse"},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
                  "LU_FINISH_REG": True, "CHOL_FUSED": True}}  # (TSLU_* alone: lavapipe compiles them slowly)
 
@@ -893,3 +894,88 @@ def test_chol_inv_real_block_size(monkeypatch):
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0)
         assert chol_within_bound(L, s, 130, dt)
+
+
+# -- SUBST_STEP: the LU substitution (solve, inv) one launch a block (lu_subst) -----------------------------------------
+@pytest.mark.parametrize("diag", ["solve", "inverse"])
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("sblock", [None, 12])
+def test_subst_step(blocked, monkeypatch, diag, dt, sblock):
+    # the knob's kernels replace the trsm and the update (and lu_diag_inv runs once with "inverse"); the answers keep
+    # the default's bounds for stacks, n below / at / past the block, 1 .. 40 right-hand sides (column tiles of 16 and
+    # 32, the last partial), a replayed second call equal to the first, exact permutations, singular members NaN
+    seen = []
+    compile_ = launch.compile
+    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    monkeypatch.setattr(K, "SUBST_STEP", True)
+    monkeypatch.setattr(K, "SUBST_DIAG", diag)
+    monkeypatch.setattr(F, "SUBST_BLOCK", sblock)
+    rng = np.random.default_rng(7 + (sblock or 0))
+    for n, batch, k in ((1, (), 1), (8, (2,), 3), (9, (), 1), (23, (3,), 17), (30, (2,), 40), (37, (2, 2), 2)):
+        a = well_conditioned(rng, batch + (n, n), dt)
+        b = rng.standard_normal(batch + (n, k)).astype(dt)
+        a64, tol = a.astype(np.float64), C * n * eps(dt)
+        x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+        assert np.all(fro(a64 @ x - b) <= tol * fro(a64) * fro(x))
+        np.testing.assert_array_equal(wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy(), x)  # the replay
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.all(fro(a64 @ ai - np.eye(n)) / n <= tol * np.linalg.cond(a64))
+    assert "linalg_lu_subst" in seen and ("linalg_lu_diag_inv" in seen) == (diag == "inverse")
+    assert not any(key.startswith("linalg_trsm") for key in seen)
+    test_blocked_permutations_exact(None, dt)
+    test_blocked_singular_inside_stack(None, dt)
+
+
+@pytest.mark.parametrize("cols", [16, 64])
+def test_subst_step_columns(blocked, monkeypatch, cols):
+    # SUBST_COLS: 64 (and 16) columns a workgroup, with 70 right-hand sides (the last tile partial)
+    monkeypatch.setattr(K, "SUBST_STEP", True)
+    monkeypatch.setattr(K, "SUBST_COLS", cols)
+    rng = np.random.default_rng(cols)
+    a = well_conditioned(rng, (2, 29, 29), np.float32)
+    b = rng.standard_normal((2, 29, 70)).astype(np.float32)
+    x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+    assert np.all(fro(a.astype(np.float64) @ x - b) <= C * 29 * eps(np.float32) * fro(a.astype(np.float64)) * fro(x))
+
+
+def test_subst_step_where_it_applies(blocked, monkeypatch):
+    # off by default (until a GPU run measures it); None: on GPUs; SUBST_STEP_MAX_K keeps wide right-hand sides
+    # (inv) on the old path; INV_TRI's triangular forward pass stays on the old path; blocks past 64 rows or tiles
+    # beyond the device's workgroup memory (float64 64-row blocks on 32 KiB) refuse
+    from wgarray import dtypes as D
+    dev = wg.default_device()
+    limit = dev.properties.limits.max_compute_workgroup_storage_size
+    assert not K.subst_step(dev, D.float32, 32, 16)
+    for gpu in (True, False):
+        monkeypatch.setattr(K, "SUBST_STEP", None)
+        monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
+        assert K.subst_step(dev, D.float32, 32, 16) == gpu
+    monkeypatch.setattr(K, "SUBST_STEP", True)
+    assert not K.subst_step(dev, D.float32, 65, 16)
+    assert K.subst_step(dev, D.float64, 64, 16) == ((64 * 64 + 64 * 32) * 8 <= limit)
+    monkeypatch.setattr(K, "SUBST_STEP_MAX_K", 16)
+    assert K.subst_step(dev, D.float32, 32, 16) and not K.subst_step(dev, D.float32, 32, 17)
+    steps = []
+    orig = K.lu_subst
+    monkeypatch.setattr(K, "lu_subst", lambda *a, **kw: (steps.append(a[3].shape[-1]), orig(*a, **kw))[1])
+    monkeypatch.setattr(F, "REPLAY", False)
+    rng = np.random.default_rng(3)
+    a = well_conditioned(rng, (20, 20), np.float32)
+    wg.linalg.solve(wg.asarray(a), wg.ones((20, 2)))
+    wg.linalg.inv(wg.asarray(a))
+    assert steps and set(steps) == {2}  # inv's 20 columns: the old path
+    monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)
+    monkeypatch.setattr(F, "INV_TRI", True)
+    steps.clear()
+    ai = wg.linalg.inv(wg.asarray(a)).numpy()
+    assert not steps and fro(a.astype(np.float64) @ ai - np.eye(20)) / 20 <= C * 20 * eps(np.float32) * np.linalg.cond(a)
+
+
+@pytest.mark.parametrize("cond", [1e3, 1e7])
+def test_subst_step_ill_conditioned(blocked, monkeypatch, cond):
+    # "solve" (the default SUBST_DIAG) keeps the default's backward error C n eps whatever the conditioning (Hilbert's
+    # cond ~ 1e18 included: test_blocked_ill_conditioned's checks); "inverse" does not promise it: its error grows
+    # with the diagonal blocks' condition (lavapipe, n = 160, float64 Hilbert: 381 n eps)
+    monkeypatch.setattr(K, "SUBST_STEP", True)
+    test_blocked_ill_conditioned(None, cond)
+    test_blocked_growth_prone(None)
