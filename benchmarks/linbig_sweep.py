@@ -65,6 +65,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst_step+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
     "subst_step+s16": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 16}),
     "subst_step+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("K", "SUBST_COLS"): 64}),
+    "subst_step+tri": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True}),  # forward on L^-1's columns
+    "subst_step+tri+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True, ("K", "SUBST_COLS"): 64}),
     "subst_step+inverse": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_DIAG"): "inverse"}),
     "subst_step+inverse+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_DIAG"): "inverse",
                                                   ("F", "SUBST_BLOCK"): 64}),

@@ -940,8 +940,9 @@ def test_subst_step_columns(blocked, monkeypatch, cols):
 
 def test_subst_step_where_it_applies(blocked, monkeypatch):
     # off by default (until a GPU run measures it); None: on GPUs; SUBST_STEP_MAX_K keeps wide right-hand sides
-    # (inv) on the old path; INV_TRI's triangular forward pass stays on the old path; blocks past 64 rows or tiles
-    # beyond the device's workgroup memory (float64 64-row blocks on 32 KiB) refuse
+    # (inv) on the old path; INV_TRI's triangular forward pass (X's first (t + 1) block columns at block t, the pivots
+    # on the columns at the end); blocks past 64 rows or tiles beyond the device's workgroup memory (float64 64-row
+    # blocks on 32 KiB) refuse
     from wgarray import dtypes as D
     dev = wg.default_device()
     limit = dev.properties.limits.max_compute_workgroup_storage_size
@@ -965,10 +966,17 @@ def test_subst_step_where_it_applies(blocked, monkeypatch):
     wg.linalg.inv(wg.asarray(a))
     assert steps and set(steps) == {2}  # inv's 20 columns: the old path
     monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)
-    monkeypatch.setattr(F, "INV_TRI", True)
-    steps.clear()
-    ai = wg.linalg.inv(wg.asarray(a)).numpy()
-    assert not steps and fro(a.astype(np.float64) @ ai - np.eye(20)) / 20 <= C * 20 * eps(np.float32) * np.linalg.cond(a)
+    monkeypatch.setattr(F, "INV_TRI", True)  # the forward pass on the columns left of each block's end only
+    monkeypatch.setattr(F, "SUBST_BLOCK", 4)
+    kcs = []
+    monkeypatch.setattr(K, "lu_subst", lambda *a, **kw: (kcs.append(kw.get("kc")), orig(*a, **kw))[1])
+    for b in ((), (3,)):
+        a = well_conditioned(rng, b + (21, 21), np.float64)
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.all(fro(a @ ai - np.eye(21)) / 21 <= C * 21 * eps(np.float64) * np.linalg.cond(a))
+    assert kcs[:7] == [4, 8, 12, 16, 20, 24, None]
+    p = np.eye(21)[np.random.default_rng(1).permutation(21)]
+    np.testing.assert_array_equal(wg.linalg.inv(wg.asarray(p)).numpy(), p.T)
 
 
 @pytest.mark.parametrize("cond", [1e3, 1e7])

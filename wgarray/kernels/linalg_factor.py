@@ -648,7 +648,7 @@ def lu_subst_parts(T: str, sb: int, cw: int, diag: str, upper: bool) -> dict[str
         return lines + ["}"]
     body = gemm("s")
     for m in ms:
-        body += [f"let row{m} = r0 + ty + {ty * m}u;", f"let ok{m} = row{m} < rend && col < k;",
+        body += [f"let row{m} = r0 + ty + {ty * m}u;", f"let ok{m} = row{m} < rend && col < kc;",
                  f"var t{m} = {T}(0.0);", f"if (ok{m}) {{ t{m} = x[xbase + row{m} * k + col] - s{m}; }}"]
     put = [f"xt[(ty + {ty * m}u) * CW + tx] = t{m};" for m in ms]
     store = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = t{m}; }}" for m in ms]
@@ -672,22 +672,23 @@ def lu_subst_parts(T: str, sb: int, cw: int, diag: str, upper: bool) -> dict[str
 
 
 def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int | None, tgt: int, upper: bool,
-             p0: int, p1: int) -> None:
+             p0: int, p1: int, kc: int | None = None) -> None:
     """One block step of the substitution with inverted diagonal blocks (``linalg_lu_subst.wgsl``) on the contiguous
     stack x (batch, n, k): with s = block ``src`` (None: none) and t = block ``tgt``, X[t] = T^-1 (X[t] - A[t, s] X[s])
     (T = U with ``upper``, else L; T^-1 from ``lu_diag_inv`` in ``inv``) and X[r] -= A[r, s] X[s] for the rows
-    [p0, p1)."""
+    [p0, p1); ``kc``: only X's first kc columns (None: all; inv's triangular forward pass: the others are zero)."""
     k = x.shape[-1]
+    kc = k if kc is None else min(kc, k)
     d = a.dtype
     T = d.wgsl
     side = _bucket(block)
-    cw = 16 if k <= 16 else SUBST_COLS
+    cw = 16 if kc <= 16 else SUBST_COLS
     nblk = -(-n // block)
     j0 = 0 if src is None else src * block
     jb = 0 if src is None else min(block, n - j0)
     t0 = tgt * block
     ptiles = -(-max(p1 - p0, 0) // side)
-    ctiles = -(-k // cw)
+    ctiles = -(-kc // cw)
 
     def build() -> launch.Kernel:
         return launch.Kernel("linalg_lu_subst.wgsl", (launch.read("a", f"array<{T}>"), launch.read("inv", f"array<{T}>"),
@@ -695,7 +696,7 @@ def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int
                              dict(T=T, SB=side, CW=cw, SB_SB=side * side, SB_CW=side * cw,
                                   **lu_subst_parts(T, side, cw, SUBST_DIAG, upper)), workgroup=PANEL_WG)
     params = layout.u32s(n, k, batch, j0, jb, t0, min(block, n - t0), (2 * tgt + int(upper)) * side * side, p0, p1,
-                         ptiles, ctiles, nblk * 2 * side * side, 0, 0, 0)
+                         ptiles, ctiles, nblk * 2 * side * side, kc, 0, 0)
     compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw, SUBST_DIAG, upper), build)
     launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer(), x.mirror.buffer_for_write()], params,
                     workgroups=batch * (1 + ptiles) * ctiles)

@@ -25,7 +25,7 @@ struct Params {
     ptiles: u32,  // their row tiles
     ctiles: u32,  // column tiles
     invs: u32,  // inverse elements a matrix
-    _pad0: u32,
+    kc: u32,  // columns of X this launch touches (k, or fewer: inv's triangular forward pass)
     _pad1: u32,
     _pad2: u32,
 }
@@ -50,6 +50,7 @@ ${ENTRY}
     let diag = g < dtiles;
     let n = p.n;
     let k = p.k;
+    let kc = p.kc;
     var r0 = p.t0;
     var rend = p.t0 + p.tb;
     if (!diag) {
@@ -71,7 +72,7 @@ ${ENTRY}
         let q = e / CW;
         let c = c0 + e % CW;
         var v = ${T}(0.0);
-        if (q < p.jb && c < k) {
+        if (q < p.jb && c < p.kc) {
             v = x[xbase + (p.j0 + q) * k + c];
         }
         xt[e] = v;

@@ -280,13 +280,12 @@ def _subst_block(n: int) -> int:
     return SUBST_BLOCK or _width(n, True)
 
 
-def _subst_ws(w: Array, k: int, tri: bool) -> Mirror | None:
-    """Where ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides (not
-    with ``tri``): the buffer of the diagonal blocks' inverses (SUBST_DIAG "inverse"; one element otherwise, bound and
+def _subst_ws(w: Array, k: int) -> Mirror | None:
+    """Where ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides: the buffer of the diagonal blocks' inverses (SUBST_DIAG "inverse"; one element otherwise, bound and
     never read); else None."""
     batch, n, _ = w.shape
     block = _subst_block(n)
-    if tri or not _k.subst_step(w.device, w.dtype, block, k):
+    if not _k.subst_step(w.device, w.dtype, block, k):
         return None
     side = _k._bucket(block)
     size = batch * -(-n // block) * 2 * side * side if _k.SUBST_DIAG == "inverse" else 0
@@ -305,12 +304,16 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, sub_ws: Mirror 
     if sub_ws is not None:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
         if _k.SUBST_DIAG == "inverse":
             _k.lu_diag_inv(dev, w, sub_ws, n, batch, block)
-        _k.swap(dev, piv, x, n, 0, n)
+        if not tri:
+            _k.swap(dev, piv, x, n, 0, n)
         nblk = -(-n // block)
         for t in range(nblk):  # forward: L (unit lower), the rows below t updated from the block before it
-            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t - 1 if t else None, t, False, min((t + 1) * block, n), n)
+            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t - 1 if t else None, t, False, min((t + 1) * block, n), n,
+                        kc=(t + 1) * block if tri else None)
         for t in reversed(range(nblk)):  # backward: U, the rows above t updated from the block after it
             _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t + 1 if t + 1 < nblk else None, t, True, 0, t * block)
+        if tri:
+            _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
         return
 
     def rows(r: int, h: int, cols: int = k) -> Array:
@@ -394,7 +397,7 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
     ws = _k.Workspace(dev, w.dtype, n, batch, _width(n, True))
     tri = gen_id and INV_TRI
-    sub_ws = _subst_ws(w, x.shape[-1], tri)
+    sub_ws = _subst_ws(w, x.shape[-1])
 
     def launches() -> None:
         _factor(w, info, piv, True, ws)
