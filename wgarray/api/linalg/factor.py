@@ -281,8 +281,9 @@ def _subst_block(n: int) -> int:
 
 
 def _subst_ws(w: Array, k: int) -> Mirror | None:
-    """Where ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides: the buffer of the diagonal blocks' inverses (SUBST_DIAG "inverse"; one element otherwise, bound and
-    never read); else None."""
+    """Where ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides: the
+    buffer of the diagonal blocks' inverses (SUBST_DIAG "inverse"; one element otherwise, bound and never read);
+    else None."""
     batch, n, _ = w.shape
     block = _subst_block(n)
     if not _k.subst_step(w.device, w.dtype, block, k):
@@ -352,8 +353,8 @@ def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
-            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_DIAG, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS,
-            id(_mm.override))
+            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_DIAG,
+            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, id(_mm.override))
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
