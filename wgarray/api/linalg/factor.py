@@ -308,11 +308,13 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, sub_ws: Mirror 
         if not tri:
             _k.swap(dev, piv, x, n, 0, n)
         nblk = -(-n // block)
-        for t in range(nblk):  # forward: L (unit lower), the rows below t updated from the block before it
-            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t - 1 if t else None, t, False, min((t + 1) * block, n), n,
+        for t in range(nblk):  # forward: L (unit lower), the rows below t updated from the block before it (none first)
+            below = min((t + 1) * block, n)
+            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t - 1 if t else None, t, False, below, n if t else below,
                         kc=(t + 1) * block if tri else None)
         for t in reversed(range(nblk)):  # backward: U, the rows above t updated from the block after it
-            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t + 1 if t + 1 < nblk else None, t, True, 0, t * block)
+            last = t + 1 == nblk
+            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, None if last else t + 1, t, True, 0, 0 if last else t * block)
         if tri:
             _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
         return
