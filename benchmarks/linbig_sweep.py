@@ -25,6 +25,12 @@ api/linalg/factor.py).  The phases table is printed for the default and for the 
 is another one.  Cholesky's default (``kernels/linalg_factor.py`` CHOL_INV = None: the
 diagonal block and its inverse in one launch, L21 = A21 W as a GEMM, on GPUs from BIG_N on) is timed against the
 fused panel (``chol_fused``, the default below BIG_N) and other widths.  ``--ops cholesky`` times that operation only.
+The subst_step* variants (``kernels/linalg_factor.py`` SUBST_STEP: one ``lu_subst`` launch a substitution block
+instead of a trsm and a matmul update; phases "subst:lu_subst", "subst:lu_diag_inv") time solve's and inv's
+substitution: the fastest beating "default" for both ops at 4096 and 1024 -> ``SUBST_STEP = None`` (on GPUs) with its
+settings (factor.SUBST_BLOCK, SUBST_COLS, factor.INV_TRI); faster for solve only -> also ``SUBST_STEP_MAX_K = 16``
+(inv keeps the old path).  ``+inverse`` (SUBST_DIAG "inverse", trsm as GEMM) is a comparison only: its backward
+error grows with the diagonal blocks' condition.
 """
 from __future__ import annotations
 
