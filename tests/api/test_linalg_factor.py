@@ -755,7 +755,7 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
     # LinAlgError, the others exact to the bound), a NaN input
     seen = []
     compile_ = launch.compile
-    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (seen.append(key[0]), compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "CHOL_INV", True)
     monkeypatch.setattr(F, "BLOCK", block)
     rng = np.random.default_rng(block)
@@ -812,7 +812,7 @@ def test_chol_inv_trsm_control(blocked, monkeypatch):
     # CHOL_INV_TRSM: the register factor with L21 by the triangular solve (no inverse, no GEMM launch)
     seen = []
     compile_ = launch.compile
-    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (seen.append(key[0]), compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "CHOL_INV", True)
     monkeypatch.setattr(K, "CHOL_INV_TRSM", True)
     s = spd(np.random.default_rng(4), (2, 30, 30), np.float32)
@@ -906,7 +906,7 @@ def test_subst_step(blocked, monkeypatch, diag, dt, sblock):
     # 32, the last partial), a replayed second call equal to the first, exact permutations, singular members NaN
     seen = []
     compile_ = launch.compile
-    monkeypatch.setattr(launch, "compile", lambda d, key, build: (seen.append(key[0]), compile_(d, key, build))[1])
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (seen.append(key[0]), compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "SUBST_STEP", True)
     monkeypatch.setattr(K, "SUBST_DIAG", diag)
     monkeypatch.setattr(F, "SUBST_BLOCK", sblock)
