@@ -22,7 +22,15 @@ Two tables a size:
 How to read it: a variant that beats "default" at a size (for its ops) should become the default there: the knob
 and the file are in ``VARIANTS`` below (e.g. ``tslu_reg+subst64`` faster at both sizes -> ``SUBST_BLOCK = 64`` in
 api/linalg/factor.py).  The phases table is printed for the default and for the fastest variant of the op when that
-is another one.
+is another one.  Cholesky's default (``kernels/linalg_factor.py`` CHOL_INV = None: the
+diagonal block and its inverse in one launch, L21 = A21 W as a GEMM, on GPUs from BIG_N on) is timed against the
+fused panel (``chol_fused``, the default below BIG_N) and other widths.  ``--ops cholesky`` times that operation only.
+The subst_step* variants (``kernels/linalg_factor.py`` SUBST_STEP: one ``lu_subst`` launch a substitution block
+instead of a trsm and a matmul update; phases "subst:lu_subst", "subst:lu_diag_inv") time solve's and inv's
+substitution: the fastest beating "default" for both ops at 4096 and 1024 -> ``SUBST_STEP = None`` (on GPUs) with its
+settings (factor.SUBST_BLOCK, SUBST_COLS, factor.INV_TRI); faster for solve only -> also ``SUBST_STEP_MAX_K = 16``
+(inv keeps the old path).  ``+inverse`` (SUBST_DIAG "inverse", trsm as GEMM) is a comparison only: its backward
+error grows with the diagonal blocks' condition.
 """
 from __future__ import annotations
 
@@ -48,7 +56,26 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+subst64": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64}),
     "tslu_reg+leaf1024": (("solve", "inv"), {**REG, ("K", "tslu_rows"): 1024}),
     "tslu_reg+subst64+leaf1024": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("K", "tslu_rows"): 1024}),
-    "chol_rows32": (("cholesky",), {("K", "CHOL_FUSED"): True, ("K", "CHOL_ROWS"): 32}),
+    # linchol: trsm as GEMM (the diagonal block and W = L11^-T in one launch, L21 = A21 W as an in-place GEMM); the
+    # default since linchol phase 2: on GPUs from BIG_N = 2048 on with 128-wide panels of 32-wide blocks, fused below
+    "chol_fused": (("cholesky",), {("K", "CHOL_INV"): False}),  # the fused panel at every size (the old default)
+    "chol_inv+b128i64": (("cholesky",), {("K", "CHOL_INV_INNER_BIG"): 64}),  # 64-wide blocks from BIG_N on
+    "chol_inv+b64": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): None, ("K", "CHOL_INV_INNER_BIG"): 64}),
+    "chol_inv_all": (("cholesky",), {("K", "CHOL_INV"): True}),  # also below BIG_N (64 / 64 there)
+    "chol_inv_all+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
+    # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
+    # workgroup and the other rows' update, instead of a trsm and a matmul update); its block height, columns a
+    # workgroup, and the target finished by the inverted diagonal blocks (SUBST_DIAG "inverse": trsm as GEMM, one
+    # lu_diag_inv launch; the backward error grows with the blocks' condition)
+    "subst_step": (("solve", "inv"), {("K", "SUBST_STEP"): True}),
+    "subst_step+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
+    "subst_step+s16": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 16}),
+    "subst_step+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("K", "SUBST_COLS"): 64}),
+    "subst_step+tri": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True}),  # forward on L^-1's columns
+    "subst_step+tri+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True, ("K", "SUBST_COLS"): 64}),
+    "subst_step+inverse": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_DIAG"): "inverse"}),
+    "subst_step+inverse+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_DIAG"): "inverse",
+                                                  ("F", "SUBST_BLOCK"): 64}),
     # the drivers' launches recorded once and replayed (factor.REPLAY: ~3x less host time a launch on lavapipe)
     "replay": (("solve", "inv"), {("F", "REPLAY"): True}),
     "tslu_reg+subst64+replay": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("F", "REPLAY"): True}),
@@ -57,7 +84,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+lu64+subst64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "SUBST_BLOCK"): 64}),
     "tslu_reg+lu64+replay": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "REPLAY"): True}),
 }
-PHASED = ("cholesky_block", "cholesky_panel", "trsm", "tslu", "lu_finish", "update", "swap", "nanfill")
+PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
+          "lu_finish", "update", "swap", "nanfill", "lu_diag_inv", "lu_subst")
 
 
 def _modules():
@@ -148,12 +176,12 @@ def phases(dev, call, whole_ms: float, total_disp: int, reps: int) -> list[str]:
     return lines
 
 
-def peers(n: int, inputs, reps: int, budget: float) -> dict:
+def peers(n: int, inputs, reps: int, budget: float, ops=OPS) -> dict:
     a, spd, b = inputs
     out = {}
     fns = {"cholesky": lambda: np.linalg.cholesky(spd), "solve": lambda: np.linalg.solve(a, b),
            "inv": lambda: np.linalg.inv(a)}
-    for op in OPS:
+    for op in ops:
         out[("numpy", op)] = _time(fns[op], lambda: None, reps, budget) * 1e3
     try:
         import torch
@@ -166,7 +194,7 @@ def peers(n: int, inputs, reps: int, budget: float) -> dict:
     ta, ts, tb = (torch.from_numpy(v).cuda() for v in (a, spd, b))
     tfn = {"cholesky": lambda: torch.linalg.cholesky(ts), "solve": lambda: torch.linalg.solve(ta, tb),
            "inv": lambda: torch.linalg.inv(ta)}
-    for op in OPS:
+    for op in ops:
         out[("torch", op)] = _time(tfn[op], torch.cuda.synchronize, reps, budget) * 1e3
     return out
 
@@ -202,6 +230,7 @@ def main(argv=None) -> None:
     ap.add_argument("--small", action="store_true", help="n = 128 and 256 (lavapipe)")
     ap.add_argument("--sizes", type=int, nargs="+")
     ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), help="default: all")
+    ap.add_argument("--ops", nargs="+", choices=OPS, default=list(OPS), help="default: all")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--budget", type=float, default=1.0, help="seconds a timed row at most (after the warm-up)")
     ap.add_argument("--no-phases", action="store_true")
@@ -218,9 +247,9 @@ def main(argv=None) -> None:
     for i, n in enumerate(sizes):
         deadline = args.max_seconds * sum(sizes[:i + 1]) / sum(sizes)  # seconds from t_start
         inputs = _inputs(n)
-        ref = peers(n, inputs, args.reps, args.budget)
+        ref = peers(n, inputs, args.reps, args.budget, args.ops)
         calls = _calls(tuple(wg.asarray(v) for v in inputs))
-        for op in OPS:
+        for op in args.ops:
             t_np, t_t = ref[("numpy", op)], ref.get(("torch", op))
             print(f"\n== {op} n={n}{f' ({NRHS} rhs)' if op == 'solve' else ''}: numpy {t_np:.2f} ms, torch "
                   + (f"{t_t:.2f} ms" if t_t else "-"))

@@ -221,6 +221,131 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
                  batch * (groups + 1))
 
 
+CHOL_INV: bool | None = None  # Cholesky's panel as two launches a panel instead of one (trsm as GEMM, issue 12 /
+# 17 row 3): ``cholesky_inv`` (one workgroup a matrix: the diagonal block factored with its rows in registers, one
+# barrier a column, and W = L11^-T by a register solve a column) and ``cholesky_apply`` (L21 = A21 W in place, a
+# small GEMM over many workgroups), instead of the fused panel whose every workgroup factors the block again.  Takes
+# precedence over CHOL_FUSED.  None: on GPUs for n >= factor.BIG_N (there with factor.CHOL_BLOCK_BIG = 128-wide
+# panels of CHOL_INV_INNER_BIG = 32-wide diagonal blocks: H100 2026-12-06, cholesky 4096 9.48 -> 8.62 ms, torch 1.93),
+# off below (1024: the fused panel 2.56 ms, this 2.57 with 64-wide blocks, 3.3 with 32-wide) and on CPU adapters
+# (lavapipe compiles the 64-row code slowly)
+CHOL_INV_TRSM = False  # with CHOL_INV: L21 by the row-parallel trsm on L11 (no inverse) instead of A21 W: the
+# sweep's control for which half of CHOL_INV (the register factor, the GEMM) moves the time
+CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (16, 32 or 64; fewer where memory is short)
+
+
+def _chol_apply_rows(device, d: DType, side: int) -> int:
+    """Rows a ``cholesky_apply`` workgroup takes: the largest of CHOL_APPLY_ROWS, 32, 16 whose tile and W (side x side)
+    fit the device's workgroup memory, or 0."""
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    for r in (64, 32, 16):
+        if r <= CHOL_APPLY_ROWS and (r + side) * side * d.device_itemsize <= limit:
+            return r
+    return 0
+
+
+CHOL_INV_INNER = 64  # CHOL_INV's diagonal blocks at most this wide (<= 64): a wider panel (BLOCK_BIG = 128) is
+# factored as sub-panels of this width (each: cholesky_inv, cholesky_apply down to the last row, and the update of
+# the panel's columns right of it), then one trailing update with the panel's whole width (K = 128: fewer, larger
+# launches of the matmul)
+CHOL_INV_INNER_BIG = 32  # ... and for n >= factor.BIG_N (the H100's fastest at 4096: 128-wide panels of 32-wide blocks)
+
+
+def chol_inv_inner(big: bool) -> int:
+    """The width of CHOL_INV's diagonal blocks: CHOL_INV_INNER_BIG for n >= factor.BIG_N (``big``), else
+    CHOL_INV_INNER."""
+    return CHOL_INV_INNER_BIG if big else CHOL_INV_INNER
+
+
+def chol_inv(device, d: DType, width: int, big: bool = False) -> bool:
+    """Whether CHOL_INV takes panels of ``width`` columns in ``d`` for an order n (``big``: n >= factor.BIG_N): on
+    (None: on GPUs for big n), and both kernels' workgroup memory fits the device for the diagonal blocks
+    (min(width, chol_inv_inner(big)) wide, at most 64; float64 64-wide on 32 KiB devices does not fit: the other
+    paths take it)."""
+    inner = chol_inv_inner(big)
+    side = _bucket(min(width, inner))
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    on = (_reg_default(device) and big) if CHOL_INV is None else bool(CHOL_INV)
+    return (on and 1 <= inner <= 64 and (side + 2) * side * d.device_itemsize <= limit
+            and _chol_apply_rows(device, d, side) > 0)
+
+
+@functools.lru_cache(maxsize=None)
+def chol_inv_factor_body(T: str, sb: int) -> str:
+    """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
+    each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``."""
+    lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), a[rb + min({c}u, nb - 1u)], "
+             f"live && {c}u <= i);" for c in range(sb)]
+    for j in range(sb):
+        h = (j % 2) * sb
+        lines += [f"col[{h}u + i] = v{j};", "workgroupBarrier();", f"let d{j} = col[{h + j}u];",
+                  f"if (i == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) {{ info[b] = k0 + {j + 1}u; }}",
+                  f"let t{j} = v{j} / d{j};"]
+        lines += [f"v{c} = v{c} - t{j} * col[{h + c}u];" for c in range(j + 1, sb)]
+        lines += [f"let s{j} = wg_sqrtcr_{T}(d{j});", f"v{j} = select(v{j} / s{j}, s{j}, i == {j}u);"]
+    for c in range(sb):
+        lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);", f"sh[i * {sb}u + {c}u] = o{c};",
+                  f"if (live && {c}u < nb) {{ a[rb + {c}u] = o{c}; }}"]
+    return "\n".join("        " + line for line in lines)
+
+
+def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, inverse: bool) -> None:
+    """Factor the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` in place (its upper
+    triangle zeroed) and, with ``inverse``, write W = L11^-T (side x side, padded with the identity) into ``ws``
+    (``linalg_chol_inv.wgsl``; one workgroup a matrix)."""
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(nb)
+
+    def build() -> launch.Kernel:
+        inverse_body = reg_solve(T, side, True, False, f"sh[{{r}}u * {side}u + {{q}}u]",
+                                 f"select({T}(0.0), {T}(1.0), i == {{r}}u)", f"ws[wb + i * {side}u + {{r}}u] = v{{r}};")
+        return launch.Kernel("linalg_chol_inv.wgsl", (launch.write("a", f"array<{T}>"),
+                                                      launch.write("info", "array<u32>"),
+                                                      launch.write("ws", f"array<{T}>")),
+                             dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=2 * side, SH_LEN=side * side,
+                                  FACTOR=chol_inv_factor_body(T, side), INVERSE=inverse_body), workgroup=side)
+    params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse), 0, 0)
+    _run_mirrors(device, ("linalg_chol_inv", d.name, side), build, [a.mirror, info.mirror, ws], params, batch)
+
+
+@functools.lru_cache(maxsize=None)
+def chol_apply_body(T: str, sb: int, rows: int) -> str:
+    """linalg_chol_apply.wgsl's BODY: rows / 16 x sb / 16 sums in registers over the staged tile and W, stored."""
+    na, nk = rows // 16, sb // 16
+    pairs = [(x, k) for x in range(na) for k in range(nk)]
+    lines = [f"var c{x}_{k} = {T}(0.0);" for x, k in pairs]
+    lines.append("for (var q = 0u; q < SB; q = q + 1u) {")
+    lines += [f"    let x{x} = at[(ty + {16 * x}u) * SB + q];" for x in range(na)]
+    lines += [f"    let w{k} = wt[q * SB + tx + {16 * k}u];" for k in range(nk)]
+    lines += [f"    c{x}_{k} = c{x}_{k} + x{x} * w{k};" for x, k in pairs]
+    lines.append("}")
+    lines += [f"if (r0 + ty + {16 * x}u < n && tx + {16 * k}u < nb) {{ "
+              f"a[abase + (r0 + ty + {16 * x}u) * n + k0 + tx + {16 * k}u] = c{x}_{k}; }}" for x, k in pairs]
+    return "\n".join("    " + line for line in lines)
+
+
+def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int) -> None:
+    """L21 = A21 W in place below the diagonal block [k0, k0 + nb)^2 of every matrix of ``a``, W = L11^-T from
+    ``cholesky_inv`` in ``ws`` (``linalg_chol_apply.wgsl``: whole rows a workgroup, so reads and writes never
+    cross workgroups)."""
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(nb)
+    rows = _chol_apply_rows(device, d, side)
+    groups = math.ceil((n - k0 - nb) / rows)
+    if groups * batch == 0:
+        return
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_chol_apply.wgsl", (launch.write("a", f"array<{T}>"), launch.read("ws", f"array<{T}>")),
+                             dict(T=T, SB=side, R=rows, SB_SB=side * side, R_SB=rows * side,
+                                  BODY=chol_apply_body(T, side, rows)), workgroup=PANEL_WG)
+    params = layout.u32s(n, k0, nb, batch, groups, ws.size // max(batch, 1), 0, 0)
+    compiled = launch.compile(device, ("linalg_chol_apply", d.name, side, rows), build)
+    launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.buffer()], params, workgroups=groups * batch)
+
+
 # -- the LU panel: tournament pivoting --------------------------------------------------------------------------
 TSLU_IDS = 2048  # rows one tournament workgroup factors at most (a leaf's block, the root's candidates)
 tslu_rows: int | None = None  # rows a leaf (None: about sqrt(rows * nb), see ``tslu_plan``); tests force small ones
@@ -462,6 +587,120 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
                              workgroup=WG)
     params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
     _run(device, ("linalg_swap", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
+
+
+# -- the substitution with inverted diagonal blocks (trsm as GEMM) ----------------------------------------------
+SUBST_STEP: bool | None = False  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
+# block's X[t] = T^-1 (X[t] - A[t, s] X[s]) and the plain rows' update) instead of a trsm and a matmul update a block
+# (256 + 254 launches at n = 4096); off until a GPU run measures it (python -m benchmarks.linbig_sweep --ops solve
+# inv, variants subst_*); None: on GPUs
+SUBST_DIAG = "solve"  # how SUBST_STEP finishes the target block: "solve" (its workgroup solves the triangle, a column
+# an invocation in registers: backward stable as the default path) or "inverse" (trsm as GEMM: T^-1 from one
+# ``lu_diag_inv`` launch after the factorisation; the backward error then grows with the diagonal blocks'
+# condition: lavapipe, n = 160, float64 Hilbert 381 n eps against the default's 1e-4 n eps, random cond 1e12 alike)
+SUBST_STEP_MAX_K: int | None = None  # right-hand sides up to which SUBST_STEP applies (None: any; inv has n)
+SUBST_COLS = 32  # columns of X a ``lu_subst`` workgroup (16 where X has at most 16)
+
+
+def subst_step(device, d: DType, block: int, k: int) -> bool:
+    """Whether SUBST_STEP takes a substitution in blocks of ``block`` rows with ``k`` right-hand sides in ``d``:
+    on (None: on GPUs), k within SUBST_STEP_MAX_K, block <= 64 and ``lu_subst``'s tiles fit workgroup memory."""
+    on = _reg_default(device) if SUBST_STEP is None else bool(SUBST_STEP)
+    side = _bucket(block)
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    return (on and (SUBST_STEP_MAX_K is None or k <= SUBST_STEP_MAX_K) and 1 <= block <= 64
+            and (side * side + side * max(SUBST_COLS, 16)) * d.device_itemsize <= limit)
+
+
+def lu_diag_inv(device, a, inv: Mirror, n: int, batch: int, block: int) -> None:
+    """L11^-1 and U11^-1 of every diagonal block (``block`` rows; the last one of a matrix may be shorter) of every
+    LU-factored matrix of the contiguous stack ``a`` into ``inv`` (batch x nblk x 2 x side^2, side = block rounded up
+    to 16, padded with the identity), in one launch (``linalg_lu_diag_inv.wgsl``)."""
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(block)
+    nblk = -(-n // block)
+
+    def build() -> launch.Kernel:
+        lbody = reg_solve(T, side, True, True, f"sh[{{r}}u * {side}u + {{q}}u]", f"select({T}(0.0), {T}(1.0), i == {{r}}u)",
+                          f"inv[ib + {{r}}u * {side}u + i] = v{{r}};")
+        ubody = reg_solve(T, side, False, False, f"sh[{{r}}u * {side}u + {{q}}u]",
+                          f"select({T}(0.0), {T}(1.0), i == {{r}}u)", f"inv[ub + {{r}}u * {side}u + i] = v{{r}};")
+        return launch.Kernel("linalg_lu_diag_inv.wgsl", (launch.read("a", f"array<{T}>"),
+                                                         launch.write("inv", f"array<{T}>")),
+                             dict(T=T, SB=side, SH_LEN=side * side, LBODY=lbody, UBODY=ubody), workgroup=2 * side)
+    params = layout.u32s(n, batch, block, nblk)
+    compiled = launch.compile(device, ("linalg_lu_diag_inv", d.name, side), build)
+    launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer_for_write()], params, workgroups=batch * nblk)
+
+
+@functools.lru_cache(maxsize=None)
+def lu_subst_parts(T: str, sb: int, cw: int, diag: str, upper: bool) -> dict[str, str]:
+    """linalg_lu_subst.wgsl's BODY, STAGE, PUT, FINISH, APPLY and STORE for SB = sb, CW = cw (256 invocations:
+    TY = 256 / cw rows of invocations, M = sb / TY rows each), the target block finished by ``diag`` ("solve": the
+    triangle, U with ``upper`` else unit L, solved a column an invocation; "inverse": the GEMM with T^-1)."""
+    ty = PANEL_WG // cw
+    ms = range(sb // ty)
+
+    def gemm(acc: str) -> list[str]:
+        lines = [f"var {acc}{m} = {T}(0.0);" for m in ms] + ["for (var q = 0u; q < SB; q = q + 1u) {",
+                                                             "    let w = xt[q * CW + tx];"]
+        lines += [f"    {acc}{m} = {acc}{m} + at[(ty + {ty * m}u) * SB + q] * w;" for m in ms]
+        return lines + ["}"]
+    body = gemm("s")
+    for m in ms:
+        body += [f"let row{m} = r0 + ty + {ty * m}u;", f"let ok{m} = row{m} < rend && col < kc;",
+                 f"var t{m} = {T}(0.0);", f"if (ok{m}) {{ t{m} = x[xbase + row{m} * k + col] - s{m}; }}"]
+    put = [f"xt[(ty + {ty * m}u) * CW + tx] = t{m};" for m in ms]
+    store = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = t{m}; }}" for m in ms]
+    if diag == "inverse":
+        stage = ["let ib = b * p.invs + p.tinv;", f"for (var e = lid; e < SB * SB; e = e + {PANEL_WG}u) {{",
+                 "    at[e] = inv[ib + e];", "}"]
+        finish = []
+        apply = gemm("u") + [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = u{m}; }}" for m in ms]
+    else:
+        stage = [f"for (var e = lid; e < SB * SB; e = e + {PANEL_WG}u) {{", "    let r = e / SB;", "    let q = e % SB;",
+                 f"    var v = select({T}(0.0), {T}(1.0), r == q);",
+                 "    if (r < p.tb && q < p.tb) { v = a[abase + (p.t0 + r) * n + p.t0 + q]; }", "    at[e] = v;", "}"]
+        solve = reg_solve(T, sb, not upper, not upper, "at[{r}u * SB + {q}u]", "xt[{r}u * CW + tx]",
+                          "xt[{r}u * CW + tx] = v{r};")
+        finish = ["if (lid < CW) {"] + ["    " + line.strip() for line in solve.splitlines()] + ["}"]
+        apply = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = xt[(ty + {ty * m}u) * CW + tx]; }}" for m in ms]
+    indent = {"BODY": 4}
+    return {name: "\n".join(" " * indent.get(name, 8) + line for line in lines)
+            for name, lines in (("BODY", body), ("STAGE", stage), ("PUT", put), ("FINISH", finish),
+                                ("APPLY", apply), ("STORE", store))}
+
+
+def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int | None, tgt: int, upper: bool,
+             p0: int, p1: int, kc: int | None = None) -> None:
+    """One block step of the substitution with inverted diagonal blocks (``linalg_lu_subst.wgsl``) on the contiguous
+    stack x (batch, n, k): with s = block ``src`` (None: none) and t = block ``tgt``, X[t] = T^-1 (X[t] - A[t, s] X[s])
+    (T = U with ``upper``, else L; T^-1 from ``lu_diag_inv`` in ``inv``) and X[r] -= A[r, s] X[s] for the rows
+    [p0, p1); ``kc``: only X's first kc columns (None: all; inv's triangular forward pass: the others are zero)."""
+    k = x.shape[-1]
+    kc = k if kc is None else min(kc, k)
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(block)
+    cw = 16 if kc <= 16 else SUBST_COLS
+    nblk = -(-n // block)
+    j0 = 0 if src is None else src * block
+    jb = 0 if src is None else min(block, n - j0)
+    t0 = tgt * block
+    ptiles = -(-max(p1 - p0, 0) // side)
+    ctiles = -(-kc // cw)
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_lu_subst.wgsl", (launch.read("a", f"array<{T}>"), launch.read("inv", f"array<{T}>"),
+                                                      launch.write("x", f"array<{T}>")),
+                             dict(T=T, SB=side, CW=cw, SB_SB=side * side, SB_CW=side * cw,
+                                  **lu_subst_parts(T, side, cw, SUBST_DIAG, upper)), workgroup=PANEL_WG)
+    params = layout.u32s(n, k, batch, j0, jb, t0, min(block, n - t0), (2 * tgt + int(upper)) * side * side, p0, p1,
+                         ptiles, ctiles, nblk * 2 * side * side, kc, 0, 0)
+    compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw, SUBST_DIAG, upper), build)
+    launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer(), x.mirror.buffer_for_write()], params,
+                    workgroups=batch * (1 + ptiles) * ctiles)
 
 
 # -- trailing updates -------------------------------------------------------------------------------------------

@@ -54,6 +54,9 @@ BLOCK = 64  # panel width of the blocked path (tests lower it to reach the block
 # Knobs of the large path (issue 12; benchmarks/linbig_sweep.py times every setting against the default):
 BLOCK_BIG: int | None = None  # panel width for n >= BIG_N (None: BLOCK)
 BIG_N = 2048
+CHOL_BLOCK_BIG: int | None = 128  # Cholesky's panel width for n >= BIG_N where kernels.linalg_factor.CHOL_INV takes
+# it (its default: on GPUs from BIG_N on; H100 2026-12-06 `python -m benchmarks.linbig_sweep --sizes 4096 --ops
+# cholesky`: 128-wide panels of 32-wide diagonal blocks 8.62 ms, 64 / 64 9.50, the fused panel 9.48); None: BLOCK_BIG
 # LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
 # measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
 # (the tournament panel's latency grows with its width faster than the extra launches cost); Cholesky keeps 64
@@ -196,6 +199,11 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None
     width = _width(n, lu)
     if lu and ws is None:
         ws = _k.Workspace(dev, w.dtype, n, batch, width)
+    big = n >= BIG_N
+    cwidth = CHOL_BLOCK_BIG if big and CHOL_BLOCK_BIG else width
+    if not lu and _k.chol_inv(dev, w.dtype, cwidth, big):
+        _cholesky_inv(w, info, cwidth, _k.chol_inv_inner(big))
+        return
     if not lu and _k.chol_fused(dev, w.dtype, width):
         _cholesky_fused(w, info, width)
         return
@@ -237,14 +245,79 @@ def _cholesky_fused(w: Array, info: Array, width: int) -> None:
         prev, pnb = k0, nb
 
 
-def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False) -> None:
+def _cholesky_inv(w: Array, info: Array, width: int, inner: int) -> None:
+    """Cholesky in place, trsm as GEMM (``kernels.linalg_factor.CHOL_INV``): per diagonal block the block and
+    W = L11^-T (``cholesky_inv``), L21 = A21 W (``cholesky_apply``); panels wider than ``CHOL_INV_INNER`` as
+    sub-panels (``inner`` wide), each also updating the panel's columns right of it; then the trailing update of the
+    whole panel."""
+    dev = w.device
+    batch, n, _ = w.shape
+    inner = min(width, inner)
+    side = _k._bucket(inner)
+    ws = Mirror(w.dtype, max(batch * side * side, 1), dev)  # a diagonal block's W
+    for k0 in range(0, n, width):
+        k1 = min(k0 + width, n)
+        for s0 in range(k0, k1, inner):
+            sb = min(inner, k1 - s0)
+            s1 = s0 + sb
+            _k.cholesky_inv(dev, w, info, ws, n, batch, s0, sb, s1 < n and not _k.CHOL_INV_TRSM)
+            if s1 == n:
+                return
+            lower = _block(w, s1, s0, n - s1, sb)
+            if _k.CHOL_INV_TRSM:  # the control: L21 = A21 L11^-T by the triangular solve
+                _k.trsm(dev, _block(w, s0, s0, sb, sb), lower.mT, lower=True, unit=False)
+            else:
+                _k.cholesky_apply(dev, w, ws, n, batch, s0, sb)
+            if s1 < k1:  # the panel's columns right of this block: C[s1:, s1:k1] -= L[s1:, s0:s1] L[s1:k1, s0:s1]^T
+                _k.update(dev, _block(w, s1, s1, n - s1, k1 - s1), lower, _block(w, s1, s0, k1 - s1, sb).mT,
+                          tri=True)
+        lower = _block(w, k1, k0, n - k1, k1 - k0)
+        _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
+
+
+def _subst_block(n: int) -> int:
+    """The substitution's block height for order n."""
+    return SUBST_BLOCK or _width(n, True)
+
+
+def _subst_ws(w: Array, k: int) -> Mirror | None:
+    """Where ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides: the
+    buffer of the diagonal blocks' inverses (SUBST_DIAG "inverse"; one element otherwise, bound and never read);
+    else None."""
+    batch, n, _ = w.shape
+    block = _subst_block(n)
+    if not _k.subst_step(w.device, w.dtype, block, k):
+        return None
+    side = _k._bucket(block)
+    size = batch * -(-n // block) * 2 * side * side if _k.SUBST_DIAG == "inverse" else 0
+    return Mirror(w.dtype, max(size, 1), w.device)  # ("solve": bound, never read)
+
+
+def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, sub_ws: Mirror | None = None) -> None:
     """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path).  ``tri``: X is I
     (inv): the forward pass solves L Y = I on the lower triangle's block columns only (L^-1 is lower), and the
-    pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P)."""
+    pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P).  ``sub_ws`` (from ``_subst_ws``): one launch a
+    block (``kernels.linalg_factor.SUBST_STEP``) instead of a trsm and an update."""
     dev = w.device
     batch, n, _ = w.shape
     k = x.shape[-1]
-    block = SUBST_BLOCK or _width(n, True)
+    block = _subst_block(n)
+    if sub_ws is not None:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
+        if _k.SUBST_DIAG == "inverse":
+            _k.lu_diag_inv(dev, w, sub_ws, n, batch, block)
+        if not tri:
+            _k.swap(dev, piv, x, n, 0, n)
+        nblk = -(-n // block)
+        for t in range(nblk):  # forward: L (unit lower), the rows below t updated from the block before it (none first)
+            below = min((t + 1) * block, n)
+            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t - 1 if t else None, t, False, below, n if t else below,
+                        kc=(t + 1) * block if tri else None)
+        for t in reversed(range(nblk)):  # backward: U, the rows above t updated from the block after it
+            last = t + 1 == nblk
+            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, None if last else t + 1, t, True, 0, 0 if last else t * block)
+        if tri:
+            _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
+        return
 
     def rows(r: int, h: int, cols: int = k) -> Array:
         return Array._trusted_view(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
@@ -282,7 +355,8 @@ def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
-            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, id(_mm.override))
+            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_DIAG,
+            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, id(_mm.override))
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
@@ -326,12 +400,14 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
     ws = _k.Workspace(dev, w.dtype, n, batch, _width(n, True))
     tri = gen_id and INV_TRI
+    sub_ws = _subst_ws(w, x.shape[-1])
 
     def launches() -> None:
         _factor(w, info, piv, True, ws)
-        _lu_solve(w, piv, x, tri=tri)
+        _lu_solve(w, piv, x, tri=tri, sub_ws=sub_ws)
     _replayed(dev, ("lu_solve", w.dtype.name, batch, n, x.shape, tri),
-              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm], launches)
+              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm]
+              + ([sub_ws] if sub_ws is not None else []), launches)
     _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
