@@ -228,7 +228,8 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
          "tslu_reg": {"TSLU_REG": True}, "tslu_loop": {"TSLU_REG": False},  # the defaults on GPUs / CPU adapters
-         "subst_step": {"SUBST_STEP": True}, "subst_step_inverse": {"SUBST_STEP": True, "SUBST_DIAG": "inverse"},
+         "subst_step": {"SUBST_STEP": True, "SUBST_STEP_MAX_K": None},
+         "subst_step_inverse": {"SUBST_STEP": True, "SUBST_DIAG": "inverse", "SUBST_STEP_MAX_K": None},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
                  "LU_FINISH_REG": True, "CHOL_FUSED": True}}  # (TSLU_* alone: lavapipe compiles them slowly)
 
@@ -908,6 +909,7 @@ def test_subst_step(blocked, monkeypatch, diag, dt, sblock):
     compile_ = launch.compile
     monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (seen.append(key[0]), compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "SUBST_STEP", True)
+    monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)  # inv's n right-hand sides too (the default keeps them off)
     monkeypatch.setattr(K, "SUBST_DIAG", diag)
     monkeypatch.setattr(F, "SUBST_BLOCK", sblock)
     rng = np.random.default_rng(7 + (sblock or 0))
@@ -930,6 +932,7 @@ def test_subst_step(blocked, monkeypatch, diag, dt, sblock):
 def test_subst_step_columns(blocked, monkeypatch, cols):
     # SUBST_COLS: 64 (and 16) columns a workgroup, with 70 right-hand sides (the last tile partial)
     monkeypatch.setattr(K, "SUBST_STEP", True)
+    monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)
     monkeypatch.setattr(K, "SUBST_COLS", cols)
     rng = np.random.default_rng(cols)
     a = well_conditioned(rng, (2, 29, 29), np.float32)
@@ -939,7 +942,7 @@ def test_subst_step_columns(blocked, monkeypatch, cols):
 
 
 def test_subst_step_where_it_applies(blocked, monkeypatch):
-    # off by default (until a GPU run measures it); None: on GPUs; SUBST_STEP_MAX_K keeps wide right-hand sides
+    # None by default: on GPUs (off on this CPU adapter); SUBST_STEP_MAX_K (16 by default) keeps wide right-hand sides
     # (inv) on the old path; INV_TRI's triangular forward pass (X's first (t + 1) block columns at block t, the pivots
     # on the columns at the end); blocks past 64 rows or tiles beyond the device's workgroup memory (float64 64-row
     # blocks on 32 KiB) refuse

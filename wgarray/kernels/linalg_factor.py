@@ -590,15 +590,17 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
 
 
 # -- the substitution with inverted diagonal blocks (trsm as GEMM) ----------------------------------------------
-SUBST_STEP: bool | None = False  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
+SUBST_STEP: bool | None = None  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
 # block's X[t] = T^-1 (X[t] - A[t, s] X[s]) and the plain rows' update) instead of a trsm and a matmul update a block
-# (256 + 254 launches at n = 4096); off until a GPU run measures it (python -m benchmarks.linbig_sweep --ops solve
-# inv, variants subst_*); None: on GPUs
+# (256 + 254 launches at n = 4096); None: on GPUs.  H100 2026-12-06 (``python -m benchmarks.linbig_sweep --sizes 4096
+# 1024 --ops solve inv``, gpu_results s24/8/lc_lu.txt): solve 4096 (16 rhs) 33.48 -> 30.86 ms (0.43x -> 0.47x torch),
+# 1024 6.43 -> 6.03; inv (n right-hand sides) lost (49.5 -> 70.9 ms; with INV_TRI and 64 columns 53.5), hence
+# SUBST_STEP_MAX_K = 16
 SUBST_DIAG = "solve"  # how SUBST_STEP finishes the target block: "solve" (its workgroup solves the triangle, a column
 # an invocation in registers: backward stable as the default path) or "inverse" (trsm as GEMM: T^-1 from one
 # ``lu_diag_inv`` launch after the factorisation; the backward error then grows with the diagonal blocks'
 # condition: lavapipe, n = 160, float64 Hilbert 381 n eps against the default's 1e-4 n eps, random cond 1e12 alike)
-SUBST_STEP_MAX_K: int | None = None  # right-hand sides up to which SUBST_STEP applies (None: any; inv has n)
+SUBST_STEP_MAX_K: int | None = 16  # right-hand sides up to which SUBST_STEP applies (None: any; inv has n)
 SUBST_COLS = 32  # columns of X a ``lu_subst`` workgroup (16 where X has at most 16)
 
 

@@ -138,7 +138,7 @@ TABLE: dict[tuple[int, int, int, int], VariantLike] = {
     (2048, 2048, 2048, 1): "128x128_8x8_k16_db",
     (4096, 4096, 4096, 1): "128x256_8x16_k8_r_db",
     (8192, 8192, 8192, 1): "128x256_8x16_k8_r_db",
-    (256, 256, 256, 64): "128x128_8x8_k16_w_db2",  # H100 2026-12-06 (as _u): 32.0 TFLOP/s, 0.75x torch
+    (256, 256, 256, 64): "128x128_8x8_k8_w_db2",  # H100 2026-12-06 (as _u, s24/8/mm64.txt): 36.5 TFLOP/s, 0.86x
 }
 
 # The override hook: a variant (name or Variant) used for every 4-byte matmul, or a callable

@@ -30,7 +30,9 @@ MAX_SWEEPS = 40
 # idles while Python records the next sweep (the H100's "rest", 27% of eigh 1024); sweeps past convergence are exact
 # no-ops (no pair rotates: J = I, the products and permutations copy), so skipping the reads of the first sweeps
 # costs only the sweeps a fast-converging input (diagonal, zero, tiny) runs in vain.  Random input takes 6-12.
-CHECK_FROM = 0
+# H100 2026-12-06 (``python -m benchmarks.spectral_sweep --ops eigh svd``, gpu_results s24/8/spec3.txt): 6 took eigh
+# 1024 78.8 -> 68.7 ms (numpy 109.3) and the svd 143.8 -> 128.8 (numpy 342.0).
+CHECK_FROM = 6
 # Knobs (tests force the block path at small n through them): the block size b (None: the largest that fits the
 # device's workgroup memory, ``kernels.linalg_spectral.block_size``), the n from which eigh / the svd take the
 # block path on a GPU (the scalar Jacobi of ``linalg_jacobi.wgsl`` below it), and whether CPU (software) adapters
