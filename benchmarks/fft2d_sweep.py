@@ -135,7 +135,7 @@ def main(argv=None) -> None:
     print(f"device: {dev.properties.name} ({dev.properties.backend}); workgroup memory "
           f"{lim.max_compute_workgroup_storage_size} B; invocations {lim.max_compute_invocations_per_workgroup}; "
           f"torch: {torch.cuda.get_device_name() if torch else 'none'}; reg defaults {K.REG_DEFAULTS}; "
-          f"pool limit {dev.allocator.cache_limit >> 20} MiB", flush=True)
+          f"pool limit {dev.allocator.limit >> 20} MiB", flush=True)
     rng = np.random.default_rng(0)
     for i, spec in enumerate(cases):
         now = time.perf_counter()

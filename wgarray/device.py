@@ -214,7 +214,10 @@ class Device:
         the cache holds (pipeline, bind group layout, *facts), facts being what the caller needs at launch.
         ``entry_point`` names the compute function (wgarray's kernels call theirs ``main``; user kernels choose).
         ``checks=False``: the module is made without naga's runtime checks (``shader_module_unchecked``), for a
-        kernel whose every index is in range by construction."""
+        kernel whose every index is in range by construction (its pipeline is cached apart from a checked one of the
+        same key)."""
+        if not checks:
+            key = (*key, "unchecked")
         hit = self._pipelines.get(key)
         if hit is not None:
             return hit

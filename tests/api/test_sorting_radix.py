@@ -229,8 +229,8 @@ def test_bitonic_network_still_sorts(shape, axis):
 
 @pytest.mark.parametrize("dtype", ["float32", "int64", "uint8"])
 def test_gpu_tiled_scatter_on_any_adapter(monkeypatch, dtype):
-    """The GPUs' tiled scatter (radix_scatter.wgsl), forced on this adapter: several tiles a block, a partial
-    last tile, rows."""
+    """The GPUs' tiled scatter (radix_scatter_reg.wgsl, 64 invocations x 16 keys), forced on this adapter: several
+    tiles a block, a partial last tile, rows."""
     monkeypatch.setattr(radix, "CPU", radix.Shape(wg=64, wide=256, max_blocks=2))
     monkeypatch.setattr(radix, "GPU", radix.Shape(wg=64, wide=256, max_blocks=2))
     rng = np.random.default_rng(6)

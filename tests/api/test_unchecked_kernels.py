@@ -13,7 +13,6 @@ from test_fft import _signal, close
 from test_sorting_radix import ref_argsort, run_radix
 
 import wgarray as wg
-from wgarray import device as wdev
 from wgarray.kernels import fft as K, launch, radix, reduce as R
 
 
@@ -29,16 +28,11 @@ def _spy(monkeypatch) -> list[tuple[str, bool]]:
     return seen
 
 
-def _bare_modules(dev) -> int:
-    """How many of the device's compiled modules were made without runtime checks."""
-    return sum(1 for what in dev._compiled if not what[3])
-
-
-def _module_spy(monkeypatch) -> list[str]:
-    made = []
-    real = wdev.shader_module_unchecked
-    monkeypatch.setattr(wdev, "shader_module_unchecked", lambda d, code: made.append(code) or real(d, code))
-    return made
+def _bare(dev, *names: str) -> bool:
+    """Whether the device caches a pipeline of each kernel ``names`` made without runtime checks (Device.pipeline
+    keys those apart from checked ones)."""
+    have = {k[0] for k in dev._pipelines if k[-1] == "unchecked"}
+    return all(n in have for n in names)
 
 
 def test_knob_defaults():
@@ -54,7 +48,7 @@ def test_knob_defaults():
 ])
 def test_fft_unchecked(monkeypatch, shape, axes, cap):
     dev = wg.default_device()
-    seen, made = _spy(monkeypatch), _module_spy(monkeypatch)
+    seen = _spy(monkeypatch)
     monkeypatch.setattr(K, "UNCHECKED", True)
     host = _signal(len(shape) + shape[-1], shape, np.complex64)
     with K.capacity_limit(cap) if cap else K.capacity_limit(K.local_capacity(dev, 8)):
@@ -62,19 +56,19 @@ def test_fft_unchecked(monkeypatch, shape, axes, cap):
     close(got, np.fft.fftn(host, axes=axes), np.complex64, max(shape))
     tiles = [c for name, c in seen if name == "fft_tile"]
     assert tiles and not any(tiles)  # every tiled pass compiled without checks
-    assert made or _bare_modules(dev)  # (made now, or by an earlier test: the device compiles a source once)
+    assert _bare(dev, "fft_tile")  # (its module made now, or by an earlier test: a source is compiled once)
 
 
 def test_fft_regcols_unchecked(monkeypatch):
     dev = wg.default_device()
-    seen, made = _spy(monkeypatch), _module_spy(monkeypatch)
+    seen = _spy(monkeypatch)
     monkeypatch.setattr(K, "UNCHECKED", True)
     host = _signal(9, (256, 5), np.complex64)
     with K.reg_options(on=True, min_length=16, max_length=1 << 16, per=16), K.capacity_limit(256):
         assert K.reg_plan(dev, 8, 256, 5) is not None
         close(wg.fft.ifft(wg.asarray(host), axis=0), np.fft.ifft(host, axis=0), np.complex64, 256)
     assert ("fft_regcols", False) in seen and ("fft_regcols", True) not in seen
-    assert made or _bare_modules(dev)
+    assert _bare(dev, "fft_regcols")
 
 
 def test_fft_knob_off_keeps_checks(monkeypatch):
@@ -95,7 +89,7 @@ _GPU = dataclasses.replace(radix.GPU, max_blocks=3, pair_blocks=3)
 def test_radix_unchecked(monkeypatch, dtype, desc):
     monkeypatch.setattr(radix, "CPU", _GPU)
     monkeypatch.setattr(radix, "GPU", _GPU)
-    seen, made = _spy(monkeypatch), _module_spy(monkeypatch)
+    seen = _spy(monkeypatch)
     monkeypatch.setattr(radix, "UNCHECKED", True)
     rng = np.random.default_rng(int(desc) + 7)
     a = (rng.standard_normal((2, 3000)) * 1000).astype(dtype)
@@ -107,7 +101,7 @@ def test_radix_unchecked(monkeypatch, dtype, desc):
     np.testing.assert_array_equal(got_v, np.take_along_axis(a, want, 1))
     names = {name: c for name, c in seen if name.startswith("radix_")}
     assert names["radix_hist"] is names["radix_scatter"] is names["radix_dscan"] is False
-    assert made or _bare_modules(wg.default_device())
+    assert _bare(wg.default_device(), "radix_hist", "radix_scatter", "radix_dscan")
     # the public sort of one long row (its values-only direct sort): numpy's order
     b = rng.standard_normal(5000).astype(np.float32)
     np.testing.assert_array_equal(wg.sort(wg.asarray(b)).numpy(), np.sort(b))
@@ -126,7 +120,7 @@ def test_radix_knob_leaves_cpu_kernels_checked(monkeypatch):
 
 
 def test_reduce_unchecked(monkeypatch):
-    seen, made = _spy(monkeypatch), _module_spy(monkeypatch)
+    seen = _spy(monkeypatch)
     monkeypatch.setattr(R, "UNCHECKED", True)
     rng = np.random.default_rng(11)
     x = rng.standard_normal(300_001).astype(np.float32)  # several chunks: a partials pass, then the final one
@@ -142,4 +136,4 @@ def test_reduce_unchecked(monkeypatch):
     assert int(wg.argmin(yg.T[3])) == int(np.argmin(y.T[3]))
     kinds = [c for name, c in seen if name == "reduce"]
     assert kinds and not any(kinds)
-    assert made or _bare_modules(wg.default_device())
+    assert _bare(wg.default_device(), "reduce")

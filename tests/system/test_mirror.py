@@ -733,7 +733,14 @@ def test_the_pool_past_its_limit_evicts_the_longest_idle_blocks(monkeypatch):
         assert al.idle_bytes == 24 * mib  # all three kept (the 2 MiB ones evicted)
         again = [al.alloc(8 * mib) for _ in range(3)]
         assert dev.counters.buffers_allocated == before  # reused, none created
-        del again
+        for b in again:
+            al.free(b)
+        al.trim()  # the largest block handed out is now a live 2 MiB one: the limit falls back
+        assert al.idle_bytes == 0 and al.largest == 2 * mib and al.limit == 6 * mib
+        al.cache_limit = 0  # pooling off: a freed block is destroyed whatever LARGEST_KEPT says
+        blk = al.alloc(mib)
+        al.free(blk)
+        assert al.limit == 0 and al.idle_bytes == 0
     finally:
         dev.close()
 

@@ -72,8 +72,9 @@ class GPUAllocator(Allocator["Device"]):
 
     @property
     def limit(self) -> int:
-        """The idle bytes the pool may hold: ``cache_limit``, or ``LARGEST_KEPT`` largest blocks if that is more."""
-        return max(self.cache_limit, LARGEST_KEPT * self.largest)
+        """The idle bytes the pool may hold: ``cache_limit``, or ``LARGEST_KEPT`` largest blocks if that is more
+        (``cache_limit = 0`` turns pooling off)."""
+        return max(self.cache_limit, LARGEST_KEPT * self.largest) if self.cache_limit > 0 else 0
 
     @property
     def idle_bytes(self) -> int:
@@ -173,7 +174,7 @@ class GPUAllocator(Allocator["Device"]):
         block.buffer.destroy()
 
     def trim(self) -> None:
-        """Destroy every idle buffer in the pool."""
+        """Destroy every idle buffer in the pool; the limit's largest block is then the largest one handed out."""
         with self._dev.stream.lock:
             while self._deferred:
                 self._give_back(self._deferred.pop())
@@ -183,6 +184,7 @@ class GPUAllocator(Allocator["Device"]):
             self._free.clear()
             self._idle.clear()
             self._idle_bytes = 0
+            self.largest = max((b.size for b in self._live), default=0)
 
     def copyin(self, block: DeviceBlock, data: memoryview) -> None:
         self._dev.stream.write(block.buffer, 0, data)

@@ -188,7 +188,8 @@ _NARROW_BOTH, _NARROW_N, _NARROW_M = Variant(32, 32, 4, 4, 16), Variant(128, 32,
 # UNCHECKED: every choice but the override's made without runtime checks (its ``_u`` twin).  H100 2026-12-06
 # (`python -m benchmarks.matmul_sweep`, gpu_results s24/6_mm1.txt, TFLOP/s vs torch with TF32 off): 1024^2 auto
 # 27.3 (0.71x) -> its _u twin 30.5 (0.80x), 128x128_8x8_k16_r_db_s2_u 32.8 (0.86x, TABLE); 4096^2 38.0 (0.74x) -> 42.9
-# (0.83x); 8192^2 38.3 -> 43.0 (0.83x); 64 x 256^2 30.7 (0.72x) -> 128x128_8x8_k16_w_db2_u 32.0 (0.75x, TABLE).
+# (0.83x); 8192^2 38.3 -> 43.0 (0.83x); 64 x 256^2 30.7 (0.72x) -> 128x128_8x8_k8_w_db2_u 36.5 (0.86x, TABLE;
+# s24/8/mm64.txt).
 UNCHECKED = True
 _UNCHECKED_TWIN: dict[Variant, Variant] = {}  # a Variant costs microseconds to build: each twin made once
 

@@ -37,8 +37,8 @@ WORK_FLUSH = 1 << 30  # submit once the recorded dispatches bind this many bytes
 # while Python records the rest.  A host-bound loop (the device dry at every check) backs off to one submit per
 # WORK_FLUSH bytes, as without it; loops of small ops (a few KiB a dispatch) never reach a step between their
 # FEED_AFTER checks.  H100 (2026-12-06, gpu_results s24/3_feed.txt, 64 MiB without the back-off): eigh 1024 149.5 ->
-# 124.7 ms, svd 1024 190 -> 162 ms; the back-off keeps a loop of 2^20-element adds at 6.6 us an op (11.1 without).
-# None: off.
+# 124.7 ms, svd 1024 190 -> 162 ms, but a loop of 2^20-element adds 6.6 -> 11.1 us an op; with the back-off
+# (4_feed2.txt, another run, noisier): eigh 188.6 -> 137.0 ms, svd 221.8 -> 214.2, the adds 7.1 -> 7.5 us.  None: off.
 WORK_FEED: int | None = 64 << 20
 _BIND_GROUP_CACHE = 4096
 _BU = wgpu.BufferUsage

@@ -1,4 +1,4 @@
-// Radix sort pass, step 3, the "reg" ranker (Shape.ranker = "reg"; kernels/radix.py generates the straight-line
+// Radix sort pass, step 3, the GPU scatter's register ranker (kernels/radix.py generates the straight-line
 // parts): each workgroup moves its block's elements to their slots, tile by tile (${TILE} elements = ${WG}
 // invocations x ${ITEMS}).  A tile is loaded coalesced (invocation lid reads elements k * ${WG} + lid) as codes
 // (digit << 16 | position) into workgroup memory, then sorted stably by its 8-bit digit with two counting sorts
