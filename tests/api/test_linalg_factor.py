@@ -265,13 +265,23 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     same = (("trsm_reg", "finish_reg", "chol_fused", "chol_fused_rows5", "tslu_reg") if reg else
             ("trsm_loop", "finish_loop", "tslu_loop"))
     assert (after == before) == (knob in same) and (True in after[1]) == F.INV_TRI
-    assert ("linalg_trsm_reg" in after[1]) == bool(reg if K.TRSM_REG is None else K.TRSM_REG)
+    # inv's 30 right-hand sides take SUBST_STEP's launches where it applies (GPUs by default: up to
+    # SUBST_STEP_MAX_K right-hand sides), else the trsm
+    subst = "linalg_lu_subst" in after[1]
+    assert subst == (bool(reg if K.SUBST_STEP is None else K.SUBST_STEP)
+                     and (K.SUBST_STEP_MAX_K is None or 30 <= K.SUBST_STEP_MAX_K))
+    assert ("linalg_trsm_reg" in after[1]) == (bool(reg if K.TRSM_REG is None else K.TRSM_REG) and not subst)
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
     tslu_reg = reg if K.TSLU_REG is None else K.TSLU_REG
     assert ("linalg_tslu_reg" in after[1]) == tslu_reg and ("linalg_tslu" in after[1]) != tslu_reg
-    fused = reg if K.CHOL_FUSED is None else K.CHOL_FUSED  # None: the device's default, as the register paths
+    # the Cholesky of order 30: CHOL_INV where it applies (GPUs by default from BIG_N on), else the fused panel
+    # (None: the device's default, as the register paths) or the block kernels
+    big = 30 >= F.BIG_N
+    chol_inv = K.chol_inv(dev, wg.float32, F.CHOL_BLOCK_BIG if big and F.CHOL_BLOCK_BIG else F._width(30, False), big)
+    assert ("linalg_chol_inv" in after[1]) == chol_inv
+    fused = not chol_inv and (reg if K.CHOL_FUSED is None else K.CHOL_FUSED)
     assert ("linalg_chol_panel" in after[1]) == fused
-    assert ("linalg_chol_block" in after[1]) != fused
+    assert ("linalg_chol_block" in after[1]) == (not chol_inv and not fused)
     rng = np.random.default_rng(12)
     for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (30, (2,), np.float32)):
         check_all(rng, batch, n, dt)
@@ -949,7 +959,7 @@ def test_subst_step_where_it_applies(blocked, monkeypatch):
     from wgarray import dtypes as D
     dev = wg.default_device()
     limit = dev.properties.limits.max_compute_workgroup_storage_size
-    assert not K.subst_step(dev, D.float32, 32, 16)
+    assert K.subst_step(dev, D.float32, 32, 16) == K._reg_default(dev)  # None: on GPUs
     for gpu in (True, False):
         monkeypatch.setattr(K, "SUBST_STEP", None)
         monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
