@@ -16,9 +16,9 @@
   on a GPU (two-pass plans of 4096-point tiles, of one column or held in registers, measured 1.5-6x slower on
   the H100 and were removed).
 * ``reg_options`` (the default for strided axes of length 4096, ``max_length``: measured faster on the H100 there,
-  slower at 8192 and 16384): such an axis (4096^2's columns) in one pass, C >= 4 columns a workgroup held in registers (64 elements an invocation),
-  the Stockham stages on the registers, the exchanges through workgroup memory in rounds (``fft_regcols.wgsl``,
-  ``benchmarks/fft2d_sweep.py``).
+  slower at 8192 and 16384): such an axis (4096^2's columns) in one pass, C >= 4 columns a workgroup held in
+  registers (64 elements an invocation), the Stockham stages on the registers, the exchanges through workgroup
+  memory in rounds (``fft_regcols.wgsl``, ``benchmarks/fft2d_sweep.py``).
 * Other lengths use Bluestein's algorithm (``fft_chirp.wgsl``): a cyclic convolution of power-of-two length
   through the transforms above; the chirp's spectrum is computed once per (device, length, dtype, direction).
 * Real transforms (``fft_real.wgsl``): an even-length real row is a complex row of half the length (the same
