@@ -809,6 +809,41 @@ def test_chol_inv_apply_rows(blocked, monkeypatch, rows):
     assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, 75, np.float32)
 
 
+@pytest.mark.parametrize("panel_wg", [64, 128])
+def test_panel_wg_in_kernels_and_keys(blocked, monkeypatch, panel_wg):
+    # PANEL_WG is part of every panel kernel's build and cache key: CHOL_INV's cholesky_apply derives its grid
+    # (PANEL_WG / 16 rows of invocations; the old 16 x 16 grid left rows of L21 unwritten at 64: a false
+    # LinAlgError), lu_subst's rows of invocations follow it, and a kernel built at 256 is never reused at another
+    # size (nor the other way round)
+    keys = {}
+    compile_ = launch.compile
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
+        keys.setdefault(K.PANEL_WG, set()).add(key), compile_(d, key, build, **kw))[1])
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "SUBST_STEP", True)
+    monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through compile
+    rng = np.random.default_rng(panel_wg)
+    s = spd(rng, (40, 40), np.float32)
+    a = well_conditioned(rng, (2, 40, 40), np.float32)
+    b = rng.standard_normal((2, 40, 20)).astype(np.float32)
+    a64, tol = a.astype(np.float64), C * 40 * eps(np.float32)
+    for w in (panel_wg, 256, panel_wg):
+        monkeypatch.setattr(K, "PANEL_WG", w)
+        assert K._chol_apply_rows(wg.default_device(), wg.float32, 16) > 0  # chol_inv takes it
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, 40, np.float32)
+        x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+        assert np.all(fro(a64 @ x - b) <= tol * fro(a64) * fro(x))
+    names = ("linalg_chol_apply", "linalg_lu_subst", "linalg_tslu")
+    for name in names:
+        assert any(k[0].startswith(name) for k in keys[panel_wg]), name
+    assert not {k for k in keys[panel_wg] if k[0].startswith(names)} & keys[256]
+    monkeypatch.setattr(K, "PANEL_WG", 24)  # not a whole number of 16-wide rows: chol_inv refuses, the others factor
+    assert not K.chol_inv(wg.default_device(), wg.float32, 16)
+
+
 def test_chol_inv_trsm_control(blocked, monkeypatch):
     # CHOL_INV_TRSM: the register factor with L21 by the triangular solve (no inverse, no GEMM launch)
     seen = []
