@@ -448,6 +448,31 @@ def test_nan_and_inf_input():
     assert not np.isfinite(wg.linalg.det(wg.asarray(b)).item())
 
 
+NAN_PIVOTS = [  # getrf's choices with NaN (isamax: a NaN wins only as the first element, at position j)
+    [[np.nan, 1], [0, 1]],  # a NaN at position 0 is kept: numpy NaN (it was 0 against an exact zero)
+    [[0, 1], [np.nan, 1]],  # a NaN below position 0 never wins: the zero is the pivot, det 0
+    [[1, 1, 3], [0, np.nan, 1], [2, 2, 1]],  # after the swap of rows 0 and 2, row 1 is at position 1: NaN kept
+    [[1, np.nan, 3], [0, 0, 1], [2, 2, 1]],  # ... and row 0 (NaN) is not at position 1: the zero, det 0
+    [[0, 1, 5, 0], [0, 0, 1, 0], [0, 0, np.nan, 1], [1, 0, 0, 0]],  # positions after a chain of swaps
+    [[0, 1, 0, 0], [0, 0, np.nan, 0], [0, 0, 0, 1], [1, 0, 0, 0]],
+]
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_small_nan_pivot_as_isamax(dt):
+    # the small path's pivot search keeps getrf's choice where the column holds a NaN: NaN where numpy's det is
+    # NaN, numpy's exact (0, 0, -inf) or value elsewhere
+    for m in NAN_PIVOTS:
+        a = np.array(m, dtype=dt)
+        d = wg.linalg.det(wg.asarray(a)).item()
+        s, la = (t.item() for t in wg.linalg.slogdet(wg.asarray(a)))
+        with np.errstate(invalid="ignore"):
+            wd, (ws, wla) = np.linalg.det(a), np.linalg.slogdet(a)
+        assert np.isnan(d) == np.isnan(wd) and np.isnan(la) == np.isnan(wla), m
+        if not np.isnan(wd):
+            assert d == wd and s == ws and la == wla, m
+
+
 def test_ill_conditioned():
     n = 12
     h = 1.0 / (np.arange(n)[:, None] + np.arange(n)[None, :] + 1)  # Hilbert, cond ~ 1e16
