@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from test_linalg_complex import BATCH, COMPLEX, DT, SEED, C, cplx, eps, frob  # the same inputs and norms
+from test_linalg_factor import NAN_PIVOTS, det_as_numpy
 
 import wgarray as wg
 
@@ -84,19 +85,8 @@ def test_det_singular_and_special(dt):
 def test_det_nan_pivot_as_izamax(dt):
     """A NaN at the pivot position k is kept (izamax's first element: numpy NaN), a NaN below it never wins
     (an exact zero kept there: numpy 0, -inf); the old key let an exact 0 beat a NaN at k (det 0)."""
-    n = np.nan
-    mats = [[[n, 1], [0, 1]], [[0, 1], [n, 1]], [[0, 1, 1], [n, 1, 2], [0, 3, 1]], [[1, 1, 1], [n, 1, 2], [0, 3, 1]],
-            [[0, 1, 1], [2, 1, 2], [n, 3, 1]], [[n * 1j, 1], [0, 1]]]
-    for m in mats:
-        a = np.array(m, dtype=dt)
-        d = wg.linalg.det(wg.asarray(a)).numpy()
-        s, la = (v.numpy() for v in wg.linalg.slogdet(wg.asarray(a)))
-        with np.errstate(invalid="ignore"):
-            wd, (ws, wla) = np.linalg.det(a), np.linalg.slogdet(a)
-        np.testing.assert_array_equal(np.isnan(d), np.isnan(wd), err_msg=str(m))
-        np.testing.assert_array_equal(np.isnan(la), np.isnan(wla), err_msg=str(m))
-        if not np.isnan(wd):
-            assert d == wd and s == ws and la == wla, m
+    for m in NAN_PIVOTS + [[[complex(0, np.nan), 1], [0, 1]]]:
+        det_as_numpy(np.array(m, dtype=dt))
 
 
 @settings(max_examples=10)

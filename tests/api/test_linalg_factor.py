@@ -458,19 +458,23 @@ NAN_PIVOTS = [  # getrf's choices with NaN (isamax: a NaN wins only as the first
 ]
 
 
+def det_as_numpy(a: np.ndarray) -> None:
+    """det and slogdet of the matrix a: NaN where numpy's are, numpy's exact values elsewhere."""
+    d = wg.linalg.det(wg.asarray(a)).item()
+    s, la = (t.item() for t in wg.linalg.slogdet(wg.asarray(a)))
+    with np.errstate(invalid="ignore"):
+        wd, (ws, wla) = np.linalg.det(a), np.linalg.slogdet(a)
+    assert np.isnan(d) == np.isnan(wd) and np.isnan(la) == np.isnan(wla), a
+    if not np.isnan(wd):
+        assert d == wd and s == ws and la == wla, a
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 def test_small_nan_pivot_as_isamax(dt):
     # the small path's pivot search keeps getrf's choice where the column holds a NaN: NaN where numpy's det is
     # NaN, numpy's exact (0, 0, -inf) or value elsewhere
     for m in NAN_PIVOTS:
-        a = np.array(m, dtype=dt)
-        d = wg.linalg.det(wg.asarray(a)).item()
-        s, la = (t.item() for t in wg.linalg.slogdet(wg.asarray(a)))
-        with np.errstate(invalid="ignore"):
-            wd, (ws, wla) = np.linalg.det(a), np.linalg.slogdet(a)
-        assert np.isnan(d) == np.isnan(wd) and np.isnan(la) == np.isnan(wla), m
-        if not np.isnan(wd):
-            assert d == wd and s == ws and la == wla, m
+        det_as_numpy(np.array(m, dtype=dt))
 
 
 def test_ill_conditioned():
