@@ -126,7 +126,7 @@ ${ENTRY}
             }
             var best = ${T}(-1.0);
             var pr = n;
-            var nan_seen = false;
+            var total = ${T}(0.0);  // NaN iff a candidate is (|a| >= 0: inf + inf stays inf): one add a row
             for (var r = 0u; r < NB; r = r + 1u) {
                 if (r < n && !taken(lo, hi, r)) {
                     let v = abs(sh[base + j * n + r]);
@@ -137,10 +137,10 @@ ${ENTRY}
                         best = v;
                         pr = r;
                     }
-                    nan_seen = nan_seen || wg_isnan_${T}(v);
+                    total = total + v;
                 }
             }
-            if (nan_seen) {
+            if (wg_isnan_${T}(total)) {
                 // isamax: a NaN wins where it is the first element, i.e. in the row getrf's swaps have put at
                 // position j (rows here never move): at[s] from the swaps so far (the row at position s moves to
                 // the pivot's place), each computed once
