@@ -458,6 +458,35 @@ def test_nan_and_inf_input():
     assert not np.isfinite(wg.linalg.det(wg.asarray(b)).item())
 
 
+NAN_PIVOTS = [  # getrf's choices with NaN (isamax: a NaN wins only as the first element, at position j)
+    [[np.nan, 1], [0, 1]],  # a NaN at position 0 is kept: numpy NaN (it was 0 against an exact zero)
+    [[0, 1], [np.nan, 1]],  # a NaN below position 0 never wins: the zero is the pivot, det 0
+    [[1, 1, 3], [0, np.nan, 1], [2, 2, 1]],  # after the swap of rows 0 and 2, row 1 is at position 1: NaN kept
+    [[1, np.nan, 3], [0, 0, 1], [2, 2, 1]],  # ... and row 0 (NaN) is not at position 1: the zero, det 0
+    [[0, 1, 5, 0], [0, 0, 1, 0], [0, 0, np.nan, 1], [1, 0, 0, 0]],  # positions after a chain of swaps
+    [[0, 1, 0, 0], [0, 0, np.nan, 0], [0, 0, 0, 1], [1, 0, 0, 0]],
+]
+
+
+def det_as_numpy(a: np.ndarray) -> None:
+    """det and slogdet of the matrix a: NaN where numpy's are, numpy's exact values elsewhere."""
+    d = wg.linalg.det(wg.asarray(a)).item()
+    s, la = (t.item() for t in wg.linalg.slogdet(wg.asarray(a)))
+    with np.errstate(invalid="ignore"):
+        wd, (ws, wla) = np.linalg.det(a), np.linalg.slogdet(a)
+    assert np.isnan(d) == np.isnan(wd) and np.isnan(la) == np.isnan(wla), a
+    if not np.isnan(wd):
+        assert d == wd and s == ws and la == wla, a
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_small_nan_pivot_as_isamax(dt):
+    # the small path's pivot search keeps getrf's choice where the column holds a NaN: NaN where numpy's det is
+    # NaN, numpy's exact (0, 0, -inf) or value elsewhere
+    for m in NAN_PIVOTS:
+        det_as_numpy(np.array(m, dtype=dt))
+
+
 def test_ill_conditioned():
     n = 12
     h = 1.0 / (np.arange(n)[:, None] + np.arange(n)[None, :] + 1)  # Hilbert, cond ~ 1e16
@@ -817,6 +846,41 @@ def test_chol_inv_apply_rows(blocked, monkeypatch, rows):
     s = spd(np.random.default_rng(rows), (2, 75, 75), np.float32)
     L = wg.linalg.cholesky(wg.asarray(s)).numpy()
     assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, 75, np.float32)
+
+
+@pytest.mark.parametrize("panel_wg", [64, 128])
+def test_panel_wg_in_kernels_and_keys(blocked, monkeypatch, panel_wg):
+    # PANEL_WG is part of every panel kernel's build and cache key: CHOL_INV's cholesky_apply derives its grid
+    # (PANEL_WG / 16 rows of invocations; the old 16 x 16 grid left rows of L21 unwritten at 64: a false
+    # LinAlgError), lu_subst's rows of invocations follow it, and a kernel built at 256 is never reused at another
+    # size (nor the other way round)
+    keys = {}
+    compile_ = launch.compile
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
+        keys.setdefault(K.PANEL_WG, set()).add(key), compile_(d, key, build, **kw))[1])
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "SUBST_STEP", True)
+    monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through compile
+    rng = np.random.default_rng(panel_wg)
+    s = spd(rng, (40, 40), np.float32)
+    a = well_conditioned(rng, (2, 40, 40), np.float32)
+    b = rng.standard_normal((2, 40, 20)).astype(np.float32)
+    a64, tol = a.astype(np.float64), C * 40 * eps(np.float32)
+    for w in (panel_wg, 256, panel_wg):
+        monkeypatch.setattr(K, "PANEL_WG", w)
+        assert K._chol_apply_rows(wg.default_device(), wg.float32, 16) > 0  # chol_inv takes it
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, 40, np.float32)
+        x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+        assert np.all(fro(a64 @ x - b) <= tol * fro(a64) * fro(x))
+    names = ("linalg_chol_apply", "linalg_lu_subst", "linalg_tslu")
+    for name in names:
+        assert any(k[0].startswith(name) for k in keys[panel_wg]), name
+    assert not {k for k in keys[panel_wg] if k[0].startswith(names)} & keys[256]
+    monkeypatch.setattr(K, "PANEL_WG", 24)  # not a whole number of 16-wide rows: chol_inv refuses, the others factor
+    assert not K.chol_inv(wg.default_device(), wg.float32, 16)
 
 
 def test_chol_inv_trsm_control(blocked, monkeypatch):

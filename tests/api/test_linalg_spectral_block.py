@@ -253,6 +253,31 @@ def test_check_from(calls, monkeypatch, check_from):
     _svd_ok(a, False)
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("inner", [None, 1])
+def test_check_from_sweeps_past_convergence_exact(monkeypatch, dt, inner):
+    """The sweeps CHECK_FROM runs past convergence change nothing, to the bit: eigh's and the svd's outputs for a
+    near-diagonal input (converged in a few sweeps) at CHECK_FROM = 0 (a read every sweep) and 8 (all past it)
+    are equal bitwise (bounds alone would not see a drift of a few ulps a sweep); inner: INNER_SWEEPS = 1 too."""
+    if inner is not None:
+        _inner(monkeypatch, inner)
+    rng = np.random.default_rng(11)
+    n = 10
+    a = (np.diag(np.arange(1, n + 1) * 1.5) + 1e-3 * base._sym(rng.standard_normal((2, n, n)))).astype(dt)
+    out = {}
+    for check_from in (0, 8):
+        monkeypatch.setattr(bj, "CHECK_FROM", check_from)
+        with forced(2) as count:
+            out[check_from] = ([t.numpy() for t in wg.linalg.eigh(wg.asarray(a))] +
+                               [t.numpy() for t in wg.linalg.svd(wg.asarray(a))])
+        assert count["eigh"] == 1 and count["svd"] == 1
+        if check_from == 0:
+            assert count["max_sweeps"] < 8, count  # converged before 8: CHECK_FROM = 8 runs sweeps past it
+    for x, y in zip(out[0], out[8]):
+        assert x.tobytes() == y.tobytes()
+    assert np.abs(out[8][0] - np.linalg.eigvalsh(a.astype(np.float64))).max() <= base._tol(a)
+
+
 def test_cached_dispatches_render_nothing(calls, monkeypatch):
     """Once its pipelines are compiled, a block call renders no WGSL template (each of its ~1,100 dispatches at
     n = 1024 rendered two before: host time while the device waits for the next sweep)."""

@@ -176,7 +176,8 @@ def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> Non
                              dict(HELPERS=source.helpers([d]), T=T, STAGED="true" if staged else "false",
                                   SH_LEN=bucket * bucket if staged else 1), workgroup=PANEL_WG)
     params = layout.u32s(n, k0, nb, k0 + nb, batch, 0, 0, 0)
-    _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0), build, [a, info], params, batch)
+    _run(device, ("linalg_chol_block", d.name, staged, bucket if staged else 0, PANEL_WG), build, [a, info], params,
+         batch)
 
 
 CHOL_FUSED: bool | None = None  # one launch a Cholesky panel: the diagonal block and L21 (linalg_chol_panel.wgsl);
@@ -217,7 +218,7 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
                                   BODY=body), workgroup=PANEL_WG)
     params = layout.u32s(n, k0, nb, batch, groups, prev + 1, pnb, int(groups == 0), ws.size // max(batch, 1),
                                  0, 0, 0)
-    _run_mirrors(device, ("linalg_chol_panel", d.name, side, CHOL_ROWS), build, [a.mirror, info.mirror, ws], params,
+    _run_mirrors(device, ("linalg_chol_panel", d.name, side, CHOL_ROWS, PANEL_WG), build, [a.mirror, info.mirror, ws], params,
                  batch * (groups + 1))
 
 
@@ -236,10 +237,13 @@ CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (1
 
 def _chol_apply_rows(device, d: DType, side: int) -> int:
     """Rows a ``cholesky_apply`` workgroup takes: the largest of CHOL_APPLY_ROWS, 32, 16 whose tile and W (side x side)
-    fit the device's workgroup memory, or 0."""
+    fit the device's workgroup memory and that the PANEL_WG invocations' grid covers (16 columns of invocations,
+    PANEL_WG / 16 rows of them, each a whole number of rows: ``chol_apply_body``), or 0."""
     limit = device.properties.limits.max_compute_workgroup_storage_size
+    ty = PANEL_WG // 16
     for r in (64, 32, 16):
-        if r <= CHOL_APPLY_ROWS and (r + side) * side * d.device_itemsize <= limit:
+        if (r <= CHOL_APPLY_ROWS and (r + side) * side * d.device_itemsize <= limit and PANEL_WG % 16 == 0
+                and 1 <= ty <= r and r % ty == 0):
             return r
     return 0
 
@@ -310,18 +314,20 @@ def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: i
 
 
 @functools.lru_cache(maxsize=None)
-def chol_apply_body(T: str, sb: int, rows: int) -> str:
-    """linalg_chol_apply.wgsl's BODY: rows / 16 x sb / 16 sums in registers over the staged tile and W, stored."""
-    na, nk = rows // 16, sb // 16
+def chol_apply_body(T: str, sb: int, rows: int, wg: int) -> str:
+    """linalg_chol_apply.wgsl's BODY for ``wg`` invocations (a grid of wg / 16 rows x 16 columns of them): rows /
+    (wg / 16) x sb / 16 sums in registers over the staged tile and W, stored."""
+    ty = wg // 16
+    na, nk = rows // ty, sb // 16
     pairs = [(x, k) for x in range(na) for k in range(nk)]
     lines = [f"var c{x}_{k} = {T}(0.0);" for x, k in pairs]
     lines.append("for (var q = 0u; q < SB; q = q + 1u) {")
-    lines += [f"    let x{x} = at[(ty + {16 * x}u) * SB + q];" for x in range(na)]
+    lines += [f"    let x{x} = at[(ty + {ty * x}u) * SB + q];" for x in range(na)]
     lines += [f"    let w{k} = wt[q * SB + tx + {16 * k}u];" for k in range(nk)]
     lines += [f"    c{x}_{k} = c{x}_{k} + x{x} * w{k};" for x, k in pairs]
     lines.append("}")
-    lines += [f"if (r0 + ty + {16 * x}u < n && tx + {16 * k}u < nb) {{ "
-              f"a[abase + (r0 + ty + {16 * x}u) * n + k0 + tx + {16 * k}u] = c{x}_{k}; }}" for x, k in pairs]
+    lines += [f"if (r0 + ty + {ty * x}u < n && tx + {16 * k}u < nb) {{ "
+              f"a[abase + (r0 + ty + {ty * x}u) * n + k0 + tx + {16 * k}u] = c{x}_{k}; }}" for x, k in pairs]
     return "\n".join("    " + line for line in lines)
 
 
@@ -340,9 +346,9 @@ def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int) 
     def build() -> launch.Kernel:
         return launch.Kernel("linalg_chol_apply.wgsl", (launch.write("a", f"array<{T}>"), launch.read("ws", f"array<{T}>")),
                              dict(T=T, SB=side, R=rows, SB_SB=side * side, R_SB=rows * side,
-                                  BODY=chol_apply_body(T, side, rows)), workgroup=PANEL_WG)
+                                  BODY=chol_apply_body(T, side, rows, PANEL_WG)), workgroup=PANEL_WG)
     params = layout.u32s(n, k0, nb, batch, groups, ws.size // max(batch, 1), 0, 0)
-    compiled = launch.compile(device, ("linalg_chol_apply", d.name, side, rows), build)
+    compiled = launch.compile(device, ("linalg_chol_apply", d.name, side, rows, PANEL_WG), build)
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.buffer()], params, workgroups=groups * batch)
 
 
@@ -452,12 +458,12 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     if g > 1:
         rpt = -(-r // PANEL_WG)
         params = layout.u32s(n, k0, nb, batch, r, g, stride, 0)
-        _run_mirrors(device, (name, d.name, True, nb, rpt), lambda: _tslu_kernel(d, True, nb, rpt, reg),
+        _run_mirrors(device, (name, d.name, True, nb, rpt, PANEL_WG), lambda: _tslu_kernel(d, True, nb, rpt, reg),
                      bufs, params, batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
     params = layout.u32s(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
-    _run_mirrors(device, (name, d.name, False, nb, rpt), lambda: _tslu_kernel(d, False, nb, rpt, reg),
+    _run_mirrors(device, (name, d.name, False, nb, rpt, PANEL_WG), lambda: _tslu_kernel(d, False, nb, rpt, reg),
                  bufs, params, batch)
 
 
@@ -637,11 +643,11 @@ def lu_diag_inv(device, a, inv: Mirror, n: int, batch: int, block: int) -> None:
 
 
 @functools.lru_cache(maxsize=None)
-def lu_subst_parts(T: str, sb: int, cw: int, diag: str, upper: bool) -> dict[str, str]:
-    """linalg_lu_subst.wgsl's BODY, STAGE, PUT, FINISH, APPLY and STORE for SB = sb, CW = cw (256 invocations:
-    TY = 256 / cw rows of invocations, M = sb / TY rows each), the target block finished by ``diag`` ("solve": the
+def lu_subst_parts(T: str, sb: int, cw: int, diag: str, upper: bool, wg: int) -> dict[str, str]:
+    """linalg_lu_subst.wgsl's BODY, STAGE, PUT, FINISH, APPLY and STORE for SB = sb, CW = cw (wg invocations, PANEL_WG:
+    TY = wg / cw rows of invocations, M = sb / TY rows each), the target block finished by ``diag`` ("solve": the
     triangle, U with ``upper`` else unit L, solved a column an invocation; "inverse": the GEMM with T^-1)."""
-    ty = PANEL_WG // cw
+    ty = wg // cw
     ms = range(sb // ty)
 
     def gemm(acc: str) -> list[str]:
@@ -656,12 +662,12 @@ def lu_subst_parts(T: str, sb: int, cw: int, diag: str, upper: bool) -> dict[str
     put = [f"xt[(ty + {ty * m}u) * CW + tx] = t{m};" for m in ms]
     store = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = t{m}; }}" for m in ms]
     if diag == "inverse":
-        stage = ["let ib = b * p.invs + p.tinv;", f"for (var e = lid; e < SB * SB; e = e + {PANEL_WG}u) {{",
+        stage = ["let ib = b * p.invs + p.tinv;", f"for (var e = lid; e < SB * SB; e = e + {wg}u) {{",
                  "    at[e] = inv[ib + e];", "}"]
         finish = []
         apply = gemm("u") + [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = u{m}; }}" for m in ms]
     else:
-        stage = [f"for (var e = lid; e < SB * SB; e = e + {PANEL_WG}u) {{", "    let r = e / SB;", "    let q = e % SB;",
+        stage = [f"for (var e = lid; e < SB * SB; e = e + {wg}u) {{", "    let r = e / SB;", "    let q = e % SB;",
                  f"    var v = select({T}(0.0), {T}(1.0), r == q);",
                  "    if (r < p.tb && q < p.tb) { v = a[abase + (p.t0 + r) * n + p.t0 + q]; }", "    at[e] = v;", "}"]
         solve = reg_solve(T, sb, not upper, not upper, "at[{r}u * SB + {q}u]", "xt[{r}u * CW + tx]",
@@ -697,10 +703,10 @@ def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int
         return launch.Kernel("linalg_lu_subst.wgsl", (launch.read("a", f"array<{T}>"), launch.read("inv", f"array<{T}>"),
                                                       launch.write("x", f"array<{T}>")),
                              dict(T=T, SB=side, CW=cw, SB_SB=side * side, SB_CW=side * cw,
-                                  **lu_subst_parts(T, side, cw, SUBST_DIAG, upper)), workgroup=PANEL_WG)
+                                  **lu_subst_parts(T, side, cw, SUBST_DIAG, upper, PANEL_WG)), workgroup=PANEL_WG)
     params = layout.u32s(n, k, batch, j0, jb, t0, min(block, n - t0), (2 * tgt + int(upper)) * side * side, p0, p1,
                          ptiles, ctiles, nblk * 2 * side * side, kc, 0, 0)
-    compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw, SUBST_DIAG, upper), build)
+    compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw, SUBST_DIAG, upper, PANEL_WG), build)
     launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer(), x.mirror.buffer_for_write()], params,
                     workgroups=batch * (1 + ptiles) * ctiles)
 

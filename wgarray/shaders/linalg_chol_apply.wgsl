@@ -1,8 +1,8 @@
 // Cholesky's panel below the diagonal block as a small GEMM (linalg_factor.CHOL_INV; trsm as GEMM with the
 // inverted diagonal block): L21 = A21 W in place, W = L11^-T (SB x SB, padded with the identity; from
 // linalg_chol_inv.wgsl in ws).  A workgroup owns R whole rows of the panel (all nb columns), so the rows it reads are
-// the rows it writes: staged in workgroup memory with W, then invocation t computes rows t / 16 + 16 a and columns
-// t % 16 + 16 k (NA x NK values in registers, generated straight-line: BODY) and stores them.
+// the rows it writes: staged in workgroup memory with W, then invocation t computes rows t / 16 + (WG / 16) a and
+// columns t % 16 + 16 k (NA x NK values in registers, generated straight-line: BODY) and stores them.
 struct Params {
     n: u32,
     k0: u32,

@@ -7,7 +7,8 @@
 // PHASE 0: LU with partial pivoting of the contiguous stack in place in global memory, one workgroup a matrix, one
 // dispatch a stack: the det/slogdet path of complex matrices (written for any S, real S included).  Each column k:
 // the pivot is the first row i >= k of largest |Re a_ik| + |Im a_ik| (LAPACK's izamax, so the pivot order is
-// zgetrf's; NaN never wins unless the whole column is NaN; the reduction is linalg_argmax.wgsl's), rows k and pivot
+// zgetrf's; a NaN wins only at row k, as
+// izamax's first element, and never elsewhere; the reduction is linalg_argmax.wgsl's), rows k and pivot
 // swapped from column k on (piv[b*n + k] = the pivot row, LAPACK's swap sequence), then the trailing block updated,
 // one invocation an element: a_ij -= (a_ik / a_kk) a_kj.  What is left is U on and above the diagonal (the
 // multipliers are not stored: PHASE 1 reads U's diagonal only).  A zero pivot (both parts 0) skips the update, as
@@ -54,7 +55,8 @@ ${ENTRY}
             for (var i = k + lid; i < n; i = i + WG) {
                 let x = a[base + i * n + k];
                 let s1 = abs(sc_re(x)) + abs(sc_im(x));
-                let key = select(s1, ${T}(-0.5), wg_isnan_${T}(s1));
+                // izamax: a NaN at i == k is kept (it wins, ties going to the first row), elsewhere it never wins
+                let key = select(s1, select(${T}(-0.5), -${NEG_INF}, i == k), wg_isnan_${T}(s1));
                 if (key > best) {
                     best = key;
                     bi = i;

@@ -10,7 +10,8 @@
 // row, which every invocation of a matrix reads at once, is a broadcast.  Matrices are p.S elements apart
 // (n * n padded so that the matrices a 32-wide subgroup handles start on distinct banks).
 // One barrier a column: every invocation finds the pivot itself (a scan of the column, the first row of largest
-// |a| among the rows not yet pivots, NaN never winning), rows never move (the pivot order goes to pv), and a
+// |a| among the rows not yet pivots; NaN wins only in the row at LAPACK's position j, as isamax's first element:
+// getrf's order), rows never move (the pivot order goes to pv), and a
 // row's multiplier is written into column j only at the next step, when no invocation reads column j any more.
 // The LU steps' loops (pivot scan, update) and the solve's row loops run NB (the bucket's order, a constant)
 // times with the order as a guard: with the run-time count lavapipe took 20-50 ms a dispatch of 16 8 x 8 LUs
@@ -86,6 +87,8 @@ ${ENTRY}
     var held = ${T}(0.0);  // this row's entry of the column just finished, written at the next step
     var lo = 0u;  // rows already pivots (bits 0..31, 32..63): the same in every invocation of a matrix
     var hi = 0u;
+    var at: array<u32, NB>;  // at[s]: the row LAPACK's getrf has at position s at step s (filled on a NaN only)
+    var filled = 0u;  // at[0 .. filled) filled
     if (CHOL) {
         for (var j = 0u; j < n; j = j + 1u) {
             if (live && j > 0u && i + 1u >= j) {
@@ -123,6 +126,7 @@ ${ENTRY}
             }
             var best = ${T}(-1.0);
             var pr = n;
+            var total = ${T}(0.0);  // NaN iff a candidate is (|a| >= 0: inf + inf stays inf): one add a row
             for (var r = 0u; r < NB; r = r + 1u) {
                 if (r < n && !taken(lo, hi, r)) {
                     let v = abs(sh[base + j * n + r]);
@@ -133,6 +137,27 @@ ${ENTRY}
                         best = v;
                         pr = r;
                     }
+                    total = total + v;
+                }
+            }
+            if (wg_isnan_${T}(total)) {
+                // isamax: a NaN wins where it is the first element, i.e. in the row getrf's swaps have put at
+                // position j (rows here never move): at[s] from the swaps so far (the row at position s moves to
+                // the pivot's place), each computed once
+                for (var s = 0u; s < NB; s = s + 1u) {
+                    if (s >= filled && s <= j) {
+                        var c = s;
+                        for (var t = 0u; t < NB; t = t + 1u) {
+                            if (t < s && c == pv[m * R + t]) {
+                                c = at[t];
+                            }
+                        }
+                        at[s] = c;
+                    }
+                }
+                filled = j + 1u;
+                if (wg_isnan_${T}(sh[base + j * n + at[j]])) {
+                    pr = at[j];
                 }
             }
             if (pr < 32u) {

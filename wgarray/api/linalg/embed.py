@@ -73,8 +73,8 @@ def interleaved_hermitian(x: Array) -> Array:
 
 
 def _off_diagonal(x: Array) -> Array:
-    """x with its diagonal set to zero."""
-    return elementwise("multiply", x, elementwise("subtract", 1, eye(x.shape[-1], dtype=x.dtype, device=x.device)))
+    """x with its diagonal set to zero (NaN and inf there too: a select, not a product with 1 - I)."""
+    return elementwise("where", eye(x.shape[-1], dtype=_dt.bool, device=x.device), 0, x)
 
 
 def triangle_from_interleaved(m: Array, cdt: _dt.DType) -> Array:

@@ -15,7 +15,7 @@ from ...ops.elementwise import elementwise
 from ...ops.matmul import matmul as _matmul
 from ...ops.reduction import reduce
 from ...ops.shape import broadcast_to, reshape
-from ..creation import eye as _eye, full as _full, tril
+from ..creation import eye as _eye, full as _full, tril, triu
 from ..searching import where
 from . import blockjac as _bj, embed as _embed, factor as _factor
 from .factor import LinAlgError, _compute_dtype
@@ -159,6 +159,8 @@ def _eigh(x: Array, name: str, vectors: bool):
     if cplx:
         w = elementwise("real", w)
     lower = tril(x)
+    if cplx:  # what is read: the strict lower triangle and the diagonal's real part (its imaginary part ignored)
+        lower = elementwise("add", elementwise("abs", tril(x, -1)), triu(tril(elementwise("real", x))))
     if not vectors:
         return _poison(lower, [w], [1])[0], None
     vecs = _new(dev, lead + (n, n), dt)
