@@ -26,11 +26,10 @@ is another one.  Cholesky's default (``kernels/linalg_factor.py`` CHOL_INV = Non
 diagonal block and its inverse in one launch, L21 = A21 W as a GEMM, on GPUs from BIG_N on) is timed against the
 fused panel (``chol_fused``, the default below BIG_N) and other widths.  ``--ops cholesky`` times that operation only.
 The subst_step* variants (``kernels/linalg_factor.py`` SUBST_STEP: one ``lu_subst`` launch a substitution block
-instead of a trsm and a matmul update; phases "subst:lu_subst", "subst:lu_diag_inv") time solve's and inv's
+instead of a trsm and a matmul update; phase "subst:lu_subst") time solve's and inv's
 substitution: the fastest beating "default" for both ops at 4096 and 1024 -> ``SUBST_STEP = None`` (on GPUs) with its
 settings (factor.SUBST_BLOCK, SUBST_COLS, factor.INV_TRI); faster for solve only -> also ``SUBST_STEP_MAX_K = 16``
-(inv keeps the old path).  ``+inverse`` (SUBST_DIAG "inverse", trsm as GEMM) is a comparison only: its backward
-error grows with the diagonal blocks' condition.
+(inv keeps the old path).
 """
 from __future__ import annotations
 
@@ -65,17 +64,13 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_inv_all+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
     # workgroup and the other rows' update, instead of a trsm and a matmul update); its block height, columns a
-    # workgroup, and the target finished by the inverted diagonal blocks (SUBST_DIAG "inverse": trsm as GEMM, one
-    # lu_diag_inv launch; the backward error grows with the blocks' condition)
+    # workgroup
     "subst_step": (("solve", "inv"), {("K", "SUBST_STEP"): True}),
     "subst_step+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
     "subst_step+s16": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 16}),
     "subst_step+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("K", "SUBST_COLS"): 64}),
     "subst_step+tri": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True}),  # forward on L^-1's columns
     "subst_step+tri+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True, ("K", "SUBST_COLS"): 64}),
-    "subst_step+inverse": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_DIAG"): "inverse"}),
-    "subst_step+inverse+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_DIAG"): "inverse",
-                                                  ("F", "SUBST_BLOCK"): 64}),
     # the drivers' launches recorded once and replayed (factor.REPLAY: ~3x less host time a launch on lavapipe)
     "replay": (("solve", "inv"), {("F", "REPLAY"): True}),
     "tslu_reg+subst64+replay": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("F", "REPLAY"): True}),
@@ -85,7 +80,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+lu64+replay": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "REPLAY"): True}),
 }
 PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
-          "lu_finish", "update", "swap", "nanfill", "lu_diag_inv", "lu_subst")
+          "lu_finish", "update", "swap", "nanfill", "lu_subst")
 
 
 def _modules():

@@ -48,10 +48,10 @@ from benchmarks.spectral_block import _check, _wg_call
 # name -> settings {(module, attribute): value}; K = wgarray.kernels.linalg_spectral, B = wgarray.api.linalg.blockjac,
 # S = wgarray.runtime.stream
 VARIANTS: dict[str, dict] = {  # the likelier winners first (the time guard skips the tail)
-    # The default: b = 32 (blockjac.NARROW), one inner sweep a step from n = 256 (K.INNER_SWEEPS, K.CONVERGE_BELOW),
-    # the packed subproblem, two barriers an inner step, J's rows padded (K.J_PAD = 1), main's WORK_FEED (S: early
-    # submits with its back-off) on.  Knobs: WORK_FEED (None: off), CHECK_FROM (B: the first sweep whose convergence
-    # flag is read), J_PAD (0: phase 2's default), BLOCK (B), INNER_SWEEPS (K).
+    # The default: b = 32 (the largest that fits: K.block_size), one inner sweep a step from n = 256 (K.INNER_SWEEPS,
+    # K.CONVERGE_BELOW), the packed subproblem, two barriers an inner step, J's rows padded (K.J_PAD = 1), main's
+    # WORK_FEED (S: early submits with its back-off) on.  Knobs: WORK_FEED (None: off), CHECK_FROM (B: the first
+    # sweep whose convergence flag is read), J_PAD (0: phase 2's default), BLOCK (B), INNER_SWEEPS (K).
     "default": {},
     "nofeed": {("S", "WORK_FEED"): None},
     "check6": {("B", "CHECK_FROM"): 6},
@@ -75,9 +75,9 @@ def _modules():
 @contextlib.contextmanager
 def knobs(settings: dict):
     """The knob settings in force inside the block (the old values back after); the block path on any adapter,
-    and with ``SMALL`` blocks of at most 16 and the inner sweeps of n >= 256 at the small sizes too."""
+    and with ``SMALL`` blocks of 16 and the inner sweeps of n >= 256 at the small sizes too."""
     mods = _modules()
-    small = {("B", "WIDE_BELOW"): 0, ("B", "NARROW"): 16, ("K", "CONVERGE_BELOW"): 0} if SMALL else {}
+    small = {("B", "BLOCK"): 16, ("K", "CONVERGE_BELOW"): 0} if SMALL else {}
     settings = {("B", "ON_CPU"): True, **small, **settings}
     with contextlib.ExitStack() as stack:
         for (m, attr), v in settings.items():
@@ -232,7 +232,7 @@ def peers(op: str, x: np.ndarray, reps: int) -> dict:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--small", action="store_true", help="n = 64, b <= 16 as at n >= 256 (lavapipe)")
+    ap.add_argument("--small", action="store_true", help="n = 64, b = 16 (lavapipe)")
     ap.add_argument("--sizes", type=int, nargs="+")
     ap.add_argument("--ops", nargs="+", choices=OPS, default=list(OPS))
     ap.add_argument("--variants", nargs="+", choices=list(VARIANTS), help="default: all")

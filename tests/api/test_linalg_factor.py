@@ -229,7 +229,6 @@ KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_bi
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
          "tslu_reg": {"TSLU_REG": True}, "tslu_loop": {"TSLU_REG": False},  # the defaults on GPUs / CPU adapters
          "subst_step": {"SUBST_STEP": True, "SUBST_STEP_MAX_K": None},
-         "subst_step_inverse": {"SUBST_STEP": True, "SUBST_DIAG": "inverse", "SUBST_STEP_MAX_K": None},
          "all": {"INV_TRI": True, "SUBST_BLOCK": 12, "BLOCK_BIG": 16, "BIG_N": 20, "TRSM_REG": 64,
                  "LU_FINISH_REG": True, "CHOL_FUSED": True}}  # (TSLU_* alone: lavapipe compiles them slowly)
 
@@ -973,19 +972,17 @@ def test_chol_inv_real_block_size(monkeypatch):
 
 
 # -- SUBST_STEP: the LU substitution (solve, inv) one launch a block (lu_subst) -----------------------------------------
-@pytest.mark.parametrize("diag", ["solve", "inverse"])
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("sblock", [None, 12])
-def test_subst_step(blocked, monkeypatch, diag, dt, sblock):
-    # the knob's kernels replace the trsm and the update (and lu_diag_inv runs once with "inverse"); the answers keep
-    # the default's bounds for stacks, n below / at / past the block, 1 .. 40 right-hand sides (column tiles of 16 and
-    # 32, the last partial), a replayed second call equal to the first, exact permutations, singular members NaN
+def test_subst_step(blocked, monkeypatch, dt, sblock):
+    # the knob's kernels replace the trsm and the update; the answers keep the default's bounds for stacks, n below /
+    # at / past the block, 1 .. 40 right-hand sides (column tiles of 16 and 32, the last partial), a replayed second
+    # call equal to the first, exact permutations, singular members NaN
     seen = []
     compile_ = launch.compile
     monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (seen.append(key[0]), compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "SUBST_STEP", True)
     monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)  # inv's n right-hand sides too (the default keeps them off)
-    monkeypatch.setattr(K, "SUBST_DIAG", diag)
     monkeypatch.setattr(F, "SUBST_BLOCK", sblock)
     rng = np.random.default_rng(7 + (sblock or 0))
     for n, batch, k in ((1, (), 1), (8, (2,), 3), (9, (), 1), (23, (3,), 17), (30, (2,), 40), (37, (2, 2), 2)):
@@ -997,7 +994,7 @@ def test_subst_step(blocked, monkeypatch, diag, dt, sblock):
         np.testing.assert_array_equal(wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy(), x)  # the replay
         ai = wg.linalg.inv(wg.asarray(a)).numpy()
         assert np.all(fro(a64 @ ai - np.eye(n)) / n <= tol * np.linalg.cond(a64))
-    assert "linalg_lu_subst" in seen and ("linalg_lu_diag_inv" in seen) == (diag == "inverse")
+    assert "linalg_lu_subst" in seen
     assert not any(key.startswith("linalg_trsm") for key in seen)
     test_blocked_permutations_exact(None, dt)
     test_blocked_singular_inside_stack(None, dt)
@@ -1036,7 +1033,7 @@ def test_subst_step_where_it_applies(blocked, monkeypatch):
     assert K.subst_step(dev, D.float32, 32, 16) and not K.subst_step(dev, D.float32, 32, 17)
     steps = []
     orig = K.lu_subst
-    monkeypatch.setattr(K, "lu_subst", lambda *a, **kw: (steps.append(a[3].shape[-1]), orig(*a, **kw))[1])
+    monkeypatch.setattr(K, "lu_subst", lambda *a, **kw: (steps.append(a[2].shape[-1]), orig(*a, **kw))[1])
     monkeypatch.setattr(F, "REPLAY", False)
     rng = np.random.default_rng(3)
     a = well_conditioned(rng, (20, 20), np.float32)
@@ -1059,9 +1056,8 @@ def test_subst_step_where_it_applies(blocked, monkeypatch):
 
 @pytest.mark.parametrize("cond", [1e3, 1e7])
 def test_subst_step_ill_conditioned(blocked, monkeypatch, cond):
-    # "solve" (the default SUBST_DIAG) keeps the default's backward error C n eps whatever the conditioning (Hilbert's
-    # cond ~ 1e18 included: test_blocked_ill_conditioned's checks); "inverse" does not promise it: its error grows
-    # with the diagonal blocks' condition (lavapipe, n = 160, float64 Hilbert: 381 n eps)
+    # the workgroup's triangle solve keeps the default's backward error C n eps whatever the conditioning (Hilbert's
+    # cond ~ 1e18 included: test_blocked_ill_conditioned's checks)
     monkeypatch.setattr(K, "SUBST_STEP", True)
     test_blocked_ill_conditioned(None, cond)
     test_blocked_growth_prone(None)

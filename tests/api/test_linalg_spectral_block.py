@@ -133,7 +133,7 @@ def test_inner_sweeps_default():
     """GPUs' defaults (the H100's sweep): one inner sweep a step from n = 256 on, to convergence below (a few pairs a
     step: the outer sweeps, each a flag read, are what one inner sweep would multiply); b = 32 from n = 256 on."""
     assert K.inner_sweeps(1024) == K.inner_sweeps(256) == 1 and K.inner_sweeps(255) == K.INNER_CAP == 30
-    assert bj.NARROW == 32
+    assert bj._block(wg.default_device(), wg.float32, 1024) == bj._block(wg.default_device(), wg.float32, 80) == 32
 
 
 @pytest.mark.parametrize("b, n", [(4, 24),

@@ -595,17 +595,15 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
     _run(device, ("linalg_swap", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
-# -- the substitution with inverted diagonal blocks (trsm as GEMM) ----------------------------------------------
+# -- the substitution one launch a block (lu_subst) --------------------------------------------------------------
 SUBST_STEP: bool | None = None  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
 # block's X[t] = T^-1 (X[t] - A[t, s] X[s]) and the plain rows' update) instead of a trsm and a matmul update a block
 # (256 + 254 launches at n = 4096); None: on GPUs.  H100 2026-12-06 (``python -m benchmarks.linbig_sweep --sizes 4096
 # 1024 --ops solve inv``, gpu_results s24/8/lc_lu.txt): solve 4096 (16 rhs) 33.48 -> 30.86 ms (0.43x -> 0.47x torch),
 # 1024 6.43 -> 6.03; inv (n right-hand sides) lost (49.5 -> 70.9 ms; with INV_TRI and 64 columns 53.5), hence
-# SUBST_STEP_MAX_K = 16
-SUBST_DIAG = "solve"  # how SUBST_STEP finishes the target block: "solve" (its workgroup solves the triangle, a column
-# an invocation in registers: backward stable as the default path) or "inverse" (trsm as GEMM: T^-1 from one
-# ``lu_diag_inv`` launch after the factorisation; the backward error then grows with the diagonal blocks'
-# condition: lavapipe, n = 160, float64 Hilbert 381 n eps against the default's 1e-4 n eps, random cond 1e12 alike)
+# SUBST_STEP_MAX_K = 16.  The target block is finished by its workgroup solving the triangle (backward stable as the
+# default path); trsm as GEMM with inverted diagonal blocks was measured (H100, solve 4096: 30.80 vs 30.86 ms) and
+# removed: no faster, and its backward error grows with the diagonal blocks' condition (Hilbert: 381 n eps).
 SUBST_STEP_MAX_K: int | None = 16  # right-hand sides up to which SUBST_STEP applies (None: any; inv has n)
 SUBST_COLS = 32  # columns of X a ``lu_subst`` workgroup (16 where X has at most 16)
 
@@ -620,79 +618,46 @@ def subst_step(device, d: DType, block: int, k: int) -> bool:
             and (side * side + side * max(SUBST_COLS, 16)) * d.device_itemsize <= limit)
 
 
-def lu_diag_inv(device, a, inv: Mirror, n: int, batch: int, block: int) -> None:
-    """L11^-1 and U11^-1 of every diagonal block (``block`` rows; the last one of a matrix may be shorter) of every
-    LU-factored matrix of the contiguous stack ``a`` into ``inv`` (batch x nblk x 2 x side^2, side = block rounded up
-    to 16, padded with the identity), in one launch (``linalg_lu_diag_inv.wgsl``)."""
-    d = a.dtype
-    T = d.wgsl
-    side = _bucket(block)
-    nblk = -(-n // block)
-
-    def build() -> launch.Kernel:
-        lbody = reg_solve(T, side, True, True, f"sh[{{r}}u * {side}u + {{q}}u]", f"select({T}(0.0), {T}(1.0), i == {{r}}u)",
-                          f"inv[ib + {{r}}u * {side}u + i] = v{{r}};")
-        ubody = reg_solve(T, side, False, False, f"sh[{{r}}u * {side}u + {{q}}u]",
-                          f"select({T}(0.0), {T}(1.0), i == {{r}}u)", f"inv[ub + {{r}}u * {side}u + i] = v{{r}};")
-        return launch.Kernel("linalg_lu_diag_inv.wgsl", (launch.read("a", f"array<{T}>"),
-                                                         launch.write("inv", f"array<{T}>")),
-                             dict(T=T, SB=side, SH_LEN=side * side, LBODY=lbody, UBODY=ubody), workgroup=2 * side)
-    params = layout.u32s(n, batch, block, nblk)
-    compiled = launch.compile(device, ("linalg_lu_diag_inv", d.name, side), build)
-    launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer_for_write()], params, workgroups=batch * nblk)
-
-
 @functools.lru_cache(maxsize=None)
-def lu_subst_parts(T: str, sb: int, cw: int, diag: str, upper: bool, wg: int) -> dict[str, str]:
+def lu_subst_parts(T: str, sb: int, cw: int, upper: bool, wg: int) -> dict[str, str]:
     """linalg_lu_subst.wgsl's BODY, STAGE, PUT, FINISH, APPLY and STORE for SB = sb, CW = cw (wg invocations, PANEL_WG:
-    TY = wg / cw rows of invocations, M = sb / TY rows each), the target block finished by ``diag`` ("solve": the
-    triangle, U with ``upper`` else unit L, solved a column an invocation; "inverse": the GEMM with T^-1)."""
+    TY = wg / cw rows of invocations, M = sb / TY rows each), the target block finished by solving the triangle (U
+    with ``upper`` else unit L) a column an invocation."""
     ty = wg // cw
     ms = range(sb // ty)
-
-    def gemm(acc: str) -> list[str]:
-        lines = [f"var {acc}{m} = {T}(0.0);" for m in ms] + ["for (var q = 0u; q < SB; q = q + 1u) {",
-                                                             "    let w = xt[q * CW + tx];"]
-        lines += [f"    {acc}{m} = {acc}{m} + at[(ty + {ty * m}u) * SB + q] * w;" for m in ms]
-        return lines + ["}"]
-    body = gemm("s")
+    body = [f"var s{m} = {T}(0.0);" for m in ms] + ["for (var q = 0u; q < SB; q = q + 1u) {",
+                                                    "    let w = xt[q * CW + tx];"]
+    body += [f"    s{m} = s{m} + at[(ty + {ty * m}u) * SB + q] * w;" for m in ms] + ["}"]
     for m in ms:
         body += [f"let row{m} = r0 + ty + {ty * m}u;", f"let ok{m} = row{m} < rend && col < kc;",
                  f"var t{m} = {T}(0.0);", f"if (ok{m}) {{ t{m} = x[xbase + row{m} * k + col] - s{m}; }}"]
     put = [f"xt[(ty + {ty * m}u) * CW + tx] = t{m};" for m in ms]
     store = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = t{m}; }}" for m in ms]
-    if diag == "inverse":
-        stage = ["let ib = b * p.invs + p.tinv;", f"for (var e = lid; e < SB * SB; e = e + {wg}u) {{",
-                 "    at[e] = inv[ib + e];", "}"]
-        finish = []
-        apply = gemm("u") + [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = u{m}; }}" for m in ms]
-    else:
-        stage = [f"for (var e = lid; e < SB * SB; e = e + {wg}u) {{", "    let r = e / SB;", "    let q = e % SB;",
-                 f"    var v = select({T}(0.0), {T}(1.0), r == q);",
-                 "    if (r < p.tb && q < p.tb) { v = a[abase + (p.t0 + r) * n + p.t0 + q]; }", "    at[e] = v;", "}"]
-        solve = reg_solve(T, sb, not upper, not upper, "at[{r}u * SB + {q}u]", "xt[{r}u * CW + tx]",
-                          "xt[{r}u * CW + tx] = v{r};")
-        finish = ["if (lid < CW) {"] + ["    " + line.strip() for line in solve.splitlines()] + ["}"]
-        apply = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = xt[(ty + {ty * m}u) * CW + tx]; }}" for m in ms]
+    stage = [f"for (var e = lid; e < SB * SB; e = e + {wg}u) {{", "    let r = e / SB;", "    let q = e % SB;",
+             f"    var v = select({T}(0.0), {T}(1.0), r == q);",
+             "    if (r < p.tb && q < p.tb) { v = a[abase + (p.t0 + r) * n + p.t0 + q]; }", "    at[e] = v;", "}"]
+    solve = reg_solve(T, sb, not upper, not upper, "at[{r}u * SB + {q}u]", "xt[{r}u * CW + tx]",
+                      "xt[{r}u * CW + tx] = v{r};")
+    finish = ["if (lid < CW) {"] + ["    " + line.strip() for line in solve.splitlines()] + ["}"]
+    apply = [f"if (ok{m}) {{ x[xbase + row{m} * k + col] = xt[(ty + {ty * m}u) * CW + tx]; }}" for m in ms]
     indent = {"BODY": 4}
     return {name: "\n".join(" " * indent.get(name, 8) + line for line in lines)
             for name, lines in (("BODY", body), ("STAGE", stage), ("PUT", put), ("FINISH", finish),
                                 ("APPLY", apply), ("STORE", store))}
 
 
-def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int | None, tgt: int, upper: bool,
+def lu_subst(device, a, x, n: int, batch: int, block: int, src: int | None, tgt: int, upper: bool,
              p0: int, p1: int, kc: int | None = None) -> None:
-    """One block step of the substitution with inverted diagonal blocks (``linalg_lu_subst.wgsl``) on the contiguous
-    stack x (batch, n, k): with s = block ``src`` (None: none) and t = block ``tgt``, X[t] = T^-1 (X[t] - A[t, s] X[s])
-    (T = U with ``upper``, else L; T^-1 from ``lu_diag_inv`` in ``inv``) and X[r] -= A[r, s] X[s] for the rows
-    [p0, p1); ``kc``: only X's first kc columns (None: all; inv's triangular forward pass: the others are zero)."""
+    """One block step of the substitution (``linalg_lu_subst.wgsl``) on the contiguous stack x (batch, n, k): with
+    s = block ``src`` (None: none) and t = block ``tgt``, X[t] = T^-1 (X[t] - A[t, s] X[s]) (T = U with ``upper``,
+    else L; solved in the workgroup) and X[r] -= A[r, s] X[s] for the rows [p0, p1); ``kc``: only X's first kc
+    columns (None: all; inv's triangular forward pass: the others are zero)."""
     k = x.shape[-1]
     kc = k if kc is None else min(kc, k)
     d = a.dtype
     T = d.wgsl
     side = _bucket(block)
     cw = 16 if kc <= 16 else SUBST_COLS
-    nblk = -(-n // block)
     j0 = 0 if src is None else src * block
     jb = 0 if src is None else min(block, n - j0)
     t0 = tgt * block
@@ -700,14 +665,13 @@ def lu_subst(device, a, inv: Mirror, x, n: int, batch: int, block: int, src: int
     ctiles = -(-kc // cw)
 
     def build() -> launch.Kernel:
-        return launch.Kernel("linalg_lu_subst.wgsl", (launch.read("a", f"array<{T}>"), launch.read("inv", f"array<{T}>"),
+        return launch.Kernel("linalg_lu_subst.wgsl", (launch.read("a", f"array<{T}>"),
                                                       launch.write("x", f"array<{T}>")),
                              dict(T=T, SB=side, CW=cw, SB_SB=side * side, SB_CW=side * cw,
-                                  **lu_subst_parts(T, side, cw, SUBST_DIAG, upper, PANEL_WG)), workgroup=PANEL_WG)
-    params = layout.u32s(n, k, batch, j0, jb, t0, min(block, n - t0), (2 * tgt + int(upper)) * side * side, p0, p1,
-                         ptiles, ctiles, nblk * 2 * side * side, kc, 0, 0)
-    compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw, SUBST_DIAG, upper, PANEL_WG), build)
-    launch.dispatch(device, compiled, [a.mirror.buffer(), inv.buffer(), x.mirror.buffer_for_write()], params,
+                                  **lu_subst_parts(T, side, cw, upper, PANEL_WG)), workgroup=PANEL_WG)
+    params = layout.u32s(n, k, batch, j0, jb, t0, min(block, n - t0), p0, p1, ptiles, ctiles, kc)
+    compiled = launch.compile(device, ("linalg_lu_subst", d.name, side, cw, upper, PANEL_WG), build)
+    launch.dispatch(device, compiled, [a.mirror.buffer(), x.mirror.buffer_for_write()], params,
                     workgroups=batch * (1 + ptiles) * ctiles)
 
 

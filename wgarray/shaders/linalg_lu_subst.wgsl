@@ -1,16 +1,15 @@
-// One block step of the LU substitution with inverted diagonal blocks (linalg_factor.SUBST_STEP; trsm as GEMM):
-//     X[t] = T^-1 (X[t] - A[t, s] X[s])      (the target block t: one row tile, its inverse from lu_diag_inv)
+// One block step of the LU substitution (linalg_factor.SUBST_STEP):
+//     X[t] = T^-1 (X[t] - A[t, s] X[s])      (the target block t: one row tile, the triangle solved in the workgroup)
 //     X[r] =        X[r] - A[r, s] X[s]      (the plain rows r, tiles of SB rows)
 // in one launch, s the block finished by the previous launch (rows j0 .. j0 + jb of X, columns j0 .. of A; jb = 0:
 // none, the first block of a pass).  The forward pass (T = L, unit lower) takes t = s + 1 and the rows below it as
 // plain rows, the backward pass (T = U) t = s - 1 and the rows above it: one launch a block instead of a trsm and an
 // update.  A workgroup owns SB rows x CW columns of X: A's SB x SB tile and X[s]'s SB x CW tile staged, invocation
 // (ty, tx) sums rows ty + TY m (m < M) of column tx (named accumulators, BODY); the target's tile goes back to
-// workgroup memory (PUT), and then either (linalg_factor.SUBST_DIAG "solve") the triangle T staged (STAGE, padded
-// with the identity) and each of the first CW invocations solves its column in registers (FINISH, straight-line
-// code, the trsm's: backward stable as the default path), or ("inverse") T^-1 from lu_diag_inv staged and the tile
-// multiplied by it (APPLY).  X[s] is only read, the rows written are
-// the workgroup's own: no launch reads what another workgroup of it writes.
+// workgroup memory (PUT), the triangle T staged (STAGE, padded with the identity), each of the first CW invocations
+// solves its column in registers (FINISH, straight-line code, the trsm's: backward stable as the default path) and
+// the tile is written back (APPLY).  X[s] is only read, the rows written are the workgroup's own: no launch reads
+// what another workgroup of it writes.
 struct Params {
     n: u32,
     k: u32,  // columns of X
@@ -19,15 +18,11 @@ struct Params {
     jb: u32,  // its rows (0: none)
     t0: u32,  // the target block's first row
     tb: u32,  // its rows (0: none)
-    tinv: u32,  // the target's inverse: elements into a matrix's inverses
     p0: u32,  // the plain rows [p0, p1)
     p1: u32,
     ptiles: u32,  // their row tiles
     ctiles: u32,  // column tiles
-    invs: u32,  // inverse elements a matrix
     kc: u32,  // columns of X this launch touches (k, or fewer: inv's triangular forward pass)
-    _pad1: u32,
-    _pad2: u32,
 }
 
 const SB: u32 = ${SB}u;

@@ -56,15 +56,12 @@ def use_block(dev, kind: str, n: int) -> bool:
 # barrier steps cost more than the extra dispatches of smaller blocks.
 # The H100 (2026-12-06, gpu_results/s24, `python -m benchmarks.spectral_sweep`): with one inner sweep a step
 # (kernels.linalg_spectral.INNER_SWEEPS) b = 32 is the faster at n = 1024 (eigh 165 ms against 255 at b = 16 and 262
-# at b = 8; svd 272 against 367 / 525), so NARROW = 32: b = the largest that fits everywhere (32 for float32).
-WIDE_BELOW = 256  # n below which b is the largest that fits; from it on at most NARROW
-NARROW = 32
+# at b = 8; svd 272 against 367 / 525): b = the largest that fits everywhere (``kernels.linalg_spectral.block_size``:
+# 32 for float32, the largest of its BLOCK_CANDIDATES).
 
 
 def _block(dev, dt, n: int) -> int:
     b = BLOCK if BLOCK is not None else _k.block_size(dev, dt)
-    if BLOCK is None and n >= WIDE_BELOW:
-        b = min(b, NARROW)
     return max(1, min(b, -(-n // 2)))
 
 

@@ -280,41 +280,31 @@ def _subst_block(n: int) -> int:
     return SUBST_BLOCK or _width(n, True)
 
 
-def _subst_ws(w: Array, k: int) -> Mirror | None:
-    """Where ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides: the
-    buffer of the diagonal blocks' inverses (SUBST_DIAG "inverse"; one element otherwise, bound and never read);
-    else None."""
-    batch, n, _ = w.shape
-    block = _subst_block(n)
-    if not _k.subst_step(w.device, w.dtype, block, k):
-        return None
-    side = _k._bucket(block)
-    size = batch * -(-n // block) * 2 * side * side if _k.SUBST_DIAG == "inverse" else 0
-    return Mirror(w.dtype, max(size, 1), w.device)  # ("solve": bound, never read)
+def _subst_step(w: Array, k: int) -> bool:
+    """Whether ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides."""
+    return _k.subst_step(w.device, w.dtype, _subst_block(w.shape[1]), k)
 
 
-def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, sub_ws: Mirror | None = None) -> None:
+def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = False) -> None:
     """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path).  ``tri``: X is I
     (inv): the forward pass solves L Y = I on the lower triangle's block columns only (L^-1 is lower), and the
-    pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P).  ``sub_ws`` (from ``_subst_ws``): one launch a
+    pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P).  ``step`` (from ``_subst_step``): one launch a
     block (``kernels.linalg_factor.SUBST_STEP``) instead of a trsm and an update."""
     dev = w.device
     batch, n, _ = w.shape
     k = x.shape[-1]
     block = _subst_block(n)
-    if sub_ws is not None:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
-        if _k.SUBST_DIAG == "inverse":
-            _k.lu_diag_inv(dev, w, sub_ws, n, batch, block)
+    if step:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
         if not tri:
             _k.swap(dev, piv, x, n, 0, n)
         nblk = -(-n // block)
         for t in range(nblk):  # forward: L (unit lower), the rows below t updated from the block before it (none first)
             below = min((t + 1) * block, n)
-            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, t - 1 if t else None, t, False, below, n if t else below,
+            _k.lu_subst(dev, w, x, n, batch, block, t - 1 if t else None, t, False, below, n if t else below,
                         kc=(t + 1) * block if tri else None)
         for t in reversed(range(nblk)):  # backward: U, the rows above t updated from the block after it
             last = t + 1 == nblk
-            _k.lu_subst(dev, w, sub_ws, x, n, batch, block, None if last else t + 1, t, True, 0, 0 if last else t * block)
+            _k.lu_subst(dev, w, x, n, batch, block, None if last else t + 1, t, True, 0, 0 if last else t * block)
         if tri:
             _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
         return
@@ -355,7 +345,7 @@ def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
-            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_DIAG,
+            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
             _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, id(_mm.override))
 
 
@@ -400,14 +390,13 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
     ws = _k.Workspace(dev, w.dtype, n, batch, _width(n, True))
     tri = gen_id and INV_TRI
-    sub_ws = _subst_ws(w, x.shape[-1])
+    step = _subst_step(w, x.shape[-1])
 
     def launches() -> None:
         _factor(w, info, piv, True, ws)
-        _lu_solve(w, piv, x, tri=tri, sub_ws=sub_ws)
+        _lu_solve(w, piv, x, tri=tri, step=step)
     _replayed(dev, ("lu_solve", w.dtype.name, batch, n, x.shape, tri),
-              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm]
-              + ([sub_ws] if sub_ws is not None else []), launches)
+              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm], launches)
     _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
