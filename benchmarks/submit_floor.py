@@ -54,7 +54,7 @@ def main() -> None:
             pass
 
     def block() -> None:
-        S._DEVICE_POLL(dev._internal, 1, S._NULL)
+        S._POLL_WAIT(dev)  # the stream's own blocking poll
 
     def record(copy: bool):
         enc = dev.create_command_encoder()

@@ -36,15 +36,7 @@ class Array:
             # numpy, which holds the host side, cannot represent it (even empty): refuse it as numpy does
             raise ValueError(f"array is too big: shape {shape} exceeds numpy's index range")
         strides = tuple(int(s) for s in strides) if strides is not None else contiguous_strides(shape)
-        offset = int(offset)
-        if len(strides) != len(shape) or not _inside(mirror.size, shape, strides, offset):
-            raise ValueError(f"a view of shape {shape}, strides {strides} and offset {offset} would address "
-                             f"elements outside its base of {mirror.size}")
-        _SET_MIRROR(self, mirror)
-        _SET_SHAPE(self, shape)
-        _SET_STRIDES(self, strides)
-        _SET_OFFSET(self, offset)
-        _SET_WRITEABLE(self, bool(writeable))
+        _set_view(self, mirror, shape, strides, int(offset), bool(writeable))
 
     @classmethod
     def _contiguous(cls, mirror: Mirror, shape: tuple[int, ...]) -> "Array":
@@ -66,15 +58,8 @@ class Array:
     def _trusted_view(cls, mirror: Mirror, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> "Array":
         """A view from an internal hot path whose arguments are already tuples of ints (the blocked linalg
         drivers' blocks: hundreds a call, ~6 us each through ``__init__``): bounds checked, nothing converted."""
-        if len(strides) != len(shape) or not _inside(mirror.size, shape, strides, offset):
-            raise ValueError(f"a view of shape {shape}, strides {strides} and offset {offset} would address "
-                             f"elements outside its base of {mirror.size}")
         self = object.__new__(cls)
-        _SET_MIRROR(self, mirror)
-        _SET_SHAPE(self, shape)
-        _SET_STRIDES(self, strides)
-        _SET_OFFSET(self, offset)
-        _SET_WRITEABLE(self, True)
+        _set_view(self, mirror, shape, strides, offset, True)
         return self
 
     # -- memory safety: shape, strides, offset and mirror are set only by the constructors above -----------------
@@ -548,6 +533,19 @@ _SET_SHAPE = Array.__dict__["shape"].__set__
 _SET_STRIDES = Array.__dict__["strides"].__set__
 _SET_OFFSET = Array.__dict__["offset"].__set__
 _SET_WRITEABLE = Array.__dict__["_writeable"].__set__
+
+
+def _set_view(self: Array, mirror: Mirror, shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
+              writeable: bool) -> None:
+    """The checked constructors' common tail: the view must lie inside its base, then the slots are set."""
+    if len(strides) != len(shape) or not _inside(mirror.size, shape, strides, offset):
+        raise ValueError(f"a view of shape {shape}, strides {strides} and offset {offset} would address "
+                         f"elements outside its base of {mirror.size}")
+    _SET_MIRROR(self, mirror)
+    _SET_SHAPE(self, shape)
+    _SET_STRIDES(self, strides)
+    _SET_OFFSET(self, offset)
+    _SET_WRITEABLE(self, writeable)
 
 
 class Flags:

@@ -181,3 +181,22 @@ def test_regcols_property(n, inner, rp, cols, cap, inverse, powers, seed):
     with _on(radix=radix, per=per, columns=cols, powers=powers), K.capacity_limit(cap):
         assume(K.reg_plan(wg.default_device(), 8, n, inner) is not None)  # the register pass itself, not the tiles
         close(f(wg.asarray(host), axis=0), ref(host, axis=0), np.complex64, n)
+
+
+def test_forced_plans_and_bare_passes_take_the_tiles(monkeypatch):
+    """The register pass is the default plans' choice only: under ``plan_style`` other than auto/legacy and under
+    ``bare_passes`` (the benchmarks' memory-only ceiling) a column axis it would take runs the tiled passes."""
+    calls = []
+    real = K._reg_pass
+    monkeypatch.setattr(K, "_reg_pass", lambda *a, **kw: (calls.append(1), real(*a, **kw))[1])
+    host = _signal(4, (256, 5), np.complex64)
+    with _on(per=16), K.capacity_limit(256):
+        assert K.reg_plan(wg.default_device(), 8, 256, 5) is not None
+        close(wg.fft.fft(wg.asarray(host), axis=0), np.fft.fft(host, axis=0), np.complex64, 256)
+        assert calls  # the default: the register pass
+        del calls[:]
+        with K.plan_style("tiles"):
+            close(wg.fft.fft(wg.asarray(host), axis=0), np.fft.fft(host, axis=0), np.complex64, 256)
+        with K.bare_passes():
+            wg.fft.fft(wg.asarray(host), axis=0).numpy()
+    assert not calls

@@ -757,6 +757,12 @@ def test_replay_swaps_buffers_and_follows_knobs(blocked, monkeypatch):
     x = wg.linalg.solve(wg.asarray(a0), wg.asarray(b0)).numpy()
     assert len(calls) > recorded and sum(len(c) for c in F._recipes.values()) == 3
     np.testing.assert_allclose(np.einsum("bij,bjk->bik", a0, x), b0, atol=1e-4)
+    from wgarray.kernels import matmul as MM
+    monkeypatch.setattr(MM, "UNCHECKED", not MM.UNCHECKED)  # matmul's tile choice changes: another recipe
+    recorded = len(calls)
+    x = wg.linalg.solve(wg.asarray(a0), wg.asarray(b0)).numpy()
+    assert len(calls) > recorded and sum(len(c) for c in F._recipes.values()) == 4
+    np.testing.assert_allclose(np.einsum("bij,bjk->bik", a0, x), b0, atol=1e-4)
 
 
 def test_replay_keeps_no_recipe_binding_other_buffers(monkeypatch):

@@ -1,8 +1,8 @@
-"""The ``UNCHECKED`` knobs of the FFT (``kernels/fft.py``: fft_tile / fft_regcols), the GPU radix sort
-(``kernels/radix.py``: radix_hist / radix_dscan / radix_scatter_reg) and the reductions (``kernels/reduce.py``):
-each forced on, the family's results against numpy, and the knob reaching the module creation (the kernels'
-``launch.compile`` calls pass ``checks=False`` and the device holds their modules made without runtime checks).
-The families' own test files pass with the knobs on as well (run them with the knobs patched on to check)."""
+"""The ``UNCHECKED`` knobs of the FFT (``kernels/fft.py``: fft_tile / fft_regcols) and the GPU radix sort
+(``kernels/radix.py``: radix_hist / radix_dscan / radix_scatter_reg): each forced on, the family's results against
+numpy, and the knob reaching the module creation (the kernels' ``launch.compile`` calls pass ``checks=False`` and
+the device holds their modules made without runtime checks). The families' own test files pass with the knobs on as
+well (run them with the knobs patched on to check)."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +13,7 @@ from test_fft import _signal, close
 from test_sorting_radix import ref_argsort, run_radix
 
 import wgarray as wg
-from wgarray.kernels import fft as K, launch, radix, reduce as R
+from wgarray.kernels import fft as K, launch, radix
 
 
 def _spy(monkeypatch) -> list[tuple[str, bool]]:
@@ -37,8 +37,8 @@ def _bare(dev, *names: str) -> bool:
 
 def test_knob_defaults():
     # the H100 sweep (gpu_results s24/8/unchecked.txt): the FFT and the GPU radix sort on (2-5% faster); the plain
-    # reductions off (1.8%: not worth a kernel without its checks)
-    assert (K.UNCHECKED, radix.UNCHECKED, R.UNCHECKED) == (True, True, False)
+    # reductions' knob removed (1.8%: not worth a kernel without its checks)
+    assert (K.UNCHECKED, radix.UNCHECKED) == (True, True)
 
 
 @pytest.mark.parametrize("shape,axes,cap", [
@@ -117,23 +117,3 @@ def test_radix_knob_leaves_cpu_kernels_checked(monkeypatch):
     b = np.random.default_rng(3).standard_normal(5000).astype(np.float32)
     np.testing.assert_array_equal(wg.sort(wg.asarray(b)).numpy(), np.sort(b))
     assert all(c for name, c in seen if name.startswith("radix_"))
-
-
-def test_reduce_unchecked(monkeypatch):
-    seen = _spy(monkeypatch)
-    monkeypatch.setattr(R, "UNCHECKED", True)
-    rng = np.random.default_rng(11)
-    x = rng.standard_normal(300_001).astype(np.float32)  # several chunks: a partials pass, then the final one
-    y = rng.standard_normal((37, 129)).astype(np.float32)
-    xg, yg = wg.asarray(x), wg.asarray(y)
-    np.testing.assert_allclose(float(wg.sum(xg)), x.sum(dtype=np.float64), rtol=1e-5)
-    np.testing.assert_allclose(wg.sum(xg[:-1]).numpy(), x[:-1].sum(dtype=np.float64), rtol=1e-5)  # vec4 loads
-    assert int(wg.argmax(xg)) == int(np.argmax(x))
-    assert float(wg.min(xg)) == x.min()
-    np.testing.assert_allclose(wg.sum(yg, axis=0).numpy(), y.sum(0), rtol=1e-5, atol=1e-5)  # strided rows
-    np.testing.assert_allclose(wg.sum(yg, axis=1).numpy(), y.sum(1), rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(wg.sum(yg[:, 5:9], axis=1).numpy(), y[:, 5:9].sum(1), rtol=1e-5, atol=1e-5)  # short
-    assert int(wg.argmin(yg.T[3])) == int(np.argmin(y.T[3]))
-    kinds = [c for name, c in seen if name == "reduce"]
-    assert kinds and not any(kinds)
-    assert _bare(wg.default_device(), "reduce")

@@ -590,7 +590,9 @@ def transform(device, cdtype: DType, src, dst, rows: int, n: int, inverse: bool,
             raise ValueError(f"Bluestein's length {n} needs contiguous rows")
         _bluestein(device, cdtype, src, dst, rows, n, inverse, scale)
         return
-    rp = reg_choice(device, cdtype.device_itemsize, rows, n, inner) if inner > 1 and _reg["on"] else None
+    # the register pass is the default plans' choice: a forced plan style and bare_passes (benchmarks) take the tiles
+    reg = inner > 1 and _reg["on"] and not _bare and _style in ("auto", "legacy")
+    rp = reg_choice(device, cdtype.device_itemsize, rows, n, inner) if reg else None
     if rp is not None:
         _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp)
         return
@@ -707,7 +709,7 @@ def _steps_of(device, cdtype, rows, n, inner, tiles, scale, fourstep, t, cap, N,
         opts = (_twgroup, _powers, fixed, pairs, half, fused)
         if _bare:  # (bare_passes) the loads and stores alone
             sub, twiddle = [], ""
-        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub), UNCHECKED,
+        kernel = launch.compile(device, ("fft_tile", t, R, C, store, twiddle, pad, inverse, wg, tuple(sub),
                                          opts),
                                 lambda R=R, C=C, store=store, twiddle=twiddle, pad=pad, sub=sub, wg=wg, opts=opts:
                                 _build_tile(cdtype, R, C, sub, store, twiddle, pad, inverse, wg, *opts),
@@ -1205,7 +1207,7 @@ def _reg_pass(device, cdtype, src, dst, rows, n, inner, inverse, scale, rp) -> N
     t = cdtype.component.wgsl
     groups = -(-inner // C)
     fixed = (("groups", groups), ("mcols", inner)) if _fixed_consts(rows, n, inner) else ()
-    kernel = launch.compile(device, ("fft_regcols", t, n, radices, C, E, G, inverse, _reg["powers"], fixed, UNCHECKED),
+    kernel = launch.compile(device, ("fft_regcols", t, n, radices, C, E, G, inverse, _reg["powers"], fixed),
                             lambda: _build_reg(cdtype, n, radices, C, E, G, inverse, _reg["powers"], fixed),
                             checks=not UNCHECKED)
     table = twiddles(device, cdtype, n)

@@ -31,7 +31,7 @@ import math
 from ..alloc.mirror import Mirror
 from ..dtypes import DType, uint32
 from . import launch, layout, matmul as _mm, source
-from .linalg_spectral import _constants as _element_constants
+from .linalg_spectral import element_constants
 
 PANEL_WG = 256  # invocations of a panel workgroup (tournament leaves and root, Cholesky's diagonal block)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
@@ -700,7 +700,7 @@ def _det_kernel(d: DType, phase: int) -> launch.Kernel:
     """linalg_lu_det.wgsl's PHASE 0 (the LU in global memory) or 1 (det from the factors), on elements of ``d``
     (real or complex).  a, piv and info are read_write in both (PHASE 0 writes them, and its stores must validate in
     the one shader); PHASE 1 only reads them."""
-    c = _element_constants(d)
+    c = element_constants(d)
     T, S = c["T"], c["S"]
     return launch.Kernel("linalg_lu_det.wgsl", (
         launch.write("a", f"array<{S}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),

@@ -29,11 +29,11 @@ def workgroup_for(rows: int) -> int:
     return min(REDUCE_WG, max(8, 1 << max(0, rows - 1).bit_length()))
 
 
-def _constants(dt: DType) -> dict[str, str]:
-    """The substitutions every spectral shader takes: T the real type of the elements, S the element type (T, or
-    vec2<T> for complex matrices), SCALAR the element helpers for S (linalg_scalar_real/complex.wgsl) and the real
-    type's constants.  Rendered once a type (every dispatch asks, also when its pipeline is cached: eigh 1024 makes
-    ~1,100 block dispatches)."""
+def element_constants(dt: DType) -> dict[str, str]:
+    """The substitutions every spectral shader (and linalg_factor's complex LU) takes: T the real type of the
+    elements, S the element type (T, or vec2<T> for complex matrices), SCALAR the element helpers for S
+    (linalg_scalar_real/complex.wgsl) and the real type's constants.  Rendered once a type (every dispatch asks,
+    also when its pipeline is cached: eigh 1024 makes ~1,100 block dispatches)."""
     return dict(_constants_of(source.ctype(dt.component), dt.kind == "c"))
 
 
@@ -69,7 +69,7 @@ def _dispatch(device, key: tuple, shader: str, bindings: list[launch.Binding], s
 # -- Jacobi ---------------------------------------------------------------------------------------------------
 def _jacobi(device, phase: int, a, v, cs, flag, batch: int, m: int, n: int, step: int, sweep: int, flags: int,
             wg: int, workgroups: int) -> None:
-    c = _constants(a.dtype)
+    c = element_constants(a.dtype)
     t = c["S"]
     bindings = [launch.write("a", f"array<{t}>"), launch.write("v", f"array<{t}>"),
                 launch.write("rot_cs", f"array<{t}>"), launch.write("flag", "array<atomic<u32>>")]
@@ -112,7 +112,7 @@ def _order_bindings(c: dict[str, str]) -> list[launch.Binding]:
 def order(device, src, keys, vals, perm, batch: int, m: int, n: int, ascending_diagonal: bool) -> None:
     """vals, perm (batch x n) <- the diagonal of src (n x n, ascending) or its column norms (m x n, descending),
     sorted, and the permutation that sorts them."""
-    c = _constants(src.dtype)
+    c = element_constants(src.dtype)
     wg = workgroup_for(n)
     params = layout.Params().u32(batch, m, n, 0, int(ascending_diagonal), 0, 0, 0)
     _dispatch(device, ("linalg_order", c["S"], 0, wg), "linalg_spectral_order.wgsl", _order_bindings(c),
@@ -122,7 +122,7 @@ def order(device, src, keys, vals, perm, batch: int, m: int, n: int, ascending_d
 def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: int, transpose: bool) -> None:
     """out <- the n columns (each ``length`` long) of the column-major src in perm's order, as the rows of a
     row-major (n x length) matrix, or as the columns of a row-major (length x n) one with ``transpose``."""
-    c = _constants(src.dtype)
+    c = element_constants(src.dtype)
     total = batch * n * length
     params = layout.Params().u32(batch, 0, n, length, 2 if transpose else 0, 0, 0, 0)
     _dispatch(device, ("linalg_order", c["S"], 1, MAX_WG), "linalg_spectral_order.wgsl", _order_bindings(c),
@@ -132,7 +132,7 @@ def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: i
 # -- Householder QR -------------------------------------------------------------------------------------------
 def _qr(device, phase: int, a, tau, q, r, batch: int, m: int, n: int, k: int, qc: int, kr: int, cnt: int,
         wg: int, workgroups: int) -> None:
-    c = _constants(a.dtype)
+    c = element_constants(a.dtype)
     t = c["S"]
     bindings = [launch.write(name, f"array<{t}>") for name in ("a", "tau", "q", "r")]
     params = layout.Params().u32(batch, m, n, k, qc, kr, min(m, n), cnt)
@@ -236,7 +236,7 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
     ``sg`` subproblem workgroups come first, then ``threads`` elementwise invocations."""
     spares = iter(spare)
     bound = [arrays[nm] if nm in arrays else next(spares) for nm in _BLOCK_BINDINGS]
-    c = _constants(bound[0].dtype)
+    c = element_constants(bound[0].dtype)
     t = c["T"]
     bindings = [launch.read(nm, f"array<{t}>") if i < 3 else launch.write(nm, f"array<{t}>")
                 for i, nm in enumerate(_BLOCK_BINDINGS[:-1])] + [launch.write("flag", "array<atomic<u32>>")]

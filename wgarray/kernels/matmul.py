@@ -146,6 +146,12 @@ TABLE: dict[tuple[int, int, int, int], VariantLike] = {
 override: VariantLike | Callable[[int, int, int, int], VariantLike | None] | None = None
 
 
+def choice_state() -> tuple:
+    """Everything ``choose`` reads besides the shape: a recording of launches (linalg's REPLAY) is valid for it only."""
+    return (id(override), UNCHECKED, tuple(TABLE.items()), BIG, SMALL, BIG_MIN_GROUPS, SPLIT_MAX_GROUPS, SPLIT_MIN_K,
+            SPLIT_BASE, SPLIT_TARGET_GROUPS, SPLIT_MAX, NARROW, NARROW_SLICE, NARROW_SPLIT_MAX)
+
+
 def as_variant(v: VariantLike) -> Variant:
     return v if isinstance(v, Variant) else Variant.parse(v)
 
@@ -332,8 +338,7 @@ def run(device, a, b, out, batch: int, a_bs: int, b_bs: int, epilogue: str = "st
         ks, c_off = math.ceil(math.ceil(K / split) / v.bk) * v.bk, 0
     key = ("matmul_tiled", a.dtype.name, b.dtype.name, res.name, v, amode, bmode, cvec, epilogue)
     build = lambda: _build_tiled(a.dtype, b.dtype, res, cdt, v, amode, bmode, cvec, epilogue)  # noqa: E731
-    # (checks= only where off: launch.compile keeps its 3-argument form for the callers that wrap it)
-    kernel = launch.compile(device, key, build, checks=False) if v.unchecked else launch.compile(device, key, build)
+    kernel = launch.compile(device, key, build, checks=not v.unchecked)
     params = _params(M, N, K, batch, a, b, c_off, ks, a_rs, a_ks, a_bs, b_ks, b_cs, b_bs, c_rs, c_bs)
     launch.dispatch(device, kernel, bufs, params, grid=grid)
     if split > 1:

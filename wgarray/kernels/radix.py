@@ -582,14 +582,14 @@ def run(device, x: ViewLike, axis: int, descending: bool, values_out: ViewLike |
     totals = Mirror(dt.uint32, 256, device)
     per = 0 if nb <= SERIAL_DSCAN else 1  # digits a GPU dscan workgroup scans (0: serially)
     carried = (x.dtype.name, descending) if carry else None  # the passes recompute the keys from the payload
-    bare = UNCHECKED and not shp.chunked  # (UNCHECKED: the GPU kernels without runtime checks)
-    hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried, bare), lambda: _build_hist(kdt, shp, carried),
-                          checks=not bare)
-    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried, bare),
-                             lambda: _build_scatter(kdt, shp, carried), checks=not bare)
+    checks = not UNCHECKED or shp.chunked  # (UNCHECKED: the GPU kernels without runtime checks)
+    hist = launch.compile(device, ("radix_hist", kdt.name, shp, carried), lambda: _build_hist(kdt, shp, carried),
+                          checks=checks)
+    scatter = launch.compile(device, ("radix_scatter", kdt.name, shp, carried),
+                             lambda: _build_scatter(kdt, shp, carried), checks=checks)
     regs = 0 if shp.chunked else shp.dscan_regs
-    scan = launch.compile(device, ("radix_dscan", shp.wide, regs, bare), lambda: _build_dscan(shp.wide, regs),
-                          checks=not bare)
+    scan = launch.compile(device, ("radix_dscan", shp.wide, regs), lambda: _build_dscan(shp.wide, regs),
+                          checks=checks)
     cur = 0
     for mode, arg in passes:
         if mode == 1 and arg == 0:

@@ -23,13 +23,6 @@ _PER_GROUP = WORKGROUP * 8  # a workgroup reduces at least this many elements be
 # torch; 2048 x 4 gave 2245-3490); 1056 (8 an SM) keeps 4x the threads of 264 for reductions whose elements cost
 # more than a load (strided, broadcast, arg ops), which are latency-bound on a GPU.
 TARGET_GROUPS = 1056
-# UNCHECKED: the reduction kernels without a fused map (the plain ``x.sum()``, ``x.max()``, ... passes) made without
-# naga's runtime checks (launch.compile(checks=False), as matmul's ``_u`` variants).  Their workgroup indices are in
-# range by construction: the tree reads sv/si[lid + s] only for lid < s <= WORKGROUP / 2, and sv/si[lid], sv/si[0];
-# the strided loop's parameter arrays (p.ishape/p.ist) are indexed by d < indim <= MAXD (the host refuses more);
-# every loop is bounded (j below the row's stop, which an element count far below 2^32 - WORKGROUP keeps from
-# wrapping).  Off until measured (``benchmarks/unchecked_sweep.py``).
-UNCHECKED = False
 UNROLL = 4
 _MAX_PLANS = 4096  # launch plans a device keeps (as in elementwise.py)
 _SHORT_ROW = 64  # rows this short, WORKGROUP or more of them: one invocation a row (a workgroup a row idles its
@@ -147,7 +140,7 @@ def run(device, op: RedOp, x: ViewLike, axes: tuple[int, ...], out: ViewLike, ma
     ``mapped``, ``x`` is the contiguous view (no mirror) of ``mapped``'s values that the first pass computes."""
     window = _window(x, device.properties.limits)
     offset = x.offset - (window[0] // x.dtype.device_itemsize if window else 0)
-    key = ("reduce", op.name, x.dtype, x.shape, x.strides, offset, axes, out.dtype, TARGET_GROUPS, UNROLL, UNCHECKED)
+    key = ("reduce", op.name, x.dtype, x.shape, x.strides, offset, axes, out.dtype, TARGET_GROUPS, UNROLL)
     if mapped is not None:
         key += (mapped.key, mapped.strides, mapped.offsets)
     passes = device.plans.get(key)
@@ -216,10 +209,8 @@ def _plan(device, op: RedOp, x: ViewLike, offset: int, axes: tuple[int, ...], ou
         vec = vec and not rows
         key = ("reduce", op.name, src_dtype.name, acc.name, out.dtype.name if final else None, partial_in, final,
                inner_lin, vec, None if fmap is None else fmap.key, rows, UNROLL if vec else None)
-        bare = UNCHECKED and fmap is None
-        kernel = launch.compile(device, key + (bare,), lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
-                                                                      inner_lin, nsrc, ndst, vec, fmap, rows),
-                                checks=not bare)
+        kernel = launch.compile(device, key, lambda: _build(op, src_dtype, acc, out.dtype, partial_in, final,
+                                                            inner_lin, nsrc, ndst, vec, fmap, rows))
         params = (layout.Params().u32(n_out, m, nchunks, chunk, len(o_sh), len(i_sh), in_off, count)
                   .vec_array(o_sh, False).vec_array(o_st, True).vec_array(i_sh, False).vec_array(i_st, True))
         if fmap is not None:

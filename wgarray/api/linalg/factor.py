@@ -335,8 +335,8 @@ REPLAY = True  # solve / inv: the blocked factorisation's and substitution's lau
 # knob settings and replayed on later calls (their buffers swapped in): the host's ~10 us of Python a launch in the
 # drivers become ~1 (hundreds to a thousand launches a call at n = 1024 .. 4096).  H100 2026-12-06
 # (`python -m benchmarks.linbig_sweep`): n = 1024 solve 10.6 -> 7.9 ms, inv 10.0 -> 7.2 (host 8.6 -> 3.3 ms); n = 4096
-# within noise (33.4 / 49.6 -> 34.0 / 50.4 ms: the device's work bounds it there).  After changing matmul's tile
-# tables at run time (benchmarks do), call ``_recipes.clear()``.
+# within noise (33.4 / 49.6 -> 34.0 / 50.4 ms: the device's work bounds it there).  The key holds every knob that
+# shapes the launches, matmul's tile choice included (``matmul.choice_state``).
 _recipes: "weakref.WeakKeyDictionary[object, OrderedDict]" = weakref.WeakKeyDictionary()
 _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
 
@@ -346,7 +346,7 @@ def _knobs() -> tuple:
     from ...kernels import matmul as _mm
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
             _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
-            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, id(_mm.override))
+            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _mm.choice_state())
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
