@@ -406,46 +406,41 @@ _COS_P = [59.245967864990234, -85.44374084472656, 64.93932342529297, -19.7392082
 F32 = np.float32
 
 
-def _mul_add(a, b, c):
-    """a * b + c in float32, the product rounded first (the default transforms: no contraction)."""
-    return a * b + c
-
-
-def _horner(cs, x, fma=_mul_add):
+def _horner(cs, x):
     r = np.full_like(x, F32(cs[0]))
     for c in cs[1:]:
-        r = fma(r, x, F32(c))
+        r = r * x + F32(c)
     return r
 
 
-def _ln_emul(x, fma=_mul_add):
+def _ln_emul(x):
     ix = x.view(np.int32).astype(np.int64) - 0x3F3504F3
     k = (ix >> 23).astype(F32)
     f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(F32) - F32(1)
     z = f * f
-    y = fma(f * z, _horner(_LN_P, f, fma), -(F32(0.5) * z))
-    return (fma(k, F32(1.428606765330187e-06), y) + f) + k * F32(0.693145751953125)
+    y = (f * z) * _horner(_LN_P, f) + -(F32(0.5) * z)
+    return ((k * F32(1.428606765330187e-06) + y) + f) + k * F32(0.693145751953125)
 
 
-def _cossin_emul(m, fma=_mul_add):
+def _cossin_emul(m):
     q4 = (m.astype(np.int64) + (1 << 21)) >> 22
     t = (m.astype(np.int64) - (q4 << 22)).astype(F32) * F32(2.0 ** -24)
     z = t * t
-    s = t * _horner(_SIN_P, z, fma)
-    c = fma(z, _horner(_COS_P, z, fma), F32(1))
+    s = t * _horner(_SIN_P, z)
+    c = z * _horner(_COS_P, z) + F32(1)
     q = q4 & 3
     cs = np.where(q == 0, c, np.where(q == 1, -s, np.where(q == 2, -c, s)))
     sn = np.where(q == 0, s, np.where(q == 1, c, np.where(q == 2, -s, -c)))
     return cs, sn
 
 
-def _sqrt_emul(x, fma=_mul_add):
+def _sqrt_emul(x):
     y = (np.uint32(0x5F3759DF) - (x.view(np.uint32) >> np.uint32(1))).view(F32)
     hx = F32(0.5) * x
     for _ in range(2):
-        y = y * fma(-(hx * y), y, F32(1.5))
+        y = y * (-(hx * y) * y + F32(1.5))
     s = x * y
-    return np.where(x == 0, F32(0), fma(F32(0.5) * y, fma(-s, s, x), s))
+    return np.where(x == 0, F32(0), (F32(0.5) * y) * (-s * s + x) + s)
 
 
 def _open(w):
@@ -515,23 +510,6 @@ def test_float32_transforms_accuracy_and_bits(dev, transforms):
     ce, se = _cossin_emul(m)
     for got, want in ((ln, _ln_emul(x)), (c, ce), (s, se), (r, _sqrt_emul(v))):
         _same_as_emulation(got, want, dev)
-
-
-def test_normal_f32_forms_draw_same_bits(dev, normal_knobs):
-    """The unrolled Philox, the std rows and the blocks kernel give the reference form's bits (loop Philox, the
-    affine rows, elementwise): loc 0 / scale 1 and another, the vec4 and one-element paths."""
-    from wgarray.kernels import random as kr
-    for loc, scale in ((0.0, 1.0), (1.5, 3.0)):
-        normal_knobs("exact", "loop", False)
-        want = _normals(dev, n=4 * 250, loc=loc, scale=scale)
-        for p, std, kernel in (("unrolled", True, "elementwise"), ("loop", False, "elementwise"),
-                               ("unrolled", True, "blocks")):
-            normal_knobs("exact", p, std)
-            kr.NORMAL_F32_KERNEL = kernel
-            for got, w in zip(_normals(dev, n=4 * 250, loc=loc, scale=scale), want):
-                np.testing.assert_array_equal(got, w)  # values: std may turn a +0.0 into -0.0
-                if not std or loc != 0.0:
-                    np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
 
 
 @pytest.mark.slow
@@ -625,18 +603,18 @@ def test_int32_block_path_retries_as_element_path(dev):
         assert a.min() >= 5 and a.max() < 1005
 
 
-# -- the float32 normal variants (kernels/random.py's NORMAL_F32* knobs, shaders/random_f32_variants.wgsl) --------
+# -- the float32 normal knobs (kernels/random.py's NORMAL_F32*) ---------------------------------------------------
 @pytest.fixture
 def normal_knobs():
-    """set_(transform, philox, std): those knobs on the elementwise path (the reference: the blocks kernel off);
-    every knob back to the module's defaults afterwards."""
+    """set_(std): NORMAL_F32_STD on the elementwise path (the reference: the blocks kernel off); every knob back
+    to the module's defaults afterwards."""
     from wgarray.kernels import random as kr
-    names = ("NORMAL_F32", "NORMAL_F32_PHILOX", "NORMAL_F32_STD", "NORMAL_F32_BLOCKS", "NORMAL_F32_WG",
-             "NORMAL_F32_KERNEL", "NORMAL_F32_BLOCKS_MAX", "NORMAL_F32_NOCARRY")
+    names = ("NORMAL_F32_STD", "NORMAL_F32_BLOCKS", "NORMAL_F32_WG", "NORMAL_F32_KERNEL", "NORMAL_F32_BLOCKS_MAX",
+             "NORMAL_F32_NOCARRY")
     saved = {k: getattr(kr, k) for k in names}
 
-    def set_(t="exact", p="loop", std=False):
-        kr.NORMAL_F32, kr.NORMAL_F32_PHILOX, kr.NORMAL_F32_STD = t, p, std
+    def set_(std=False):
+        kr.NORMAL_F32_STD = std
         kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = 1, 256, "elementwise"
         kr.NORMAL_F32_BLOCKS_MAX = 0
     yield set_
@@ -656,125 +634,38 @@ def _normals(dev, n=1001, loc=0.0, scale=1.0):
     return a, buf[1:].numpy().copy()
 
 
-def test_normal_f32_unrolled_and_std_same_bits(dev, normal_knobs):
-    """The unrolled Philox gives the default's bits (both paths, any loc/scale); the std rows (no 0 + 1 * z) its
-    values for loc 0 and scale 1 (only -0.0 for +0.0 may differ) and are not used for other loc/scale."""
+@pytest.mark.parametrize("std, kernel", [(True, "elementwise"), (False, "blocks"), (True, "blocks")])
+def test_normal_f32_forms_same_bits(dev, normal_knobs, std, kernel):
+    """The std row and the blocks kernel give the reference form's bits (the affine rows, elementwise): loc 0 /
+    scale 1 and another (where std is not used: its bits too), the vec4 and one-element paths."""
+    from wgarray.kernels import random as kr
     for loc, scale in ((0.0, 1.0), (1.5, 3.0)):
         normal_knobs()
-        want = _normals(dev, loc=loc, scale=scale)
-        for t, p, std in (("exact", "unrolled", False), ("exact", "loop", True), ("exact", "unrolled", True)):
-            normal_knobs(t, p, std)
-            for got, w in zip(_normals(dev, loc=loc, scale=scale), want):
-                if std and loc == 0.0:
-                    np.testing.assert_array_equal(got, w)
-                else:
-                    np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
-
-
-def _fma32(a, b, c):
-    """float32 fma(a, b, c) rounded once (the product is exact in float64; a float64 sum rounded to float32 is
-    corrected where it fell on a float32 midpoint that the float64 rounding itself made)."""
-    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
-    p = a * b
-    s = p + c
-    bb = s - p
-    e = (p - (s - bb)) + (c - bb)  # TwoSum: s + e == p + c exactly
-    r = s.astype(np.float32)
-    other = np.nextafter(r, np.where(s > r, np.float32(np.inf), np.float32(-np.inf)).astype(np.float32))
-    mid = (s != r) & (s == (r.astype(np.float64) + other.astype(np.float64)) / 2)
-    away = mid & (e != 0) & ((e > 0) == (s > r))
-    return np.where(away, other, r).astype(np.float32)
-
-
-def test_fma32_emulation():
-    """_fma32 rounds once: against exact rationals on products whose float64 sum rounds onto a float32 midpoint."""
-    from fractions import Fraction
-    rng = np.random.default_rng(5)
-    a = rng.uniform(0.5, 2, 4000).astype(F32)
-    b = rng.uniform(0.5, 2, 4000).astype(F32)
-    c = (-(a.astype(np.float64) * b) * rng.choice([1, 1 - 2.0 ** -24, 2.0 ** -30], 4000)).astype(F32)
-    c[:1000] = np.ldexp(rng.choice([-1.0, 1.0], 1000), -60).astype(F32)  # tiny c: double rounding cases
-    a[:3], b[:3], c[:3] = F32(1 + 2.0 ** -12), F32(1 + 2.0 ** -12), F32(-(1 + 2.0 ** -11))
-    got = _fma32(a, b, c)
-    for i in range(len(a)):
-        exact = Fraction(float(a[i])) * Fraction(float(b[i])) + Fraction(float(c[i]))
-        lo = F32(float(exact))  # float(Fraction) rounds once to float64, then float32: check the neighbours
-        cands = [lo, np.nextafter(lo, F32(-np.inf)), np.nextafter(lo, F32(np.inf))]
-        best = min(cands, key=lambda v: (abs(Fraction(float(v)) - exact), int(np.array(v).view(np.uint32)) & 1))
-        assert got[i] == best, (i, a[i], b[i], c[i], got[i], best)
-    assert got[0] == F32(2.0 ** -24)
-
-
-def test_float32_fma_transforms(dev):
-    """The "fma" variant's transforms: the host emulation (fma rounded once) within the default's bounds (ln 1 ulp,
-    cos/sin 2 ulp, sqrt 1 ulp), and the device's bits equal it: through WGSL's fma where the device's is fused (a
-    GPU's FFMA), else through the exact emulation (random_f32_fma_exact.wgsl; lavapipe's fma rounds twice)."""
-    w, m, v = _transform_inputs(3, 1 << 15)
-    x = _open(w)
-    ln, (c, s), r = _ln_emul(x, _fma32), _cossin_emul(m, _fma32), _sqrt_emul(v, _fma32)
-    _assert_transform_accuracy(x, m, v, ln, c, s, r)
-    from wgarray.kernels import random as kr
-    code = kr._CODE["fma" if kr.fma_fused(dev) else "fmaexact"]
-    k = wg.ElementwiseKernel("float32 x, uint32 m, float32 v, uint32 nc",
-                             "float32 l, float32 c, float32 s, float32 r",
-                             "l = wg_rv_ln_fma(x, nc); let cs = wg_rv_cossin_fma(m, nc); c = cs.x; s = cs.y; "
-                             "r = wg_rv_sqrt_fma(v, nc);", f"rand_transforms_fma{kr.fma_fused(dev)}", preamble=code)
-    nc = wg.asarray(np.zeros(len(x), np.uint32), device=dev)
-    got = [a.numpy() for a in k(wg.asarray(x, device=dev), wg.asarray(m, device=dev), wg.asarray(v, device=dev), nc)]
-    for g_, w_ in zip(got, (ln, c, s, r)):
-        _same_as_emulation(g_, w_, dev)
-
-
-def test_fma_transforms_inputs_catch_factoring():
-    """The H100's driver (Vulkan, 2026-12-06) computed the fma variant's y = fma(f z, p, -0.5 z) as
-    z fma(f, p, -0.5) (factored z out; random_f32_variants.wgsl now keeps f z): on test_float32_fma_transforms'
-    inputs that form gives exactly the 382 differing logarithms the H100 showed, so the test sees it."""
-    w, _, _ = _transform_inputs(3, 1 << 15)
-    x = _open(w)
-    ix = x.view(np.int32).astype(np.int64) - 0x3F3504F3
-    k = (ix >> 23).astype(F32)
-    f = ((ix & 0x7FFFFF) + 0x3F3504F3).astype(np.uint32).view(F32) - F32(1)
-    y = (f * f) * _fma32(f, _horner(_LN_P, f, _fma32), F32(-0.5))
-    factored = (_fma32(k, F32(1.428606765330187e-06), y) + f) + k * F32(0.693145751953125)
-    bad = np.flatnonzero(factored.view(np.uint32) != _ln_emul(x, _fma32).view(np.uint32))
-    assert len(bad) == 382 and list(bad[:5]) == [359, 440, 748, 750, 767]
+        want = _normals(dev, n=4 * 250, loc=loc, scale=scale)
+        normal_knobs(std)
+        kr.NORMAL_F32_KERNEL = kernel
+        for got, w in zip(_normals(dev, n=4 * 250, loc=loc, scale=scale), want):
+            np.testing.assert_array_equal(got, w)  # values: std may turn a +0.0 into -0.0
+            if not std or loc != 0.0:
+                np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
 
 
 def test_normal_f32_blocks_kernel_same_bits(dev, normal_knobs):
     """random_normal_blocks.wgsl (NORMAL_F32_BLOCKS / NORMAL_F32_WG) writes the elementwise path's bits: several
-    blocks an invocation with a partial last stride, other workgroup sizes, with and without the fma/std rows; an
+    blocks an invocation with a partial last stride, other workgroup sizes, with and without the std row; an
     output it does not suit (n not a multiple of 4, an offset view) falls back to the elementwise path."""
     from wgarray.kernels import random as kr
-    for t, p, std in (("exact", "loop", False), ("fma", "unrolled", True), ("exact", "unrolled", True)):
+    for std in (False, True):
         for n, loc, scale in ((4 * 37, 0.0, 1.0), (1001, 0.5, 2.0), (4 * 1000, 0.5, 2.0)):
-            normal_knobs(t, p, std)
+            normal_knobs(std)
             want = _normals(dev, n, loc, scale)
             for blocks, size, kernel in ((2, 256, "elementwise"), (3, 64, "elementwise"), (1, 128, "elementwise"),
                                          (1, 256, "blocks")):
-                normal_knobs(t, p, std)
+                normal_knobs(std)
                 kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG, kr.NORMAL_F32_KERNEL = blocks, size, kernel
                 for got, w in zip(_normals(dev, n, loc, scale), want):
                     np.testing.assert_array_equal(got.view(np.uint32), w.view(np.uint32))
             kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG = 1, 256
-
-
-def test_fma_device_rounds_once(dev):
-    """The "fma" variant's wg_rv_fma on this device (WGSL's fma where it is fused, else the exact emulation) equals
-    an fma rounded once: random operands of spread exponents, near-cancelling sums and tiny addends."""
-    from wgarray.kernels import random as kr
-    code = kr._CODE["fma" if kr.fma_fused(dev) else "fmaexact"]
-    k = wg.ElementwiseKernel("float32 a, float32 b, float32 c, uint32 nc", "float32 r", "r = wg_rv_fma(a, b, c, nc);",
-                             f"rand_fma_device{kr.fma_fused(dev)}", preamble=code)
-    rng = np.random.default_rng(11)
-    n = 1 << 14
-    a = (rng.uniform(-2, 2, 3 * n) * np.exp2(rng.integers(-20, 20, 3 * n))).astype(F32)
-    b = (rng.uniform(-2, 2, 3 * n) * np.exp2(rng.integers(-20, 20, 3 * n))).astype(F32)
-    p = a.astype(np.float64) * b
-    c = np.concatenate([rng.uniform(-2, 2, n) * np.exp2(rng.integers(-40, 20, n)),
-                        -p[n:2 * n] * (1 + rng.uniform(-1e-6, 1e-6, n)),
-                        p[2 * n:] * np.exp2(-rng.integers(20, 30, n)) * rng.choice([-1, 1], n)]).astype(F32)
-    got = k(*(wg.asarray(v, device=dev) for v in (a, b, c)), wg.zeros(3 * n, dtype=wg.uint32, device=dev)).numpy()
-    np.testing.assert_array_equal(got.view(np.uint32), _fma32(a, b, c).view(np.uint32))
 
 
 def _philox_inverse(out, key, rounds=10):
@@ -805,8 +696,8 @@ def test_normal_f32_std_negative_zero(dev, normal_knobs):
     want = np.stack([r01 * c01, r01 * s01, r23 * c23, r23 * s23], 1).ravel()
     np.testing.assert_array_equal(np.signbit(want), [True, True, False, False])
     got = {}
-    for p, std in (("unrolled", True), ("loop", True), ("unrolled", False), ("loop", False)):
-        normal_knobs("exact", p, std)
+    for std in (True, False):
+        normal_knobs(std)
         out = wg.empty(4, dtype=wg.float32, device=dev)
         kr.draw(dev, "random_normal", key, counter, [kr.Scalar(0.0, wg.float32), kr.Scalar(1.0, wg.float32)], out)
         got[std] = out.numpy()
@@ -816,7 +707,7 @@ def test_normal_f32_std_negative_zero(dev, normal_knobs):
 
 
 def test_normal_f32_blocks_kernel_counter_carry(dev, normal_knobs):
-    """The blocks kernel's carry-free counter (NORMAL_F32_NOCARRY, the unrolled Philox) only where c0 + blocks does
+    """The blocks kernel's carry-free counter (NORMAL_F32_NOCARRY) only where c0 + blocks does
     not wrap: a counter whose low word wraps within the draw (and one whose high words carry) gives the elementwise
     path's bits, as does one that does not wrap, with the knob on and off."""
     from wgarray.kernels import random as kr
@@ -824,7 +715,7 @@ def test_normal_f32_blocks_kernel_counter_carry(dev, normal_knobs):
     ps = [kr.Scalar(0.0, wg.float32), kr.Scalar(1.0, wg.float32)]
     for counter in ((0xFFFFFFFF - 100, 7, 0, 0), (0xFFFFFFFF - 100, 0xFFFFFFFF, 0xFFFFFFFF, 3), (5, 7, 9, 11),
                     (0xFFFFFFFF - 299, 1, 2, 3)):
-        normal_knobs("exact", "unrolled", True)
+        normal_knobs(True)
         want = wg.empty(n, dtype=wg.float32, device=dev)
         kr.draw(dev, "random_normal", key, counter, ps, want)
         for nocarry in (True, False):
@@ -844,7 +735,7 @@ def test_normal_f32_blocks_kernel_size_limit(dev, normal_knobs, monkeypatch):
     used = []
     real = kr._draw_blocks
     monkeypatch.setattr(kr, "_draw_blocks", lambda *a: used.append(real(*a)) or used[-1])
-    normal_knobs("exact", "unrolled", True)
+    normal_knobs(True)
     want = _normals(dev, n=400)[0]
     kr.NORMAL_F32_KERNEL = "blocks"
     for limit, n, expect in ((0, 400, [True]), (400, 400, [True]), (399, 400, [])):
@@ -857,13 +748,13 @@ def test_normal_f32_blocks_kernel_size_limit(dev, normal_knobs, monkeypatch):
 
 
 def test_normal_f32_defaults(dev, normal_knobs, monkeypatch):
-    """The defaults (H100 2026-12-06: "exact" with its integer-multiply guard, the blocks kernel up to
+    """The defaults (H100 2026-12-06: the std row, the blocks kernel up to
     NORMAL_F32_BLOCKS_MAX elements): a
     standard_normal float32 draw at or below the limit goes through the blocks kernel, one above it through the
-    elementwise rows, both with the reference's (exact, Philox loop, elementwise) values."""
+    elementwise rows, both with the reference's (affine rows, elementwise) values."""
     from wgarray.kernels import random as kr
-    assert (kr.NORMAL_F32, kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG) == \
-        ("exact", "blocks", 1, 256)
+    assert (kr.NORMAL_F32_STD, kr.NORMAL_F32_KERNEL, kr.NORMAL_F32_BLOCKS, kr.NORMAL_F32_WG) == \
+        (True, "blocks", 1, 256)
     defaults = {k: v for k, v in vars(kr).items() if k.startswith("NORMAL_F32")}
     normal_knobs()
     want = _normals(dev, n=400)[0]
@@ -879,19 +770,3 @@ def test_normal_f32_defaults(dev, normal_knobs, monkeypatch):
                                                                                      device=dev).numpy()
         assert used == expect
         np.testing.assert_array_equal(got, want)  # values: std may give -0.0 for +0.0
-
-
-def test_fma_probe_keeps_no_device_alive():
-    """The fma probe's per-device answer does not keep a closed device alive (it held the device itself)."""
-    import gc
-    import weakref
-
-    from wgarray.kernels import random as kr
-    d = wg.open_device()
-    first = kr.fma_fused(d)
-    assert kr.fma_fused(d) is first  # probed once
-    gone = weakref.ref(d)
-    d.close()
-    del d
-    gc.collect()
-    assert gone() is None

@@ -14,17 +14,20 @@ fn wg_philox_round(c: vec4<u32>, k: vec2<u32>) -> vec4<u32> {
     return vec4<u32>(p1.y ^ c.y ^ k.x, p1.x, p0.y ^ c.w ^ k.y, p0.x);
 }
 
-// Philox4x32 with 10 rounds; the key is bumped by the Weyl constants between rounds.
+// Philox4x32 with 10 rounds, written out: round r uses key + r * (0x9E3779B9, 0xBB67AE85) (mod 2^32), the
+// schedule as constants (no loop, no round test: H100 2026-12-06, float32 normals 2^26 0.329 -> 0.206 ms against
+// the loop, the same bits).
 fn wg_philox4x32(ctr: vec4<u32>, key: vec2<u32>) -> vec4<u32> {
-    var c = ctr;
-    var k = key;
-    for (var r = 0u; r < 10u; r = r + 1u) {
-        if (r > 0u) {
-            k = k + vec2<u32>(0x9E3779B9u, 0xBB67AE85u);
-        }
-        c = wg_philox_round(c, k);
-    }
-    return c;
+    var c = wg_philox_round(ctr, key);
+    c = wg_philox_round(c, key + vec2<u32>(0x9E3779B9u, 0xBB67AE85u));
+    c = wg_philox_round(c, key + vec2<u32>(0x3C6EF372u, 0x76CF5D0Au));
+    c = wg_philox_round(c, key + vec2<u32>(0xDAA66D2Bu, 0x32370B8Fu));
+    c = wg_philox_round(c, key + vec2<u32>(0x78DDE6E4u, 0xED9EBA14u));
+    c = wg_philox_round(c, key + vec2<u32>(0x1715609Du, 0xA9066899u));
+    c = wg_philox_round(c, key + vec2<u32>(0xB54CDA56u, 0x646E171Eu));
+    c = wg_philox_round(c, key + vec2<u32>(0x5384540Fu, 0x1FD5C5A3u));
+    c = wg_philox_round(c, key + vec2<u32>(0xF1BBCDC8u, 0xDB3D7428u));
+    return wg_philox_round(c, key + vec2<u32>(0x8FF34781u, 0x96A522ADu));
 }
 
 // Block `b` of a stream whose 128-bit counter starts at (c0, c1, c2, c3) (little-endian words), words above

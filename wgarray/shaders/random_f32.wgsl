@@ -107,7 +107,7 @@ fn wg_rand_normal4_f32(k0: u32, k1: u32, c0: u32, c1: u32, c2: u32, c3: u32, b: 
     return wg_rand_boxmuller4_f32(wg_philox_block(k0, k1, c0, c1, c2, c3, b, 0u), nc);
 }
 
-// The four normals of a block's words w (wg_rand_normal4_f32; the kernels/random.py variants reuse it).
+// The four normals of a block's words w (wg_rand_normal4_f32; kernels/random.py's blocks kernel reuses it).
 fn wg_rand_boxmuller4_f32(w: vec4<u32>, nc: u32) -> vec4<f32> {
     let r01 = wg_rand_sqrt_f32(-2.0 * wg_rand_ln_f32(wg_rand_open_f32(w.x), nc), nc);
     let r23 = wg_rand_sqrt_f32(-2.0 * wg_rand_ln_f32(wg_rand_open_f32(w.z), nc), nc);

@@ -2,7 +2,6 @@
 // of T writes blocks t, t + T, ... (a grid-stride loop unrolled: every store instruction of a workgroup covers
 // consecutive vec4s), each as the elementwise rows do (the same bits).  ${NORMAL} gives a block's four values.
 ${HELPERS}
-${CODE}
 
 struct Params {
     nb: u32,  // blocks to write (vec4s of the output)
