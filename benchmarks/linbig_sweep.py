@@ -4,7 +4,7 @@ where the time goes, and every knob of ``wgarray/api/linalg/factor.py`` against 
 
     python -m benchmarks.linbig_sweep              # n = 4096 and 1024 (the GPU run, <= 150 s on an H100/H200)
     python -m benchmarks.linbig_sweep --small      # n = 256 and 128 with the same variants (lavapipe)
-    python -m benchmarks.linbig_sweep --sizes 2048 --variants default replay
+    python -m benchmarks.linbig_sweep --sizes 2048 --variants default no_replay
 
 Two tables a size:
 
@@ -44,12 +44,12 @@ from benchmarks.linalg_big import K as NRHS, _inputs, _residual, _time
 OPS = ("cholesky", "solve", "inv")
 
 # name -> (ops it concerns, {(module, attribute): value}); "F" = wgarray.api.linalg.factor, "K" =
-# wgarray.kernels.linalg_factor (the chol_* variants force CHOL_FUSED, the GPUs' default, so that lavapipe runs
-# their panel too).  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
+# wgarray.kernels.linalg_factor.  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
 # set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
 REG = {("K", "TSLU_REG"): True}  # the GPUs' default since linbig phase 4 (forced: lavapipe runs the same path)
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
-    "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, CHOL_FUSED, TSLU_REG; LU panels LU_BLOCK = 32 wide
+    "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, TSLU_REG, CHOL_INV / CHOL_FUSED, SUBST_STEP (<= 16 rhs),
+    # REPLAY; LU panels LU_BLOCK = 32 wide
     "tslu_loop": (("solve", "inv"), {("K", "TSLU_REG"): False}),  # the default before linbig phase 4
     # linbig4: around the register tournament (a flat pivot search lost at 4096): the substitution's blocks, leaves, panel width
     "tslu_reg+subst64": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64}),
@@ -65,19 +65,18 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
     # workgroup and the other rows' update, instead of a trsm and a matmul update); its block height, columns a
     # workgroup
-    "subst_step": (("solve", "inv"), {("K", "SUBST_STEP"): True}),
+    "subst_step": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("K", "SUBST_STEP_MAX_K"): None}),  # inv's n rhs too
+    "subst_off": (("solve", "inv"), {("K", "SUBST_STEP"): False}),  # the trsm and update launches (the control)
     "subst_step+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
     "subst_step+s16": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 16}),
     "subst_step+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("K", "SUBST_COLS"): 64}),
     "subst_step+tri": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True}),  # forward on L^-1's columns
     "subst_step+tri+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True, ("K", "SUBST_COLS"): 64}),
-    # the drivers' launches recorded once and replayed (factor.REPLAY: ~3x less host time a launch on lavapipe)
-    "replay": (("solve", "inv"), {("F", "REPLAY"): True}),
-    "tslu_reg+subst64+replay": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64, ("F", "REPLAY"): True}),
+    # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
+    "no_replay": (("solve", "inv"), {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)
     "tslu_reg+lu64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64}),
     "tslu_reg+lu64+subst64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "SUBST_BLOCK"): 64}),
-    "tslu_reg+lu64+replay": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "REPLAY"): True}),
 }
 PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
           "lu_finish", "update", "swap", "nanfill", "lu_subst")

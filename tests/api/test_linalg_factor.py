@@ -822,15 +822,13 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
         wg.linalg.cholesky(wg.asarray(nan))
 
 
-@pytest.mark.parametrize("trsm", [False, True])
-def test_chol_inv_sub_panels(blocked, monkeypatch, trsm):
+def test_chol_inv_sub_panels(blocked, monkeypatch):
     # panels wider than CHOL_INV_INNER: sub-panels (the last one shorter), each updating the panel's columns right
     # of it, then the whole panel's trailing update; n ending inside a panel and inside a sub-panel
     inv = []
     cinv = K.cholesky_inv
     monkeypatch.setattr(K, "cholesky_inv", lambda *a, **kw: (inv.append(a[6:8]), cinv(*a, **kw))[1])
     monkeypatch.setattr(K, "CHOL_INV", True)
-    monkeypatch.setattr(K, "CHOL_INV_TRSM", trsm)
     monkeypatch.setattr(K, "CHOL_INV_INNER", 8)
     monkeypatch.setattr(F, "BLOCK", 20)
     rng = np.random.default_rng(20)
@@ -887,20 +885,6 @@ def test_panel_wg_in_kernels_and_keys(blocked, monkeypatch, panel_wg):
     assert not {k for k in keys[panel_wg] if k[0].startswith(names)} & keys[256]
     monkeypatch.setattr(K, "PANEL_WG", 24)  # not a whole number of 16-wide rows: chol_inv refuses, the others factor
     assert not K.chol_inv(wg.default_device(), wg.float32, 16)
-
-
-def test_chol_inv_trsm_control(blocked, monkeypatch):
-    # CHOL_INV_TRSM: the register factor with L21 by the triangular solve (no inverse, no GEMM launch)
-    seen = []
-    compile_ = launch.compile
-    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (seen.append(key[0]), compile_(d, key, build, **kw))[1])
-    monkeypatch.setattr(K, "CHOL_INV", True)
-    monkeypatch.setattr(K, "CHOL_INV_TRSM", True)
-    s = spd(np.random.default_rng(4), (2, 30, 30), np.float32)
-    L = wg.linalg.cholesky(wg.asarray(s)).numpy()
-    assert np.all(np.triu(L, 1) == 0)
-    assert chol_within_bound(L, s, 30, np.float32)
-    assert "linalg_chol_inv" in seen and "linalg_chol_apply" not in seen and any(k.startswith("linalg_trsm") for k in seen)
 
 
 @pytest.mark.parametrize("cond", [1e2, 1e5])

@@ -279,13 +279,18 @@ def test_check_from_sweeps_past_convergence_exact(monkeypatch, dt, inner):
 
 
 def test_cached_dispatches_render_nothing(calls, monkeypatch):
-    """Once its pipelines are compiled, a block call renders no WGSL template (each of its ~1,100 dispatches at
-    n = 1024 rendered two before: host time while the device waits for the next sweep)."""
-    from wgarray.kernels import source
+    """Once its pipelines are compiled, a block call renders no WGSL template and builds no binding (each of its
+    ~1,100 dispatches at n = 1024 rendered two and built seven before: host time while the device waits for the next
+    sweep)."""
+    from wgarray.kernels import launch, source
     a = base._sym(np.random.default_rng(1).standard_normal((12, 12)).astype(np.float32))
     _eigh_ok(a)
-    renders = []
+    renders, made = [], []
     real = source.render
     monkeypatch.setattr(source, "render", lambda *args, **kw: renders.append(args[0]) or real(*args, **kw))
+    for name in ("read", "write"):
+        fn = getattr(launch, name)
+        monkeypatch.setattr(launch, name, lambda *args, fn=fn, **kw: made.append(args[0]) or fn(*args, **kw))
     _eigh_ok(a)
-    assert calls["eigh"] >= 2 and renders == []
+    block = set(K._BLOCK_BINDINGS)  # (the call's few other launches, ordering and extraction, build theirs)
+    assert calls["eigh"] >= 2 and renders == [] and not block & set(made) and made

@@ -230,8 +230,6 @@ CHOL_INV: bool | None = None  # Cholesky's panel as two launches a panel instead
 # panels of CHOL_INV_INNER_BIG = 32-wide diagonal blocks: H100 2026-12-06, cholesky 4096 9.48 -> 8.62 ms, torch 1.93),
 # off below (1024: the fused panel 2.56 ms, this 2.57 with 64-wide blocks, 3.3 with 32-wide) and on CPU adapters
 # (lavapipe compiles the 64-row code slowly)
-CHOL_INV_TRSM = False  # with CHOL_INV: L21 by the row-parallel trsm on L11 (no inverse) instead of A21 W: the
-# sweep's control for which half of CHOL_INV (the register factor, the GEMM) moves the time
 CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (16, 32 or 64; fewer where memory is short)
 
 

@@ -236,20 +236,28 @@ def block_phase(device, phase: int, two_sided: bool, shape: BlockShape, arrays: 
     ``sg`` subproblem workgroups come first, then ``threads`` elementwise invocations."""
     spares = iter(spare)
     bound = [arrays[nm] if nm in arrays else next(spares) for nm in _BLOCK_BINDINGS]
-    c = element_constants(bound[0].dtype)
-    t = c["T"]
-    bindings = [launch.read(nm, f"array<{t}>") if i < 3 else launch.write(nm, f"array<{t}>")
-                for i, nm in enumerate(_BLOCK_BINDINGS[:-1])] + [launch.write("flag", "array<atomic<u32>>")]
-    w = 2 * shape.b
     wg = block_workgroup(device, shape.b)
-    subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=shape.b, TRI=w * (w + 1) // 2, JS=w + J_PAD,
-                JLEN=w * (w + J_PAD), TWO_SIDED="true" if two_sided else "false")
+    t, bindings, subs = _block_parts(bound[0].dtype, phase, two_sided, shape.b, J_PAD)
     tolbits = struct.unpack("<I", struct.pack("<f", tol))[0]
     params = layout.Params().u32(shape.batch, shape.n, shape.npad, shape.length, shape.b, shape.k, step, sweep,
                                  flags, tolbits, sg, inner_sweeps(shape.n), shape.rl, astr, 0, 0)
     key = ("linalg_blockjac", t, phase, two_sided, shape.b, wg, J_PAD)
     groups = math.ceil(threads / wg)
     _dispatch(device, key, "linalg_blockjac.wgsl", bindings, subs, wg, bound, params, sg + groups)
+
+
+@functools.lru_cache(maxsize=None)
+def _block_parts(dt: DType, phase: int, two_sided: bool, b: int, jpad: int) -> tuple[str, list, dict]:
+    """block_phase's bindings and substitutions, made once a setting (~1,100 block dispatches an eigh at n = 1024
+    would otherwise build them each time, also when the pipeline is cached)."""
+    c = element_constants(dt)
+    t = c["T"]
+    bindings = [launch.read(nm, f"array<{t}>") if i < 3 else launch.write(nm, f"array<{t}>")
+                for i, nm in enumerate(_BLOCK_BINDINGS[:-1])] + [launch.write("flag", "array<atomic<u32>>")]
+    w = 2 * b
+    subs = dict(_with_rotation(c), PHASE=phase, W=w, HALF=b, TRI=w * (w + 1) // 2, JS=w + jpad,
+                JLEN=w * (w + jpad), TWO_SIDED="true" if two_sided else "false")
+    return t, bindings, subs
 
 
 def block_workgroup(device, b: int) -> int:

@@ -260,14 +260,11 @@ def _cholesky_inv(w: Array, info: Array, width: int, inner: int) -> None:
         for s0 in range(k0, k1, inner):
             sb = min(inner, k1 - s0)
             s1 = s0 + sb
-            _k.cholesky_inv(dev, w, info, ws, n, batch, s0, sb, s1 < n and not _k.CHOL_INV_TRSM)
+            _k.cholesky_inv(dev, w, info, ws, n, batch, s0, sb, s1 < n)
             if s1 == n:
                 return
             lower = _block(w, s1, s0, n - s1, sb)
-            if _k.CHOL_INV_TRSM:  # the control: L21 = A21 L11^-T by the triangular solve
-                _k.trsm(dev, _block(w, s0, s0, sb, sb), lower.mT, lower=True, unit=False)
-            else:
-                _k.cholesky_apply(dev, w, ws, n, batch, s0, sb)
+            _k.cholesky_apply(dev, w, ws, n, batch, s0, sb)
             if s1 < k1:  # the panel's columns right of this block: C[s1:, s1:k1] -= L[s1:, s0:s1] L[s1:k1, s0:s1]^T
                 _k.update(dev, _block(w, s1, s1, n - s1, k1 - s1), lower, _block(w, s1, s0, k1 - s1, sb).mT,
                           tri=True)
