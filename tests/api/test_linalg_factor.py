@@ -487,6 +487,65 @@ def test_small_nan_pivot_as_isamax(dt):
         det_as_numpy(np.array(m, dtype=dt))
 
 
+def _nan_cases(n):
+    """(name, matrix of order n) pairs with a NaN or inf that the blocked path's pivot search can pass over."""
+    cases = []
+    for name, (i, j, v) in {"diag first panel": (0, 0, np.nan), "diag later panel": (10, 10, np.nan),
+                            "L part": (12, 5, np.nan), "U part": (5, 12, np.nan), "last": (n - 1, n - 1, np.nan),
+                            "inf U part": (5, 12, np.inf)}.items():
+        a = np.eye(n)
+        a[i, j] = v
+        cases.append((name, a))
+    a = np.eye(n)  # a row never chosen as a pivot: its column is zero elsewhere, so a zero pivot is taken instead
+    a[:, n - 3] = 0
+    a[n - 3, 3] = np.nan
+    cases.append(("row never a pivot", a))
+    a = np.eye(n)  # a NaN in a column past a zero pivot (numpy's det: 0, LAPACK's info; ours NaN)
+    a[:, 2] = 0
+    a[15, 15] = np.nan
+    cases.append(("NaN past a zero pivot", a))
+    a = np.eye(n)  # inf / inf = NaN in row 12 after the first column (numpy's det: inf; ours NaN, never finite)
+    a[0, 0] = a[12, 0] = np.inf
+    cases.append(("inf makes NaN", a))
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n)) + 4 * np.eye(n)
+    a[15, 2] = np.nan
+    cases.append(("dense", a))
+    return cases
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("reg", [False, True])
+def test_blocked_nan_never_finite(blocked, monkeypatch, dt, reg):
+    # the tournament's pivot search passes over NaN (a zero pivot wins against it), where getrf would take it:
+    # every NaN of the input (or made by inf - inf, inf / inf) is seen by some panel's loads and marks its matrix
+    # (info = NAN_INFO): det and log|det| NaN (sign NaN), solve / inv NaN and no LinAlgError in the 'raise' mode
+    # (the small path's "NaN input gives NaN"), the stack's other members untouched
+    monkeypatch.setattr(K, "TSLU_REG", reg)
+    n = 20
+    rng = np.random.default_rng(1)
+    for name, m in _nan_cases(n):
+        good = well_conditioned(rng, (n, n), dt)
+        a = np.stack([good, m.astype(dt), good[::-1]])
+        d = wg.linalg.det(wg.asarray(a)).numpy()
+        s, la = (t.numpy() for t in wg.linalg.slogdet(wg.asarray(a)))
+        x = wg.linalg.solve(wg.asarray(a), wg.ones((3, n, 2), dtype=dt)).numpy()  # 'raise': no LinAlgError
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.isnan(d[1]) and np.isnan(la[1]), name  # (the sign: NaN where marked, else +-1 as numpy's)
+        assert np.isnan(x[1]).all() and np.isnan(ai[1]).all(), name
+        for k in (0, 2):  # the other members keep their answers
+            wd = np.linalg.det(a[k].astype(np.float64))
+            assert abs(d[k] - wd) <= C * n * eps(dt) * np.linalg.cond(a[k].astype(np.float64)) * abs(wd), name
+            assert np.isfinite(x[k]).all() and np.isfinite(ai[k]).all(), name
+    sing = np.eye(n, dtype=dt)
+    sing[:, 4] = 0  # a singular member beside a NaN one: still LinAlgError, and det 0 for it
+    a = np.stack([_nan_cases(n)[0][1].astype(dt), sing])
+    with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+        wg.linalg.solve(wg.asarray(a), wg.ones((2, n, 1), dtype=dt))
+    s, la = (t.numpy() for t in wg.linalg.slogdet(wg.asarray(a)))
+    assert np.isnan(la[0]) and s[1] == 0 and la[1] == -np.inf
+
+
 def test_ill_conditioned():
     n = 12
     h = 1.0 / (np.arange(n)[:, None] + np.arange(n)[None, :] + 1)  # Hilbert, cond ~ 1e16
@@ -705,6 +764,49 @@ def test_tslu_several_rows_an_invocation(blocked, monkeypatch, reg):
         ws_, wl = np.linalg.slogdet(a64)
         assert s_.numpy()[0] == 0 and s_.numpy()[1] == ws_
         assert abs(logabs.numpy()[1] - wl) <= tol * np.linalg.cond(a64) + 2 * eps(dt) * abs(wl)
+
+
+def spy_sources(monkeypatch) -> dict:
+    """launch.compile spied: a key must always come with the same WGSL and workgroup size (a module constant that
+    shapes a kernel but is missing from its key would reuse the stale pipeline built under the old value)."""
+    built: dict = {}
+    compile_ = launch.compile
+
+    def spy(d, key, build, **kw):
+        k = build()
+        got = (k.source(), k.invocations)
+        assert built.setdefault(key, got) == got, f"{key}: another kernel under the same key"
+        return compile_(d, key, build, **kw)
+    monkeypatch.setattr(launch, "compile", spy)
+    return built
+
+
+def test_module_constants_in_compile_keys(blocked, monkeypatch):
+    # WG (trsm, swap, lu_finish, det, lu_global, nanfill, nanscan) and TSLU_IDS (the root's ids) changed at run time:
+    # new kernels, built at the new values, and the answers right under each
+    built = spy_sources(monkeypatch)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through compile
+    rng = np.random.default_rng(11)
+    n = 20
+    a = well_conditioned(rng, (2, n, n), np.float32)
+    b = rng.standard_normal((2, n, 3)).astype(np.float32)
+    c = (a + 1j * well_conditioned(rng, (2, n, n), np.float32)).astype(np.complex64)
+    a64, tol = a.astype(np.float64), C * n * eps(np.float32)
+    sizes = set()
+    for wgs, ids in ((64, 2048), (32, 1024), (64, 2048)):
+        monkeypatch.setattr(K, "WG", wgs)
+        monkeypatch.setattr(K, "TSLU_IDS", ids)
+        x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+        assert np.all(fro(a64 @ x - b) <= tol * fro(a64) * fro(x))
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.all(fro(a64 @ ai - np.eye(n)) / n <= tol * np.linalg.cond(a64))
+        s, la = (t.numpy() for t in wg.linalg.slogdet(wg.asarray(a)))
+        np.testing.assert_allclose(la, np.linalg.slogdet(a64)[1], atol=tol * np.linalg.cond(a64).max())
+        np.testing.assert_allclose(wg.linalg.det(wg.asarray(c)).numpy(), np.linalg.det(c.astype(np.complex128)),
+                                   rtol=1e-3)
+        sizes |= {got[1] for key, got in built.items() if key[0].startswith(("linalg_swap", "linalg_det"))}
+    assert sizes == {32, 64}
+    assert len({key for key in built if key[0] == "linalg_tslu" and not key[2]}) >= 2  # the root at both TSLU_IDS
 
 
 def test_trusted_view_checks_bounds():

@@ -16,12 +16,13 @@ Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
   sides), ``trsm`` + ``update`` a block.
 
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
-(Cholesky) plus one.  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
+(Cholesky) plus one, or ``NAN_INFO`` where the tournament met a NaN (LU: NaN results, no error).  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
 matrices whose info is set.
 
 Every kernel goes through ``launch``: its bindings declared once (``_kernel``), the shared entry prologue, and
 ``launch.dispatch`` with a 1-D workgroup count (matrices, or column groups times matrices: no grid limit on the
-stack's size).
+stack's size).  A kernel's compile key holds every module constant its WGSL depends on (``WG``, ``PANEL_WG``,
+``TSLU_IDS``, ``NAN_INFO``, ...): a constant changed at run time builds a new kernel, never reuses a stale one.
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ from ..dtypes import DType, uint32
 from . import launch, layout, matmul as _mm, source
 from .linalg_spectral import element_constants
 
+NAN_INFO = 0x80000000  # the info word of a blocked LU that met a NaN (linalg_lu_tslu.wgsl): det NaN, NaN results, no
+# LinAlgError (a NaN the pivot search passed over must not come out as a zero pivot's det 0 or a finite answer)
 PANEL_WG = 256  # invocations of a panel workgroup (tournament leaves and root, Cholesky's diagonal block)
 WG = 64  # invocations a workgroup of the column-parallel kernels (trsm, swap, det, nanfill)
 SMALL_MAX = 64  # the largest n the small path takes even where workgroup memory would hold more
@@ -388,7 +391,8 @@ def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
         out += [f"var v{k}_{c} = {T}(0.0);" for c in cols]
         out += [f"if (!used{k}) {{", f"    var row{k} = r0 + i{k};", f"    if (!LEAF) {{ row{k} = ids[i{k}]; }}",
                 f"    let rb{k} = abase + row{k} * n + k0;"]
-        out += [f"    v{k}_{c} = a[rb{k} + {c}u];" for c in cols] + ["}"]
+        out += [f"    v{k}_{c} = a[rb{k} + {c}u];" for c in cols]
+        out += [f"    nan_in = nan_in || wg_isnan_{T}(v{k}_{c});" for c in cols] + ["}"]
     for j in cols:
         step = [f"var best = {T}(-1.0);", "var bi = NONE;"]
         for k in ks:
@@ -422,7 +426,7 @@ def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False) -> 
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
         dict(HELPERS=source.helpers([d]), T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
-             RV_LEN=rpt * nb, ARGMAX=_argmax(T), REG="true" if reg else "false",
+             RV_LEN=rpt * nb, ARGMAX=_argmax(T), REG="true" if reg else "false", NAN_INFO=NAN_INFO,
              BODY=tslu_reg_body(T, nb, rpt) if reg else ""), workgroup=PANEL_WG)
 
 
@@ -456,12 +460,12 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     if g > 1:
         rpt = -(-r // PANEL_WG)
         params = layout.u32s(n, k0, nb, batch, r, g, stride, 0)
-        _run_mirrors(device, (name, d.name, True, nb, rpt, PANEL_WG), lambda: _tslu_kernel(d, True, nb, rpt, reg),
+        _run_mirrors(device, (name, d.name, True, nb, rpt, PANEL_WG, NAN_INFO), lambda: _tslu_kernel(d, True, nb, rpt, reg),
                      bufs, params, batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
     params = layout.u32s(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
-    _run_mirrors(device, (name, d.name, False, nb, rpt, PANEL_WG), lambda: _tslu_kernel(d, False, nb, rpt, reg),
+    _run_mirrors(device, (name, d.name, False, nb, rpt, PANEL_WG, TSLU_IDS, NAN_INFO), lambda: _tslu_kernel(d, False, nb, rpt, reg),
                  bufs, params, batch)
 
 
@@ -497,7 +501,7 @@ def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) ->
     if rg + cg == 0:
         return
     params = layout.u32s(n, k0, nb, batch, rg, cg, 0, 0)
-    compiled = launch.compile(device, ("linalg_lu_finish_reg" if reg else "linalg_lu_finish", d.name, stage, nb),
+    compiled = launch.compile(device, ("linalg_lu_finish_reg" if reg else "linalg_lu_finish", d.name, stage, nb, WG),
                               build)
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params,
                     workgroups=(rg + cg) * batch)
@@ -570,7 +574,8 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     bb, br, bc = b.strides
     params = layout.u32s(nb, ncol, batch, (1 if lower else 0) | (2 if unit else 0),
                                  t.offset, tr, tc, tb if t.shape[0] > 1 else 0, b.offset, br, bc, bb)
-    key = ("linalg_trsm_reg", d.name, same, stage, lower, unit) if reg else ("linalg_trsm", d.name, same, stage)
+    key = (("linalg_trsm_reg", d.name, same, stage, lower, unit, WG) if reg else
+           ("linalg_trsm", d.name, same, stage, WG))
     _run(device, key, build, [b] if same else [t, b], params, math.ceil(ncol / WG) * batch)
 
 
@@ -590,7 +595,7 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
                                                      launch.write("x", f"array<{d.wgsl}>")), dict(T=d.wgsl),
                              workgroup=WG)
     params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
-    _run(device, ("linalg_swap", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
+    _run(device, ("linalg_swap", d.name, WG), build, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
 # -- the substitution one launch a block (lu_subst) --------------------------------------------------------------
@@ -690,7 +695,7 @@ def det(device, a, piv, info, out, n: int, batch: int) -> None:
         return
     d = a.dtype
     params = layout.u32s(n, batch, 0, 0)
-    _run(device, ("linalg_det", d.name, 1), lambda: _det_kernel(d, 1), [a, piv, info, out], params,
+    _run(device, ("linalg_det", d.name, 1, WG, NAN_INFO), lambda: _det_kernel(d, 1), [a, piv, info, out], params,
          math.ceil(batch / WG), whole=True)
 
 
@@ -704,7 +709,8 @@ def _det_kernel(d: DType, phase: int) -> launch.Kernel:
         launch.write("a", f"array<{S}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("out", f"array<{S}>")), dict(
             HELPERS=source.helpers([d.component]), T=T, S=S, SCALAR=c["SCALAR"], NEG_INF=_neg_inf(T), NAN=_nan(T),
-            CPLX="true" if d.kind == "c" else "false", PHASE=phase, ARGMAX=_argmax(T)), workgroup=WG)
+            CPLX="true" if d.kind == "c" else "false", PHASE=phase, ARGMAX=_argmax(T), NAN_INFO=NAN_INFO),
+        workgroup=WG)
 
 
 def lu_global(device, a, piv, info, out, n: int, batch: int) -> None:
@@ -715,8 +721,24 @@ def lu_global(device, a, piv, info, out, n: int, batch: int) -> None:
     if batch == 0:
         return
     d = a.dtype
-    _run(device, ("linalg_det", d.name, 0), lambda: _det_kernel(d, 0), [a, piv, info, out],
+    _run(device, ("linalg_det", d.name, 0, WG, NAN_INFO), lambda: _det_kernel(d, 0), [a, piv, info, out],
          layout.u32s(n, batch, 0, 0), batch)
+
+
+def nanscan(device, a, info, n: int, batch: int) -> None:
+    """info = NAN_INFO for every matrix of the contiguous stack ``a`` that holds a NaN (``linalg_lu_nanscan.wgsl``):
+    the blocked LU's first launch, so that a zero pivot met before a NaN's column cannot hide it."""
+    total = n * n * batch
+    if total == 0:
+        return
+    d = a.dtype
+
+    def build() -> launch.Kernel:
+        return launch.Kernel("linalg_lu_nanscan.wgsl", (launch.read("a", f"array<{d.wgsl}>"),
+                                                        launch.write("info", "array<u32>")),
+                             dict(HELPERS=source.helpers([d]), T=d.wgsl, NAN_INFO=NAN_INFO), workgroup=WG)
+    _run(device, ("linalg_nanscan", d.name, WG, NAN_INFO), build, [a, info], layout.u32s(n * n, total, 0, 0),
+         math.ceil(total / WG))
 
 
 def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:
@@ -732,4 +754,4 @@ def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:
                                                         launch.write("x", f"array<{d.wgsl}>")),
                              dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
     params = layout.u32s(per, total, x.offset, upper)
-    _run(device, ("linalg_nanfill", d.name), build, [info, x], params, math.ceil(total / WG))
+    _run(device, ("linalg_nanfill", d.name, WG), build, [info, x], params, math.ceil(total / WG))

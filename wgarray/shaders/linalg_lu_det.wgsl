@@ -1,7 +1,8 @@
 // LU with partial pivoting and det, sign and log|det| of each matrix of a stack (row-major, a[b*n*n + i*n + j]).
 // PHASE 1: (det, sign, log|det|) from LU factors (the small and blocked LU's, or PHASE 0's), one invocation a
 // matrix: sign = (-1)^(row swaps) * prod sign(u_ii), log|det| = sum log|u_ii|, det = sign * exp(log|det|) (numpy's
-// formula); a recorded zero pivot (info != 0) gives (0, 0, -inf), NaN diagonals give a NaN log and det.
+// formula); a recorded zero pivot (info != 0) gives (0, 0, -inf), NaN diagonals give a NaN log and det, and a
+// blocked LU's NaN mark (info == NAN_INFO: the tournament met a NaN, linalg_lu_tslu.wgsl) NaN throughout.
 // Elements S (SCALAR's helpers): real T, or vec2<T> for complex matrices, whose sign is (-1)^(row swaps) *
 // prod u_ii / |u_ii| (renormalised to modulus 1), det complex and log|det| written as (log|det|, 0).
 // PHASE 0: LU with partial pivoting of the contiguous stack in place in global memory, one workgroup a matrix, one
@@ -26,6 +27,7 @@ ${BINDINGS}
 
 const PHASE: u32 = ${PHASE}u;
 const WG: u32 = ${WG}u;
+const NAN_INFO: u32 = ${NAN_INFO}u;
 var<workgroup> red_v: array<${T}, WG>;
 var<workgroup> red_i: array<u32, WG>;
 
@@ -98,8 +100,8 @@ ${ENTRY}
     let n = p.n;
     var sign = SC_ONE;
     var logabs = ${T}(0.0);
-    var nan_in = false;
-    if (info[b] != 0u) {
+    var nan_in = info[b] == NAN_INFO;
+    if (info[b] != 0u && !nan_in) {
         sign = SC_ZERO;
         logabs = ${NEG_INF};
     } else {

@@ -9,7 +9,13 @@
 // (groups == 0), are factored the same way; its NB choices are the panel's pivots, and the chosen rows' factored
 // values are [L11 \ U11] of the pivoted panel.  It turns the choices into LAPACK's sequence of row swaps
 // (piv[b * n + k0 + j]), applies them to the panel's columns, writes [L11 \ U11] over rows [k0, k0 + NB) and
-// records a zero pivot in info[b] (first zero pivot + 1; as getrf, no division by it).  L21 = A21 U11^-1 is a
+// records a zero pivot in info[b] (first zero pivot + 1; as getrf, no division by it).
+// NaN: the pivot search passes over NaN (a zero pivot wins against it, where getrf would take a NaN at position j),
+// so a NaN could vanish behind a zero pivot.  The input's NaNs are marked before the first panel
+// (linalg_lu_nanscan.wgsl: info[b] = NAN_INFO, which no zero pivot overwrites); the NaNs the factorisation makes
+// from inf (inf - inf, inf / inf) are marked here, by the panel's loads, where no zero pivot came first (after one,
+// a NaN may be that zero pivot's own: L21 = A21 U11^-1 divides by it).  Marked: det NaN, solve / inv NaN, no
+// LinAlgError.  L21 = A21 U11^-1 is a
 // row-parallel triangular solve afterwards (linalg_lu_finish.wgsl).
 //
 // The factorisation keeps each row in the private memory of the invocation that owns it (invocation t: rows
@@ -37,6 +43,7 @@ const WG: u32 = ${WG}u;
 const NB: u32 = ${NB}u;
 const RPT: u32 = ${RPT}u;  // rows an invocation owns
 const NONE: u32 = 0xffffffffu;
+const NAN_INFO: u32 = ${NAN_INFO}u;  // info[b] of a matrix with a NaN
 
 ${BINDINGS}
 
@@ -79,6 +86,7 @@ ${ENTRY}
     }
     let steps = min(NB, cnt);
     var bad = 0u;
+    var nan_in = false;  // a NaN among this invocation's loaded values
     let sb = b * p.sstride;
     if (REG) {  // generated straight-line code: each owned row in named registers (TSLU_REG)
 ${BODY}
@@ -95,6 +103,7 @@ ${BODY}
                 }
                 for (var c = 0u; c < NB; c = c + 1u) {
                     v[k * NB + c] = a[abase + row * n + k0 + c];
+                    nan_in = nan_in || wg_isnan_${T}(v[k * NB + c]);
                 }
             }
         }
@@ -155,6 +164,9 @@ ${BODY}
                 }
             }
         }
+    }
+    if (nan_in && info[b] == 0u) {
+        info[b] = NAN_INFO;  // (every writer writes the same word; the ROOT's zero pivot below only where info is 0)
     }
     if (LEAF) {
         for (var j = tid; j < NB; j = j + WG) {

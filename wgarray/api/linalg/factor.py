@@ -179,8 +179,13 @@ def _status(batch: int, n: int, dev) -> tuple[Array, Array]:
 
 
 def _check(info: Array, message: str) -> None:
-    if _mode == "raise" and info.size and int(reduce("max", info)):
-        raise LinAlgError(message)
+    """In the 'raise' mode: LinAlgError where some matrix failed (its info word set), except for the blocked LU's
+    NaN mark (``NAN_INFO``: NaN input gives NaN, as the small path's).  One read of the info words (4 bytes a
+    matrix; the blocked path's stacks are short)."""
+    if _mode == "raise" and info.size:
+        words = info.numpy()
+        if np.any((words != 0) & (words != _k.NAN_INFO)):
+            raise LinAlgError(message)
 
 
 # -- factorisations on contiguous stacks ------------------------------------------------------------------------------
@@ -199,6 +204,8 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None
     width = _width(n, lu)
     if lu and ws is None:
         ws = _k.Workspace(dev, w.dtype, n, batch, width)
+    if lu:  # NaN input marked first: the tournament's pivot search passes over NaN (a zero pivot must not hide it)
+        _k.nanscan(dev, w, info, n, batch)
     big = n >= BIG_N
     cwidth = CHOL_BLOCK_BIG if big and CHOL_BLOCK_BIG else width
     if not lu and _k.chol_inv(dev, w.dtype, cwidth, big):
