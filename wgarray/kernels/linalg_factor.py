@@ -16,8 +16,8 @@ Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
   sides), ``trsm`` + ``update`` a block.
 
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
-(Cholesky) plus one, or ``NAN_INFO`` where the tournament met a NaN (LU: NaN results, no error).  ``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the
-matrices whose info is set.
+(Cholesky) plus one, or ``NAN_INFO`` where the blocked LU met a NaN (``nanscan``, ``tslu``: NaN results, no error).
+``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the matrices whose info is set.
 
 Every kernel goes through ``launch``: its bindings declared once (``_kernel``), the shared entry prologue, and
 ``launch.dispatch`` with a 1-D workgroup count (matrices, or column groups times matrices: no grid limit on the
@@ -465,8 +465,8 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
     params = layout.u32s(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
-    _run_mirrors(device, (name, d.name, False, nb, rpt, PANEL_WG, TSLU_IDS, NAN_INFO), lambda: _tslu_kernel(d, False, nb, rpt, reg),
-                 bufs, params, batch)
+    _run_mirrors(device, (name, d.name, False, nb, rpt, PANEL_WG, TSLU_IDS, NAN_INFO),
+                 lambda: _tslu_kernel(d, False, nb, rpt, reg), bufs, params, batch)
 
 
 LU_FINISH_REG: bool | None = None  # lu_finish's L21 and U12 solves in registers (linalg_lu_finish.wgsl's REG);

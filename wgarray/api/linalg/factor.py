@@ -19,7 +19,6 @@ from ...ops import core
 from ...ops.elementwise import elementwise
 from ...ops.indexing import assign
 from ...ops.matmul import matmul as _matmul
-from ...ops.reduction import reduce
 from ...ops.shape import broadcast_to
 from ..creation import eye as _eye, full as _full
 from . import embed as _embed
