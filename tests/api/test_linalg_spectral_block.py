@@ -129,11 +129,22 @@ def _inner(monkeypatch, sweeps: int) -> None:
     monkeypatch.setattr(K, "CONVERGE_BELOW", 0)
 
 
-def test_inner_sweeps_default():
-    """GPUs' defaults (the H100's sweep): one inner sweep a step from n = 256 on, to convergence below (a few pairs a
-    step: the outer sweeps, each a flag read, are what one inner sweep would multiply); b = 32 from n = 256 on."""
-    assert K.inner_sweeps(1024) == K.inner_sweeps(256) == 1 and K.inner_sweeps(255) == K.INNER_CAP == 30
-    assert bj._block(wg.default_device(), wg.float32, 1024) == bj._block(wg.default_device(), wg.float32, 80) == 32
+def test_inner_sweeps_and_block_by_order(monkeypatch):
+    """The rules, whatever the tuned values: INNER_SWEEPS sweeps a step from n = CONVERGE_BELOW on, INNER_CAP below
+    (to convergence: a few pairs a step); the block b is BLOCK, or the device's ``block_size`` where BLOCK is None,
+    at most half of n rounded up."""
+    for sweeps, cap, below in ((1, 30, 256), (2, 12, 40)):
+        monkeypatch.setattr(K, "INNER_SWEEPS", sweeps)
+        monkeypatch.setattr(K, "INNER_CAP", cap)
+        monkeypatch.setattr(K, "CONVERGE_BELOW", below)
+        assert K.inner_sweeps(below) == K.inner_sweeps(4 * below) == sweeps and K.inner_sweeps(below - 1) == cap
+    dev = wg.default_device()
+    monkeypatch.setattr(bj, "BLOCK", None)
+    b = K.block_size(dev, wg.float32)
+    assert bj._block(dev, wg.float32, 1024) == bj._block(dev, wg.float32, 2 * b) == b
+    assert bj._block(dev, wg.float32, 2 * b - 3) == b - 1 and bj._block(dev, wg.float32, 1) == 1
+    monkeypatch.setattr(bj, "BLOCK", 5)
+    assert bj._block(dev, wg.float32, 1024) == 5 and bj._block(dev, wg.float32, 7) == 4
 
 
 @pytest.mark.parametrize("b, n", [(4, 24),
@@ -214,7 +225,7 @@ def _dispatch_keys(monkeypatch) -> list:
 
 @pytest.mark.parametrize("jpad, dt, inner", [(1, np.float32, 1), (1, np.float64, 30), (0, np.float32, 30)])
 def test_j_pad(calls, monkeypatch, jpad, dt, inner):
-    """The solver with J's rows padded (J_PAD = 1, the default) and not (0): n = 17 (b = 3: 3 pairs a step, padded)
+    """The solver with J's rows padded (J_PAD = 1) and not (0): n = 17 (b = 3: 3 pairs a step, padded)
     in a stack, tall svds, ill-conditioned matrices with a repeated eigenvalue (b = 4), one inner sweep and to
     convergence, asserting that the J_PAD asked for is the solver launched (key[6])."""
     _inner(monkeypatch, inner)
@@ -232,11 +243,12 @@ def test_j_pad(calls, monkeypatch, jpad, dt, inner):
 
 
 def test_solver_block_bytes(monkeypatch):
-    """J_PAD's workgroup memory is counted (one element a row of J), and b = 32 float32 fits 32 KiB with it."""
-    assert K.J_PAD == 1
-    with_pad = K.block_bytes(32, wg.float32)
-    monkeypatch.setattr(K, "J_PAD", 0)
-    assert K.block_bytes(32, wg.float32) == with_pad - 64 * 4 and with_pad <= 32 * 1024
+    """J_PAD's workgroup memory is counted (J_PAD elements a row of J), and b = 32 float32 fits 32 KiB with one."""
+    size = {}
+    for pad in (0, 1, 2):
+        monkeypatch.setattr(K, "J_PAD", pad)
+        size[pad] = K.block_bytes(32, wg.float32)
+    assert size[1] - size[0] == size[2] - size[1] == 64 * 4 and size[1] <= 32 * 1024
 
 
 @pytest.mark.parametrize("check_from", [3, 8])

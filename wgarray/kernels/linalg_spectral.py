@@ -103,20 +103,26 @@ def jacobi_sweep(device, a, v, cs, flag, batch: int, m: int, n: int, sweep: int,
 
 
 # -- ordering -------------------------------------------------------------------------------------------------
-def _order_bindings(c: dict[str, str]) -> list[launch.Binding]:
-    s = c["S"]
-    return [launch.read("src", f"array<{s}>"), launch.write("keys", f"array<{c['T']}>"),
-            launch.write("out", f"array<{s}>"), launch.write("perm", "array<u32>")]
+def _order_parts(c: dict[str, str], phase: int) -> tuple[list[launch.Binding], dict[str, str]]:
+    """linalg_spectral_order.wgsl's bindings and substitutions for ``phase``: out holds real values in PHASE 0 (the
+    sorted keys: eigvalsh's / svdvals' output in their real dtype, no complex buffer and copy), elements in PHASE 1."""
+    s, t = c["S"], c["T"]
+    o = t if phase == 0 else s
+    bindings = [launch.read("src", f"array<{s}>"), launch.write("keys", f"array<{t}>"),
+                launch.write("out", f"array<{o}>"), launch.write("perm", "array<u32>")]
+    return bindings, dict(c, PHASE=phase, O=o, OUT_OF_KEY="x" if phase == 0 else "sc_from(x)",
+                          OUT_OF_ELEM="sc_re(v)" if phase == 0 else "v")
 
 
 def order(device, src, keys, vals, perm, batch: int, m: int, n: int, ascending_diagonal: bool) -> None:
-    """vals, perm (batch x n) <- the diagonal of src (n x n, ascending) or its column norms (m x n, descending),
-    sorted, and the permutation that sorts them."""
+    """vals (real: src's real dtype), perm (batch x n) <- the diagonal of src (n x n, ascending; its real parts) or
+    its column norms (m x n, descending), sorted, and the permutation that sorts them."""
     c = element_constants(src.dtype)
     wg = workgroup_for(n)
     params = layout.Params().u32(batch, m, n, 0, int(ascending_diagonal), 0, 0, 0)
-    _dispatch(device, ("linalg_order", c["S"], 0, wg), "linalg_spectral_order.wgsl", _order_bindings(c),
-              dict(c, PHASE=0), wg, [src, keys, vals, perm], params, batch)
+    bindings, subs = _order_parts(c, 0)
+    _dispatch(device, ("linalg_order", c["S"], 0, wg), "linalg_spectral_order.wgsl", bindings, subs, wg,
+              [src, keys, vals, perm], params, batch)
 
 
 def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: int, transpose: bool) -> None:
@@ -125,8 +131,9 @@ def permute_columns(device, src, perm, out, dummy, batch: int, n: int, length: i
     c = element_constants(src.dtype)
     total = batch * n * length
     params = layout.Params().u32(batch, 0, n, length, 2 if transpose else 0, 0, 0, 0)
-    _dispatch(device, ("linalg_order", c["S"], 1, MAX_WG), "linalg_spectral_order.wgsl", _order_bindings(c),
-              dict(c, PHASE=1), MAX_WG, [src, dummy, out, perm], params, math.ceil(total / MAX_WG))
+    bindings, subs = _order_parts(c, 1)
+    _dispatch(device, ("linalg_order", c["S"], 1, MAX_WG), "linalg_spectral_order.wgsl", bindings, subs, MAX_WG,
+              [src, dummy, out, perm], params, math.ceil(total / MAX_WG))
 
 
 # -- Householder QR -------------------------------------------------------------------------------------------

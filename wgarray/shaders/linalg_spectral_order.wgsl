@@ -6,8 +6,10 @@
 //          a permutation), vals[b*n + rank] = key, perm[b*n + rank] = index.
 // PHASE 1: one thread per output element: out = the columns of the column-major src (n columns of length len)
 //          in perm's order, written as rows (out[r*len + i]) or, with flags bit 1, transposed (out[i*n + r]).
-// Complex matrices (S = vec2<T>): the keys are the diagonal's real parts / the columns' 2-norms, and PHASE 0's
-// sorted values go to out as (value, 0) (the caller takes their real parts).
+// Complex matrices (S = vec2<T>): the keys are the diagonal's real parts / the columns' 2-norms.  out's element
+// type O is the phase's: PHASE 0 writes the sorted values as they are (real, O = T: eigvalsh's / svdvals' output
+// directly), PHASE 1 the permuted elements (O = S); out_of_key / out_of_elem turn either phase's stores into O (the
+// other phase's code is dead in a module, but still typed).
 
 struct Params {
     batch: u32,
@@ -26,6 +28,14 @@ const PHASE: u32 = ${PHASE}u;
 const WG: u32 = ${WG}u;
 
 ${SCALAR}
+
+fn out_of_key(x: ${T}) -> ${O} {
+    return ${OUT_OF_KEY};
+}
+
+fn out_of_elem(v: ${S}) -> ${O} {
+    return ${OUT_OF_ELEM};
+}
 
 fn before(x: ${T}, i: u32, y: ${T}, j: u32) -> bool {
     if ((p.flags & 1u) != 0u) {
@@ -48,9 +58,9 @@ ${ENTRY}
         let i = t % len;
         let v = src[b * n * len + perm[b * n + r] * len + i];
         if ((p.flags & 2u) != 0u) {
-            out[b * n * len + i * n + r] = v;
+            out[b * n * len + i * n + r] = out_of_elem(v);
         } else {
-            out[t] = v;
+            out[t] = out_of_elem(v);
         }
         return;
     }
@@ -89,7 +99,7 @@ ${ENTRY}
                 rank = rank + 1u;
             }
         }
-        out[b * n + rank] = sc_from(kj);
+        out[b * n + rank] = out_of_key(kj);
         perm[b * n + rank] = j;
     }
 }

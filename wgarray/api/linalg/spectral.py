@@ -15,7 +15,7 @@ from ...ops.elementwise import elementwise
 from ...ops.matmul import matmul as _matmul
 from ...ops.reduction import reduce
 from ...ops.shape import broadcast_to, reshape
-from ..creation import eye as _eye, full as _full, tril, triu
+from ..creation import eye as _eye, full as _full, tril
 from ..searching import where
 from . import blockjac as _bj, embed as _embed, factor as _factor
 from .factor import LinAlgError, _compute_dtype
@@ -76,10 +76,15 @@ def _new(dev, shape, dt) -> Array:
     return core.new_array(tuple(shape), dt, dev)
 
 
-def _poison(x: Array, outs: list[Array], ndims: list[int]) -> list[Array]:
-    """outs + 0 * max|x| per matrix: NaN throughout the results of a matrix that holds NaN or inf, unchanged
-    otherwise (max|x| is finite for finite x)."""
-    bad = elementwise("multiply", reduce("max", elementwise("abs", x), (x.ndim - 2, x.ndim - 1)), 0)
+def _nonfinite(x: Array, axes: int = 2) -> Array:
+    """0 * max|x| over x's last ``axes`` axes: 0 where they hold finite values only, NaN where a NaN or inf."""
+    return elementwise("multiply", reduce("max", elementwise("abs", x), tuple(range(x.ndim - axes, x.ndim))), 0)
+
+
+def _poison(x: Array, outs: list[Array], ndims: list[int], bad: Array | None = None) -> list[Array]:
+    """outs + 0 * max|x| per matrix (``bad``, when given, in its place: ``_nonfinite``'s per matrix): NaN throughout
+    the results of a matrix that holds NaN or inf, unchanged otherwise (max|x| is finite for finite x)."""
+    bad = _nonfinite(x) if bad is None else bad
     res = []
     for o, nd in zip(outs, ndims):
         b = reshape(bad, bad.shape + (1,) * nd)
@@ -153,19 +158,20 @@ def _eigh(x: Array, name: str, vectors: bool):
         flag0 = _full((MAX_SWEEPS,), 0, dtype=_dt.uint32, device=dev)
         _k.jacobi_init(dev, a, v, batch, n, cs, flag0, symmetrise=True)
         _converge(dev, lambda flag, s: _k.jacobi_sweep(dev, a, v, cs, flag, batch, n, n, s, two_sided=True), n)
-    keys, w = _new(dev, (batch * n,), rdt), _new(dev, lead + (n,), dt)
+    keys, w = _new(dev, (batch * n,), rdt), _new(dev, lead + (n,), rdt)
     perm = _new(dev, (batch * n,), _dt.uint32)
     _k.order(dev, a, keys, w, perm, batch, n, n, ascending_diagonal=True)
-    if cplx:
-        w = elementwise("real", w)
-    lower = tril(x)
-    if cplx:  # what is read: the strict lower triangle and the diagonal's real part (its imaginary part ignored)
-        lower = elementwise("add", elementwise("abs", tril(x, -1)), triu(tril(elementwise("real", x))))
+    if cplx:  # what is read: the strict lower triangle and the diagonal's real parts (its imaginary parts ignored),
+        # checked apart: no matrix of the read part built (one batch x n^2 temporary and its |.|, n a matrix else)
+        from . import diagonal
+        bad = elementwise("add", _nonfinite(tril(x, -1)), _nonfinite(elementwise("real", diagonal(x)), 1))
+    else:
+        bad = _nonfinite(tril(x))
     if not vectors:
-        return _poison(lower, [w], [1])[0], None
+        return _poison(x, [w], [1], bad)[0], None
     vecs = _new(dev, lead + (n, n), dt)
     _k.permute_columns(dev, v, perm, vecs, keys, batch, n, n, transpose=True)
-    w, vecs = _poison(lower, [w, vecs], [1, 2])
+    w, vecs = _poison(x, [w, vecs], [1, 2], bad)
     return w, vecs
 
 
@@ -219,11 +225,9 @@ def _svd(x: Array, vectors: bool, full: bool):
         _k.jacobi_init(dev, g, v, batch, cols, dummy, flag0, symmetrise=False)
         _converge(dev, lambda flag, sw: _k.jacobi_sweep(dev, g, v, dummy, flag, batch, rows, cols, sw,
                                                         two_sided=False, want_v=vectors), cols)
-    keys, s = _new(dev, (batch * cols,), rdt), _new(dev, lead + (cols,), dt)
+    keys, s = _new(dev, (batch * cols,), rdt), _new(dev, lead + (cols,), rdt)
     perm = _new(dev, (batch * cols,), _dt.uint32)
     _k.order(dev, g, keys, s, perm, batch, rows, cols, ascending_diagonal=False)
-    if cplx:
-        s = elementwise("real", s)
     if not vectors:
         return None, _poison(x, [s], [1])[0], None
     gs = _new(dev, (batch * cols * rows,), dt)
