@@ -257,3 +257,26 @@ def test_large(n):
     assert np.abs(w - np.linalg.eigvalsh(s.astype(np.float64))).max() <= _tol(s)
     sv = wg.linalg.svdvals(wg.asarray(a)).numpy()
     assert np.abs(sv - np.linalg.svd(a.astype(np.float64), compute_uv=False)).max() <= _tol(a)
+
+
+def test_module_constants_in_compile_keys(monkeypatch):
+    """MAX_WG (the Jacobi's, QR's and ordering's elementwise phases) changed at run time: new kernels at the new
+    size (a key never comes with two sources), the answers right.  (REDUCE_WG reaches the kernels through their wg,
+    a key part, only past 8 columns: workgroup_for.)"""
+    from tests.api.test_linalg_factor import spy_sources
+    from wgarray.kernels import linalg_spectral as K
+    built = spy_sources(monkeypatch)
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((2, 5, 5)).astype(np.float32)
+    s = a + np.swapaxes(a, -1, -2)
+    sizes = set()
+    for max_wg in (256, 128, 256):
+        monkeypatch.setattr(K, "MAX_WG", max_wg)
+        w = wg.linalg.eigvalsh(wg.asarray(s)).numpy()
+        assert np.abs(w - np.linalg.eigvalsh(s)).max() <= _tol(s)
+        sv = wg.linalg.svdvals(wg.asarray(a)).numpy()
+        assert np.abs(sv - np.linalg.svd(a, compute_uv=False)).max() <= _tol(a)
+        q, r = (t.numpy() for t in wg.linalg.qr(wg.asarray(a)))
+        assert np.abs(q @ r - a).max() <= _tol(a)
+        sizes |= {got[1] for key, got in built.items() if key[0].startswith(("linalg_jacobi", "linalg_qr"))}
+    assert {128, 256} <= sizes
