@@ -60,6 +60,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_fused": (("cholesky",), {("K", "CHOL_INV"): False}),  # the fused panel at every size (the old default)
     "chol_inv+b128i64": (("cholesky",), {("K", "CHOL_INV_INNER_BIG"): 64}),  # 64-wide blocks from BIG_N on
     "chol_inv+b64": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): None, ("K", "CHOL_INV_INNER_BIG"): 64}),
+    "chol_inv+b256": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): 256}),  # fewer, larger trailing updates
     "chol_inv_all": (("cholesky",), {("K", "CHOL_INV"): True}),  # also below BIG_N (64 / 64 there)
     "chol_inv_all+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
@@ -73,7 +74,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst_step+tri": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True}),  # forward on L^-1's columns
     "subst_step+tri+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True, ("K", "SUBST_COLS"): 64}),
     # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
-    "no_replay": (("solve", "inv"), {("F", "REPLAY"): False}),
+    "no_replay": (OPS, {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)
     "tslu_reg+lu64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64}),
     "tslu_reg+lu64+subst64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "SUBST_BLOCK"): 64}),

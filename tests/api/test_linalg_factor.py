@@ -867,6 +867,43 @@ def test_replay_swaps_buffers_and_follows_knobs(blocked, monkeypatch):
     np.testing.assert_allclose(np.einsum("bij,bjk->bik", a0, x), b0, atol=1e-4)
 
 
+@pytest.mark.parametrize("path", ["inv", "fused", "loop"])
+def test_cholesky_replay(blocked, monkeypatch, path):
+    # REPLAY covers cholesky's blocked paths: the second call of a shape replays the first one's launches (the
+    # kernels' drivers not called) on the new call's buffers, bit for bit the drivers' answer, a non-positive-definite
+    # member NaN; a knob change records anew
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
+    monkeypatch.setattr(K, "CHOL_INV", path == "inv")
+    monkeypatch.setattr(K, "CHOL_FUSED", path == "fused")
+    calls = []
+    for name in ("cholesky_inv", "cholesky_panel", "cholesky_block"):
+        f = getattr(K, name)
+        monkeypatch.setattr(K, name, lambda *a, f=f, **kw: (calls.append(1), f(*a, **kw))[1])
+    n = 20
+    wg.linalg.cholesky(wg.asarray(spd(np.random.default_rng(4), (2, n, n), np.float32)))
+    recorded = len(calls)
+    assert recorded > 0 and sum(len(c) for c in F._recipes.values()) == 1
+    s = spd(np.random.default_rng(5), (2, n, n), np.float32)
+    s[1, 11, 11] = -1.0  # not positive definite
+    with wg.linalg.errors("nan"):
+        low = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert len(calls) == recorded  # replayed
+    monkeypatch.setattr(F, "REPLAY", False)
+    with wg.linalg.errors("nan"):
+        np.testing.assert_array_equal(low, wg.linalg.cholesky(wg.asarray(s)).numpy())
+    assert np.isnan(low[1]).all() and np.isfinite(low[0]).all()
+    s64 = s[0].astype(np.float64)
+    assert fro(low[0].astype(np.float64) @ low[0].T - s64) <= C * n * eps(np.float32) * fro(s64)
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "BLOCK", 4)  # another recipe
+    recorded = len(calls)
+    with wg.linalg.errors("nan"):
+        low = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert len(calls) > recorded and sum(len(c) for c in F._recipes.values()) == 2
+    np.testing.assert_allclose(low[0] @ low[0].T, s[0], rtol=1e-4, atol=1e-4)
+
+
 def test_replay_keeps_no_recipe_binding_other_buffers(monkeypatch):
     # a recorded run that binds a buffer outside the given mirrors is not kept (its replay would miss that buffer);
     # one that binds only them is, and replays on other mirrors' buffers

@@ -194,10 +194,34 @@ def _width(n: int, lu: bool) -> int:
     return min(width, LU_BLOCK) if lu else width
 
 
-def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None = None) -> None:
+def _chol_plan(w: Array) -> tuple[str, int, int]:
+    """How the blocked Cholesky of the stack w runs: ("inv", panel width, diagonal-block width) for
+    ``kernels.linalg_factor.CHOL_INV``, ("fused", panel width, 0) for CHOL_FUSED, else ("blocked", panel width, 0)."""
+    dev = w.device
+    n = w.shape[1]
+    width = _width(n, False)
+    big = n >= BIG_N
+    cwidth = CHOL_BLOCK_BIG if big and CHOL_BLOCK_BIG else width
+    if _k.chol_inv(dev, w.dtype, cwidth, big):
+        return "inv", cwidth, min(cwidth, _k.chol_inv_inner(big))
+    if _k.chol_fused(dev, w.dtype, width):
+        return "fused", width, 0
+    return "blocked", width, 0
+
+
+def _chol_scratch(w: Array, plan: tuple[str, int, int]) -> Mirror:
+    """The scratch of a blocked Cholesky that runs by ``plan``: a diagonal block's W a matrix ("inv"), a panel's
+    L11 a matrix ("fused"); one element otherwise (unused)."""
+    kind, width, inner = plan
+    side = _k._bucket(inner) if kind == "inv" else width if kind == "fused" else 1
+    return Mirror(w.dtype, max(w.shape[0] * side * side, 1), w.device)
+
+
+def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | Mirror | None = None) -> None:
     """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv; ``ws``: the tournament's
-    scratch, made here if None) or lower Cholesky (only the lower triangle is written: the caller zeroes the upper
-    one, as ``cholesky`` does with ``nanfill(upper=n)``); failures into info."""
+    scratch, made here if None) or lower Cholesky (``ws``: its scratch from ``_chol_scratch``, made here if None;
+    only the lower triangle is written: the caller zeroes the upper one, as ``cholesky`` does with
+    ``nanfill(upper=n)``); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
     width = _width(n, lu)
@@ -205,14 +229,15 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None
         ws = _k.Workspace(dev, w.dtype, n, batch, width)
     if lu:  # NaN input marked first: the tournament's pivot search passes over NaN (a zero pivot must not hide it)
         _k.nanscan(dev, w, info, n, batch)
-    big = n >= BIG_N
-    cwidth = CHOL_BLOCK_BIG if big and CHOL_BLOCK_BIG else width
-    if not lu and _k.chol_inv(dev, w.dtype, cwidth, big):
-        _cholesky_inv(w, info, cwidth, _k.chol_inv_inner(big))
-        return
-    if not lu and _k.chol_fused(dev, w.dtype, width):
-        _cholesky_fused(w, info, width)
-        return
+    if not lu:
+        plan = _chol_plan(w)
+        if plan[0] != "blocked":
+            scratch = ws if isinstance(ws, Mirror) else _chol_scratch(w, plan)
+            if plan[0] == "inv":
+                _cholesky_inv(w, info, plan[1], plan[2], scratch)
+            else:
+                _cholesky_fused(w, info, width, scratch)
+            return
     for k0 in range(0, n, width):
         nb = min(width, n - k0)
         k1 = k0 + nb
@@ -233,12 +258,11 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, upper, tri=not lu)
 
 
-def _cholesky_fused(w: Array, info: Array, width: int) -> None:
+def _cholesky_fused(w: Array, info: Array, width: int, ws: Mirror) -> None:
     """Cholesky in place with one launch a panel (``kernels.linalg_factor.cholesky_panel``) and the trailing
-    update."""
+    update; ``ws`` holds a panel's L11 until the next panel stores it."""
     dev = w.device
     batch, n, _ = w.shape
-    ws = Mirror(w.dtype, max(batch * width * width, 1), dev)  # a panel's L11 until the next panel stores it
     prev, pnb = -1, 0
     for k0 in range(0, n, width):
         nb = min(width, n - k0)
@@ -251,16 +275,13 @@ def _cholesky_fused(w: Array, info: Array, width: int) -> None:
         prev, pnb = k0, nb
 
 
-def _cholesky_inv(w: Array, info: Array, width: int, inner: int) -> None:
+def _cholesky_inv(w: Array, info: Array, width: int, inner: int, ws: Mirror) -> None:
     """Cholesky in place, trsm as GEMM (``kernels.linalg_factor.CHOL_INV``): per diagonal block the block and
     W = L11^-T (``cholesky_inv``), L21 = A21 W (``cholesky_apply``); panels wider than ``CHOL_INV_INNER`` as
     sub-panels (``inner`` wide), each also updating the panel's columns right of it; then the trailing update of the
-    whole panel."""
+    whole panel; ``ws`` holds a diagonal block's W."""
     dev = w.device
     batch, n, _ = w.shape
-    inner = min(width, inner)
-    side = _k._bucket(inner)
-    ws = Mirror(w.dtype, max(batch * side * side, 1), dev)  # a diagonal block's W
     for k0 in range(0, n, width):
         k1 = min(k0 + width, n)
         for s0 in range(k0, k1, inner):
@@ -349,7 +370,8 @@ def _knobs() -> tuple:
     from ...kernels import matmul as _mm
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
             _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
-            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _mm.choice_state())
+            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, CHOL_BLOCK_BIG, _k.CHOL_INV, _k.CHOL_FUSED, _k.CHOL_INV_INNER,
+            _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS, _mm.choice_state())
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
@@ -360,7 +382,7 @@ def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
     if not REPLAY:
         launches()
         return
-    key = (key, _knobs())
+    key = (key, _knobs(), _k._reg_default(dev))  # (the register kernels' default: a test may change it)
     cache = _recipes.setdefault(dev, OrderedDict())
     steps = cache.get(key)
     if steps is not None:
@@ -427,7 +449,9 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     batch, n, _ = w.shape
     if batch * n:
         info, piv = _status(batch, n, dev)
-        _factor(w, info, piv, False)
+        scratch = _chol_scratch(w, _chol_plan(w))
+        _replayed(dev, ("cholesky", w.dtype.name, batch, n), [w.mirror, info.mirror, scratch],
+                  lambda: _factor(w, info, piv, False, scratch))
         _k.nanfill(dev, info, w, n * n, batch, upper=n)  # and the upper triangle's zeros
         _check(info, "Matrix is not positive definite")
     out = Array(w.mirror, x.shape)
