@@ -190,6 +190,7 @@ def _launch_small(dev, op: str, a: Mirror, b: Mirror | None, out: Mirror, status
 # dtype, base size, shape, strides and offset, ``upper`` and the knobs the path reads (``kernels.linalg_factor``'s
 # SMALL_MAX and SMALL_GROUP); kept in the device's plan cache (per device, cleared with it).  The error mode is not
 # part of the recipe: each call reads it.
+SMALL_RECIPES = True  # the small path's recipes on (benchmarks/smallhost_sweep.py times both settings)
 _RECIPE = object()  # the first item of a recipe's key (the plan cache holds other kernels' plans too)
 _MAX_RECIPES = 4096
 
@@ -206,6 +207,8 @@ def _recipe_key(op: str, x: Array, b: Array | None = None, upper: bool = False) 
 def _fast(key: tuple, x: Array, b: Array | None = None):
     """The recipe of ``key`` launched on x's (and b's) bases: (the result's base, the recipe), or None where there
     is no recipe (or the operands are on another or a closed device: the general path says so)."""
+    if not SMALL_RECIPES:
+        return None
     m = x.mirror
     dev = m.device
     recipe = dev.plans.get(key)
