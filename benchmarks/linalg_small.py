@@ -118,8 +118,8 @@ def main() -> None:
                      if tt and tx_ else "   -")
             print(f"{label:22s} {_ms(times['raise'])} {_ms(times['nan'])} {loop_t.best / inner * 1e3:8.3f} "
                   f"{host.best * 1e3:7.3f} | {(_ms(tt) if tt else '-'):>17s} {(_ms(tx_) if tx_ else '-'):>17s}"
-                  f" | {ratio} | {host.best / add_host:8.2f} | {per['dispatches']:.0f} {per['submits']:.0f} {per['uploads']:.0f} "
-                  f"{per['downloads']:.0f}  (max rel err {err:.1e})", flush=True)
+                  f" | {ratio} | {host.best / add_host:8.2f} | {per['dispatches']:.0f} {per['submits']:.0f} "
+                  f"{per['uploads']:.0f} {per['downloads']:.0f}  (max rel err {err:.1e})", flush=True)
     print("\nms a call, median / best; torch/wg > 1: wgarray faster.  nan x20 and host: best.")
 
 

@@ -3,8 +3,8 @@
 
 Variants: ``recipes_off`` (SMALL_RECIPES = False: every call checks its input, decides dtypes, broadcasts, builds
 views and packs its parameters) and ``recipes_on`` (the default: a repeated layout launches its kept plan).  Rows:
-cholesky, solve (16 right-hand sides; and one vector for every matrix), inv, det and slogdet of 10,000 x 8^2, 1,000 x 32^2 float32
-and one 64^2.  Per row and variant, all in the ``"nan"`` error mode (no status read), best ms a call:
+cholesky, solve (16 right-hand sides; and one vector for every matrix), inv, det and slogdet of 10,000 x 8^2,
+1,000 x 32^2 float32 and one 64^2.  Per row and variant, all in the ``"nan"`` error mode (no status read), best ms a call:
 
 * ``host``: one call alone, the device idle before it (its Python and recording), and ``host/add``: that over the
   same measure of a tiny ``one + one`` (printed first), so that hosts of different speeds compare;

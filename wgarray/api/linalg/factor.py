@@ -162,8 +162,8 @@ def _small(op: str, a: Array, out: Array, message: str, b: Array | None = None, 
     needs besides the output) for ``_fast``."""
     dev = out.device
     status = Mirror(_dt.uint32, 1, dev)
-    plan = _launch_small(dev, op, a.mirror, b.mirror if b is not None else None, out.mirror, status, message,
-                         lambda: _k.small(dev, op, a, out, Array._contiguous(status, (1,)), b=b, upper=upper))
+    plan = _checked(status, message, lambda: _k.small(dev, op, a, out, Array._contiguous(status, (1,)), b=b,
+                                                       upper=upper))
     if key is not None and plan is not None and a.mirror is sources[0] and (b is None or b.mirror is sources[1]):
         plans = dev.plans
         if len(plans) >= _MAX_RECIPES:
@@ -171,13 +171,13 @@ def _small(op: str, a: Array, out: Array, message: str, b: Array | None = None, 
         plans[key] = (plan, out.dtype, out.shape, out.size, message, extra)
 
 
-def _launch_small(dev, op: str, a: Mirror, b: Mirror | None, out: Mirror, status: Mirror, message: str, launch):
-    """``launch()`` (the small path's one dispatch, writing failures into ``status``) with the error mode's status
-    handling around it; returns what ``launch`` returns."""
+def _checked(status: Mirror, message: str, launch, *args):
+    """``launch(*args)`` (the small path's one dispatch, writing failures into ``status``) with the error mode's
+    status handling around it; returns what ``launch`` returns."""
     check = _mode == "raise" and bool(message)
     if check:
         status.host_for_write(whole=True)[0] = 0  # uploaded by the dispatch: a 4-byte queue write
-    plan = launch()
+    plan = launch(*args)
     if check and int(status.host()[0]):
         raise LinAlgError(message)
     return plan
@@ -218,7 +218,7 @@ def _fast(key: tuple, x: Array, b: Array | None = None):
     out = Mirror(cdt, size, dev)
     status = Mirror(_dt.uint32, 1, dev)
     mb = b.mirror if b is not None else None
-    _launch_small(dev, "", m, mb, out, status, message, lambda: _k.small_again(dev, plan, m, mb, out, status))
+    _checked(status, message, _k.small_again, dev, plan, m, mb, out, status)
     return out, recipe
 
 
