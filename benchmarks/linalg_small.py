@@ -7,7 +7,8 @@ Per row, interleaved (``timing.measure_all``; median and best of the samples, mi
   then ``synchronize()``; against torch's ``linalg.cholesky/solve/inv`` (which read their info word too) + sync.
 * ``nan+sync``: ``errors("nan")`` (no read), then ``synchronize()``; against torch's ``*_ex`` (no check) + sync.
 * ``nan x20``: 20 calls back to back, one sync, per call (host recording and device work overlapped).
-* ``host``: one ``errors("nan")`` call alone, the device idle before it (the Python and recording cost).
+* ``host``: one ``errors("nan")`` call alone, the device idle before it (the Python and recording cost), and
+  ``host/add``: that over the same measure of a tiny add (the floor "tiny add host"), comparable across hosts.
 * counters per call (dispatches, submits, uploads, downloads) of the ``raise`` case.
 
 Floors printed first: ``synchronize()`` alone, a tiny add + sync, a tiny add + 4-byte read.  Under a minute on a
@@ -73,10 +74,13 @@ def main() -> None:
                    Case("torch tiny add + .item()", lambda _: (tone + tone).item())]
     for name, t in measure_all(floors, repeat=4 * args.repeat, budget_s=2.0).items():
         print(f"floor  {name:28s} {t.median * 1e3:7.3f} / {t.best * 1e3:7.3f} ms (median / best)")
+    add_host = measure_all([Case("add", lambda _: one + one, setup=dev.synchronize)], repeat=4 * args.repeat,
+                           budget_s=1.0)["add"].best  # as the host column measures a call
+    print(f"floor  {'tiny add host':28s} {add_host * 1e3:7.3f} ms (best; one add alone, the device idle)")
     scale = 10 if args.quick else 1
     rng = np.random.default_rng(12)
     print(f"\n{'row':22s} {'raise':>17s} {'nan+sync':>17s} {'nan x20':>8s} {'host':>7s} | {'torch':>17s} "
-          f"{'torch _ex':>17s} | torch/wg raise, _ex/nan | per raise call: dispatches submits up down")
+          f"{'torch _ex':>17s} | torch/wg raise, _ex/nan | host/add | per raise call: dispatches submits up down")
     for batch, n in [(10_000 // scale, 8), (1_000 // scale, 32), (1, 64)]:
         a, s, b = _data(rng, batch, n)
         wa, ws, wb = (wg.asarray(x, device=dev) for x in (a, s, b))
@@ -114,8 +118,8 @@ def main() -> None:
                      if tt and tx_ else "   -")
             print(f"{label:22s} {_ms(times['raise'])} {_ms(times['nan'])} {loop_t.best / inner * 1e3:8.3f} "
                   f"{host.best * 1e3:7.3f} | {(_ms(tt) if tt else '-'):>17s} {(_ms(tx_) if tx_ else '-'):>17s}"
-                  f" | {ratio} | {per['dispatches']:.0f} {per['submits']:.0f} {per['uploads']:.0f} "
-                  f"{per['downloads']:.0f}  (max rel err {err:.1e})", flush=True)
+                  f" | {ratio} | {host.best / add_host:8.2f} | {per['dispatches']:.0f} {per['submits']:.0f} "
+                  f"{per['uploads']:.0f} {per['downloads']:.0f}  (max rel err {err:.1e})", flush=True)
     print("\nms a call, median / best; torch/wg > 1: wgarray faster.  nan x20 and host: best.")
 
 

@@ -115,18 +115,36 @@ def _argmax(T: str) -> str:
 _SMALL_OPS = ("cholesky", "solve", "inv", "det")
 
 
-def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> None:
+def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> tuple | None:
     """One dispatch of the small path over the (batch, n, n) view ``a`` (any offset, non-negative strides; the
     batch one stride): ``op`` "cholesky" (out: contiguous L, or U = L^T with ``upper``), "solve" (X = A^-1 B for
     the (batch, n, K) view ``b``; out contiguous (batch, n, K)), "inv" (out (batch, n, n)) or "det" (out
     (batch, 3): det, sign, log|det|).  Failed matrices come out NaN (det 0, sign 0, log -inf); the u32 word
-    ``status`` (zero on entry where it is read) gets the batch's largest first failing pivot + 1."""
+    ``status`` (zero on entry where it is read) gets the batch's largest first failing pivot + 1.  Returns the
+    launch (compiled kernel, parameter block, grid) for ``small_again`` (None where nothing was launched)."""
     batch, n, _ = a.shape
     if batch * n == 0:
-        return
+        return None
+    plan = small_plan(device, op, a, out.dtype, b=b, upper=upper)
+    small_again(device, plan, a.mirror, b.mirror if b is not None else None, out.mirror, status.mirror)
+    return plan
+
+
+def small_again(device, plan: tuple, a: Mirror, b: Mirror | None, out: Mirror, status: Mirror) -> None:
+    """``small``'s launch ``plan`` (from ``small_plan``) on these bases: the same views of other buffers (the
+    callers' recipes: ``api/linalg/factor.py``'s ``_fast``)."""
+    compiled, params, grid = plan
+    buffers = [a.buffer(), out.buffer_for_write(whole=True), status.buffer_for_write()] if b is None else [
+        a.buffer(), b.buffer(), out.buffer_for_write(whole=True), status.buffer_for_write()]
+    launch.dispatch(device, compiled, buffers, params, grid=grid)
+
+
+def small_plan(device, op: str, a, d: DType, *, b=None, upper: bool = False) -> tuple:
+    """(compiled kernel, parameter block, grid) of ``small``'s launch for the non-empty view ``a`` (and ``b``) with
+    output dtype ``d``: a function of the views' layouts, the device and SMALL_GROUP only."""
+    batch, n, _ = a.shape
     if op not in _SMALL_OPS:
         raise ValueError(f"unknown small-path operation {op!r}")
-    d = out.dtype
     T = d.wgsl
     nb, r = _small_rows(n)
     per_group = max(1, min(SMALL_GROUP // r,
@@ -156,10 +174,8 @@ def small(device, op: str, a, out, status, *, b=None, upper: bool = False) -> No
         kb, bsb, bsr, bsc, boff = (n if op == "inv" else 0), 0, 0, 0, 0
     asb, asr, asc = a.strides
     params = layout.u32s(n, batch, kb, _matrix_stride(n, r), a.offset, asb, asr, asc, boff, bsb, bsr, bsc,
-                                 int(upper), 0, 0, 0)
-    buffers = [a.mirror.buffer()] + ([b.mirror.buffer()] if solve else []) + [
-        out.mirror.buffer_for_write(whole=True), status.mirror.buffer_for_write()]
-    launch.dispatch(device, compiled, buffers, params, workgroups=-(-batch // per_group))
+                         int(upper), 0, 0, 0)
+    return compiled, params, launch.grid_for(device, workgroups=-(-batch // per_group))
 
 
 def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> None:

@@ -152,17 +152,73 @@ def _operand(x: Array, cdt: _dt.DType, batch_shape: tuple[int, ...] | None = Non
     return _stack(x, cdt)
 
 
-def _small(op: str, a: Array, out: Array, message: str, b: Array | None = None, upper: bool = False) -> None:
+def _small(op: str, a: Array, out: Array, message: str, b: Array | None = None, upper: bool = False,
+           key: tuple | None = None, sources: tuple = (), extra: object = None) -> None:
     """The small path: one dispatch into ``out``.  In the 'raise' mode its status word is zeroed first (a 4-byte
-    write, no dispatch) and read after (4 bytes, ``message`` for the LinAlgError); otherwise it is scratch."""
+    write, no dispatch) and read after (4 bytes, ``message`` for the LinAlgError); otherwise it is scratch.
+    ``key`` (``_recipe_key``'s, of the caller's operands ``sources``): where the kernel reads those operands' own
+    bases (no copy was made), the launch is kept as the recipe of ``key`` (``extra``: what the caller's fast path
+    needs besides the output) for ``_fast``."""
     dev = out.device
+    status = Mirror(_dt.uint32, 1, dev)
+    plan = _checked(status, message, lambda: _k.small(dev, op, a, out, Array._contiguous(status, (1,)), b=b,
+                                                       upper=upper))
+    if key is not None and plan is not None and a.mirror is sources[0] and (b is None or b.mirror is sources[1]):
+        plans = dev.plans
+        if len(plans) >= _MAX_RECIPES:
+            plans.clear()  # as kernels.elementwise bounds the device's plan cache
+        plans[key] = (plan, out.dtype, out.shape, out.size, message, extra)
+
+
+def _checked(status: Mirror, message: str, launch, *args):
+    """``launch(*args)`` (the small path's one dispatch, writing failures into ``status``) with the error mode's
+    status handling around it; returns what ``launch`` returns."""
     check = _mode == "raise" and bool(message)
-    status = core.new_array((1,), _dt.uint32, dev)
     if check:
-        status.mirror.host_for_write(whole=True)[0] = 0  # uploaded by the dispatch: a 4-byte queue write
-    _k.small(dev, op, a, out, status, b=b, upper=upper)
-    if check and int(status.numpy()[0]):
+        status.host_for_write(whole=True)[0] = 0  # uploaded by the dispatch: a 4-byte queue write
+    plan = launch(*args)
+    if check and int(status.host()[0]):
         raise LinAlgError(message)
+    return plan
+
+
+# The small path's recipes (issue 12: a small call's host time): a call whose operands have the layouts, dtypes and
+# base sizes of an earlier call that launched the small kernel on them in place repeats that launch on the new
+# bases: no input checks, dtype decisions, broadcasting, views, pipeline lookup or parameter packing; what is left
+# is the result's and the status word's bases and the dispatch.  Keyed (``_recipe_key``) by the op, each operand's
+# dtype, base size, shape, strides and offset, ``upper`` and the knobs the path reads (``kernels.linalg_factor``'s
+# SMALL_MAX and SMALL_GROUP); kept in the device's plan cache (per device, cleared with it).  The error mode is not
+# part of the recipe: each call reads it.
+SMALL_RECIPES = True  # the small path's recipes on (benchmarks/smallhost_sweep.py times both settings)
+_RECIPE = object()  # the first item of a recipe's key (the plan cache holds other kernels' plans too)
+_MAX_RECIPES = 4096
+
+
+def _recipe_key(op: str, x: Array, b: Array | None = None, upper: bool = False) -> tuple:
+    m = x.mirror
+    if b is None:
+        return (_RECIPE, op, m.dtype, m.size, x.shape, x.strides, x.offset, upper, _k.SMALL_MAX, _k.SMALL_GROUP)
+    mb = b.mirror
+    return (_RECIPE, op, m.dtype, m.size, x.shape, x.strides, x.offset, mb.dtype, mb.size, b.shape, b.strides,
+            b.offset, _k.SMALL_MAX, _k.SMALL_GROUP)
+
+
+def _fast(key: tuple, x: Array, b: Array | None = None):
+    """The recipe of ``key`` launched on x's (and b's) bases: (the result's base, the recipe), or None where there
+    is no recipe (or the operands are on another or a closed device: the general path says so)."""
+    if not SMALL_RECIPES:
+        return None
+    m = x.mirror
+    dev = m.device
+    recipe = dev.plans.get(key)
+    if recipe is None or dev.stream.closed or b is not None and b.mirror.device is not dev:
+        return None
+    plan, cdt, _, size, message, _ = recipe
+    out = Mirror(cdt, size, dev)
+    status = Mirror(_dt.uint32, 1, dev)
+    mb = b.mirror if b is not None else None
+    _checked(status, message, _k.small_again, dev, plan, m, mb, out, status)
+    return out, recipe
 
 
 def _block(w: Array, r: int, c: int, h: int, wd: int) -> Array:
@@ -432,6 +488,12 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     (from the lower triangle of x), or with ``upper`` U = L^H with A = U^H U (from the upper triangle, as numpy
     reads it).  Complex x through the real factor of its interleaved embedding (embed.py).
     Not positive definite: NaN for that matrix, and LinAlgError in the 'raise' mode."""
+    key = None
+    if type(x) is Array:
+        key = _recipe_key("cholesky", x, upper=upper)
+        hit = _fast(key, x)
+        if hit is not None:
+            return Array._contiguous(hit[0], hit[1][2])
     x = _square(x, "cholesky")
     if x.dtype.kind == "c":  # cholesky of the interleaved embedding is the embedding of L (embed.py)
         src = elementwise("conj", x).mT if upper else x  # the upper triangle, as the lower one of A^H
@@ -443,7 +505,8 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     if x.shape[-1] <= _k.small_limit(dev, cdt):
         out = core.new_array(x.shape, cdt, dev)
         if out.size:
-            _small("cholesky", _operand(src, cdt), out, "Matrix is not positive definite", upper=upper)
+            _small("cholesky", _operand(src, cdt), out, "Matrix is not positive definite", upper=upper, key=key,
+                   sources=(x.mirror,))
         return out
     w = _stack(src, cdt)
     batch, n, _ = w.shape
@@ -462,6 +525,12 @@ def solve(x1: Array, x2: Array, /) -> Array:
     """The solution X of x1 X = x2 for each square matrix of x1: x2 is one vector per system (shape (..., M))
     only when x2.ndim == 1, otherwise a stack of (M, K) matrices; batch dimensions broadcast.  A singular x1 gives
     NaN, and LinAlgError in the 'raise' mode."""
+    key = None
+    if type(x1) is Array and type(x2) is Array:
+        key = _recipe_key("solve", x1, x2)
+        hit = _fast(key, x1, x2)
+        if hit is not None:
+            return Array._contiguous(hit[0], hit[1][2])
     a = _square(x1, "solve")
     dev = a.device
     b = x2 if isinstance(x2, Array) else core.asarray(x2, device=dev)
@@ -483,7 +552,8 @@ def solve(x1: Array, x2: Array, /) -> Array:
     if n <= _k.small_limit(dev, cdt):
         out = core.new_array(shape, cdt, dev)
         if out.size:
-            _small("solve", _operand(a, cdt, batch), out, "Singular matrix", b=_operand(b, cdt, batch))
+            _small("solve", _operand(a, cdt, batch), out, "Singular matrix", b=_operand(b, cdt, batch), key=key,
+                   sources=(a.mirror, b.mirror))
         return out
     w = _stack(a, cdt, batch)
     x = _stack(b, cdt, batch)
@@ -505,6 +575,12 @@ def _solve_complex(a: Array, b: Array) -> Array:
 def inv(x: Array, /) -> Array:
     """The inverse of each square matrix of x (A X = I by LU with partial pivoting).  A singular matrix gives NaN,
     and LinAlgError in the 'raise' mode."""
+    key = None
+    if type(x) is Array:
+        key = _recipe_key("inv", x)
+        hit = _fast(key, x)
+        if hit is not None:
+            return Array._contiguous(hit[0], hit[1][2])
     x = _square(x, "inv")
     if x.dtype.kind == "c":  # inv(E(A)) = E(inv(A)): its first block column holds [Re; Im] of inv(A)
         n = x.shape[-1]
@@ -514,7 +590,7 @@ def inv(x: Array, /) -> Array:
     if x.shape[-1] <= _k.small_limit(dev, cdt):
         out = core.new_array(x.shape, cdt, dev)
         if out.size:
-            _small("inv", _operand(x, cdt), out, "Singular matrix")
+            _small("inv", _operand(x, cdt), out, "Singular matrix", key=key, sources=(x.mirror,))
         return out
     w = _stack(x, cdt)
     out = core.new_array(w.shape, cdt, dev)
@@ -523,8 +599,16 @@ def inv(x: Array, /) -> Array:
     return Array(out.mirror, x.shape)
 
 
-def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
-    """(batch, 3) rows of (det, sign, log|det|) for each matrix of x, and the batch shape."""
+def _det_parts(x: Array) -> tuple[Array, tuple[int, ...], tuple[int, ...]]:
+    """(batch, 3) rows of (det, sign, log|det|) for each matrix of x, the batch shape and the strides of a column
+    (``_column``'s)."""
+    key = None
+    if type(x) is Array:
+        key = _recipe_key("det", x)
+        hit = _fast(key, x)
+        if hit is not None:
+            recipe = hit[1]
+            return Array._contiguous(hit[0], recipe[2]), *recipe[5]
     x = _square(x, "det")
     dev = x.device
     cdt = x.dtype if x.dtype.kind == "c" else _compute_dtype(x.dtype, dev)
@@ -533,7 +617,7 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
     if n == 0:  # the empty product: det 1, sign 1, log|det| 0
         row = core.asarray(np.array([1.0, 1.0, 0.0]), dtype=cdt, device=dev)
         out = core.astype(broadcast_to(row, (batch, 3)), cdt)
-        return out, bshape
+        return out, bshape, _column_strides(bshape)
     if cdt.kind == "c":  # complex LU in global memory, one workgroup a matrix (any n): (det, sign, (log|det|, 0))
         out = core.new_array((batch, 3), cdt, dev)
         if batch:
@@ -541,41 +625,47 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...]]:
             info, piv = _status(batch, n, dev)
             _k.lu_global(dev, w, piv, info, out, n, batch)
             _k.det(dev, w, piv, info, out, n, batch)
-        return out, bshape
+        return out, bshape, _column_strides(bshape)
     out = core.new_array((batch, 3), cdt, dev)
     if n <= _k.small_limit(dev, cdt):
         if batch:
-            _small("det", _operand(x, cdt), out, "")
-        return out, bshape
+            _small("det", _operand(x, cdt), out, "", key=key, sources=(x.mirror,),
+                   extra=(bshape, _column_strides(bshape)))
+        return out, bshape, _column_strides(bshape)
     w = _stack(x, cdt)
     info, piv = _status(batch, n, dev)
     if batch:
         _factor(w, info, piv, True)
         _k.det(dev, w, piv, info, out, n, batch)
-    return out, bshape
+    return out, bshape, _column_strides(bshape)
 
 
-def _column(out: Array, bshape: tuple[int, ...], j: int) -> Array:
-    return Array(out.mirror, bshape, tuple(3 * s for s in contiguous_strides(bshape)), j)
+def _column_strides(bshape: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(3 * s for s in contiguous_strides(bshape))
+
+
+def _column(out: Array, bshape: tuple[int, ...], strides: tuple[int, ...], j: int) -> Array:
+    """Column j of the (batch, 3) rows ``out`` as an array of the batch shape."""
+    return Array._trusted_view(out.mirror, bshape, strides, j)
 
 
 def det(x: Array, /) -> Array:
     """The determinant of each square matrix of x: sign * exp(log|det|) from the LU factors, as numpy computes it
     (0 for a singular matrix, 1 for a 0 x 0 one).  Complex x: complex LU with partial pivoting by |Re| + |Im|
     (LAPACK's izamax), det complex."""
-    out, bshape = _det_parts(x)
-    return _column(out, bshape, 0)
+    out, bshape, strides = _det_parts(x)
+    return _column(out, bshape, strides, 0)
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
     """(sign, log|det|) of each square matrix of x: (0, -inf) for a singular matrix, (1, 0) for a 0 x 0 one.
     Complex x: sign is the complex number det / |det| of modulus 1 (0 when singular), log|det| real (x's real
     dtype), as numpy's."""
-    out, bshape = _det_parts(x)
-    logabs = _column(out, bshape, 2)
+    out, bshape, strides = _det_parts(x)
+    logabs = _column(out, bshape, strides, 2)
     if logabs.dtype.kind == "c":
         logabs = elementwise("real", logabs)
-    return SlogdetResult(_column(out, bshape, 1), logabs)
+    return SlogdetResult(_column(out, bshape, strides, 1), logabs)
 
 
 def matrix_power(x: Array, n: int, /) -> Array:
