@@ -6,7 +6,8 @@ Per row, interleaved (``timing.measure_all``; median and best of the samples, mi
 * ``raise``: one call in the default error mode (its status word: a 4-byte write, one dispatch, a 4-byte read),
   then ``synchronize()``; against torch's ``linalg.cholesky/solve/inv`` (which read their info word too) + sync.
 * ``nan+sync``: ``errors("nan")`` (no read), then ``synchronize()``; against torch's ``*_ex`` (no check) + sync.
-* ``nan x20``: 20 calls back to back, one sync, per call (host recording and device work overlapped).
+* ``nan x20``: 20 calls back to back, one sync, per call (host recording and device work overlapped); against
+  ``torch x20``: 20 of torch's ``*_ex`` calls back to back, one sync (the throughput of a stream of calls).
 * ``host``: one ``errors("nan")`` call alone, the device idle before it (the Python and recording cost), and
   ``host/add``: that over the same measure of a tiny add (the floor "tiny add host"), comparable across hosts.
 * counters per call (dispatches, submits, uploads, downloads) of the ``raise`` case.
@@ -79,7 +80,8 @@ def main() -> None:
     print(f"floor  {'tiny add host':28s} {add_host * 1e3:7.3f} ms (best; one add alone, the device idle)")
     scale = 10 if args.quick else 1
     rng = np.random.default_rng(12)
-    print(f"\n{'row':22s} {'raise':>17s} {'nan+sync':>17s} {'nan x20':>8s} {'host':>7s} | {'torch':>17s} "
+    print(f"\n{'row':22s} {'raise':>17s} {'nan+sync':>17s} {'nan x20':>8s} {'torch x20':>8s} {'ratio':>5s} "
+          f"{'host':>7s} | {'torch':>17s} "
           f"{'torch _ex':>17s} | torch/wg raise, _ex/nan | host/add | per raise call: dispatches submits up down")
     for batch, n in [(10_000 // scale, 8), (1_000 // scale, 32), (1, 64)]:
         a, s, b = _data(rng, batch, n)
@@ -110,17 +112,23 @@ def main() -> None:
             inner = 20
             loop_t = measure_all([Case("x", lambda _: [_in_mode("nan", f)(None) for _ in range(inner)],
                                        dev.synchronize)], repeat=max(3, args.repeat // 5), budget_s=2.0)["x"]
+            tloop = None
+            if tex is not None:
+                tloop = measure_all([Case("tx", lambda _, tx=tex[op]: [tx() for _ in range(inner)], torch.sync)],
+                                    repeat=max(3, args.repeat // 5), budget_s=2.0)["tx"].best / inner
             c = next(x for x in cases if x.name == "raise")
             per = {k: getattr(c.stats, k) / c.calls for k in ("dispatches", "submits", "uploads", "downloads")}
             label = f"{op} {n}^2" if batch == 1 else f"{op} {batch}x{n}^2"
             tt, tx_ = times.get("torch"), times.get("torch_ex")
             ratio = (f"{tt.median / times['raise'].median:5.2f}x, {tx_.median / times['nan'].median:5.2f}x"
                      if tt and tx_ else "   -")
-            print(f"{label:22s} {_ms(times['raise'])} {_ms(times['nan'])} {loop_t.best / inner * 1e3:8.3f} "
+            x20 = (f"{tloop * 1e3:8.3f} {tloop / (loop_t.best / inner):5.2f}x" if tloop else f"{'-':>8s} {'-':>5s}")
+            print(f"{label:22s} {_ms(times['raise'])} {_ms(times['nan'])} {loop_t.best / inner * 1e3:8.3f} {x20} "
                   f"{host.best * 1e3:7.3f} | {(_ms(tt) if tt else '-'):>17s} {(_ms(tx_) if tx_ else '-'):>17s}"
                   f" | {ratio} | {host.best / add_host:8.2f} | {per['dispatches']:.0f} {per['submits']:.0f} "
                   f"{per['uploads']:.0f} {per['downloads']:.0f}  (max rel err {err:.1e})", flush=True)
-    print("\nms a call, median / best; torch/wg > 1: wgarray faster.  nan x20 and host: best.")
+    print("\nms a call, median / best; torch/wg > 1: wgarray faster.  nan x20, torch x20 (ratio: torch/wg) and host: "
+          "best.")
 
 
 if __name__ == "__main__":
