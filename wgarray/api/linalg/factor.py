@@ -64,6 +64,11 @@ CHOL_BLOCK_BIG: int | None = 128  # Cholesky's panel width for n >= BIG_N where 
 LU_BLOCK = 32
 SUBST_BLOCK: int | None = None  # block height of solve's / inv's substitution (None: the factor's panel width)
 INV_TRI = False  # inv: forward pass on I (L^-1 is lower: only columns < k1 a block), the pivots on X's columns last
+SUBST_OUTER: int | None = None  # the trsm-and-update substitution (not SUBST_STEP's) in two levels: outer blocks of
+# this many rows (rounded down to a multiple of the substitution block, at least one), inside each the blocks' trsm
+# and updates of the outer block's own rows only, then ONE update of all remaining rows with k = SUBST_OUTER (a
+# compute-bound GEMM where a rank-32 update a block re-reads and re-writes the whole rest of X: inv at n = 4096 spends
+# 17 of its 49.5 ms there on the H100); None: one level (every block updates all remaining rows)
 _MODES = ("raise", "nan")
 _mode = "raise"
 
@@ -277,6 +282,12 @@ def _subst_block(n: int) -> int:
     return SUBST_BLOCK or _width(n, True)
 
 
+def _subst_outer(n: int, block: int) -> int:
+    """The outer block height of the two-level substitution (``SUBST_OUTER`` as a multiple of ``block``; n: one
+    level, the outer block the whole matrix)."""
+    return max(block, SUBST_OUTER // block * block) if SUBST_OUTER else n
+
+
 def _subst_step(w: Array, k: int) -> bool:
     """Whether ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides."""
     return _k.subst_step(w.device, w.dtype, _subst_block(w.shape[1]), k)
@@ -311,19 +322,26 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = Fa
 
     if not tri:
         _k.swap(dev, piv, x, n, 0, n)
-    starts = list(range(0, n, block))
-    for k0 in starts:
-        nb = min(block, n - k0)
-        k1 = k0 + nb
-        cols = k1 if tri else k
-        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb, cols), lower=True, unit=True)
-        if k1 < n:
-            _k.update(dev, rows(k1, n - k1, cols), _block(w, k1, k0, n - k1, nb), rows(k0, nb, cols))
-    for k0 in reversed(starts):
-        nb = min(block, n - k0)
-        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=False, unit=False)
-        if k0 > 0:
-            _k.update(dev, rows(0, k0), _block(w, 0, k0, k0, nb), rows(k0, nb))
+    outer = _subst_outer(n, block)
+    spans = [(o0, min(o0 + outer, n)) for o0 in range(0, n, outer)]
+    for o0, o1 in spans:  # forward: L (unit lower); with tri X's rows < o1 are zero right of column o1
+        for k0 in range(o0, o1, block):
+            k1 = min(k0 + block, o1)
+            cols = k1 if tri else k
+            _k.trsm(dev, _block(w, k0, k0, k1 - k0, k1 - k0), rows(k0, k1 - k0, cols), lower=True, unit=True)
+            if k1 < o1:  # the outer block's own rows below (all rows below with one level)
+                _k.update(dev, rows(k1, o1 - k1, cols), _block(w, k1, k0, o1 - k1, k1 - k0), rows(k0, k1 - k0, cols))
+        if o1 < n:  # the rows below the outer block, one GEMM with k = o1 - o0
+            cols = o1 if tri else k
+            _k.update(dev, rows(o1, n - o1, cols), _block(w, o1, o0, n - o1, o1 - o0), rows(o0, o1 - o0, cols))
+    for o0, o1 in reversed(spans):  # backward: U, the rows above each block
+        for k0 in reversed(range(o0, o1, block)):
+            k1 = min(k0 + block, o1)
+            _k.trsm(dev, _block(w, k0, k0, k1 - k0, k1 - k0), rows(k0, k1 - k0), lower=False, unit=False)
+            if k0 > o0:
+                _k.update(dev, rows(o0, k0 - o0), _block(w, o0, k0, k0 - o0, k1 - k0), rows(k0, k1 - k0))
+        if o0 > 0:
+            _k.update(dev, rows(0, o0), _block(w, 0, o0, o0, o1 - o0), rows(o0, o1 - o0))
     if tri:  # X P: the swaps on the columns, last pivot first
         _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
 
@@ -341,7 +359,7 @@ _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
 def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
-    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
+    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
             _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
             _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _mm.choice_state())
 
