@@ -72,6 +72,17 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst_step+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("K", "SUBST_COLS"): 64}),
     "subst_step+tri": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True}),  # forward on L^-1's columns
     "subst_step+tri+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True, ("K", "SUBST_COLS"): 64}),
+    # invsub: the trsm-and-update substitution (inv's, > 16 rhs) in two levels, F.SUBST_OUTER rows an outer block: the
+    # rows past an outer block updated by one GEMM with k = SUBST_OUTER (not one rank-32 update a block); "_tri" with
+    # F.INV_TRI (the forward pass on L^-1's columns only, the pivots on X's columns at the end)
+    "inv_tri": (("inv",), {("F", "INV_TRI"): True}),  # the control: INV_TRI on the one-level path
+    "subst_outer128": (("solve", "inv"), {("F", "SUBST_OUTER"): 128}),
+    "subst_outer256": (("solve", "inv"), {("F", "SUBST_OUTER"): 256}),
+    "subst_outer512": (("inv",), {("F", "SUBST_OUTER"): 512}),
+    "subst_outer128_tri": (("inv",), {("F", "SUBST_OUTER"): 128, ("F", "INV_TRI"): True}),
+    "subst_outer256_tri": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True}),
+    "subst_outer512_tri": (("inv",), {("F", "SUBST_OUTER"): 512, ("F", "INV_TRI"): True}),
+    "subst_outer256_tri+s64": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 64}),
     # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
     "no_replay": (("solve", "inv"), {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)

@@ -1051,3 +1051,44 @@ def test_subst_step_ill_conditioned(blocked, monkeypatch, cond):
     monkeypatch.setattr(K, "SUBST_STEP", True)
     test_blocked_ill_conditioned(None, cond)
     test_blocked_growth_prone(None)
+
+
+# -- SUBST_OUTER: the trsm-and-update substitution in two levels ---------------------------------------------------------
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("outer,tri", [(16, False), (20, True), (8, True)])
+def test_subst_outer(blocked, monkeypatch, dt, outer, tri):
+    # outer blocks of SUBST_OUTER rows (20: rounded down to 16, two 8-row blocks): inside one the blocks' updates
+    # reach the outer block's rows only, then one update with k = the outer block's height for all rows past it (both
+    # directions; with INV_TRI the forward pass's outer updates on the columns left of the outer block's end only);
+    # the answers keep the default's bounds for stacks and n below / at / past the blocks, exact permutations,
+    # singular members NaN / LinAlgError
+    monkeypatch.setattr(K, "SUBST_STEP", False)  # the trsm-and-update path (GPUs take SUBST_STEP for <= 16 rhs)
+    monkeypatch.setattr(F, "SUBST_OUTER", outer)
+    monkeypatch.setattr(F, "INV_TRI", tri)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
+    calls = []
+    orig = K.update
+    monkeypatch.setattr(K, "update", lambda dev, c, a, b, tri=False: (
+        calls.append((c.shape[1:], a.shape[-1])), orig(dev, c, a, b, tri=tri))[1])
+    rng = np.random.default_rng(outer + tri)
+    for n, batch, k in ((1, (), 1), (8, (2,), 3), (17, (), 2), (30, (3,), 5), (37, (2, 2), 1)):
+        a = well_conditioned(rng, batch + (n, n), dt)
+        b = rng.standard_normal(batch + (n, k)).astype(dt)
+        a64, tol = a.astype(np.float64), C * n * eps(dt)
+        x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+        assert np.all(fro(a64 @ x - b) <= tol * fro(a64) * fro(x))
+        calls.clear()
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.all(fro(a64 @ ai - np.eye(n)) / n <= tol * np.linalg.cond(a64))
+    # the substitution's updates of n = 37 in 8-row blocks, outer blocks of 16 (8 with outer = 8: one level's updates)
+    if outer == 8:
+        fwd = [((29, 8 if tri else 37), 8), ((21, 16 if tri else 37), 8), ((13, 24 if tri else 37), 8),
+               ((5, 32 if tri else 37), 8)]
+        bwd = [((32, 37), 5), ((24, 37), 8), ((16, 37), 8), ((8, 37), 8)]
+    else:  # forward: (0, 16) inner, outer; (16, 32) inner, outer; (32, 37) inner; backward mirrored
+        fwd = [((8, 8 if tri else 37), 8), ((21, 16 if tri else 37), 16), ((8, 24 if tri else 37), 8),
+               ((5, 32 if tri else 37), 16)]
+        bwd = [((32, 37), 5), ((8, 37), 8), ((16, 37), 16), ((8, 37), 8)]
+    assert calls[-8:] == fwd + bwd
+    test_blocked_permutations_exact(None, dt)
+    test_blocked_singular_inside_stack(None, dt)
