@@ -1055,21 +1055,24 @@ def test_subst_step_ill_conditioned(blocked, monkeypatch, cond):
 
 # -- SUBST_OUTER: the trsm-and-update substitution in two levels ---------------------------------------------------------
 @pytest.mark.parametrize("dt", FLOATS)
-@pytest.mark.parametrize("outer,tri", [(16, False), (20, True), (8, True)])
-def test_subst_outer(blocked, monkeypatch, dt, outer, tri):
-    # outer blocks of SUBST_OUTER rows (20: rounded down to 16, two 8-row blocks): inside one the blocks' updates
-    # reach the outer block's rows only, then one update with k = the outer block's height for all rows past it (both
-    # directions; with INV_TRI the forward pass's outer updates on the columns left of the outer block's end only);
-    # the answers keep the default's bounds for stacks and n below / at / past the blocks, exact permutations,
-    # singular members NaN / LinAlgError
+@pytest.mark.parametrize("outer,tri,step", [(16, False, False), (20, True, False), (8, True, False), (24, True, True),
+                                            (24, False, True)])
+def test_subst_outer(blocked, monkeypatch, dt, outer, tri, step):
+    # outer blocks of SUBST_OUTER rows (20: rounded down to 16, two 8-row blocks): inside one the blocks' trsm and
+    # updates of the outer block's rows only (SUBST_OUTER_STEP: one lu_subst launch a block instead), then one update
+    # with k = the outer block's height for all rows past it (both directions; with INV_TRI the forward pass's outer
+    # updates on the columns left of the outer block's end only); the answers keep the default's bounds for stacks and
+    # n below / at / past the blocks, exact permutations, singular members NaN / LinAlgError
     monkeypatch.setattr(K, "SUBST_STEP", False)  # the trsm-and-update path (GPUs take SUBST_STEP for <= 16 rhs)
     monkeypatch.setattr(F, "SUBST_OUTER", outer)
+    monkeypatch.setattr(F, "SUBST_OUTER_STEP", step)
     monkeypatch.setattr(F, "INV_TRI", tri)
     monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
-    calls = []
-    orig = K.update
+    calls, steps = [], []
+    update, lu_subst = K.update, K.lu_subst
     monkeypatch.setattr(K, "update", lambda dev, c, a, b, tri=False: (
-        calls.append((c.shape[1:], a.shape[-1])), orig(dev, c, a, b, tri=tri))[1])
+        calls.append((c.shape[1:], a.shape[-1])), update(dev, c, a, b, tri=tri))[1])
+    monkeypatch.setattr(K, "lu_subst", lambda *a, **kw: (steps.append(a[6:11] + (kw.get("kc"),)), lu_subst(*a, **kw))[1])
     rng = np.random.default_rng(outer + tri)
     for n, batch, k in ((1, (), 1), (8, (2,), 3), (17, (), 2), (30, (3,), 5), (37, (2, 2), 1)):
         a = well_conditioned(rng, batch + (n, n), dt)
@@ -1078,17 +1081,26 @@ def test_subst_outer(blocked, monkeypatch, dt, outer, tri):
         x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
         assert np.all(fro(a64 @ x - b) <= tol * fro(a64) * fro(x))
         calls.clear()
+        steps.clear()
         ai = wg.linalg.inv(wg.asarray(a)).numpy()
         assert np.all(fro(a64 @ ai - np.eye(n)) / n <= tol * np.linalg.cond(a64))
-    # the substitution's updates of n = 37 in 8-row blocks, outer blocks of 16 (8 with outer = 8: one level's updates)
-    if outer == 8:
-        fwd = [((29, 8 if tri else 37), 8), ((21, 16 if tri else 37), 8), ((13, 24 if tri else 37), 8),
-               ((5, 32 if tri else 37), 8)]
-        bwd = [((32, 37), 5), ((24, 37), 8), ((16, 37), 8), ((8, 37), 8)]
-    else:  # forward: (0, 16) inner, outer; (16, 32) inner, outer; (32, 37) inner; backward mirrored
-        fwd = [((8, 8 if tri else 37), 8), ((21, 16 if tri else 37), 16), ((8, 24 if tri else 37), 8),
-               ((5, 32 if tri else 37), 16)]
-        bwd = [((32, 37), 5), ((8, 37), 8), ((16, 37), 16), ((8, 37), 8)]
-    assert calls[-8:] == fwd + bwd
+    # the substitution's updates of n = 37 in 8-row blocks
+    c = (lambda j: j) if tri else (lambda j: 37)  # the forward pass's columns
+    if step:  # outer blocks (0, 24), (24, 37): (src, tgt, upper, p0, p1, kc) a block, one GEMM an outer block a way
+        kc = (lambda j: j) if tri else (lambda j: None)
+        assert steps == [(None, 0, False, 8, 8, kc(8)), (0, 1, False, 16, 24, kc(16)), (1, 2, False, 24, 24, kc(24)),
+                         (None, 3, False, 32, 32, kc(32)), (3, 4, False, 37, 37, kc(40)),
+                         (None, 4, True, 24, 24, None), (4, 3, True, 24, 24, None),
+                         (None, 2, True, 0, 0, None), (2, 1, True, 0, 8, None), (1, 0, True, 0, 0, None)]
+        assert calls[-2:] == [((13, c(24)), 24), ((24, 37), 13)]
+    else:
+        assert not steps
+        if outer == 8:  # one GEMM a block
+            fwd = [((29, c(8)), 8), ((21, c(16)), 8), ((13, c(24)), 8), ((5, c(32)), 8)]
+            bwd = [((32, 37), 5), ((24, 37), 8), ((16, 37), 8), ((8, 37), 8)]
+        else:  # outer blocks (0, 16), (16, 32), (32, 37): forward inner, outer, inner, outer; backward mirrored
+            fwd = [((8, c(8)), 8), ((21, c(16)), 16), ((8, c(24)), 8), ((5, c(32)), 16)]
+            bwd = [((32, 37), 5), ((8, 37), 8), ((16, 37), 16), ((8, 37), 8)]
+        assert calls[-8:] == fwd + bwd
     test_blocked_permutations_exact(None, dt)
     test_blocked_singular_inside_stack(None, dt)

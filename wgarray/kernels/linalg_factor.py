@@ -610,10 +610,14 @@ def subst_step(device, d: DType, block: int, k: int) -> bool:
     """Whether SUBST_STEP takes a substitution in blocks of ``block`` rows with ``k`` right-hand sides in ``d``:
     on (None: on GPUs), k within SUBST_STEP_MAX_K, block <= 64 and ``lu_subst``'s tiles fit workgroup memory."""
     on = _reg_default(device) if SUBST_STEP is None else bool(SUBST_STEP)
+    return on and (SUBST_STEP_MAX_K is None or k <= SUBST_STEP_MAX_K) and lu_subst_fits(device, d, block)
+
+
+def lu_subst_fits(device, d: DType, block: int) -> bool:
+    """Whether ``lu_subst`` takes blocks of ``block`` rows in ``d``: block <= 64 and its tiles fit workgroup memory."""
     side = _bucket(block)
     limit = device.properties.limits.max_compute_workgroup_storage_size
-    return (on and (SUBST_STEP_MAX_K is None or k <= SUBST_STEP_MAX_K) and 1 <= block <= 64
-            and (side * side + side * max(SUBST_COLS, 16)) * d.device_itemsize <= limit)
+    return 1 <= block <= 64 and (side * side + side * max(SUBST_COLS, 16)) * d.device_itemsize <= limit
 
 
 @functools.lru_cache(maxsize=None)

@@ -69,6 +69,8 @@ SUBST_OUTER: int | None = None  # the trsm-and-update substitution (not SUBST_ST
 # and updates of the outer block's own rows only, then ONE update of all remaining rows with k = SUBST_OUTER (a
 # compute-bound GEMM where a rank-32 update a block re-reads and re-writes the whole rest of X: inv at n = 4096 spends
 # 17 of its 49.5 ms there on the H100); None: one level (every block updates all remaining rows)
+SUBST_OUTER_STEP = False  # with SUBST_OUTER: inside an outer block one ``lu_subst`` launch a block (the block's
+# triangle solved and the outer block's other rows updated, as SUBST_STEP) instead of a trsm and an update
 _MODES = ("raise", "nan")
 _mode = "raise"
 
@@ -324,22 +326,38 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = Fa
         _k.swap(dev, piv, x, n, 0, n)
     outer = _subst_outer(n, block)
     spans = [(o0, min(o0 + outer, n)) for o0 in range(0, n, outer)]
+    inner_step = SUBST_OUTER_STEP and outer < n and _k.lu_subst_fits(dev, w.dtype, block)
     for o0, o1 in spans:  # forward: L (unit lower); with tri X's rows < o1 are zero right of column o1
-        for k0 in range(o0, o1, block):
-            k1 = min(k0 + block, o1)
-            cols = k1 if tri else k
-            _k.trsm(dev, _block(w, k0, k0, k1 - k0, k1 - k0), rows(k0, k1 - k0, cols), lower=True, unit=True)
-            if k1 < o1:  # the outer block's own rows below (all rows below with one level)
-                _k.update(dev, rows(k1, o1 - k1, cols), _block(w, k1, k0, o1 - k1, k1 - k0), rows(k0, k1 - k0, cols))
+        if inner_step:  # block t finished from t - 1, the outer block's rows past t updated from t - 1
+            tb = o0 // block
+            for t in range(tb, -(-o1 // block)):
+                below = min((t + 1) * block, o1)
+                _k.lu_subst(dev, w, x, n, batch, block, t - 1 if t > tb else None, t, False, below,
+                            o1 if t > tb else below, kc=(t + 1) * block if tri else None)
+        else:
+            for k0 in range(o0, o1, block):
+                k1 = min(k0 + block, o1)
+                cols = k1 if tri else k
+                _k.trsm(dev, _block(w, k0, k0, k1 - k0, k1 - k0), rows(k0, k1 - k0, cols), lower=True, unit=True)
+                if k1 < o1:  # the outer block's own rows below (with one level: all rows below)
+                    _k.update(dev, rows(k1, o1 - k1, cols), _block(w, k1, k0, o1 - k1, k1 - k0),
+                              rows(k0, k1 - k0, cols))
         if o1 < n:  # the rows below the outer block, one GEMM with k = o1 - o0
             cols = o1 if tri else k
             _k.update(dev, rows(o1, n - o1, cols), _block(w, o1, o0, n - o1, o1 - o0), rows(o0, o1 - o0, cols))
     for o0, o1 in reversed(spans):  # backward: U, the rows above each block
-        for k0 in reversed(range(o0, o1, block)):
-            k1 = min(k0 + block, o1)
-            _k.trsm(dev, _block(w, k0, k0, k1 - k0, k1 - k0), rows(k0, k1 - k0), lower=False, unit=False)
-            if k0 > o0:
-                _k.update(dev, rows(o0, k0 - o0), _block(w, o0, k0, k0 - o0, k1 - k0), rows(k0, k1 - k0))
+        if inner_step:  # block t finished from t + 1, the outer block's rows before t updated from t + 1
+            te = -(-o1 // block)
+            for t in reversed(range(o0 // block, te)):
+                last = t + 1 == te
+                _k.lu_subst(dev, w, x, n, batch, block, None if last else t + 1, t, True, o0,
+                            o0 if last else t * block)
+        else:
+            for k0 in reversed(range(o0, o1, block)):
+                k1 = min(k0 + block, o1)
+                _k.trsm(dev, _block(w, k0, k0, k1 - k0, k1 - k0), rows(k0, k1 - k0), lower=False, unit=False)
+                if k0 > o0:
+                    _k.update(dev, rows(o0, k0 - o0), _block(w, o0, k0, k0 - o0, k1 - k0), rows(k0, k1 - k0))
         if o0 > 0:
             _k.update(dev, rows(0, o0), _block(w, 0, o0, o0, o1 - o0), rows(o0, o1 - o0))
     if tri:  # X P: the swaps on the columns, last pivot first
@@ -359,8 +377,8 @@ _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
 def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
-    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
-            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
+    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, _k.SMALL_MAX, _k.WG,
+            _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
             _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _mm.choice_state())
 
 
