@@ -9,7 +9,8 @@ where the time goes, and every knob of ``wgarray/api/linalg/factor.py`` against 
 Two tables a size:
 
 - phases (the default settings): one call recorded kernel launch by kernel launch (``kernels/linalg_factor.py``'s
-  cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run), then
+  cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run;
+  "subst:update_outer": SUBST_OUTER's updates past an outer block, k > 64), then
   each phase's launches replayed alone at their real sizes, back to back in one synchronised sample (best of a
   few): the ms a call spends in that phase and its dispatches a call; "rest" is the whole call's time less the
   phases' sum (the input copy, eye, the status read, host issue and gaps).  Replays run on the call's own buffers
@@ -83,6 +84,12 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst_outer256_tri": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True}),
     "subst_outer512_tri": (("inv",), {("F", "SUBST_OUTER"): 512, ("F", "INV_TRI"): True}),
     "subst_outer256_tri+s64": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 64}),
+    # ... and inside an outer block one lu_subst launch a block (F.SUBST_OUTER_STEP) instead of a trsm and an update
+    "subst_outer256_step": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "SUBST_OUTER_STEP"): True}),
+    "subst_outer128_tri_step": (("inv",), {("F", "SUBST_OUTER"): 128, ("F", "INV_TRI"): True,
+                                           ("F", "SUBST_OUTER_STEP"): True}),
+    "subst_outer256_tri_step": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
+                                           ("F", "SUBST_OUTER_STEP"): True}),
     # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
     "no_replay": (("solve", "inv"), {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)
@@ -136,7 +143,8 @@ def record(dev, call) -> dict[str, list]:
         def run(*args, **kw):
             s0 = dev.stats()
             orig(*args, **kw)
-            out.setdefault(f"{where[0]}:{name}", []).append(
+            outer = name == "update" and where[0] == "subst" and args[2].shape[-1] > 64  # SUBST_OUTER's GEMMs
+            out.setdefault(f"{where[0]}:{name}{'_outer' * outer}", []).append(
                 (lambda: orig(*args, **kw), dev.stats().dispatches - s0.dispatches))
         return run
 
