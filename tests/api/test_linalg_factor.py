@@ -1104,3 +1104,33 @@ def test_subst_outer(blocked, monkeypatch, dt, outer, tri, step):
         assert calls[-8:] == fwd + bwd
     test_blocked_permutations_exact(None, dt)
     test_blocked_singular_inside_stack(None, dt)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("tri,fit", [(False, True), (True, True), (True, False)])
+def test_swap_perm(blocked, monkeypatch, dt, tri, fit):
+    # SWAP_PERM: inv's X = P I (INV_TRI: I) written by perm_identity (no identity fill, no swap kernel) and INV_TRI's
+    # X P by perm_rows (the swap kernel where a row does not fit workgroup memory); both substitutions, replayed
+    # calls equal to the first, exact permutations, singular members NaN / LinAlgError
+    monkeypatch.setattr(K, "SWAP_PERM", True)
+    monkeypatch.setattr(F, "INV_TRI", tri)
+    if not fit:
+        monkeypatch.setattr(K, "perm_rows_fit", lambda device, d, n: False)
+    seen = []
+    for name in ("swap", "perm_identity", "perm_rows"):
+        orig = getattr(K, name)
+        monkeypatch.setattr(K, name, lambda *a, name=name, orig=orig, **kw: (seen.append(name), orig(*a, **kw))[1])
+    rng = np.random.default_rng(5 + tri)
+    for step in (False, True):
+        monkeypatch.setattr(K, "SUBST_STEP", step)
+        monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)
+        for n, batch in ((1, ()), (9, (2,)), (30, (3,))):
+            a = well_conditioned(rng, batch + (n, n), dt)
+            a64 = a.astype(np.float64)
+            seen.clear()
+            ai = wg.linalg.inv(wg.asarray(a)).numpy()
+            assert seen == ["perm_identity"] + (["perm_rows" if fit else "swap"] if tri else [])
+            assert np.all(fro(a64 @ ai - np.eye(n)) / n <= C * n * eps(dt) * np.linalg.cond(a64))
+            np.testing.assert_array_equal(wg.linalg.inv(wg.asarray(a)).numpy(), ai)  # the replay
+    test_blocked_permutations_exact(None, dt)
+    test_blocked_singular_inside_stack(None, dt)

@@ -295,18 +295,33 @@ def _subst_step(w: Array, k: int) -> bool:
     return _k.subst_step(w.device, w.dtype, _subst_block(w.shape[1]), k)
 
 
-def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = False) -> None:
+def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = False, identity: bool = False,
+              dest: Array | None = None) -> None:
     """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path).  ``tri``: X is I
     (inv): the forward pass solves L Y = I on the lower triangle's block columns only (L^-1 is lower), and the
     pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P).  ``step`` (from ``_subst_step``): one launch a
-    block (``kernels.linalg_factor.SUBST_STEP``) instead of a trsm and an update."""
+    block (``kernels.linalg_factor.SUBST_STEP``) instead of a trsm and an update.  ``identity`` (inv with
+    ``kernels.linalg_factor.SWAP_PERM``): X is not read but written first, P I (with ``tri``: I) by
+    ``perm_identity``; ``dest`` (batch x n u32, with ``tri``): X P by ``perm_rows`` instead of the swap kernel."""
     dev = w.device
     batch, n, _ = w.shape
     k = x.shape[-1]
     block = _subst_block(n)
-    if step:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
-        if not tri:
+
+    def pivots_first() -> None:  # P X
+        if identity:
+            _k.perm_identity(dev, piv, x, n, 0 if tri else n)
+        elif not tri:
             _k.swap(dev, piv, x, n, 0, n)
+
+    def pivots_last() -> None:  # X P (tri): the swaps on the columns, last pivot first
+        if tri and dest is not None:
+            _k.perm_rows(dev, piv, dest, x, n)
+        elif tri:
+            _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
+
+    if step:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
+        pivots_first()
         nblk = -(-n // block)
         for t in range(nblk):  # forward: L (unit lower), the rows below t updated from the block before it (none first)
             below = min((t + 1) * block, n)
@@ -315,15 +330,13 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = Fa
         for t in reversed(range(nblk)):  # backward: U, the rows above t updated from the block after it
             last = t + 1 == nblk
             _k.lu_subst(dev, w, x, n, batch, block, None if last else t + 1, t, True, 0, 0 if last else t * block)
-        if tri:
-            _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
+        pivots_last()
         return
 
     def rows(r: int, h: int, cols: int = k) -> Array:
         return Array._trusted_view(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
 
-    if not tri:
-        _k.swap(dev, piv, x, n, 0, n)
+    pivots_first()
     outer = _subst_outer(n, block)
     spans = [(o0, min(o0 + outer, n)) for o0 in range(0, n, outer)]
     inner_step = SUBST_OUTER_STEP and outer < n and _k.lu_subst_fits(dev, w.dtype, block)
@@ -360,8 +373,7 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = Fa
                     _k.update(dev, rows(o0, k0 - o0), _block(w, o0, k0, k0 - o0, k1 - k0), rows(k0, k1 - k0))
         if o0 > 0:
             _k.update(dev, rows(0, o0), _block(w, 0, o0, o0, o1 - o0), rows(o0, o1 - o0))
-    if tri:  # X P: the swaps on the columns, last pivot first
-        _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
+    pivots_last()
 
 
 REPLAY = True  # solve / inv: the blocked factorisation's and substitution's launches recorded once per shape and
@@ -379,7 +391,7 @@ def _knobs() -> tuple:
     from ...kernels import matmul as _mm
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, _k.SMALL_MAX, _k.WG,
             _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
-            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _mm.choice_state())
+            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _k.SWAP_PERM, _mm.choice_state())
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
@@ -418,18 +430,22 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
     dev = w.device
     batch, n, _ = w.shape
     info, piv = _status(batch, n, dev)
-    if gen_id:
+    identity = gen_id and _k.SWAP_PERM  # X = P I (or I) written by the substitution's first kernel
+    if gen_id and not identity:
         eye = _eye(n, dtype=x.dtype, device=dev)
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
     ws = _k.Workspace(dev, w.dtype, n, batch, _width(n, True))
     tri = gen_id and INV_TRI
     step = _subst_step(w, x.shape[-1])
+    dest = (core.new_array((batch, n), _dt.uint32, dev) if identity and tri and _k.perm_rows_fit(dev, x.dtype, n)
+            else None)
 
     def launches() -> None:
         _factor(w, info, piv, True, ws)
-        _lu_solve(w, piv, x, tri=tri, step=step)
-    _replayed(dev, ("lu_solve", w.dtype.name, batch, n, x.shape, tri),
-              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm], launches)
+        _lu_solve(w, piv, x, tri=tri, step=step, identity=identity, dest=dest)
+    _replayed(dev, ("lu_solve", w.dtype.name, batch, n, x.shape, tri, dest is not None),
+              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm]
+              + ([dest.mirror] if dest is not None else []), launches)
     _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
