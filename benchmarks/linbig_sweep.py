@@ -90,6 +90,20 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
                                            ("F", "SUBST_OUTER_STEP"): True}),
     "subst_outer256_tri_step": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
                                            ("F", "SUBST_OUTER_STEP"): True}),
+    # ... and inv's pivots as positions (K.SWAP_PERM: X = P I written whole, INV_TRI's X P by rows in workgroup memory;
+    # phases perm_identity, perm_rows instead of the identity fill and swap)
+    "swap_perm": (("inv",), {("K", "SWAP_PERM"): True}),
+    "subst_outer256+perm": (("inv",), {("F", "SUBST_OUTER"): 256, ("K", "SWAP_PERM"): True}),
+    "subst_outer128_tri+perm": (("inv",), {("F", "SUBST_OUTER"): 128, ("F", "INV_TRI"): True, ("K", "SWAP_PERM"): True}),
+    "subst_outer256_tri+perm": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True, ("K", "SWAP_PERM"): True}),
+    "subst_outer512_tri+s64": (("inv",), {("F", "SUBST_OUTER"): 512, ("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 64}),
+    "subst_outer256_tri_step+s64": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
+                                               ("F", "SUBST_OUTER_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
+    "subst_off+outer256": (("solve",), {("K", "SUBST_STEP"): False, ("F", "SUBST_OUTER"): 256}),  # 16 rhs, for the record
+    # F.NANFILL_RAISE = False: no NaN pass over X in the "raise" mode (the timed calls' mode; a failed call raises)
+    "no_nanfill": (("solve", "inv"), {("F", "NANFILL_RAISE"): False}),
+    "subst_outer256_tri+perm+no_nanfill": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
+                                                      ("K", "SWAP_PERM"): True, ("F", "NANFILL_RAISE"): False}),
     # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
     "no_replay": (("solve", "inv"), {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)
@@ -97,7 +111,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+lu64+subst64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "SUBST_BLOCK"): 64}),
 }
 PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
-          "lu_finish", "update", "swap", "nanfill", "lu_subst")
+          "lu_finish", "update", "swap", "nanfill", "lu_subst", "perm_identity", "perm_rows")
 
 
 def _modules():

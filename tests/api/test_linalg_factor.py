@@ -1134,3 +1134,21 @@ def test_swap_perm(blocked, monkeypatch, dt, tri, fit):
             np.testing.assert_array_equal(wg.linalg.inv(wg.asarray(a)).numpy(), ai)  # the replay
     test_blocked_permutations_exact(None, dt)
     test_blocked_singular_inside_stack(None, dt)
+
+
+def test_nanfill_raise_off(blocked, monkeypatch):
+    # NANFILL_RAISE = False: solve / inv in the "raise" mode launch no nanfill (one dispatch fewer), still raise for a
+    # singular member; the "nan" mode still fills the failed matrices with NaN
+    dev = wg.default_device()
+    a64 = well_conditioned(np.random.default_rng(2), (2, 20, 20), np.float32).astype(np.float64)
+    a = wg.asarray(a64.astype(np.float32))
+    counts = []
+    for on in (True, False):
+        monkeypatch.setattr(F, "NANFILL_RAISE", on)
+        wg.linalg.inv(a)  # warm (recipes)
+        s0 = dev.stats()
+        ai = wg.linalg.inv(a)
+        counts.append((dev.stats() - s0).dispatches)
+        assert np.all(fro(a64 @ ai.numpy() - np.eye(20)) / 20 <= C * 20 * eps(np.float32) * np.linalg.cond(a64))
+    assert counts[1] == counts[0] - 1
+    test_blocked_singular_inside_stack(None, np.float32)
