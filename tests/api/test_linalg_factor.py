@@ -1152,3 +1152,13 @@ def test_nanfill_raise_off(blocked, monkeypatch):
         assert np.all(fro(a64 @ ai.numpy() - np.eye(20)) / 20 <= C * 20 * eps(np.float32) * np.linalg.cond(a64))
     assert counts[1] == counts[0] - 1
     test_blocked_singular_inside_stack(None, np.float32)
+
+
+def test_subst_outer_height(monkeypatch):
+    # SUBST_OUTER rounded down to the substitution block (at least one block); None or n below SUBST_OUTER_FROM: one
+    # level (the outer block the whole matrix)
+    for outer, want in ((None, 4096), (256, 256), (100, 96), (20, 32)):
+        monkeypatch.setattr(F, "SUBST_OUTER", outer)
+        assert F._subst_outer(4096, 32) == want
+    monkeypatch.setattr(F, "SUBST_OUTER_FROM", 2048)
+    assert F._subst_outer(1024, 32) == 1024 and F._subst_outer(2048, 32) == 32

@@ -69,6 +69,7 @@ SUBST_OUTER: int | None = None  # the trsm-and-update substitution (not SUBST_ST
 # and updates of the outer block's own rows only, then ONE update of all remaining rows with k = SUBST_OUTER (a
 # compute-bound GEMM where a rank-32 update a block re-reads and re-writes the whole rest of X: inv at n = 4096 spends
 # 17 of its 49.5 ms there on the H100); None: one level (every block updates all remaining rows)
+SUBST_OUTER_FROM = 0  # the smallest n SUBST_OUTER applies to (e.g. BIG_N: the two levels at 4096, one at 1024)
 SUBST_OUTER_STEP = False  # with SUBST_OUTER: inside an outer block one ``lu_subst`` launch a block (the block's
 # triangle solved and the outer block's other rows updated, as SUBST_STEP) instead of a trsm and an update
 NANFILL_RAISE = True  # solve / inv in the "raise" mode: NaN into the failed matrices' results before the status read
@@ -289,8 +290,8 @@ def _subst_block(n: int) -> int:
 
 def _subst_outer(n: int, block: int) -> int:
     """The outer block height of the two-level substitution (``SUBST_OUTER`` as a multiple of ``block``; n: one
-    level, the outer block the whole matrix)."""
-    return max(block, SUBST_OUTER // block * block) if SUBST_OUTER else n
+    level, the outer block the whole matrix, also below ``SUBST_OUTER_FROM``)."""
+    return max(block, SUBST_OUTER // block * block) if SUBST_OUTER and n >= SUBST_OUTER_FROM else n
 
 
 def _subst_step(w: Array, k: int) -> bool:
@@ -392,9 +393,9 @@ _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
 def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
-    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, _k.SMALL_MAX, _k.WG,
-            _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
-            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _k.SWAP_PERM, _mm.choice_state())
+    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_FROM, SUBST_OUTER_STEP,
+            _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG,
+            _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _k.SWAP_PERM, _mm.choice_state())
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
