@@ -99,6 +99,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst_outer512_tri+s64": (("inv",), {("F", "SUBST_OUTER"): 512, ("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 64}),
     "subst_outer256_tri_step+s64": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
                                                ("F", "SUBST_OUTER_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
+    "subst_outer256_tri_step+perm": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
+                                                ("F", "SUBST_OUTER_STEP"): True, ("K", "SWAP_PERM"): True}),
     "subst_off+outer256": (("solve",), {("K", "SUBST_STEP"): False, ("F", "SUBST_OUTER"): 256}),  # 16 rhs, for the record
     # F.NANFILL_RAISE = False: no NaN pass over X in the "raise" mode (the timed calls' mode; a failed call raises)
     "no_nanfill": (("solve", "inv"), {("F", "NANFILL_RAISE"): False}),
