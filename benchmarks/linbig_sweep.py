@@ -31,6 +31,11 @@ instead of a trsm and a matmul update; phase "subst:lu_subst") time solve's and 
 substitution: the fastest beating "default" for both ops at 4096 and 1024 -> ``SUBST_STEP = None`` (on GPUs) with its
 settings (factor.SUBST_BLOCK, SUBST_COLS, factor.INV_TRI); faster for solve only -> also ``SUBST_STEP_MAX_K = 16``
 (inv keeps the old path).
+The subst_outer* variants (invsub: factor.SUBST_OUTER, the trsm-and-update substitution that inv takes, in outer blocks
+whose rows past them get one GEMM with k = SUBST_OUTER; phase "subst:update_outer"; "_tri" + factor.INV_TRI, "_step" +
+factor.SUBST_OUTER_STEP, "+s64" factor.SUBST_BLOCK = 64, "+perm" kernels SWAP_PERM, "no_nanfill" factor.NANFILL_RAISE =
+False): the fastest inv at 4096 beating "default" -> its settings as the defaults (SUBST_OUTER_FROM = BIG_N where it
+loses at 1024); solve's rows show that its default (SUBST_STEP) is untouched.
 """
 from __future__ import annotations
 
