@@ -10,7 +10,7 @@ Two tables a size:
 
 - phases (the default settings): one call recorded kernel launch by kernel launch (``kernels/linalg_factor.py``'s
   cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run;
-  "subst:update_outer": SUBST_OUTER's updates past an outer block, k > 64), then
+  "...:update_outer": SUBST_OUTER's / FACTOR_OUTER's updates past an outer block, k > 64), then
   each phase's launches replayed alone at their real sizes, back to back in one synchronised sample (best of a
   few): the ms a call spends in that phase and its dispatches a call; "rest" is the whole call's time less the
   phases' sum (the input copy, eye, the status read, host issue and gaps).  Replays run on the call's own buffers
@@ -34,8 +34,9 @@ settings (factor.SUBST_BLOCK, SUBST_COLS, factor.INV_TRI); faster for solve only
 The subst_outer* variants (invsub: factor.SUBST_OUTER, the trsm-and-update substitution that inv takes, in outer blocks
 whose rows past them get one GEMM with k = SUBST_OUTER; phase "subst:update_outer"; "_tri" + factor.INV_TRI, "_step" +
 factor.SUBST_OUTER_STEP, "+s64" factor.SUBST_BLOCK = 64, "+perm" kernels SWAP_PERM, "no_nanfill" factor.NANFILL_RAISE =
-False): the fastest inv at 4096 beating "default" -> its settings as the defaults (SUBST_OUTER_FROM = BIG_N where it
-loses at 1024); solve's rows show that its default (SUBST_STEP) is untouched.
+False; factor_outer*: factor.FACTOR_OUTER, LU's trailing updates the same way, solve and inv): the fastest inv at 4096
+beating "default" -> its settings as the defaults (SUBST_OUTER_FROM = BIG_N where it loses at 1024); solve's rows show
+that its substitution default (SUBST_STEP) is untouched, factor_outer* what FACTOR_OUTER does for it.
 """
 from __future__ import annotations
 
@@ -106,6 +107,14 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
                                                ("F", "SUBST_OUTER_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
     "subst_outer256_tri_step+perm": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
                                                 ("F", "SUBST_OUTER_STEP"): True, ("K", "SWAP_PERM"): True}),
+    # F.FACTOR_OUTER: LU's trailing updates in two levels (outer panels of 128 / 256 columns: inner panels update the
+    # outer panel's columns only, then its block row by trsm and one update with k = FACTOR_OUTER; solve and inv)
+    "factor_outer128": (("solve", "inv"), {("F", "FACTOR_OUTER"): 128}),
+    "factor_outer256": (("solve", "inv"), {("F", "FACTOR_OUTER"): 256}),
+    "factor_outer256+subst_outer256_tri+perm": (("inv",), {("F", "FACTOR_OUTER"): 256, ("F", "SUBST_OUTER"): 256,
+                                                           ("F", "INV_TRI"): True, ("K", "SWAP_PERM"): True}),
+    "factor_outer128+subst_outer128_tri+perm": (("inv",), {("F", "FACTOR_OUTER"): 128, ("F", "SUBST_OUTER"): 128,
+                                                           ("F", "INV_TRI"): True, ("K", "SWAP_PERM"): True}),
     "subst_off+outer256": (("solve",), {("K", "SUBST_STEP"): False, ("F", "SUBST_OUTER"): 256}),  # 16 rhs, for the record
     # F.NANFILL_RAISE = False: no NaN pass over X in the "raise" mode (the timed calls' mode; a failed call raises)
     "no_nanfill": (("solve", "inv"), {("F", "NANFILL_RAISE"): False}),
@@ -164,7 +173,7 @@ def record(dev, call) -> dict[str, list]:
         def run(*args, **kw):
             s0 = dev.stats()
             orig(*args, **kw)
-            outer = name == "update" and where[0] == "subst" and args[2].shape[-1] > 64  # SUBST_OUTER's GEMMs
+            outer = name == "update" and args[2].shape[-1] > 64  # SUBST_OUTER's / FACTOR_OUTER's GEMMs
             out.setdefault(f"{where[0]}:{name}{'_outer' * outer}", []).append(
                 (lambda: orig(*args, **kw), dev.stats().dispatches - s0.dispatches))
         return run

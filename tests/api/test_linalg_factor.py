@@ -1162,3 +1162,25 @@ def test_subst_outer_height(monkeypatch):
         assert F._subst_outer(4096, 32) == want
     monkeypatch.setattr(F, "SUBST_OUTER_FROM", 2048)
     assert F._subst_outer(1024, 32) == 1024 and F._subst_outer(2048, 32) == 32
+
+
+@pytest.mark.parametrize("outer", [16, 20])
+def test_factor_outer(blocked, monkeypatch, outer):
+    # FACTOR_OUTER (20: rounded down to 16, two 8-column panels): LU's panels update the outer panel's columns below
+    # them and its rows right of them, then one update with k = 16 for the rest (det of n = 37: the factorisation's
+    # updates only); every op keeps the default's bounds (both dtypes, stacks), exact permutations, Wilkinson's growth,
+    # singular members NaN / LinAlgError
+    monkeypatch.setattr(F, "FACTOR_OUTER", outer)
+    calls = []
+    update = K.update
+    monkeypatch.setattr(K, "update", lambda dev, c, a, b, tri=False: (
+        calls.append((c.shape[1:], a.shape[-1])), update(dev, c, a, b, tri=tri))[1])
+    wg.linalg.det(wg.asarray(well_conditioned(np.random.default_rng(0), (37, 37), np.float32)))
+    assert calls == [((29, 8), 8), ((8, 21), 8), ((21, 21), 16), ((13, 8), 8), ((8, 5), 8), ((5, 5), 16)]
+    rng = np.random.default_rng(outer)
+    for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (37, (2,), np.float32)):
+        check_all(rng, batch, n, dt)
+    for dt in FLOATS:
+        test_blocked_permutations_exact(None, dt)
+        test_blocked_singular_inside_stack(None, dt)
+    test_blocked_growth_prone(None)

@@ -474,9 +474,10 @@ def _reg_default(device) -> bool:
     return device.properties.adapter_type != "CPU"
 
 
-def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) -> None:
+def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int, cend: int | None = None) -> None:
     """After ``tslu``: L21 = A21 U11^-1 (one invocation a row below the panel), the panel's row permutation on the
-    other columns and U12 = L11^-1 A12 (one invocation a column), in one dispatch (``linalg_lu_finish.wgsl``)."""
+    other columns and U12 = L11^-1 A12 (one invocation a column; ``cend``: for the columns before it only, the others
+    just swapped), in one dispatch (``linalg_lu_finish.wgsl``)."""
     d = a.dtype
     T = d.wgsl
     stage = _trsm_stage(device, d, nb)
@@ -496,7 +497,7 @@ def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) ->
     rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
     if rg + cg == 0:
         return
-    params = layout.u32s(n, k0, nb, batch, rg, cg, 0, 0)
+    params = layout.u32s(n, k0, nb, batch, rg, cg, n if cend is None else cend, 0)
     compiled = launch.compile(device, ("linalg_lu_finish_reg" if reg else "linalg_lu_finish", d.name, stage, nb),
                               build)
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params,

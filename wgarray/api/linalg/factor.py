@@ -72,6 +72,12 @@ SUBST_OUTER: int | None = None  # the trsm-and-update substitution (not SUBST_ST
 SUBST_OUTER_FROM = 0  # the smallest n SUBST_OUTER applies to (e.g. BIG_N: the two levels at 4096, one at 1024)
 SUBST_OUTER_STEP = False  # with SUBST_OUTER: inside an outer block one ``lu_subst`` launch a block (the block's
 # triangle solved and the outer block's other rows updated, as SUBST_STEP) instead of a trsm and an update
+FACTOR_OUTER: int | None = None  # LU's trailing update in two levels (as SUBST_OUTER): outer panels of this many
+# columns (a multiple of the panel width, at least one panel), each inner panel updating only the outer panel's
+# columns right of it (its U12 only there), then the outer panel's block row right of it (trsm and updates a panel,
+# after all its swaps) and one update of the rest with k = FACTOR_OUTER, as LAPACK's getrf (rank-32
+# updates of the whole trailing matrix took 6.0 ms of solve's / inv's ~25 ms factorisation at n = 4096 on the H100,
+# 2026-12-06); None: every panel updates the whole trailing matrix; from SUBST_OUTER_FROM on only
 NANFILL_RAISE = True  # solve / inv in the "raise" mode: NaN into the failed matrices' results before the status read
 # (False: no nanfill launch there: a failed call raises, so its result is never seen; a no-op pass over X otherwise,
 # 0.21 ms of inv at n = 4096 on the H100 2026-12-06)
@@ -218,18 +224,38 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None
     if not lu and _k.chol_fused(dev, w.dtype, width):
         _cholesky_fused(w, info, width)
         return
+    outer = max(width, FACTOR_OUTER // width * width) if lu and FACTOR_OUTER and n >= SUBST_OUTER_FROM else n
     for k0 in range(0, n, width):
         nb = min(width, n - k0)
         k1 = k0 + nb
         diag = _block(w, k0, k0, nb, nb)
         lower = _block(w, k1, k0, n - k1, nb)  # L21
+        o0 = k0 // outer * outer  # the outer panel [o0, o1) (one level: [0, n))
+        o1 = min(o0 + outer, n)
         if lu:  # tournament pivoting: pivots, [L11 \ U11]; then L21, the swaps elsewhere and U12 in one dispatch
             _k.tslu(dev, w, piv, info, n, batch, k0, nb, ws)
-            _k.lu_finish(dev, w, ws, n, batch, k0, nb)
+            _k.lu_finish(dev, w, ws, n, batch, k0, nb, cend=o1)  # two levels: U12 within the outer panel
         else:  # Cholesky: the diagonal block
             _k.cholesky_block(dev, w, info, n, batch, k0, nb)
         if k1 == n:
             break
+        if outer < n:  # two levels: the outer panel's columns right of this panel (all rows below)
+            if k1 < o1:
+                _k.update(dev, _block(w, k1, k1, n - k1, o1 - k1), lower, _block(w, k0, k1, nb, o1 - k1))
+                continue
+            # the outer panel done (its rows' swaps applied everywhere): its block row right of it U12 = L11^-1 A12
+            # by blocks (trsm, then the outer panel's rows below), then the rest in one update with k = o1 - o0
+            right = n - o1
+            for j0 in range(o0, o1, width):
+                j1 = min(j0 + width, o1)
+                _k.trsm(dev, _block(w, j0, j0, j1 - j0, j1 - j0), _block(w, j0, o1, j1 - j0, right), lower=True,
+                        unit=True)
+                if j1 < o1:
+                    _k.update(dev, _block(w, j1, o1, o1 - j1, right), _block(w, j1, j0, o1 - j1, j1 - j0),
+                              _block(w, j0, o1, j1 - j0, right))
+            _k.update(dev, _block(w, o1, o1, right, right), _block(w, o1, o0, right, o1 - o0),
+                      _block(w, o0, o1, o1 - o0, right))
+            continue
         if lu:
             upper = _block(w, k0, k1, nb, n - k1)  # U12
         else:  # L21 = A21 L11^-T: the left solve L11 X = A21^T on the transposed view
@@ -393,7 +419,7 @@ _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
 def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
-    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_FROM, SUBST_OUTER_STEP,
+    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_FROM, SUBST_OUTER_STEP, FACTOR_OUTER,
             _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG,
             _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _k.SWAP_PERM, _mm.choice_state())
 
