@@ -31,12 +31,12 @@ instead of a trsm and a matmul update; phase "subst:lu_subst") time solve's and 
 substitution: the fastest beating "default" for both ops at 4096 and 1024 -> ``SUBST_STEP = None`` (on GPUs) with its
 settings (factor.SUBST_BLOCK, SUBST_COLS, factor.INV_TRI); faster for solve only -> also ``SUBST_STEP_MAX_K = 16``
 (inv keeps the old path).
-The subst_outer* variants (invsub: factor.SUBST_OUTER, the trsm-and-update substitution that inv takes, in outer blocks
-whose rows past them get one GEMM with k = SUBST_OUTER; phase "subst:update_outer"; "_tri" + factor.INV_TRI, "_step" +
-factor.SUBST_OUTER_STEP, "+s64" factor.SUBST_BLOCK = 64, "+perm" kernels SWAP_PERM, "no_nanfill" factor.NANFILL_RAISE =
-False; factor_outer*: factor.FACTOR_OUTER, LU's trailing updates the same way, solve and inv): the fastest inv at 4096
-beating "default" -> its settings as the defaults (SUBST_OUTER_FROM = BIG_N where it loses at 1024); solve's rows show
-that its substitution default (SUBST_STEP) is untouched, factor_outer* what FACTOR_OUTER does for it.
+The invsub controls time the defaults of invsub phase 2 (on GPUs: factor.INV_TRI, factor.SUBST_OUTER = 256 rows with
+factor.SUBST_OUTER_STEP for inv's substitution in two levels, factor.FACTOR_OUTER = 256 columns for LU's trailing update
+from BIG_N on; phase "...:update_outer": their GEMMs with k > 64) against the old paths: inv_tri_off, subst_outer_off,
+subst_outer_step_off, factor_outer_off, and outer_off (all of them off: the default before invsub).  A control faster
+than "default" at a size -> that knob off there (FACTOR_OUTER is off below BIG_N already); subst_outer512 /
+subst_outer128: another outer height (factor.SUBST_OUTER).
 """
 from __future__ import annotations
 
@@ -77,49 +77,15 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst_step+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
     "subst_step+s16": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 16}),
     "subst_step+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("K", "SUBST_COLS"): 64}),
-    "subst_step+tri": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True}),  # forward on L^-1's columns
-    "subst_step+tri+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True, ("K", "SUBST_COLS"): 64}),
-    # invsub: the trsm-and-update substitution (inv's, > 16 rhs) in two levels, F.SUBST_OUTER rows an outer block: the
-    # rows past an outer block updated by one GEMM with k = SUBST_OUTER (not one rank-32 update a block); "_tri" with
-    # F.INV_TRI (the forward pass on L^-1's columns only, the pivots on X's columns at the end)
-    "inv_tri": (("inv",), {("F", "INV_TRI"): True}),  # the control: INV_TRI on the one-level path
-    "subst_outer128": (("solve", "inv"), {("F", "SUBST_OUTER"): 128}),
-    "subst_outer256": (("solve", "inv"), {("F", "SUBST_OUTER"): 256}),
+    # invsub: the controls of the two-level substitution (F.SUBST_OUTER, F.SUBST_OUTER_STEP; inv's), INV_TRI and the
+    # two-level factorisation (F.FACTOR_OUTER, solve and inv; from BIG_N on), each off alone and all off
+    "inv_tri_off": (("inv",), {("F", "INV_TRI"): False}),
+    "subst_outer_off": (("inv",), {("F", "SUBST_OUTER"): 0}),
+    "subst_outer_step_off": (("inv",), {("F", "SUBST_OUTER_STEP"): False}),
+    "factor_outer_off": (("solve", "inv"), {("F", "FACTOR_OUTER"): 0}),
+    "outer_off": (("solve", "inv"), {("F", "INV_TRI"): False, ("F", "SUBST_OUTER"): 0, ("F", "FACTOR_OUTER"): 0}),
     "subst_outer512": (("inv",), {("F", "SUBST_OUTER"): 512}),
-    "subst_outer128_tri": (("inv",), {("F", "SUBST_OUTER"): 128, ("F", "INV_TRI"): True}),
-    "subst_outer256_tri": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True}),
-    "subst_outer512_tri": (("inv",), {("F", "SUBST_OUTER"): 512, ("F", "INV_TRI"): True}),
-    "subst_outer256_tri+s64": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 64}),
-    # ... and inside an outer block one lu_subst launch a block (F.SUBST_OUTER_STEP) instead of a trsm and an update
-    "subst_outer256_step": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "SUBST_OUTER_STEP"): True}),
-    "subst_outer128_tri_step": (("inv",), {("F", "SUBST_OUTER"): 128, ("F", "INV_TRI"): True,
-                                           ("F", "SUBST_OUTER_STEP"): True}),
-    "subst_outer256_tri_step": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
-                                           ("F", "SUBST_OUTER_STEP"): True}),
-    # ... and inv's pivots as positions (K.SWAP_PERM: X = P I written whole, INV_TRI's X P by rows in workgroup memory;
-    # phases perm_identity, perm_rows instead of the identity fill and swap)
-    "swap_perm": (("inv",), {("K", "SWAP_PERM"): True}),
-    "subst_outer256+perm": (("inv",), {("F", "SUBST_OUTER"): 256, ("K", "SWAP_PERM"): True}),
-    "subst_outer128_tri+perm": (("inv",), {("F", "SUBST_OUTER"): 128, ("F", "INV_TRI"): True, ("K", "SWAP_PERM"): True}),
-    "subst_outer256_tri+perm": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True, ("K", "SWAP_PERM"): True}),
-    "subst_outer512_tri+s64": (("inv",), {("F", "SUBST_OUTER"): 512, ("F", "INV_TRI"): True, ("F", "SUBST_BLOCK"): 64}),
-    "subst_outer256_tri_step+s64": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
-                                               ("F", "SUBST_OUTER_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
-    "subst_outer256_tri_step+perm": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
-                                                ("F", "SUBST_OUTER_STEP"): True, ("K", "SWAP_PERM"): True}),
-    # F.FACTOR_OUTER: LU's trailing updates in two levels (outer panels of 128 / 256 columns: inner panels update the
-    # outer panel's columns only, then its block row by trsm and one update with k = FACTOR_OUTER; solve and inv)
-    "factor_outer128": (("solve", "inv"), {("F", "FACTOR_OUTER"): 128}),
-    "factor_outer256": (("solve", "inv"), {("F", "FACTOR_OUTER"): 256}),
-    "factor_outer256+subst_outer256_tri+perm": (("inv",), {("F", "FACTOR_OUTER"): 256, ("F", "SUBST_OUTER"): 256,
-                                                           ("F", "INV_TRI"): True, ("K", "SWAP_PERM"): True}),
-    "factor_outer128+subst_outer128_tri+perm": (("inv",), {("F", "FACTOR_OUTER"): 128, ("F", "SUBST_OUTER"): 128,
-                                                           ("F", "INV_TRI"): True, ("K", "SWAP_PERM"): True}),
-    "subst_off+outer256": (("solve",), {("K", "SUBST_STEP"): False, ("F", "SUBST_OUTER"): 256}),  # 16 rhs, for the record
-    # F.NANFILL_RAISE = False: no NaN pass over X in the "raise" mode (the timed calls' mode; a failed call raises)
-    "no_nanfill": (("solve", "inv"), {("F", "NANFILL_RAISE"): False}),
-    "subst_outer256_tri+perm+no_nanfill": (("inv",), {("F", "SUBST_OUTER"): 256, ("F", "INV_TRI"): True,
-                                                      ("K", "SWAP_PERM"): True, ("F", "NANFILL_RAISE"): False}),
+    "subst_outer128": (("inv",), {("F", "SUBST_OUTER"): 128}),
     # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
     "no_replay": (("solve", "inv"), {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)
@@ -127,7 +93,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+lu64+subst64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "SUBST_BLOCK"): 64}),
 }
 PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
-          "lu_finish", "update", "swap", "nanfill", "lu_subst", "perm_identity", "perm_rows")
+          "lu_finish", "update", "swap", "nanfill", "lu_subst")
 
 
 def _modules():

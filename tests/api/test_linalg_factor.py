@@ -223,7 +223,7 @@ def check_chol_fails_inside_stack(rng, n, dt, at):
 
 
 # -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
-KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
+KNOBS = {"inv_tri_off": {"INV_TRI": False}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
          "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
@@ -1106,62 +1106,59 @@ def test_subst_outer(blocked, monkeypatch, dt, outer, tri, step):
     test_blocked_singular_inside_stack(None, dt)
 
 
-@pytest.mark.parametrize("dt", FLOATS)
-@pytest.mark.parametrize("tri,fit", [(False, True), (True, True), (True, False)])
-def test_swap_perm(blocked, monkeypatch, dt, tri, fit):
-    # SWAP_PERM: inv's X = P I (INV_TRI: I) written by perm_identity (no identity fill, no swap kernel) and INV_TRI's
-    # X P by perm_rows (the swap kernel where a row does not fit workgroup memory); both substitutions, replayed
-    # calls equal to the first, exact permutations, singular members NaN / LinAlgError
-    monkeypatch.setattr(K, "SWAP_PERM", True)
-    monkeypatch.setattr(F, "INV_TRI", tri)
-    if not fit:
-        monkeypatch.setattr(K, "perm_rows_fit", lambda device, d, n: False)
-    seen = []
-    for name in ("swap", "perm_identity", "perm_rows"):
-        orig = getattr(K, name)
-        monkeypatch.setattr(K, name, lambda *a, name=name, orig=orig, **kw: (seen.append(name), orig(*a, **kw))[1])
-    rng = np.random.default_rng(5 + tri)
-    for step in (False, True):
-        monkeypatch.setattr(K, "SUBST_STEP", step)
-        monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)
-        for n, batch in ((1, ()), (9, (2,)), (30, (3,))):
-            a = well_conditioned(rng, batch + (n, n), dt)
-            a64 = a.astype(np.float64)
-            seen.clear()
-            ai = wg.linalg.inv(wg.asarray(a)).numpy()
-            assert seen == ["perm_identity"] + (["perm_rows" if fit else "swap"] if tri else [])
-            assert np.all(fro(a64 @ ai - np.eye(n)) / n <= C * n * eps(dt) * np.linalg.cond(a64))
-            np.testing.assert_array_equal(wg.linalg.inv(wg.asarray(a)).numpy(), ai)  # the replay
-    test_blocked_permutations_exact(None, dt)
-    test_blocked_singular_inside_stack(None, dt)
-
-
-def test_nanfill_raise_off(blocked, monkeypatch):
-    # NANFILL_RAISE = False: solve / inv in the "raise" mode launch no nanfill (one dispatch fewer), still raise for a
-    # singular member; the "nan" mode still fills the failed matrices with NaN
-    dev = wg.default_device()
-    a64 = well_conditioned(np.random.default_rng(2), (2, 20, 20), np.float32).astype(np.float64)
-    a = wg.asarray(a64.astype(np.float32))
-    counts = []
-    for on in (True, False):
-        monkeypatch.setattr(F, "NANFILL_RAISE", on)
-        wg.linalg.inv(a)  # warm (recipes)
-        s0 = dev.stats()
-        ai = wg.linalg.inv(a)
-        counts.append((dev.stats() - s0).dispatches)
-        assert np.all(fro(a64 @ ai.numpy() - np.eye(20)) / 20 <= C * 20 * eps(np.float32) * np.linalg.cond(a64))
-    assert counts[1] == counts[0] - 1
-    test_blocked_singular_inside_stack(None, np.float32)
-
-
 def test_subst_outer_height(monkeypatch):
-    # SUBST_OUTER rounded down to the substitution block (at least one block); None or n below SUBST_OUTER_FROM: one
-    # level (the outer block the whole matrix)
-    for outer, want in ((None, 4096), (256, 256), (100, 96), (20, 32)):
+    # SUBST_OUTER rounded down to the substitution block (at least one block); 0: one level (the outer block the whole
+    # matrix); None: 256 on GPUs, one level on CPU adapters.  FACTOR_OUTER the same in panels, its None from BIG_N on
+    dev = wg.default_device()
+    for outer, want in ((0, 4096), (256, 256), (100, 96), (20, 32)):
         monkeypatch.setattr(F, "SUBST_OUTER", outer)
-        assert F._subst_outer(4096, 32) == want
-    monkeypatch.setattr(F, "SUBST_OUTER_FROM", 2048)
-    assert F._subst_outer(1024, 32) == 1024 and F._subst_outer(2048, 32) == 32
+        monkeypatch.setattr(F, "FACTOR_OUTER", outer)
+        assert F._subst_outer(dev, 4096, 32) == want and F._factor_outer(dev, 4096, 32) == want
+        assert F._factor_outer(dev, 1024, 32) == min(want, 1024)  # a set size: at every order
+    monkeypatch.setattr(F, "SUBST_OUTER", None)
+    monkeypatch.setattr(F, "FACTOR_OUTER", None)
+    for gpu in (True, False):
+        monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
+        assert F._subst_outer(dev, 4096, 32) == (256 if gpu else 4096)
+        assert F._subst_outer(dev, 1024, 64) == (256 if gpu else 1024)
+        assert F._factor_outer(dev, 4096, 32) == (256 if gpu else 4096)
+        assert F._factor_outer(dev, 2047, 32) == 2047 and F._factor_outer(dev, 2048, 32) == (256 if gpu else 2048)
+
+
+@pytest.mark.parametrize("gpu", [True, False])
+def test_outer_default_by_order(blocked, monkeypatch, gpu):
+    # the defaults (SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER = None, INV_TRI): on GPUs inv's substitution in outer
+    # blocks with one lu_subst launch a block inside them, and from BIG_N on LU's trailing update in outer panels; on
+    # CPU adapters one level (trsm and update a block); INV_TRI's column swaps on both -- here with the sizes scaled
+    # down (outer blocks / panels of 16 for 256, BIG_N 40, 8-row blocks)
+    monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
+    for attr, v in (("TRSM_REG", 0), ("LU_FINISH_REG", False), ("TSLU_REG", False)):  # (not under test: compile time)
+        monkeypatch.setattr(K, attr, v)
+    monkeypatch.setattr(F, "_OUTER_GPU", 16)
+    monkeypatch.setattr(F, "BIG_N", 40)
+    monkeypatch.setattr(F, "BLOCK_BIG", 8)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
+    calls = []
+    for name in ("update", "lu_subst", "swap"):
+        f = getattr(K, name)
+        monkeypatch.setattr(K, name, lambda *a, f=f, name=name, **kw: (
+            calls.append((name, a[2].shape[-1] if name == "update" else kw.get("reverse", False))), f(*a, **kw))[1])
+    rng = np.random.default_rng(41)
+    for n in (39, 41):
+        a = well_conditioned(rng, (2, n, n), np.float32)
+        a64 = a.astype(np.float64)
+        calls.clear()
+        wg.linalg.det(wg.asarray(a))  # the factorisation's updates: k = 16 past each outer panel from BIG_N on (GPUs)
+        assert ({k for name, k in calls if name == "update"} == ({8, 16} if gpu and n >= 40 else {8}))
+        calls.clear()
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.all(fro(a64 @ ai - np.eye(n)) / n <= C * n * eps(np.float32) * np.linalg.cond(a64))
+        ks = {k for name, k in calls if name == "update"}  # inv's: the factorisation's and the substitution's
+        assert ("lu_subst" in {c[0] for c in calls}) == gpu  # GPUs: lu_subst inside the outer blocks
+        assert max(ks) == 16 if gpu else max(ks) <= 8  # GPUs: one GEMM past each outer block; CPU: rank-8 updates
+        assert calls[-1] == ("swap", True)  # INV_TRI: X P last
+    test_blocked_permutations_exact(None, np.float32)
+    test_blocked_singular_inside_stack(None, np.float32)
 
 
 @pytest.mark.parametrize("outer", [16, 20])

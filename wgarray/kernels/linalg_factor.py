@@ -594,62 +594,6 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
     _run(device, ("linalg_swap", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
-SWAP_PERM = False  # inv: the pivots as positions (``linalg_lu_perm.wgsl``: each column followed through the swaps in
-# a register) instead of swaps in memory: X = P I written whole by one kernel (no identity fill, no swap kernel), and
-# INV_TRI's X P by the positions and a row-wise move in workgroup memory (``perm_rows``).  The swap kernel (n
-# dependent global reads and writes a column; INV_TRI's strided across a warp) took 0.5 ms of inv at n = 4096 on the
-# H100 (2026-12-06), the identity fill another pass.
-
-
-def perm_identity(device, piv, x, n_piv: int, cnt: int) -> None:
-    """x (a (batch, rows, ncol) view, any strides) = P I whole, P the first ``cnt`` pivots' row swaps (0: I)."""
-    batch, rows, ncol = x.shape
-    if batch * ncol == 0:
-        return
-    d = x.dtype
-    bs, rs, cs = x.strides
-
-    def build() -> launch.Kernel:
-        store = ("    let at = p.off + z * p.bs + c * p.cs;\n"
-                 "    for (var i = 0u; i < p.rows; i = i + 1u) {\n"
-                 f"        x[at + i * p.rs] = select({d.wgsl}(0.0), {d.wgsl}(1.0), i == pos);\n    }}")
-        return launch.Kernel("linalg_lu_perm.wgsl", (launch.read("piv", "array<u32>"),
-                                                     launch.write("x", f"array<{d.wgsl}>")), dict(STORE=store),
-                             workgroup=WG)
-    params = layout.u32s(0, cnt, ncol, batch, x.offset, rs, cs, bs, rows, n_piv, 0, 0)
-    _run(device, ("linalg_perm_identity", d.name), build, [piv, x], params, math.ceil(ncol / WG) * batch)
-
-
-def perm_rows_fit(device, d: DType, n: int) -> bool:
-    """Whether ``perm_rows`` takes rows of n elements of ``d`` (a row fits workgroup memory)."""
-    return n * d.device_itemsize <= device.properties.limits.max_compute_workgroup_storage_size
-
-
-def perm_rows(device, piv, dest, x, n: int) -> None:
-    """X P in place for the contiguous-row view x (batch, rows, n): the pivots' column swaps, the last first
-    (``swap(piv, x.mT, n, 0, n, reverse=True)``), as positions into ``dest`` (batch x n u32) and one workgroup a row
-    moving its columns there."""
-    batch, rows, _ = x.shape
-    if batch * rows * n == 0:
-        return
-    d = x.dtype
-
-    def positions() -> launch.Kernel:
-        return launch.Kernel("linalg_lu_perm.wgsl", (launch.read("piv", "array<u32>"),
-                                                     launch.write("dest", "array<u32>")),
-                             dict(STORE="    dest[z * p.n + c] = pos;"), workgroup=WG)
-    _run(device, ("linalg_perm_positions",), positions, [piv, dest],
-         layout.u32s(0, n, n, batch, 0, 0, 0, 0, 0, n, 1, 0), math.ceil(n / WG) * batch)
-
-    def move() -> launch.Kernel:
-        return launch.Kernel("linalg_lu_permrows.wgsl", (launch.read("dest", "array<u32>"),
-                                                         launch.write("x", f"array<{d.wgsl}>")),
-                             dict(T=d.wgsl, LEN=n), workgroup=PANEL_WG)
-    bs, rs, _ = x.strides
-    _run(device, ("linalg_perm_rows", d.name, n), move, [dest, x], layout.u32s(n, rows, batch, x.offset, rs, bs, 0, 0),
-         rows * batch)
-
-
 # -- the substitution one launch a block (lu_subst) --------------------------------------------------------------
 SUBST_STEP: bool | None = None  # solve's / inv's substitution as one launch a block (``lu_subst``: the target
 # block's X[t] = T^-1 (X[t] - A[t, s] X[s]) and the plain rows' update) instead of a trsm and a matmul update a block

@@ -63,24 +63,28 @@ CHOL_BLOCK_BIG: int | None = 128  # Cholesky's panel width for n >= BIG_N where 
 # (32: 11.75 -> 18.0 ms at 4096)
 LU_BLOCK = 32
 SUBST_BLOCK: int | None = None  # block height of solve's / inv's substitution (None: the factor's panel width)
-INV_TRI = False  # inv: forward pass on I (L^-1 is lower: only columns < k1 a block), the pivots on X's columns last
-SUBST_OUTER: int | None = None  # the trsm-and-update substitution (not SUBST_STEP's) in two levels: outer blocks of
-# this many rows (rounded down to a multiple of the substitution block, at least one), inside each the blocks' trsm
-# and updates of the outer block's own rows only, then ONE update of all remaining rows with k = SUBST_OUTER (a
-# compute-bound GEMM where a rank-32 update a block re-reads and re-writes the whole rest of X: inv at n = 4096 spends
-# 17 of its 49.5 ms there on the H100); None: one level (every block updates all remaining rows)
-SUBST_OUTER_FROM = 0  # the smallest n SUBST_OUTER applies to (e.g. BIG_N: the two levels at 4096, one at 1024)
-SUBST_OUTER_STEP = False  # with SUBST_OUTER: inside an outer block one ``lu_subst`` launch a block (the block's
-# triangle solved and the outer block's other rows updated, as SUBST_STEP) instead of a trsm and an update
+INV_TRI = True  # inv: forward pass on I (L^-1 is lower: only columns < k1 a block), the pivots on X's columns last
+# (H100 2026-12-06, inv 4096: 49.6 -> 43.9 ms; 1024: 6.46 -> 6.41)
+SUBST_OUTER: int | None = None  # the trsm-and-update substitution (inv's; not SUBST_STEP's) in two levels: outer
+# blocks of this many rows (rounded down to a multiple of the substitution block, at least one), inside each the
+# blocks' trsm and updates of the outer block's own rows only, then ONE update of all remaining rows with
+# k = SUBST_OUTER (a compute-bound GEMM where a rank-32 update a block re-reads and re-writes the whole rest of X: inv
+# at n = 4096 spent 17 of its 49.6 ms there on the H100); 0: one level (every block updates all remaining rows);
+# None: 256 on GPUs, one level on CPU adapters (``kernels.linalg_factor._reg_default``).  H100 2026-12-06 (`python -m
+# benchmarks.linbig_sweep --sizes 4096 1024 --ops solve inv`, with INV_TRI): inv 4096 43.9 ms one level, 128 39.9,
+# 256 39.3, 512 38.7, 256 with SUBST_OUTER_STEP 37.8 (torch 18.1); inv 1024 6.41 / 6.19 / 6.32 / 6.08 / 6.17
+SUBST_OUTER_STEP: bool | None = None  # with SUBST_OUTER: inside an outer block one ``lu_subst`` launch a block (the
+# block's triangle solved and the outer block's other rows updated, as SUBST_STEP) instead of a trsm and an update;
+# None: on GPUs (the numbers above: 39.3 -> 37.8 ms at 4096, 6.32 -> 6.17 at 1024), off on CPU adapters
 FACTOR_OUTER: int | None = None  # LU's trailing update in two levels (as SUBST_OUTER): outer panels of this many
 # columns (a multiple of the panel width, at least one panel), each inner panel updating only the outer panel's
 # columns right of it (its U12 only there), then the outer panel's block row right of it (trsm and updates a panel,
-# after all its swaps) and one update of the rest with k = FACTOR_OUTER, as LAPACK's getrf (rank-32
-# updates of the whole trailing matrix took 6.0 ms of solve's / inv's ~25 ms factorisation at n = 4096 on the H100,
-# 2026-12-06); None: every panel updates the whole trailing matrix; from SUBST_OUTER_FROM on only
-NANFILL_RAISE = True  # solve / inv in the "raise" mode: NaN into the failed matrices' results before the status read
-# (False: no nanfill launch there: a failed call raises, so its result is never seen; a no-op pass over X otherwise,
-# 0.21 ms of inv at n = 4096 on the H100 2026-12-06)
+# after all its swaps) and one update of the rest with k = FACTOR_OUTER, as LAPACK's getrf (rank-32 updates of the
+# whole trailing matrix took 6.0 ms of solve's / inv's ~25 ms factorisation at n = 4096 on the H100); 0: every panel
+# updates the whole trailing matrix; None: 256 on GPUs from BIG_N on, else one level.  H100 2026-12-06: solve 4096
+# 31.65 -> 29.32 ms (128: 29.98; torch 14.4), inv 4096 with the substitution's two levels 36.9 (torch 18.1); lost at
+# 1024 (solve 5.94 -> 6.24, inv 6.30 -> 6.62), hence from BIG_N on only
+_OUTER_GPU = 256  # SUBST_OUTER's and FACTOR_OUTER's size on GPUs (None)
 _MODES = ("raise", "nan")
 _mode = "raise"
 
@@ -224,7 +228,7 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | None
     if not lu and _k.chol_fused(dev, w.dtype, width):
         _cholesky_fused(w, info, width)
         return
-    outer = max(width, FACTOR_OUTER // width * width) if lu and FACTOR_OUTER and n >= SUBST_OUTER_FROM else n
+    outer = _factor_outer(dev, n, width) if lu else n
     for k0 in range(0, n, width):
         nb = min(width, n - k0)
         k1 = k0 + nb
@@ -314,10 +318,21 @@ def _subst_block(n: int) -> int:
     return SUBST_BLOCK or _width(n, True)
 
 
-def _subst_outer(n: int, block: int) -> int:
-    """The outer block height of the two-level substitution (``SUBST_OUTER`` as a multiple of ``block``; n: one
-    level, the outer block the whole matrix, also below ``SUBST_OUTER_FROM``)."""
-    return max(block, SUBST_OUTER // block * block) if SUBST_OUTER and n >= SUBST_OUTER_FROM else n
+def _outer(size: int, n: int, block: int) -> int:
+    """A two-level outer block: ``size`` rounded down to a multiple of ``block``, at least one (0: n, one level)."""
+    return max(block, size // block * block) if size else n
+
+
+def _subst_outer(dev, n: int, block: int) -> int:
+    """The outer block height of the two-level substitution (``SUBST_OUTER``; n: one level)."""
+    size = (_OUTER_GPU if _k._reg_default(dev) else 0) if SUBST_OUTER is None else SUBST_OUTER
+    return _outer(size, n, block)
+
+
+def _factor_outer(dev, n: int, width: int) -> int:
+    """The outer panel width of LU's two-level trailing update (``FACTOR_OUTER``; n: one level)."""
+    size = (_OUTER_GPU if _k._reg_default(dev) and n >= BIG_N else 0) if FACTOR_OUTER is None else FACTOR_OUTER
+    return _outer(size, n, width)
 
 
 def _subst_step(w: Array, k: int) -> bool:
@@ -325,29 +340,22 @@ def _subst_step(w: Array, k: int) -> bool:
     return _k.subst_step(w.device, w.dtype, _subst_block(w.shape[1]), k)
 
 
-def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = False, identity: bool = False,
-              dest: Array | None = None) -> None:
+def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = False) -> None:
     """X = A^-1 X in place for the LU-factored stack w (blocked substitution; the large path).  ``tri``: X is I
     (inv): the forward pass solves L Y = I on the lower triangle's block columns only (L^-1 is lower), and the
     pivots go on X's columns at the end (A^-1 = U^-1 L^-1 P).  ``step`` (from ``_subst_step``): one launch a
-    block (``kernels.linalg_factor.SUBST_STEP``) instead of a trsm and an update.  ``identity`` (inv with
-    ``kernels.linalg_factor.SWAP_PERM``): X is not read but written first, P I (with ``tri``: I) by
-    ``perm_identity``; ``dest`` (batch x n u32, with ``tri``): X P by ``perm_rows`` instead of the swap kernel."""
+    block (``kernels.linalg_factor.SUBST_STEP``) instead of a trsm and an update."""
     dev = w.device
     batch, n, _ = w.shape
     k = x.shape[-1]
     block = _subst_block(n)
 
     def pivots_first() -> None:  # P X
-        if identity:
-            _k.perm_identity(dev, piv, x, n, 0 if tri else n)
-        elif not tri:
+        if not tri:
             _k.swap(dev, piv, x, n, 0, n)
 
     def pivots_last() -> None:  # X P (tri): the swaps on the columns, last pivot first
-        if tri and dest is not None:
-            _k.perm_rows(dev, piv, dest, x, n)
-        elif tri:
+        if tri:
             _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
 
     if step:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
@@ -367,9 +375,10 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = Fa
         return Array._trusted_view(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
 
     pivots_first()
-    outer = _subst_outer(n, block)
+    outer = _subst_outer(dev, n, block)
     spans = [(o0, min(o0 + outer, n)) for o0 in range(0, n, outer)]
-    inner_step = SUBST_OUTER_STEP and outer < n and _k.lu_subst_fits(dev, w.dtype, block)
+    inner_step = ((_k._reg_default(dev) if SUBST_OUTER_STEP is None else SUBST_OUTER_STEP) and outer < n
+                  and _k.lu_subst_fits(dev, w.dtype, block))
     for o0, o1 in spans:  # forward: L (unit lower); with tri X's rows < o1 are zero right of column o1
         if inner_step:  # block t finished from t - 1, the outer block's rows past t updated from t - 1
             tb = o0 // block
@@ -419,9 +428,9 @@ _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
 def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
-    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_FROM, SUBST_OUTER_STEP, FACTOR_OUTER,
-            _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG,
-            _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _k.SWAP_PERM, _mm.choice_state())
+    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER, _k.SMALL_MAX,
+            _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
+            _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, _mm.choice_state())
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
@@ -432,7 +441,7 @@ def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
     if not REPLAY:
         launches()
         return
-    key = (key, _knobs())
+    key = (key, _knobs(), _k._reg_default(dev))  # the None knobs' GPU / CPU defaults (tests simulate either)
     cache = _recipes.setdefault(dev, OrderedDict())
     steps = cache.get(key)
     if steps is not None:
@@ -460,24 +469,19 @@ def _solve_stack(w: Array, x: Array, gen_id: bool) -> None:
     dev = w.device
     batch, n, _ = w.shape
     info, piv = _status(batch, n, dev)
-    identity = gen_id and _k.SWAP_PERM  # X = P I (or I) written by the substitution's first kernel
-    if gen_id and not identity:
+    if gen_id:
         eye = _eye(n, dtype=x.dtype, device=dev)
         assign(Array(x.mirror, x.shape, x.strides, x.offset), broadcast_to(eye, x.shape))
     ws = _k.Workspace(dev, w.dtype, n, batch, _width(n, True))
     tri = gen_id and INV_TRI
     step = _subst_step(w, x.shape[-1])
-    dest = (core.new_array((batch, n), _dt.uint32, dev) if identity and tri and _k.perm_rows_fit(dev, x.dtype, n)
-            else None)
 
     def launches() -> None:
         _factor(w, info, piv, True, ws)
-        _lu_solve(w, piv, x, tri=tri, step=step, identity=identity, dest=dest)
-    _replayed(dev, ("lu_solve", w.dtype.name, batch, n, x.shape, tri, dest is not None),
-              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm]
-              + ([dest.mirror] if dest is not None else []), launches)
-    if NANFILL_RAISE or _mode != "raise":
-        _k.nanfill(dev, info, x, n * x.shape[-1], batch)
+        _lu_solve(w, piv, x, tri=tri, step=step)
+    _replayed(dev, ("lu_solve", w.dtype.name, batch, n, x.shape, tri),
+              [w.mirror, x.mirror, piv.mirror, info.mirror, ws.scratch, ws.cand, ws.perm], launches)
+    _k.nanfill(dev, info, x, n * x.shape[-1], batch)
     _check(info, "Singular matrix")
 
 
