@@ -9,7 +9,8 @@ where the time goes, and every knob of ``wgarray/api/linalg/factor.py`` against 
 Two tables a size:
 
 - phases (the default settings): one call recorded kernel launch by kernel launch (``kernels/linalg_factor.py``'s
-  cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run), then
+  cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run;
+  "...:update_outer": SUBST_OUTER's / FACTOR_OUTER's updates past an outer block, k > 64), then
   each phase's launches replayed alone at their real sizes, back to back in one synchronised sample (best of a
   few): the ms a call spends in that phase and its dispatches a call; "rest" is the whole call's time less the
   phases' sum (the input copy, eye, the status read, host issue and gaps).  Replays run on the call's own buffers
@@ -30,6 +31,12 @@ instead of a trsm and a matmul update; phase "subst:lu_subst") time solve's and 
 substitution: the fastest beating "default" for both ops at 4096 and 1024 -> ``SUBST_STEP = None`` (on GPUs) with its
 settings (factor.SUBST_BLOCK, SUBST_COLS, factor.INV_TRI); faster for solve only -> also ``SUBST_STEP_MAX_K = 16``
 (inv keeps the old path).
+The invsub controls time the defaults of invsub phase 2 (on GPUs: factor.INV_TRI, factor.SUBST_OUTER = 256 rows with
+factor.SUBST_OUTER_STEP for inv's substitution in two levels, factor.FACTOR_OUTER = 256 columns for LU's trailing update
+from BIG_N on; phase "...:update_outer": their GEMMs with k > 64) against the old paths: inv_tri_off, subst_outer_off,
+subst_outer_step_off, factor_outer_off, and outer_off (all of them off: the default before invsub).  A control faster
+than "default" at a size -> that knob off there (FACTOR_OUTER is off below BIG_N already); subst_outer512 /
+subst_outer128: another outer height (factor.SUBST_OUTER).
 """
 from __future__ import annotations
 
@@ -71,8 +78,15 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "subst_step+s64": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 64}),
     "subst_step+s16": (("solve", "inv"), {("K", "SUBST_STEP"): True, ("F", "SUBST_BLOCK"): 16}),
     "subst_step+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("K", "SUBST_COLS"): 64}),
-    "subst_step+tri": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True}),  # forward on L^-1's columns
-    "subst_step+tri+cols64": (("inv",), {("K", "SUBST_STEP"): True, ("F", "INV_TRI"): True, ("K", "SUBST_COLS"): 64}),
+    # invsub: the controls of the two-level substitution (F.SUBST_OUTER, F.SUBST_OUTER_STEP; inv's), INV_TRI and the
+    # two-level factorisation (F.FACTOR_OUTER, solve and inv; from BIG_N on), each off alone and all off
+    "inv_tri_off": (("inv",), {("F", "INV_TRI"): False}),
+    "subst_outer_off": (("inv",), {("F", "SUBST_OUTER"): 0}),
+    "subst_outer_step_off": (("inv",), {("F", "SUBST_OUTER_STEP"): False}),
+    "factor_outer_off": (("solve", "inv"), {("F", "FACTOR_OUTER"): 0}),
+    "outer_off": (("solve", "inv"), {("F", "INV_TRI"): False, ("F", "SUBST_OUTER"): 0, ("F", "FACTOR_OUTER"): 0}),
+    "subst_outer512": (("inv",), {("F", "SUBST_OUTER"): 512}),
+    "subst_outer128": (("inv",), {("F", "SUBST_OUTER"): 128}),
     # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
     "no_replay": (OPS, {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)
@@ -126,7 +140,8 @@ def record(dev, call) -> dict[str, list]:
         def run(*args, **kw):
             s0 = dev.stats()
             orig(*args, **kw)
-            out.setdefault(f"{where[0]}:{name}", []).append(
+            outer = name == "update" and args[2].shape[-1] > 64  # SUBST_OUTER's / FACTOR_OUTER's GEMMs
+            out.setdefault(f"{where[0]}:{name}{'_outer' * outer}", []).append(
                 (lambda: orig(*args, **kw), dev.stats().dispatches - s0.dispatches))
         return run
 

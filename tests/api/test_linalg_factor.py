@@ -223,7 +223,7 @@ def check_chol_fails_inside_stack(rng, n, dt, at):
 
 
 # -- the large path's knobs (issue 12; benchmarks/linbig_sweep.py times them): each forced on small matrices -------------
-KNOBS = {"inv_tri": {"INV_TRI": True}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
+KNOBS = {"inv_tri_off": {"INV_TRI": False}, "subst12": {"SUBST_BLOCK": 12}, "block_big16": {"BLOCK_BIG": 16, "BIG_N": 20},
          "trsm_reg": {"TRSM_REG": 64}, "finish_reg": {"LU_FINISH_REG": True},  # the defaults on GPUs
          "trsm_loop": {"TRSM_REG": 0}, "finish_loop": {"LU_FINISH_REG": False},  # the defaults on CPU adapters
          "chol_fused": {"CHOL_FUSED": True}, "chol_fused_rows5": {"CHOL_FUSED": True, "CHOL_ROWS": 5},
@@ -1189,4 +1189,134 @@ def test_subst_step_ill_conditioned(blocked, monkeypatch, cond):
     # cond ~ 1e18 included: test_blocked_ill_conditioned's checks)
     monkeypatch.setattr(K, "SUBST_STEP", True)
     test_blocked_ill_conditioned(None, cond)
+    test_blocked_growth_prone(None)
+
+
+# -- SUBST_OUTER: the trsm-and-update substitution in two levels ---------------------------------------------------------
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("outer,tri,step", [(16, False, False), (20, True, False), (8, True, False), (24, True, True),
+                                            (24, False, True)])
+def test_subst_outer(blocked, monkeypatch, dt, outer, tri, step):
+    # outer blocks of SUBST_OUTER rows (20: rounded down to 16, two 8-row blocks): inside one the blocks' trsm and
+    # updates of the outer block's rows only (SUBST_OUTER_STEP: one lu_subst launch a block instead), then one update
+    # with k = the outer block's height for all rows past it (both directions; with INV_TRI the forward pass's outer
+    # updates on the columns left of the outer block's end only); the answers keep the default's bounds for stacks and
+    # n below / at / past the blocks, exact permutations, singular members NaN / LinAlgError
+    monkeypatch.setattr(K, "SUBST_STEP", False)  # the trsm-and-update path (GPUs take SUBST_STEP for <= 16 rhs)
+    monkeypatch.setattr(F, "SUBST_OUTER", outer)
+    monkeypatch.setattr(F, "SUBST_OUTER_STEP", step)
+    monkeypatch.setattr(F, "INV_TRI", tri)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
+    calls, steps = [], []
+    update, lu_subst = K.update, K.lu_subst
+    monkeypatch.setattr(K, "update", lambda dev, c, a, b, tri=False: (
+        calls.append((c.shape[1:], a.shape[-1])), update(dev, c, a, b, tri=tri))[1])
+    monkeypatch.setattr(K, "lu_subst", lambda *a, **kw: (steps.append(a[6:11] + (kw.get("kc"),)), lu_subst(*a, **kw))[1])
+    rng = np.random.default_rng(outer + tri)
+    for n, batch, k in ((1, (), 1), (8, (2,), 3), (17, (), 2), (30, (3,), 5), (37, (2, 2), 1)):
+        a = well_conditioned(rng, batch + (n, n), dt)
+        b = rng.standard_normal(batch + (n, k)).astype(dt)
+        a64, tol = a.astype(np.float64), C * n * eps(dt)
+        x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+        assert np.all(fro(a64 @ x - b) <= tol * fro(a64) * fro(x))
+        calls.clear()
+        steps.clear()
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.all(fro(a64 @ ai - np.eye(n)) / n <= tol * np.linalg.cond(a64))
+    # the substitution's updates of n = 37 in 8-row blocks
+    c = (lambda j: j) if tri else (lambda j: 37)  # the forward pass's columns
+    if step:  # outer blocks (0, 24), (24, 37): (src, tgt, upper, p0, p1, kc) a block, one GEMM an outer block a way
+        kc = (lambda j: j) if tri else (lambda j: None)
+        assert steps == [(None, 0, False, 8, 8, kc(8)), (0, 1, False, 16, 24, kc(16)), (1, 2, False, 24, 24, kc(24)),
+                         (None, 3, False, 32, 32, kc(32)), (3, 4, False, 37, 37, kc(40)),
+                         (None, 4, True, 24, 24, None), (4, 3, True, 24, 24, None),
+                         (None, 2, True, 0, 0, None), (2, 1, True, 0, 8, None), (1, 0, True, 0, 0, None)]
+        assert calls[-2:] == [((13, c(24)), 24), ((24, 37), 13)]
+    else:
+        assert not steps
+        if outer == 8:  # one GEMM a block
+            fwd = [((29, c(8)), 8), ((21, c(16)), 8), ((13, c(24)), 8), ((5, c(32)), 8)]
+            bwd = [((32, 37), 5), ((24, 37), 8), ((16, 37), 8), ((8, 37), 8)]
+        else:  # outer blocks (0, 16), (16, 32), (32, 37): forward inner, outer, inner, outer; backward mirrored
+            fwd = [((8, c(8)), 8), ((21, c(16)), 16), ((8, c(24)), 8), ((5, c(32)), 16)]
+            bwd = [((32, 37), 5), ((8, 37), 8), ((16, 37), 16), ((8, 37), 8)]
+        assert calls[-8:] == fwd + bwd
+    test_blocked_permutations_exact(None, dt)
+    test_blocked_singular_inside_stack(None, dt)
+
+
+def test_subst_outer_height(monkeypatch):
+    # SUBST_OUTER rounded down to the substitution block (at least one block); 0: one level (the outer block the whole
+    # matrix); None: 256 on GPUs, one level on CPU adapters.  FACTOR_OUTER the same in panels, its None from BIG_N on
+    dev = wg.default_device()
+    for outer, want in ((0, 4096), (256, 256), (100, 96), (20, 32)):
+        monkeypatch.setattr(F, "SUBST_OUTER", outer)
+        monkeypatch.setattr(F, "FACTOR_OUTER", outer)
+        assert F._subst_outer(dev, 4096, 32) == want and F._factor_outer(dev, 4096, 32) == want
+        assert F._factor_outer(dev, 1024, 32) == min(want, 1024)  # a set size: at every order
+    monkeypatch.setattr(F, "SUBST_OUTER", None)
+    monkeypatch.setattr(F, "FACTOR_OUTER", None)
+    for gpu in (True, False):
+        monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
+        assert F._subst_outer(dev, 4096, 32) == (256 if gpu else 4096)
+        assert F._subst_outer(dev, 1024, 64) == (256 if gpu else 1024)
+        assert F._factor_outer(dev, 4096, 32) == (256 if gpu else 4096)
+        assert F._factor_outer(dev, 2047, 32) == 2047 and F._factor_outer(dev, 2048, 32) == (256 if gpu else 2048)
+
+
+@pytest.mark.parametrize("gpu", [True, False])
+def test_outer_default_by_order(blocked, monkeypatch, gpu):
+    # the defaults (SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER = None, INV_TRI): on GPUs inv's substitution in outer
+    # blocks with one lu_subst launch a block inside them, and from BIG_N on LU's trailing update in outer panels; on
+    # CPU adapters one level (trsm and update a block); INV_TRI's column swaps on both -- here with the sizes scaled
+    # down (outer blocks / panels of 16 for 256, BIG_N 40, 8-row blocks)
+    monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
+    for attr, v in (("TRSM_REG", 0), ("LU_FINISH_REG", False), ("TSLU_REG", False)):  # (not under test: compile time)
+        monkeypatch.setattr(K, attr, v)
+    monkeypatch.setattr(F, "_OUTER_GPU", 16)
+    monkeypatch.setattr(F, "BIG_N", 40)
+    monkeypatch.setattr(F, "BLOCK_BIG", 8)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through the drivers
+    calls = []
+    for name in ("update", "lu_subst", "swap"):
+        f = getattr(K, name)
+        monkeypatch.setattr(K, name, lambda *a, f=f, name=name, **kw: (
+            calls.append((name, a[2].shape[-1] if name == "update" else kw.get("reverse", False))), f(*a, **kw))[1])
+    rng = np.random.default_rng(41)
+    for n in (39, 41):
+        a = well_conditioned(rng, (2, n, n), np.float32)
+        a64 = a.astype(np.float64)
+        calls.clear()
+        wg.linalg.det(wg.asarray(a))  # the factorisation's updates: k = 16 past each outer panel from BIG_N on (GPUs)
+        assert ({k for name, k in calls if name == "update"} == ({8, 16} if gpu and n >= 40 else {8}))
+        calls.clear()
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+        assert np.all(fro(a64 @ ai - np.eye(n)) / n <= C * n * eps(np.float32) * np.linalg.cond(a64))
+        ks = {k for name, k in calls if name == "update"}  # inv's: the factorisation's and the substitution's
+        assert ("lu_subst" in {c[0] for c in calls}) == gpu  # GPUs: lu_subst inside the outer blocks
+        assert max(ks) == 16 if gpu else max(ks) <= 8  # GPUs: one GEMM past each outer block; CPU: rank-8 updates
+        assert calls[-1] == ("swap", True)  # INV_TRI: X P last
+    test_blocked_permutations_exact(None, np.float32)
+    test_blocked_singular_inside_stack(None, np.float32)
+
+
+@pytest.mark.parametrize("outer", [16, 20])
+def test_factor_outer(blocked, monkeypatch, outer):
+    # FACTOR_OUTER (20: rounded down to 16, two 8-column panels): LU's panels update the outer panel's columns below
+    # them and its rows right of them, then one update with k = 16 for the rest (det of n = 37: the factorisation's
+    # updates only); every op keeps the default's bounds (both dtypes, stacks), exact permutations, Wilkinson's growth,
+    # singular members NaN / LinAlgError
+    monkeypatch.setattr(F, "FACTOR_OUTER", outer)
+    calls = []
+    update = K.update
+    monkeypatch.setattr(K, "update", lambda dev, c, a, b, tri=False: (
+        calls.append((c.shape[1:], a.shape[-1])), update(dev, c, a, b, tri=tri))[1])
+    wg.linalg.det(wg.asarray(well_conditioned(np.random.default_rng(0), (37, 37), np.float32)))
+    assert calls == [((29, 8), 8), ((8, 21), 8), ((21, 21), 16), ((13, 8), 8), ((8, 5), 8), ((5, 5), 16)]
+    rng = np.random.default_rng(outer)
+    for n, batch, dt in ((1, (), np.float32), (9, (2,), np.float64), (23, (), np.float32), (37, (2,), np.float32)):
+        check_all(rng, batch, n, dt)
+    for dt in FLOATS:
+        test_blocked_permutations_exact(None, dt)
+        test_blocked_singular_inside_stack(None, dt)
     test_blocked_growth_prone(None)

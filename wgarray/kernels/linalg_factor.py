@@ -494,9 +494,10 @@ def _reg_default(device) -> bool:
     return device.properties.adapter_type != "CPU"
 
 
-def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) -> None:
+def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int, cend: int | None = None) -> None:
     """After ``tslu``: L21 = A21 U11^-1 (one invocation a row below the panel), the panel's row permutation on the
-    other columns and U12 = L11^-1 A12 (one invocation a column), in one dispatch (``linalg_lu_finish.wgsl``)."""
+    other columns and U12 = L11^-1 A12 (one invocation a column; ``cend``: for the columns before it only, the others
+    just swapped), in one dispatch (``linalg_lu_finish.wgsl``)."""
     d = a.dtype
     T = d.wgsl
     stage = _trsm_stage(device, d, nb)
@@ -516,7 +517,7 @@ def lu_finish(device, a, ws: Workspace, n: int, batch: int, k0: int, nb: int) ->
     rg, cg = math.ceil((n - k0 - nb) / WG), math.ceil((n - nb) / WG)
     if rg + cg == 0:
         return
-    params = layout.u32s(n, k0, nb, batch, rg, cg, 0, 0)
+    params = layout.u32s(n, k0, nb, batch, rg, cg, n if cend is None else cend, 0)
     compiled = launch.compile(device, ("linalg_lu_finish_reg" if reg else "linalg_lu_finish", d.name, stage, nb, WG),
                               build)
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.perm.buffer()], params,
@@ -631,10 +632,14 @@ def subst_step(device, d: DType, block: int, k: int) -> bool:
     """Whether SUBST_STEP takes a substitution in blocks of ``block`` rows with ``k`` right-hand sides in ``d``:
     on (None: on GPUs), k within SUBST_STEP_MAX_K, block <= 64 and ``lu_subst``'s tiles fit workgroup memory."""
     on = _reg_default(device) if SUBST_STEP is None else bool(SUBST_STEP)
+    return on and (SUBST_STEP_MAX_K is None or k <= SUBST_STEP_MAX_K) and lu_subst_fits(device, d, block)
+
+
+def lu_subst_fits(device, d: DType, block: int) -> bool:
+    """Whether ``lu_subst`` takes blocks of ``block`` rows in ``d``: block <= 64 and its tiles fit workgroup memory."""
     side = _bucket(block)
     limit = device.properties.limits.max_compute_workgroup_storage_size
-    return (on and (SUBST_STEP_MAX_K is None or k <= SUBST_STEP_MAX_K) and 1 <= block <= 64
-            and (side * side + side * max(SUBST_COLS, 16)) * d.device_itemsize <= limit)
+    return 1 <= block <= 64 and (side * side + side * max(SUBST_COLS, 16)) * d.device_itemsize <= limit
 
 
 @functools.lru_cache(maxsize=None)

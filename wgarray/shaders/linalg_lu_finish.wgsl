@@ -4,7 +4,8 @@
 // - column groups: one invocation a column c outside the panel: the panel's row swaps, applied as their net effect
 //   (perm from the root: rows k0 + j get row src[j], rows dest[l] get row k0 + l; all loads first, so they
 //   overlap, where NB swaps in order would wait on each other), and for c >= k0 + nb the block row
-//   U12 = L11^-1 A12 (unit lower, top to bottom, in private memory).
+//   U12 = L11^-1 A12 (unit lower, top to bottom, in private memory); columns from cend on only swapped (the outer
+//   panel's right of it in factor.FACTOR_OUTER's two levels: their U12 comes later).
 // The two write disjoint parts of the matrix and both only read [L11 \ U11], staged in workgroup memory when it
 // fits (STAGE > 0).  Grid: (row groups + column groups) times matrices.
 // REG (staged only): both solves as straight-line code over NB values in registers (ROW_SOLVE, COL_SOLVE from
@@ -16,7 +17,7 @@ struct Params {
     batch: u32,
     rgroups: u32,  // row groups a matrix: ceil((n - k0 - nb) / WG)
     cgroups: u32,  // column groups a matrix: ceil((n - nb) / WG)
-    _pad0: u32,
+    cend: u32,  // columns solved for U12 end here (n: all)
     _pad1: u32,
 }
 
@@ -91,9 +92,9 @@ ${ROW_SOLVE}
             a[col + dst * n] = old[i];
         }
     }
-    if (c >= k1 && ${REG}) {
+    if (c >= k1 && c < p.cend && ${REG}) {
 ${COL_SOLVE}
-    } else if (c >= k1) {
+    } else if (c >= k1 && c < p.cend) {
         for (var r = 1u; r < NB; r = r + 1u) {
             var s = x[r];
             for (var qq = 0u; qq < r; qq = qq + 1u) {

@@ -62,7 +62,28 @@ CHOL_BLOCK_BIG: int | None = 128  # Cholesky's panel width for n >= BIG_N where 
 # (32: 11.75 -> 18.0 ms at 4096)
 LU_BLOCK = 32
 SUBST_BLOCK: int | None = None  # block height of solve's / inv's substitution (None: the factor's panel width)
-INV_TRI = False  # inv: forward pass on I (L^-1 is lower: only columns < k1 a block), the pivots on X's columns last
+INV_TRI = True  # inv: forward pass on I (L^-1 is lower: only columns < k1 a block), the pivots on X's columns last
+# (H100 2026-12-06, inv 4096: 49.6 -> 43.9 ms; 1024: 6.46 -> 6.41)
+SUBST_OUTER: int | None = None  # the trsm-and-update substitution (inv's; not SUBST_STEP's) in two levels: outer
+# blocks of this many rows (rounded down to a multiple of the substitution block, at least one), inside each the
+# blocks' trsm and updates of the outer block's own rows only, then ONE update of all remaining rows with
+# k = SUBST_OUTER (a compute-bound GEMM where a rank-32 update a block re-reads and re-writes the whole rest of X: inv
+# at n = 4096 spent 17 of its 49.6 ms there on the H100); 0: one level (every block updates all remaining rows);
+# None: 256 on GPUs, one level on CPU adapters (``kernels.linalg_factor._reg_default``).  H100 2026-12-06 (`python -m
+# benchmarks.linbig_sweep --sizes 4096 1024 --ops solve inv`, with INV_TRI): inv 4096 43.9 ms one level, 128 39.9,
+# 256 39.3, 512 38.7, 256 with SUBST_OUTER_STEP 37.8 (torch 18.1); inv 1024 6.41 / 6.19 / 6.32 / 6.08 / 6.17
+SUBST_OUTER_STEP: bool | None = None  # with SUBST_OUTER: inside an outer block one ``lu_subst`` launch a block (the
+# block's triangle solved and the outer block's other rows updated, as SUBST_STEP) instead of a trsm and an update;
+# None: on GPUs (the numbers above: 39.3 -> 37.8 ms at 4096, 6.32 -> 6.17 at 1024), off on CPU adapters
+FACTOR_OUTER: int | None = None  # LU's trailing update in two levels (as SUBST_OUTER): outer panels of this many
+# columns (a multiple of the panel width, at least one panel), each inner panel updating only the outer panel's
+# columns right of it (its U12 only there), then the outer panel's block row right of it (trsm and updates a panel,
+# after all its swaps) and one update of the rest with k = FACTOR_OUTER, as LAPACK's getrf (rank-32 updates of the
+# whole trailing matrix took 6.0 ms of solve's / inv's ~25 ms factorisation at n = 4096 on the H100); 0: every panel
+# updates the whole trailing matrix; None: 256 on GPUs from BIG_N on, else one level.  H100 2026-12-06: solve 4096
+# 31.65 -> 29.32 ms (128: 29.98; torch 14.4), inv 4096 with the substitution's two levels 36.9 (torch 18.1); lost at
+# 1024 (solve 5.94 -> 6.24, inv 6.30 -> 6.62), hence from BIG_N on only
+_OUTER_GPU = 256  # SUBST_OUTER's and FACTOR_OUTER's size on GPUs (None)
 _MODES = ("raise", "nan")
 _mode = "raise"
 
@@ -294,18 +315,38 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | Mirr
             else:
                 _cholesky_fused(w, info, width, scratch)
             return
+    outer = _factor_outer(dev, n, width) if lu else n
     for k0 in range(0, n, width):
         nb = min(width, n - k0)
         k1 = k0 + nb
         diag = _block(w, k0, k0, nb, nb)
         lower = _block(w, k1, k0, n - k1, nb)  # L21
+        o0 = k0 // outer * outer  # the outer panel [o0, o1) (one level: [0, n))
+        o1 = min(o0 + outer, n)
         if lu:  # tournament pivoting: pivots, [L11 \ U11]; then L21, the swaps elsewhere and U12 in one dispatch
             _k.tslu(dev, w, piv, info, n, batch, k0, nb, ws)
-            _k.lu_finish(dev, w, ws, n, batch, k0, nb)
+            _k.lu_finish(dev, w, ws, n, batch, k0, nb, cend=o1)  # two levels: U12 within the outer panel
         else:  # Cholesky: the diagonal block
             _k.cholesky_block(dev, w, info, n, batch, k0, nb)
         if k1 == n:
             break
+        if outer < n:  # two levels: the outer panel's columns right of this panel (all rows below)
+            if k1 < o1:
+                _k.update(dev, _block(w, k1, k1, n - k1, o1 - k1), lower, _block(w, k0, k1, nb, o1 - k1))
+                continue
+            # the outer panel done (its rows' swaps applied everywhere): its block row right of it U12 = L11^-1 A12
+            # by blocks (trsm, then the outer panel's rows below), then the rest in one update with k = o1 - o0
+            right = n - o1
+            for j0 in range(o0, o1, width):
+                j1 = min(j0 + width, o1)
+                _k.trsm(dev, _block(w, j0, j0, j1 - j0, j1 - j0), _block(w, j0, o1, j1 - j0, right), lower=True,
+                        unit=True)
+                if j1 < o1:
+                    _k.update(dev, _block(w, j1, o1, o1 - j1, right), _block(w, j1, j0, o1 - j1, j1 - j0),
+                              _block(w, j0, o1, j1 - j0, right))
+            _k.update(dev, _block(w, o1, o1, right, right), _block(w, o1, o0, right, o1 - o0),
+                      _block(w, o0, o1, o1 - o0, right))
+            continue
         if lu:
             upper = _block(w, k0, k1, nb, n - k1)  # U12
         else:  # L21 = A21 L11^-T: the left solve L11 X = A21^T on the transposed view
@@ -360,6 +401,23 @@ def _subst_block(n: int) -> int:
     return SUBST_BLOCK or _width(n, True)
 
 
+def _outer(size: int, n: int, block: int) -> int:
+    """A two-level outer block: ``size`` rounded down to a multiple of ``block``, at least one (0: n, one level)."""
+    return max(block, size // block * block) if size else n
+
+
+def _subst_outer(dev, n: int, block: int) -> int:
+    """The outer block height of the two-level substitution (``SUBST_OUTER``; n: one level)."""
+    size = (_OUTER_GPU if _k._reg_default(dev) else 0) if SUBST_OUTER is None else SUBST_OUTER
+    return _outer(size, n, block)
+
+
+def _factor_outer(dev, n: int, width: int) -> int:
+    """The outer panel width of LU's two-level trailing update (``FACTOR_OUTER``; n: one level)."""
+    size = (_OUTER_GPU if _k._reg_default(dev) and n >= BIG_N else 0) if FACTOR_OUTER is None else FACTOR_OUTER
+    return _outer(size, n, width)
+
+
 def _subst_step(w: Array, k: int) -> bool:
     """Whether ``kernels.linalg_factor.SUBST_STEP`` takes the substitution of w's stack with k right-hand sides."""
     return _k.subst_step(w.device, w.dtype, _subst_block(w.shape[1]), k)
@@ -374,9 +432,17 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = Fa
     batch, n, _ = w.shape
     k = x.shape[-1]
     block = _subst_block(n)
-    if step:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
+
+    def pivots_first() -> None:  # P X
         if not tri:
             _k.swap(dev, piv, x, n, 0, n)
+
+    def pivots_last() -> None:  # X P (tri): the swaps on the columns, last pivot first
+        if tri:
+            _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
+
+    if step:  # per block X[t] = T^-1 (X[t] - A[t, s] X[s]) and the other rows' update, one launch
+        pivots_first()
         nblk = -(-n // block)
         for t in range(nblk):  # forward: L (unit lower), the rows below t updated from the block before it (none first)
             below = min((t + 1) * block, n)
@@ -385,30 +451,51 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = Fa
         for t in reversed(range(nblk)):  # backward: U, the rows above t updated from the block after it
             last = t + 1 == nblk
             _k.lu_subst(dev, w, x, n, batch, block, None if last else t + 1, t, True, 0, 0 if last else t * block)
-        if tri:
-            _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
+        pivots_last()
         return
 
     def rows(r: int, h: int, cols: int = k) -> Array:
         return Array._trusted_view(x.mirror, (batch, h, cols), (n * k, k, 1), r * k)
 
-    if not tri:
-        _k.swap(dev, piv, x, n, 0, n)
-    starts = list(range(0, n, block))
-    for k0 in starts:
-        nb = min(block, n - k0)
-        k1 = k0 + nb
-        cols = k1 if tri else k
-        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb, cols), lower=True, unit=True)
-        if k1 < n:
-            _k.update(dev, rows(k1, n - k1, cols), _block(w, k1, k0, n - k1, nb), rows(k0, nb, cols))
-    for k0 in reversed(starts):
-        nb = min(block, n - k0)
-        _k.trsm(dev, _block(w, k0, k0, nb, nb), rows(k0, nb), lower=False, unit=False)
-        if k0 > 0:
-            _k.update(dev, rows(0, k0), _block(w, 0, k0, k0, nb), rows(k0, nb))
-    if tri:  # X P: the swaps on the columns, last pivot first
-        _k.swap(dev, piv, x.mT, n, 0, n, reverse=True)
+    pivots_first()
+    outer = _subst_outer(dev, n, block)
+    spans = [(o0, min(o0 + outer, n)) for o0 in range(0, n, outer)]
+    inner_step = ((_k._reg_default(dev) if SUBST_OUTER_STEP is None else SUBST_OUTER_STEP) and outer < n
+                  and _k.lu_subst_fits(dev, w.dtype, block))
+    for o0, o1 in spans:  # forward: L (unit lower); with tri X's rows < o1 are zero right of column o1
+        if inner_step:  # block t finished from t - 1, the outer block's rows past t updated from t - 1
+            tb = o0 // block
+            for t in range(tb, -(-o1 // block)):
+                below = min((t + 1) * block, o1)
+                _k.lu_subst(dev, w, x, n, batch, block, t - 1 if t > tb else None, t, False, below,
+                            o1 if t > tb else below, kc=(t + 1) * block if tri else None)
+        else:
+            for k0 in range(o0, o1, block):
+                k1 = min(k0 + block, o1)
+                cols = k1 if tri else k
+                _k.trsm(dev, _block(w, k0, k0, k1 - k0, k1 - k0), rows(k0, k1 - k0, cols), lower=True, unit=True)
+                if k1 < o1:  # the outer block's own rows below (with one level: all rows below)
+                    _k.update(dev, rows(k1, o1 - k1, cols), _block(w, k1, k0, o1 - k1, k1 - k0),
+                              rows(k0, k1 - k0, cols))
+        if o1 < n:  # the rows below the outer block, one GEMM with k = o1 - o0
+            cols = o1 if tri else k
+            _k.update(dev, rows(o1, n - o1, cols), _block(w, o1, o0, n - o1, o1 - o0), rows(o0, o1 - o0, cols))
+    for o0, o1 in reversed(spans):  # backward: U, the rows above each block
+        if inner_step:  # block t finished from t + 1, the outer block's rows before t updated from t + 1
+            te = -(-o1 // block)
+            for t in reversed(range(o0 // block, te)):
+                last = t + 1 == te
+                _k.lu_subst(dev, w, x, n, batch, block, None if last else t + 1, t, True, o0,
+                            o0 if last else t * block)
+        else:
+            for k0 in reversed(range(o0, o1, block)):
+                k1 = min(k0 + block, o1)
+                _k.trsm(dev, _block(w, k0, k0, k1 - k0, k1 - k0), rows(k0, k1 - k0), lower=False, unit=False)
+                if k0 > o0:
+                    _k.update(dev, rows(o0, k0 - o0), _block(w, o0, k0, k0 - o0, k1 - k0), rows(k0, k1 - k0))
+        if o0 > 0:
+            _k.update(dev, rows(0, o0), _block(w, 0, o0, o0, o1 - o0), rows(o0, o1 - o0))
+    pivots_last()
 
 
 REPLAY = True  # solve / inv: the blocked factorisation's and substitution's launches recorded once per shape and
@@ -424,8 +511,8 @@ _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
 def _knobs() -> tuple:
     """The settings that shape the drivers' launches (a recipe is valid for these only)."""
     from ...kernels import matmul as _mm
-    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, _k.SMALL_MAX, _k.WG, _k.PANEL_WG, _k.TSLU_IDS,
-            _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
+    return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER, _k.SMALL_MAX,
+            _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.tslu_rows, _k.TRSM_REG, _k.LU_FINISH_REG, _k.SUBST_STEP,
             _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, CHOL_BLOCK_BIG, _k.CHOL_INV, _k.CHOL_FUSED, _k.CHOL_INV_INNER,
             _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS, _mm.choice_state())
 
@@ -438,7 +525,7 @@ def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
     if not REPLAY:
         launches()
         return
-    key = (key, _knobs(), _k._reg_default(dev))  # (the register kernels' default: a test may change it)
+    key = (key, _knobs(), _k._reg_default(dev))  # the None knobs' GPU / CPU defaults (tests simulate either)
     cache = _recipes.setdefault(dev, OrderedDict())
     steps = cache.get(key)
     if steps is not None:
