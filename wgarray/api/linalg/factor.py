@@ -498,11 +498,12 @@ def _lu_solve(w: Array, piv: Array, x: Array, tri: bool = False, step: bool = Fa
     pivots_last()
 
 
-REPLAY = True  # solve / inv: the blocked factorisation's and substitution's launches recorded once per shape and
+REPLAY = True  # solve / inv / cholesky: the blocked factorisation's and substitution's launches recorded once per shape and
 # knob settings and replayed on later calls (their buffers swapped in): the host's ~10 us of Python a launch in the
 # drivers become ~1 (hundreds to a thousand launches a call at n = 1024 .. 4096).  H100 2026-12-06
 # (`python -m benchmarks.linbig_sweep`): n = 1024 solve 10.6 -> 7.9 ms, inv 10.0 -> 7.2 (host 8.6 -> 3.3 ms); n = 4096
-# within noise (33.4 / 49.6 -> 34.0 / 50.4 ms: the device's work bounds it there).  The key holds every knob that
+# within noise (33.4 / 49.6 -> 34.0 / 50.4 ms: the device's work bounds it there); cholesky 4096 12.77 -> 8.66 ms
+# (its 385 launches made it host-bound), 1024 2.64 -> 2.29 (H100, fourth session).  The key holds every knob that
 # shapes the launches, matmul's tile choice included (``matmul.choice_state``).
 _recipes: "weakref.WeakKeyDictionary[object, OrderedDict]" = weakref.WeakKeyDictionary()
 _RECIPES = 16  # recipes a device keeps (the least recently used dropped)
