@@ -275,43 +275,122 @@ def chol_inv(device, d: DType, width: int, big: bool = False) -> bool:
             and _chol_apply_rows(device, d, side) > 0)
 
 
+# cholesky_inv's code generator's knobs (cholsg: the diagonal-block kernel is ~35 us a launch on an H100 where its
+# instructions say well under 10; benchmarks/cholsg_sweep.py times each setting alone and linbig_sweep the whole call)
+CHOL_INV_GJ = False  # the inverse carried through the factor's own steps (Gauss-Jordan on [A | I], E's columns in
+# registers: invocation c holds column c of E, updated from the same broadcast column as its row of A), so W = L11^-T
+# needs no second chain of SB dependent steps (nor L11 staged in workgroup memory and another barrier)
+CHOL_INV_RECIP = False  # one reciprocal a step (1 / d_j, 1 / sqrt(d_j)) and multiplications instead of divisions
+CHOL_INV_SQRT = "cr"  # the pivot's square root: "cr" the correctly rounded wg_sqrtcr (integer code with loops and
+# branches on every step), "fast" the device's sqrt with one Newton correction (fma; within an ulp); float64: sqrt
+CHOL_INV_FLAG = False  # a failing pivot kept in a register (branch-free selects) and info written once at the end,
+# instead of a branch on every step
+CHOL_INV_PART: str | None = None  # timing only (benchmarks/cholsg_sweep.py; answers wrong): "factor" (no inverse),
+# "inverse" (no factor: the block taken as L11 as it lies)
+
+
+def _chol_inv_opts() -> tuple:
+    """The generator's knobs as a tuple (part of the kernel's compile key)."""
+    return (bool(CHOL_INV_GJ), bool(CHOL_INV_RECIP), CHOL_INV_SQRT, bool(CHOL_INV_FLAG), CHOL_INV_PART)
+
+
+def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
+    """WGSL defining s{j} = sqrt(d{j}): correctly rounded, or (``fast``, float32) the device's sqrt and one Newton
+    step on the fma residual (the plain sqrt kept where that step is NaN: d = 0, inf, or negative)."""
+    if not fast or T != "f32":
+        return [f"let s{j} = wg_sqrtcr_{T}(d{j});"]
+    return [f"let g{j} = sqrt(d{j});", f"let n{j} = fma(fma(-g{j}, g{j}, d{j}), {T}(0.5) / g{j}, g{j});",
+            f"let s{j} = select(g{j}, n{j}, n{j} == n{j});"]
+
+
 @functools.lru_cache(maxsize=None)
-def chol_inv_factor_body(T: str, sb: int) -> str:
+def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None)) -> str:
     """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
-    each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``."""
+    each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``.  ``opts``
+    (``_chol_inv_opts``): with GJ also column i of E (u0 .. u{sb-1}, from the identity) through the same steps,
+    and W's row i (u_r / sqrt(d_r)) stored into ``ws`` (INVERSE is then empty)."""
+    gj, recip, sq, flag, part = opts
+    fast = sq == "fast"
     lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), a[rb + min({c}u, nb - 1u)], "
              f"live && {c}u <= i);" for c in range(sb)]
-    for j in range(sb):
+    if gj:
+        lines += [f"var u{r} = select({T}(0.0), {T}(1.0), i == {r}u);" for r in range(sb)]
+    if flag:
+        lines.append("var fail = 0u;")
+    for j in range(sb if part != "inverse" else 0):
         h = (j % 2) * sb
-        lines += [f"col[{h}u + i] = v{j};", "workgroupBarrier();", f"let d{j} = col[{h + j}u];",
-                  f"if (i == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) {{ info[b] = k0 + {j + 1}u; }}",
-                  f"let t{j} = v{j} / d{j};"]
+        lines += [f"col[{h}u + i] = v{j};", "workgroupBarrier();", f"let d{j} = col[{h + j}u];"]
+        if flag:
+            lines.append(f"fail = select(fail, k0 + {j + 1}u, (fail == 0u) & ({j}u < nb) & !(d{j} > {T}(0.0)));")
+        else:
+            lines.append(f"if (i == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
+                         f"{{ info[b] = k0 + {j + 1}u; }}")
+        if recip:
+            lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = v{j} * r{j};"]
+        else:
+            lines.append(f"let t{j} = v{j} / d{j};")
         lines += [f"v{c} = v{c} - t{j} * col[{h + c}u];" for c in range(j + 1, sb)]
-        lines += [f"let s{j} = wg_sqrtcr_{T}(d{j});", f"v{j} = select(v{j} / s{j}, s{j}, i == {j}u);"]
+        if gj:
+            lines.append(f"let w{j} = u{j} * r{j};" if recip else f"let w{j} = u{j} / d{j};")
+            lines += [f"u{r} = u{r} - col[{h + r}u] * w{j};" for r in range(j + 1, sb)]
+        lines += _sqrt_lines(T, j, fast)
+        if recip:
+            lines += [f"let q{j} = {T}(1.0) / s{j};", f"v{j} = select(v{j} * q{j}, s{j}, i == {j}u);"]
+        else:
+            lines.append(f"v{j} = select(v{j} / s{j}, s{j}, i == {j}u);")
+    if flag:
+        lines.append("if (i == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
+    staged = not gj or part == "inverse"  # sh: L11 for INVERSE's solve (GJ made W already)
     for c in range(sb):
-        lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);", f"sh[i * {sb}u + {c}u] = o{c};",
-                  f"if (live && {c}u < nb) {{ a[rb + {c}u] = o{c}; }}"]
+        lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);"] + [f"sh[i * {sb}u + {c}u] = o{c};"] * staged + [
+            f"if (live && {c}u < nb) {{ a[rb + {c}u] = o{c}; }}"]
+    if gj and part != "inverse":  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
+        lines.append("if (p.inv != 0u) {")
+        lines += [f"    ws[b * p.wss + i * {sb}u + {r}u] = " + (f"u{r} * q{r};" if recip else f"u{r} / s{r};")
+                  for r in range(sb)]
+        lines.append("}")
+    return "\n".join("        " + line for line in lines)
+
+
+@functools.lru_cache(maxsize=None)
+def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None)) -> str:
+    """linalg_chol_inv.wgsl's INVERSE: invocation i solves L11 x = e_i from ``sh`` (column i of L11^-1) and stores
+    it as row i of W in ``ws``; empty with GJ (the factor's steps made W); RECIP: the diagonal's reciprocals
+    (off the chain) and multiplications."""
+    gj, recip, _, _, part = opts
+    if gj and part != "inverse":
+        return ""
+    t_at = f"sh[{{r}}u * {sb}u + {{q}}u]"
+    if not recip:
+        return reg_solve(T, sb, True, False, t_at, f"select({T}(0.0), {T}(1.0), i == {{r}}u)",
+                         f"ws[wb + i * {sb}u + {{r}}u] = v{{r}};")
+    lines = [f"var v{r} = select({T}(0.0), {T}(1.0), i == {r}u);" for r in range(sb)]
+    lines += [f"let e{q} = {T}(1.0) / {t_at.format(r=q, q=q)};" for q in range(sb)]
+    for q in range(sb):
+        lines.append(f"v{q} = v{q} * e{q};")
+        lines += [f"v{r} = v{r} - {t_at.format(r=r, q=q)} * v{q};" for r in range(q + 1, sb)]
+    lines += [f"ws[wb + i * {sb}u + {r}u] = v{r};" for r in range(sb)]
     return "\n".join("        " + line for line in lines)
 
 
 def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, inverse: bool) -> None:
     """Factor the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` in place (its upper
     triangle zeroed) and, with ``inverse``, write W = L11^-T (side x side, padded with the identity) into ``ws``
-    (``linalg_chol_inv.wgsl``; one workgroup a matrix)."""
+    (``linalg_chol_inv.wgsl``; one workgroup a matrix; the CHOL_INV_* knobs shape its code)."""
     d = a.dtype
     T = d.wgsl
     side = _bucket(nb)
+    opts = _chol_inv_opts()
 
     def build() -> launch.Kernel:
-        inverse_body = reg_solve(T, side, True, False, f"sh[{{r}}u * {side}u + {{q}}u]",
-                                 f"select({T}(0.0), {T}(1.0), i == {{r}}u)", f"ws[wb + i * {side}u + {{r}}u] = v{{r}};")
         return launch.Kernel("linalg_chol_inv.wgsl", (launch.write("a", f"array<{T}>"),
                                                       launch.write("info", "array<u32>"),
                                                       launch.write("ws", f"array<{T}>")),
                              dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=2 * side, SH_LEN=side * side,
-                                  FACTOR=chol_inv_factor_body(T, side), INVERSE=inverse_body), workgroup=side)
-    params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse), 0, 0)
-    _run_mirrors(device, ("linalg_chol_inv", d.name, side), build, [a.mirror, info.mirror, ws], params, batch)
+                                  FACTOR=chol_inv_factor_body(T, side, opts),
+                                  INVERSE=chol_inv_inverse_body(T, side, opts)), workgroup=side)
+    params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse and CHOL_INV_PART != "factor"), 0, 0)
+    _run_mirrors(device, ("linalg_chol_inv", d.name, side, opts), build, [a.mirror, info.mirror, ws], params, batch)
 
 
 @functools.lru_cache(maxsize=None)
