@@ -1,6 +1,7 @@
 """Cholesky's diagonal-block kernel (``cholesky_inv``, ``shaders/linalg_chol_inv.wgsl``) alone and in the whole call,
 for every setting of its code generator's knobs (``kernels/linalg_factor.py`` CHOL_INV_GJ, CHOL_INV_RECIP,
-CHOL_INV_SQRT, CHOL_INV_FLAG; CHOL_INV_PART for the timing-only halves), next to torch (cuSOLVER) in the same process.
+CHOL_INV_SQRT, CHOL_INV_FLAG, CHOL_INV_UNCHECKED; CHOL_INV_PART for the timing-only halves), next to torch
+(cuSOLVER) in the same process.
 
     python -m benchmarks.cholsg_sweep              # n = 4096 (the GPU run, ~1 min on an H100/H200)
     python -m benchmarks.cholsg_sweep --small      # n = 256 with 32-wide diagonal blocks as at 4096 (lavapipe)
@@ -31,7 +32,8 @@ import numpy as np
 
 BASE = {("K", "CHOL_INV"): True}  # the GPU default at n >= BIG_N (forced: lavapipe takes the same path)
 GEN = ("CHOL_INV_GJ", "CHOL_INV_RECIP", "CHOL_INV_SQRT", "CHOL_INV_FLAG")
-LEAN = {("K", "CHOL_INV_RECIP"): True, ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True}
+LEAN = {("K", "CHOL_INV_RECIP"): True, ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True,
+        ("K", "CHOL_INV_UNCHECKED"): True}
 # name -> (knob settings, timing only)
 VARIANTS: dict[str, tuple[dict, bool]] = {
     "default": ({}, False),
@@ -41,12 +43,14 @@ VARIANTS: dict[str, tuple[dict, bool]] = {
     "fast": ({("K", "CHOL_INV_SQRT"): "fast"}, False),  # the device's sqrt and a Newton step, not wg_sqrtcr
     "recip": ({("K", "CHOL_INV_RECIP"): True}, False),  # reciprocals and multiplications, not divisions
     "flag": ({("K", "CHOL_INV_FLAG"): True}, False),  # no branch a step for the failure's info word
+    "unchecked": ({("K", "CHOL_INV_UNCHECKED"): True}, False),  # no naga runtime checks (bounds clamps, loop bounds)
     "gj": ({("K", "CHOL_INV_GJ"): True}, False),  # the inverse carried through the factor's steps
-    "lean": (LEAN, False),  # fast + recip + flag
+    "lean": (LEAN, False),  # fast + recip + flag + unchecked
     "lean_factor": ({**LEAN, ("K", "CHOL_INV_PART"): "factor"}, True),
     "gj+lean": ({("K", "CHOL_INV_GJ"): True, **LEAN}, False),
     "gj+fast+flag": ({("K", "CHOL_INV_GJ"): True, ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True},
                      False),
+    "gj+unchecked": ({("K", "CHOL_INV_GJ"): True, ("K", "CHOL_INV_UNCHECKED"): True}, False),
 }
 
 EMPTY = """@group(0) @binding(0) var<storage, read_write> x: array<f32>;

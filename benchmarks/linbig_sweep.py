@@ -47,6 +47,8 @@ OPS = ("cholesky", "solve", "inv")
 # wgarray.kernels.linalg_factor.  Block settings apply at every size (BLOCK itself); to adopt one at 4096 only,
 # set factor.BLOCK_BIG (used from factor.BIG_N = 2048 on).
 REG = {("K", "TSLU_REG"): True}  # the GPUs' default since linbig phase 4 (forced: lavapipe runs the same path)
+CHOL_LEAN = {("K", "CHOL_INV_RECIP"): True, ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True,
+             ("K", "CHOL_INV_UNCHECKED"): True}  # cholsg: cholesky_inv's lean code (all but GJ)
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, TSLU_REG, CHOL_INV / CHOL_FUSED, SUBST_STEP (<= 16 rhs),
     # REPLAY; LU panels LU_BLOCK = 32 wide
@@ -70,13 +72,10 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_recip": (("cholesky",), {("K", "CHOL_INV_RECIP"): True}),
     "chol_fastsqrt": (("cholesky",), {("K", "CHOL_INV_SQRT"): "fast"}),
     "chol_flag": (("cholesky",), {("K", "CHOL_INV_FLAG"): True}),
-    "chol_lean": (("cholesky",), {("K", "CHOL_INV_RECIP"): True, ("K", "CHOL_INV_SQRT"): "fast",
-                                  ("K", "CHOL_INV_FLAG"): True}),
-    "chol_gj+lean": (("cholesky",), {("K", "CHOL_INV_GJ"): True, ("K", "CHOL_INV_RECIP"): True,
-                                     ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True}),
-    "chol_inv_all+gj+lean": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_GJ"): True,
-                                             ("K", "CHOL_INV_RECIP"): True, ("K", "CHOL_INV_SQRT"): "fast",
-                                             ("K", "CHOL_INV_FLAG"): True}),  # below BIG_N too (64-wide blocks)
+    "chol_unchecked": (("cholesky",), {("K", "CHOL_INV_UNCHECKED"): True}),
+    "chol_lean": (("cholesky",), CHOL_LEAN),  # recip + fastsqrt + flag + unchecked
+    "chol_gj+lean": (("cholesky",), {("K", "CHOL_INV_GJ"): True, **CHOL_LEAN}),
+    "chol_inv_all+gj+lean": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_GJ"): True, **CHOL_LEAN}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its

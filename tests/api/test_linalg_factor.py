@@ -962,20 +962,23 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
 
 
 CHOL_INV_GEN = {"gj": {"CHOL_INV_GJ": True}, "recip": {"CHOL_INV_RECIP": True}, "fast": {"CHOL_INV_SQRT": "fast"},
-                "flag": {"CHOL_INV_FLAG": True},
-                "all": {"CHOL_INV_GJ": True, "CHOL_INV_RECIP": True, "CHOL_INV_SQRT": "fast", "CHOL_INV_FLAG": True}}
+                "flag": {"CHOL_INV_FLAG": True}, "unchecked": {"CHOL_INV_UNCHECKED": True},
+                "all": {"CHOL_INV_GJ": True, "CHOL_INV_RECIP": True, "CHOL_INV_SQRT": "fast", "CHOL_INV_FLAG": True,
+                        "CHOL_INV_UNCHECKED": True}}
 
 
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("gen", list(CHOL_INV_GEN))
 def test_chol_inv_codegen_knobs(blocked, monkeypatch, dt, gen):
-    # cholesky_inv's code generator's knobs (cholsg): their own kernels (another compile key; GJ: W made by the
+    # cholesky_inv's code generator's knobs (cholsg): their own kernels (another compile key, no runtime checks with
+    # UNCHECKED; GJ: W made by the
     # factor's steps, no INVERSE solve), the default's bounds, zeros above the diagonal, a non-PD member inside a later
     # diagonal block (NaN, LinAlgError: the failing pivot's flag), a NaN input, an ill-conditioned matrix
     keys = []
     compile_ = launch.compile
     monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
-        keys.append(key) if key[0] == "linalg_chol_inv" else None, compile_(d, key, build, **kw))[1])
+        keys.append((key, kw.get("checks", True))) if key[0] == "linalg_chol_inv" else None,
+        compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "CHOL_INV", True)
     monkeypatch.setattr(F, "BLOCK", 8)
     monkeypatch.setattr(F, "REPLAY", False)
@@ -986,7 +989,8 @@ def test_chol_inv_codegen_knobs(blocked, monkeypatch, dt, gen):
         s = spd(rng, batch + (n, n), dt)
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, n, dt)
-    assert keys and all(k[-1] == K._chol_inv_opts() != (False, False, "cr", False, None) for k in keys)
+    assert keys and all(k[-1] == K._chol_inv_opts() != (False, False, "cr", False, None, False) for k, _ in keys)
+    assert all(checks == (not K.CHOL_INV_UNCHECKED) for _, checks in keys)
     body = K.chol_inv_inverse_body(dt_wgsl(dt), 8, K._chol_inv_opts())
     assert (body == "") == K.CHOL_INV_GJ
     check_chol_fails_inside_stack(rng, 20, dt, 13)  # inside the second diagonal block, not its first column

@@ -285,13 +285,16 @@ CHOL_INV_SQRT = "cr"  # the pivot's square root: "cr" the correctly rounded wg_s
 # branches on every step), "fast" the device's sqrt with one Newton correction (fma; within an ulp); float64: sqrt
 CHOL_INV_FLAG = False  # a failing pivot kept in a register (branch-free selects) and info written once at the end,
 # instead of a branch on every step
+CHOL_INV_UNCHECKED = False  # the kernel built without naga's runtime checks (every index in range by construction:
+# bounds clamps on each global access and loop bounding in wg_sqrtcr's loops gone), as matmul.UNCHECKED
 CHOL_INV_PART: str | None = None  # timing only (benchmarks/cholsg_sweep.py; answers wrong): "factor" (no inverse),
 # "inverse" (no factor: the block taken as L11 as it lies)
 
 
 def _chol_inv_opts() -> tuple:
     """The generator's knobs as a tuple (part of the kernel's compile key)."""
-    return (bool(CHOL_INV_GJ), bool(CHOL_INV_RECIP), CHOL_INV_SQRT, bool(CHOL_INV_FLAG), CHOL_INV_PART)
+    return (bool(CHOL_INV_GJ), bool(CHOL_INV_RECIP), CHOL_INV_SQRT, bool(CHOL_INV_FLAG), CHOL_INV_PART,
+            bool(CHOL_INV_UNCHECKED))
 
 
 def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
@@ -304,12 +307,12 @@ def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None)) -> str:
+def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False)) -> str:
     """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
     each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``.  ``opts``
     (``_chol_inv_opts``): with GJ also column i of E (u0 .. u{sb-1}, from the identity) through the same steps,
     and W's row i (u_r / sqrt(d_r)) stored into ``ws`` (INVERSE is then empty)."""
-    gj, recip, sq, flag, part = opts
+    gj, recip, sq, flag, part = opts[:5]
     fast = sq == "fast"
     lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), a[rb + min({c}u, nb - 1u)], "
              f"live && {c}u <= i);" for c in range(sb)]
@@ -353,11 +356,11 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None)) -> str:
+def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False)) -> str:
     """linalg_chol_inv.wgsl's INVERSE: invocation i solves L11 x = e_i from ``sh`` (column i of L11^-1) and stores
     it as row i of W in ``ws``; empty with GJ (the factor's steps made W); RECIP: the diagonal's reciprocals
     (off the chain) and multiplications."""
-    gj, recip, _, _, part = opts
+    gj, recip, _, _, part = opts[:5]
     if gj and part != "inverse":
         return ""
     t_at = f"sh[{{r}}u * {sb}u + {{q}}u]"
@@ -390,7 +393,9 @@ def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: i
                                   FACTOR=chol_inv_factor_body(T, side, opts),
                                   INVERSE=chol_inv_inverse_body(T, side, opts)), workgroup=side)
     params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse and CHOL_INV_PART != "factor"), 0, 0)
-    _run_mirrors(device, ("linalg_chol_inv", d.name, side, opts), build, [a.mirror, info.mirror, ws], params, batch)
+    compiled = launch.compile(device, ("linalg_chol_inv", d.name, side, opts), build, checks=not CHOL_INV_UNCHECKED)
+    launch.dispatch(device, compiled, [m.buffer_for_write() for m in (a.mirror, info.mirror, ws)], params,
+                    workgroups=batch)
 
 
 @functools.lru_cache(maxsize=None)
