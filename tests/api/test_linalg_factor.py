@@ -963,6 +963,8 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
 
 CHOL_INV_GEN = {"gj": {"CHOL_INV_GJ": True}, "recip": {"CHOL_INV_RECIP": True}, "fast": {"CHOL_INV_SQRT": "fast"},
                 "flag": {"CHOL_INV_FLAG": True}, "unchecked": {"CHOL_INV_UNCHECKED": True},
+                "split4": {"CHOL_INV_SPLIT": 4}, "split2_lean": {"CHOL_INV_SPLIT": 2, "CHOL_INV_RECIP": True,
+                                                                "CHOL_INV_SQRT": "fast", "CHOL_INV_FLAG": True},
                 "all": {"CHOL_INV_GJ": True, "CHOL_INV_RECIP": True, "CHOL_INV_SQRT": "fast", "CHOL_INV_FLAG": True,
                         "CHOL_INV_UNCHECKED": True}}
 
@@ -989,10 +991,11 @@ def test_chol_inv_codegen_knobs(blocked, monkeypatch, dt, gen):
         s = spd(rng, batch + (n, n), dt)
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, n, dt)
-    assert keys and all(k[-1] == K._chol_inv_opts() != (False, False, "cr", False, None, False) for k, _ in keys)
+    assert keys and all(k[-1] == K._chol_inv_opts() != (False, False, "cr", False, None, False, 1) for k, _ in keys)
     assert all(checks == (not K.CHOL_INV_UNCHECKED) for _, checks in keys)
     body = K.chol_inv_inverse_body(dt_wgsl(dt), 8, K._chol_inv_opts())
     assert (body == "") == K.CHOL_INV_GJ
+    assert K._chol_inv_split(16, K._chol_inv_opts()) == K.CHOL_INV_SPLIT  # (16: the blocks' side here)
     check_chol_fails_inside_stack(rng, 20, dt, 13)  # inside the second diagonal block, not its first column
     nan = spd(rng, (20, 20), dt)
     nan[11, 9] = nan[9, 11] = np.nan

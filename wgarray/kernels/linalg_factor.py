@@ -287,6 +287,8 @@ CHOL_INV_FLAG = False  # a failing pivot kept in a register (branch-free selects
 # instead of a branch on every step
 CHOL_INV_UNCHECKED = False  # the kernel built without naga's runtime checks (every index in range by construction:
 # bounds clamps on each global access and loop bounding in wg_sqrtcr's loops gone), as matmul.UNCHECKED
+CHOL_INV_SPLIT = 1  # invocations a row of the block (> 1: SB * SPLIT invocations, each SB / SPLIT columns of its row
+# and as many rows of E's column: shorter FMA chains a step, one warp a part; implies GJ; ``chol_inv_split_body``)
 CHOL_INV_PART: str | None = None  # timing only (benchmarks/cholsg_sweep.py; answers wrong): "factor" (no inverse),
 # "inverse" (no factor: the block taken as L11 as it lies)
 
@@ -294,7 +296,14 @@ CHOL_INV_PART: str | None = None  # timing only (benchmarks/cholsg_sweep.py; ans
 def _chol_inv_opts() -> tuple:
     """The generator's knobs as a tuple (part of the kernel's compile key)."""
     return (bool(CHOL_INV_GJ), bool(CHOL_INV_RECIP), CHOL_INV_SQRT, bool(CHOL_INV_FLAG), CHOL_INV_PART,
-            bool(CHOL_INV_UNCHECKED))
+            bool(CHOL_INV_UNCHECKED), int(CHOL_INV_SPLIT))
+
+
+def _chol_inv_split(side: int, opts: tuple) -> int:
+    """Invocations a row of cholesky_inv's workgroup for a block of ``side``: CHOL_INV_SPLIT where it divides side
+    (and not for the timing-only inverse half), else 1."""
+    split = opts[6]
+    return split if split > 1 and side % split == 0 and opts[4] != "inverse" else 1
 
 
 def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
@@ -307,7 +316,7 @@ def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False)) -> str:
+def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1)) -> str:
     """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
     each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``.  ``opts``
     (``_chol_inv_opts``): with GJ also column i of E (u0 .. u{sb-1}, from the identity) through the same steps,
@@ -356,7 +365,59 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False)) -> str:
+def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple) -> str:
+    """linalg_chol_inv.wgsl's FACTOR with ``split`` invocations a row (CHOL_INV_SPLIT; GJ always): invocation (i, q)
+    (i = lid % SB, q = lid / SB: a warp a part for SB = 32) holds columns q cw .. q cw + cw - 1 (cw = sb / split) of
+    row i of the block in v0 .. v{cw-1} and the same rows of column i of E in u0 .., and per step j the part owning
+    column j (q_j = j / cw, a uniform branch) hands on row i's column-j value (zero above the diagonal: the update
+    then leaves finished columns alone without a test) and E's row j; after the barrier every part updates its cw
+    columns (the owner's column j and E row j restored: their values are the step's results, not updated)."""
+    _, recip, sq, flag, _ = opts[:5]
+    fast = sq == "fast"
+    cw = sb // split
+    e0 = 2 * sb  # E's rows handed on: col[e0 + h + i]
+    lines = [f"let c{m} = q * {cw}u + {m}u;" for m in range(cw)]
+    lines += [f"var v{m} = select(select({T}(0.0), {T}(1.0), i == c{m}), a[rb + min(c{m}, nb - 1u)], "
+              f"live && c{m} <= i);" for m in range(cw)]
+    lines += [f"var u{m} = select({T}(0.0), {T}(1.0), i == c{m});" for m in range(cw)]
+    lines += [f"var z{m} = {T}(1.0);" for m in range(cw)]  # sqrt(d) of the E row u{m} holds
+    if flag:
+        lines.append("var fail = 0u;")
+    for j in range(sb):
+        h = (j % 2) * sb
+        qj, mj = divmod(j, cw)
+        lines += [f"if (q == {qj}u) {{ col[{h}u + i] = select({T}(0.0), v{mj}, i >= {j}u); "
+                  f"col[{e0 + h}u + i] = u{mj}; }}", "workgroupBarrier();", f"let d{j} = col[{h + j}u];"]
+        if flag:
+            lines.append(f"fail = select(fail, k0 + {j + 1}u, (fail == 0u) & ({j}u < nb) & !(d{j} > {T}(0.0)));")
+        else:
+            lines.append(f"if (lid == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
+                         f"{{ info[b] = k0 + {j + 1}u; }}")
+        lines.append(f"let a{j} = col[{h}u + i];")
+        if recip:
+            lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = a{j} * r{j};", f"let w{j} = col[{e0 + h}u + i] * r{j};"]
+        else:
+            lines += [f"let t{j} = a{j} / d{j};", f"let w{j} = col[{e0 + h}u + i] / d{j};"]
+        lines.append(f"let ku{j} = u{mj};")
+        lines += [f"let x{j}_{m} = col[{h}u + c{m}];" for m in range(cw)]
+        lines += [f"v{m} = v{m} - t{j} * x{j}_{m};" for m in range(cw)]
+        lines += [f"u{m} = u{m} - x{j}_{m} * w{j};" for m in range(cw)]
+        lines += _sqrt_lines(T, j, fast)
+        scaled = f"a{j} * ({T}(1.0) / s{j})" if recip else f"a{j} / s{j}"
+        lines += [f"v{mj} = select(v{mj}, select({scaled}, s{j}, i == {j}u), q == {qj}u);",
+                  f"u{mj} = select(u{mj}, ku{j}, q == {qj}u);", f"z{mj} = select(z{mj}, s{j}, q == {qj}u);"]
+    if flag:
+        lines.append("if (lid == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
+    for m in range(cw):
+        lines.append(f"if (live && c{m} < nb) {{ a[rb + c{m}] = select({T}(0.0), v{m}, c{m} <= i); }}")
+    lines.append("if (p.inv != 0u) {")  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
+    lines += [f"    ws[b * p.wss + i * {sb}u + c{m}] = u{m} / z{m};" for m in range(cw)]
+    lines.append("}")
+    return "\n".join("        " + line for line in lines)
+
+
+@functools.lru_cache(maxsize=None)
+def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1)) -> str:
     """linalg_chol_inv.wgsl's INVERSE: invocation i solves L11 x = e_i from ``sh`` (column i of L11^-1) and stores
     it as row i of W in ``ws``; empty with GJ (the factor's steps made W); RECIP: the diagonal's reciprocals
     (off the chain) and multiplications."""
@@ -384,14 +445,17 @@ def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: i
     T = d.wgsl
     side = _bucket(nb)
     opts = _chol_inv_opts()
+    split = _chol_inv_split(side, opts)
 
     def build() -> launch.Kernel:
+        factor = chol_inv_split_body(T, side, split, opts) if split > 1 else chol_inv_factor_body(T, side, opts)
         return launch.Kernel("linalg_chol_inv.wgsl", (launch.write("a", f"array<{T}>"),
                                                       launch.write("info", "array<u32>"),
                                                       launch.write("ws", f"array<{T}>")),
-                             dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=2 * side, SH_LEN=side * side,
-                                  FACTOR=chol_inv_factor_body(T, side, opts),
-                                  INVERSE=chol_inv_inverse_body(T, side, opts)), workgroup=side)
+                             dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=(4 if split > 1 else 2) * side,
+                                  SH_LEN=side * side if split == 1 else 1, FACTOR=factor,
+                                  INVERSE="" if split > 1 else chol_inv_inverse_body(T, side, opts)),
+                             workgroup=side * split)
     params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse and CHOL_INV_PART != "factor"), 0, 0)
     compiled = launch.compile(device, ("linalg_chol_inv", d.name, side, opts), build, checks=not CHOL_INV_UNCHECKED)
     launch.dispatch(device, compiled, [m.buffer_for_write() for m in (a.mirror, info.mirror, ws)], params,
