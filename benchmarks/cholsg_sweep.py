@@ -1,6 +1,6 @@
 """Cholesky's diagonal-block kernel (``cholesky_inv``, ``shaders/linalg_chol_inv.wgsl``) alone and in the whole call,
 for every setting of its code generator's knobs (``kernels/linalg_factor.py`` CHOL_INV_GJ, CHOL_INV_RECIP,
-CHOL_INV_SQRT, CHOL_INV_FLAG, CHOL_INV_UNCHECKED; CHOL_INV_PART for the timing-only halves), next to torch
+CHOL_INV_SQRT, CHOL_INV_FLAG, CHOL_INV_UNCHECKED, CHOL_INV_SPLIT; CHOL_INV_PART for the timing-only halves), next to torch
 (cuSOLVER) in the same process.
 
     python -m benchmarks.cholsg_sweep              # n = 4096 (the GPU run, ~1 min on an H100/H200)
@@ -51,6 +51,11 @@ VARIANTS: dict[str, tuple[dict, bool]] = {
     "gj+fast+flag": ({("K", "CHOL_INV_GJ"): True, ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True},
                      False),
     "gj+unchecked": ({("K", "CHOL_INV_GJ"): True, ("K", "CHOL_INV_UNCHECKED"): True}, False),
+    # several invocations a row (a warp a part at SB = 32; the GJ inverse): shorter FMA chains a step
+    "split4": ({("K", "CHOL_INV_SPLIT"): 4}, False),
+    "split2+lean": ({("K", "CHOL_INV_SPLIT"): 2, **LEAN}, False),
+    "split4+lean": ({("K", "CHOL_INV_SPLIT"): 4, **LEAN}, False),
+    "split8+lean": ({("K", "CHOL_INV_SPLIT"): 8, **LEAN}, False),
 }
 
 EMPTY = """@group(0) @binding(0) var<storage, read_write> x: array<f32>;
