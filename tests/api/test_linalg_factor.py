@@ -1005,6 +1005,23 @@ def test_chol_inv_codegen_knobs(blocked, monkeypatch, dt, gen):
     assert chol_within_bound(wg.linalg.cholesky(wg.asarray(s)).numpy(), s, 40, dt)
 
 
+def test_chol_inv_codegen_knobs_replay(blocked, monkeypatch):
+    # the code generator's knobs are part of REPLAY's recipe key: a knob changed after a recorded call records anew
+    # (its kernels launched), never replays the other setting's kernels
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    calls = []
+    f = K.cholesky_inv
+    monkeypatch.setattr(K, "cholesky_inv", lambda *a, **kw: (calls.append(K._chol_inv_opts()), f(*a, **kw))[1])
+    s = spd(np.random.default_rng(9), (20, 20), np.float32)
+    for gj in (False, True, True):
+        monkeypatch.setattr(K, "CHOL_INV_GJ", gj)
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert chol_within_bound(L, s, 20, np.float32)
+    assert {c[0] for c in calls} == {False, True} and sum(len(c) for c in F._recipes.values()) == 2
+
+
 def dt_wgsl(dt) -> str:
     return "f32" if dt == np.float32 else "f64"
 
