@@ -30,6 +30,9 @@ import time
 
 import numpy as np
 
+from benchmarks.linalg_big import _inputs, _time as _best
+from benchmarks.linbig_sweep import knobs
+
 BASE = {("K", "CHOL_INV"): True}  # the GPU default at n >= BIG_N (forced: lavapipe takes the same path)
 GEN = ("CHOL_INV_GJ", "CHOL_INV_RECIP", "CHOL_INV_SQRT", "CHOL_INV_FLAG")
 LEAN = {("K", "CHOL_INV_RECIP"): True, ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True,
@@ -70,46 +73,6 @@ def _modules():
     from wgarray.api.linalg import factor
     from wgarray.kernels import linalg_factor
     return {"F": factor, "K": linalg_factor}
-
-
-class knobs:
-    """The knob settings in force inside the block (the old values back after)."""
-
-    def __init__(self, settings: dict) -> None:
-        self.settings = settings
-
-    def __enter__(self):
-        mods = _modules()
-        self.saved = {key: getattr(mods[key[0]], key[1]) for key in self.settings}
-        for (m, attr), v in self.settings.items():
-            setattr(mods[m], attr, v)
-
-    def __exit__(self, *exc):
-        mods = _modules()
-        for (m, attr), v in self.saved.items():
-            setattr(mods[m], attr, v)
-
-
-def _inputs(n: int) -> np.ndarray:
-    rng = np.random.default_rng(12)
-    g = (rng.standard_normal((n, n)) / np.sqrt(n)).astype(np.float32)
-    return (g @ g.T + np.eye(n, dtype=np.float32)).astype(np.float32)
-
-
-def _best(fn, sync, reps: int, budget: float) -> float:
-    """Best seconds of ``fn(); sync()`` after a warm-up, at most ``reps`` samples within ``budget`` s."""
-    fn()
-    sync()
-    best = float("inf")
-    start = time.perf_counter()
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        sync()
-        best = min(best, time.perf_counter() - t)
-        if time.perf_counter() - start > budget:
-            break
-    return best
 
 
 def _recorded(dev, n: int, nb: int, empty: bool) -> list:
@@ -199,7 +162,7 @@ def main(argv=None) -> None:
     if n < F.BIG_N:  # the 4096 plan (128-wide panels of 32-wide diagonal blocks) at a small n
         base[("F", "BIG_N")] = min(n, 128)
     t0 = time.perf_counter()
-    s = _inputs(n)
+    s = _inputs(n)[1]
     sw = wg.asarray(s)
     t_t = _torch_ms(s, args.reps, args.budget)
     nb = K.chol_inv_inner(True)
