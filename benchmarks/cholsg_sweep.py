@@ -4,7 +4,8 @@ CHOL_INV_SQRT, CHOL_INV_FLAG, CHOL_INV_UNCHECKED, CHOL_INV_SPLIT; CHOL_INV_PART 
 (cuSOLVER) in the same process.
 
     python -m benchmarks.cholsg_sweep              # n = 4096 (the GPU run, ~1 min on an H100/H200)
-    python -m benchmarks.cholsg_sweep --small      # n = 256 with 32-wide diagonal blocks as at 4096 (lavapipe)
+    python -m benchmarks.cholsg_sweep --small      # n = 256 with 32-wide diagonal blocks as at 4096 (lavapipe; the
+                                                   # *i64 variants only when named: minutes to compile there)
 
 Why: linbig_sweep's phase table gave cholesky_inv 34.9 us a launch (128 launches at n = 4096, 51% of the call) where
 its instructions say well under 10 us; but that table replays each phase through the Python drivers (~30 us of host
@@ -59,6 +60,11 @@ VARIANTS: dict[str, tuple[dict, bool]] = {
     "split2+lean": ({("K", "CHOL_INV_SPLIT"): 2, **LEAN}, False),
     "split4+lean": ({("K", "CHOL_INV_SPLIT"): 4, **LEAN}, False),
     "split8+lean": ({("K", "CHOL_INV_SPLIT"): 8, **LEAN}, False),
+    # 64-wide diagonal blocks (half the cholesky_inv / cholesky_apply launches; lost with the old kernel: H100 9.19 against
+    # 8.62 ms): us/launch is then a 64-wide block's
+    "i64": ({("K", "CHOL_INV_INNER_BIG"): 64}, False),
+    "gj+lean+i64": ({("K", "CHOL_INV_GJ"): True, **LEAN, ("K", "CHOL_INV_INNER_BIG"): 64}, False),
+    "split4+lean+i64": ({("K", "CHOL_INV_SPLIT"): 4, **LEAN, ("K", "CHOL_INV_INNER_BIG"): 64}, False),
 }
 
 EMPTY = """@group(0) @binding(0) var<storage, read_write> x: array<f32>;
@@ -154,7 +160,8 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     n = args.n or (256 if args.small else 4096)
     chain = args.chain or (1 if args.small else 8)
-    names = args.variants or list(VARIANTS)
+    names = args.variants or [v for v in VARIANTS if not (args.small and v.endswith("i64"))]  # (lavapipe: minutes
+    # to compile a 64-row body)
     import wgarray as wg
     dev = wg.default_device()
     F, K = _modules()["F"], _modules()["K"]
@@ -167,7 +174,7 @@ def main(argv=None) -> None:
     t_t = _torch_ms(s, args.reps, args.budget)
     nb = K.chol_inv_inner(True)
     print(f"device: {dev}\ncholesky n={n} float32, {nb}-wide diagonal blocks ({-(-n // nb)} cholesky_inv launches a "
-          f"call), chain x{chain}: torch " + (f"{t_t:.3f} ms" if t_t else "-"))
+          f"call; *i64: 64-wide, half as many), chain x{chain}: torch " + (f"{t_t:.3f} ms" if t_t else "-"))
     print(f"  {'variant':14} {'us/launch':>10} {'host us':>8} {'call ms':>9} {'vs torch':>9} {'resid':>9}")
     for name in names:
         settings, timing_only = VARIANTS[name]
@@ -177,7 +184,7 @@ def main(argv=None) -> None:
         try:
             with knobs({**base, **settings}):
                 assert F._chol_plan(sw.reshape((1, n, n)))[0] == "inv", "not the CHOL_INV path"
-                rec, keep = _recorded(dev, n, nb, name == "empty")
+                rec, keep = _recorded(dev, n, K.chol_inv_inner(True), name == "empty")
                 us, host = _chain(dev, rec, chain, args.reps, args.budget)
                 del keep
                 if name == "empty":

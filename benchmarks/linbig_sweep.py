@@ -78,6 +78,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_inv_all+gj+lean": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_GJ"): True, **CHOL_LEAN}),
     "chol_split2+lean": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 2, **CHOL_LEAN}),  # 2 / 4 invocations a row (GJ)
     "chol_split4+lean": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 4, **CHOL_LEAN}),
+    "chol_gj+lean+i64": (("cholesky",), {("K", "CHOL_INV_GJ"): True, **CHOL_LEAN, ("K", "CHOL_INV_INNER_BIG"): 64}),
+    "chol_split4+lean+i64": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 4, **CHOL_LEAN, ("K", "CHOL_INV_INNER_BIG"): 64}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
