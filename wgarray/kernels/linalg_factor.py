@@ -341,10 +341,13 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
             lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = v{j} * r{j};"]
         else:
             lines.append(f"let t{j} = v{j} / d{j};")
-        lines += [f"v{c} = v{c} - t{j} * col[{h + c}u];" for c in range(j + 1, sb)]
+        x = (lambda c: f"x{j}_{c}") if gj else (lambda c: f"col[{h + c}u]")  # GJ: each value loaded once, used twice
+        if gj:
+            lines += [f"let x{j}_{c} = col[{h + c}u];" for c in range(j + 1, sb)]
+        lines += [f"v{c} = v{c} - t{j} * {x(c)};" for c in range(j + 1, sb)]
         if gj:
             lines.append(f"let w{j} = u{j} * r{j};" if recip else f"let w{j} = u{j} / d{j};")
-            lines += [f"u{r} = u{r} - col[{h + r}u] * w{j};" for r in range(j + 1, sb)]
+            lines += [f"u{r} = u{r} - {x(r)} * w{j};" for r in range(j + 1, sb)]
         lines += _sqrt_lines(T, j, fast)
         if recip:
             lines += [f"let q{j} = {T}(1.0) / s{j};", f"v{j} = select(v{j} * q{j}, s{j}, i == {j}u);"]
