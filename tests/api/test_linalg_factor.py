@@ -961,6 +961,71 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
         wg.linalg.cholesky(wg.asarray(nan))
 
 
+CHOL_INV_GEN = {"gj": {"CHOL_INV_GJ": True}, "recip": {"CHOL_INV_RECIP": True}, "fast": {"CHOL_INV_SQRT": "fast"},
+                "flag": {"CHOL_INV_FLAG": True}, "unchecked": {"CHOL_INV_UNCHECKED": True},
+                "split4": {"CHOL_INV_SPLIT": 4}, "split2_lean": {"CHOL_INV_SPLIT": 2, "CHOL_INV_RECIP": True,
+                                                                "CHOL_INV_SQRT": "fast", "CHOL_INV_FLAG": True},
+                "all": {"CHOL_INV_GJ": True, "CHOL_INV_RECIP": True, "CHOL_INV_SQRT": "fast", "CHOL_INV_FLAG": True,
+                        "CHOL_INV_UNCHECKED": True}}
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("gen", list(CHOL_INV_GEN))
+def test_chol_inv_codegen_knobs(blocked, monkeypatch, dt, gen):
+    # cholesky_inv's code generator's knobs (cholsg): their own kernels (another compile key, no runtime checks with
+    # UNCHECKED; GJ: W made by the
+    # factor's steps, no INVERSE solve), the default's bounds, zeros above the diagonal, a non-PD member inside a later
+    # diagonal block (NaN, LinAlgError: the failing pivot's flag), a NaN input, an ill-conditioned matrix
+    keys = []
+    compile_ = launch.compile
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
+        keys.append((key, kw.get("checks", True))) if key[0] == "linalg_chol_inv" else None,
+        compile_(d, key, build, **kw))[1])
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(F, "BLOCK", 8)
+    monkeypatch.setattr(F, "REPLAY", False)
+    for attr, v in CHOL_INV_GEN[gen].items():
+        monkeypatch.setattr(K, attr, v)
+    rng = np.random.default_rng(len(gen))
+    for n, batch in ((5, (2,)), (8, ()), (21, (3,))):
+        s = spd(rng, batch + (n, n), dt)
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, n, dt)
+    assert keys and all(k[-1] == K._chol_inv_opts() != (False, False, "cr", False, None, False, 1) for k, _ in keys)
+    assert all(checks == (not K.CHOL_INV_UNCHECKED) for _, checks in keys)
+    body = K.chol_inv_inverse_body(dt_wgsl(dt), 8, K._chol_inv_opts())
+    assert (body == "") == K.CHOL_INV_GJ
+    assert K._chol_inv_split(16, K._chol_inv_opts()) == K.CHOL_INV_SPLIT  # (16: the blocks' side here)
+    check_chol_fails_inside_stack(rng, 20, dt, 13)  # inside the second diagonal block, not its first column
+    nan = spd(rng, (20, 20), dt)
+    nan[11, 9] = nan[9, 11] = np.nan
+    with pytest.raises(np.linalg.LinAlgError):
+        wg.linalg.cholesky(wg.asarray(nan))
+    s = _spd_cond(np.random.default_rng(7), 40, 1e5 if dt == np.float32 else 1e8, dt)
+    assert chol_within_bound(wg.linalg.cholesky(wg.asarray(s)).numpy(), s, 40, dt)
+
+
+def test_chol_inv_codegen_knobs_replay(blocked, monkeypatch):
+    # the code generator's knobs are part of REPLAY's recipe key: a knob changed after a recorded call records anew
+    # (its kernels launched), never replays the other setting's kernels
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    calls = []
+    f = K.cholesky_inv
+    monkeypatch.setattr(K, "cholesky_inv", lambda *a, **kw: (calls.append(K._chol_inv_opts()), f(*a, **kw))[1])
+    s = spd(np.random.default_rng(9), (20, 20), np.float32)
+    for gj in (False, True, True):
+        monkeypatch.setattr(K, "CHOL_INV_GJ", gj)
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert chol_within_bound(L, s, 20, np.float32)
+    assert {c[0] for c in calls} == {False, True} and sum(len(c) for c in F._recipes.values()) == 2
+
+
+def dt_wgsl(dt) -> str:
+    return "f32" if dt == np.float32 else "f64"
+
+
 def test_chol_inv_sub_panels(blocked, monkeypatch):
     # panels wider than CHOL_INV_INNER: sub-panels (the last one shorter), each updating the panel's columns right
     # of it, then the whole panel's trailing update; n ending inside a panel and inside a sub-panel

@@ -291,43 +291,194 @@ def chol_inv(device, d: DType, width: int, big: bool = False) -> bool:
             and _chol_apply_rows(device, d, side) > 0)
 
 
+# cholesky_inv's code generator's knobs (cholsg: the diagonal-block kernel is ~35 us a launch on an H100 where its
+# instructions say well under 10; benchmarks/cholsg_sweep.py times each setting alone and linbig_sweep the whole call)
+CHOL_INV_GJ = False  # the inverse carried through the factor's own steps (Gauss-Jordan on [A | I], E's columns in
+# registers: invocation c holds column c of E, updated from the same broadcast column as its row of A), so W = L11^-T
+# needs no second chain of SB dependent steps (nor L11 staged in workgroup memory and another barrier)
+CHOL_INV_RECIP = False  # one reciprocal a step (1 / d_j, 1 / sqrt(d_j)) and multiplications instead of divisions
+CHOL_INV_SQRT = "cr"  # the pivot's square root: "cr" the correctly rounded wg_sqrtcr (integer code with loops and
+# branches on every step), "fast" the device's sqrt with one Newton correction (fma; within an ulp); float64: sqrt
+CHOL_INV_FLAG = False  # a failing pivot kept in a register (branch-free selects) and info written once at the end,
+# instead of a branch on every step
+CHOL_INV_UNCHECKED = False  # the kernel built without naga's runtime checks (every index in range by construction:
+# bounds clamps on each global access and loop bounding in wg_sqrtcr's loops gone), as matmul.UNCHECKED
+CHOL_INV_SPLIT = 1  # invocations a row of the block (> 1: SB * SPLIT invocations, each SB / SPLIT columns of its row
+# and as many rows of E's column: shorter FMA chains a step, one warp a part; implies GJ; ``chol_inv_split_body``)
+CHOL_INV_PART: str | None = None  # timing only (benchmarks/cholsg_sweep.py; answers wrong): "factor" (no inverse),
+# "inverse" (no factor: the block taken as L11 as it lies)
+
+
+def _chol_inv_opts() -> tuple:
+    """The generator's knobs as a tuple (part of the kernel's compile key)."""
+    return (bool(CHOL_INV_GJ), bool(CHOL_INV_RECIP), CHOL_INV_SQRT, bool(CHOL_INV_FLAG), CHOL_INV_PART,
+            bool(CHOL_INV_UNCHECKED), int(CHOL_INV_SPLIT))
+
+
+def _chol_inv_split(side: int, opts: tuple) -> int:
+    """Invocations a row of cholesky_inv's workgroup for a block of ``side``: CHOL_INV_SPLIT where it divides side
+    (and not for the timing-only inverse half), else 1."""
+    split = opts[6]
+    return split if split > 1 and side % split == 0 and opts[4] != "inverse" else 1
+
+
+def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
+    """WGSL defining s{j} = sqrt(d{j}): correctly rounded, or (``fast``, float32) the device's sqrt and one Newton
+    step on the fma residual (the plain sqrt kept where that step is NaN: d = 0, inf, or negative)."""
+    if not fast or T != "f32":
+        return [f"let s{j} = wg_sqrtcr_{T}(d{j});"]
+    return [f"let g{j} = sqrt(d{j});", f"let n{j} = fma(fma(-g{j}, g{j}, d{j}), {T}(0.5) / g{j}, g{j});",
+            f"let s{j} = select(g{j}, n{j}, n{j} == n{j});"]
+
+
 @functools.lru_cache(maxsize=None)
-def chol_inv_factor_body(T: str, sb: int) -> str:
+def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1)) -> str:
     """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
-    each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``."""
+    each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``.  ``opts``
+    (``_chol_inv_opts``): with GJ also column i of E (u0 .. u{sb-1}, from the identity) through the same steps,
+    and W's row i (u_r / sqrt(d_r)) stored into ``ws`` (INVERSE is then empty)."""
+    gj, recip, sq, flag, part = opts[:5]
+    fast = sq == "fast"
     lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), a[rb + min({c}u, nb - 1u)], "
              f"live && {c}u <= i);" for c in range(sb)]
+    if gj:
+        lines += [f"var u{r} = select({T}(0.0), {T}(1.0), i == {r}u);" for r in range(sb)]
+    if flag:
+        lines.append("var fail = 0u;")
+    for j in range(sb if part != "inverse" else 0):
+        h = (j % 2) * sb
+        lines += [f"col[{h}u + i] = v{j};", "workgroupBarrier();", f"let d{j} = col[{h + j}u];"]
+        if flag:
+            lines.append(f"fail = select(fail, k0 + {j + 1}u, (fail == 0u) & ({j}u < nb) & !(d{j} > {T}(0.0)));")
+        else:
+            lines.append(f"if (i == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
+                         f"{{ info[b] = k0 + {j + 1}u; }}")
+        if recip:
+            lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = v{j} * r{j};"]
+        else:
+            lines.append(f"let t{j} = v{j} / d{j};")
+        x = (lambda c: f"x{j}_{c}") if gj else (lambda c: f"col[{h + c}u]")  # GJ: each value loaded once, used twice
+        if gj:
+            lines += [f"let x{j}_{c} = col[{h + c}u];" for c in range(j + 1, sb)]
+        lines += [f"v{c} = v{c} - t{j} * {x(c)};" for c in range(j + 1, sb)]
+        if gj:
+            lines.append(f"let w{j} = u{j} * r{j};" if recip else f"let w{j} = u{j} / d{j};")
+            lines += [f"u{r} = u{r} - {x(r)} * w{j};" for r in range(j + 1, sb)]
+        lines += _sqrt_lines(T, j, fast)
+        if recip:
+            lines += [f"let q{j} = {T}(1.0) / s{j};", f"v{j} = select(v{j} * q{j}, s{j}, i == {j}u);"]
+        else:
+            lines.append(f"v{j} = select(v{j} / s{j}, s{j}, i == {j}u);")
+    if flag:
+        lines.append("if (i == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
+    staged = not gj or part == "inverse"  # sh: L11 for INVERSE's solve (GJ made W already)
+    for c in range(sb):
+        lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);"] + [f"sh[i * {sb}u + {c}u] = o{c};"] * staged + [
+            f"if (live && {c}u < nb) {{ a[rb + {c}u] = o{c}; }}"]
+    if gj and part != "inverse":  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
+        lines.append("if (p.inv != 0u) {")
+        lines += [f"    ws[b * p.wss + i * {sb}u + {r}u] = " + (f"u{r} * q{r};" if recip else f"u{r} / s{r};")
+                  for r in range(sb)]
+        lines.append("}")
+    return "\n".join("        " + line for line in lines)
+
+
+@functools.lru_cache(maxsize=None)
+def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple) -> str:
+    """linalg_chol_inv.wgsl's FACTOR with ``split`` invocations a row (CHOL_INV_SPLIT; GJ always): invocation (i, q)
+    (i = lid % SB, q = lid / SB: a warp a part for SB = 32) holds columns q cw .. q cw + cw - 1 (cw = sb / split) of
+    row i of the block in v0 .. v{cw-1} and the same rows of column i of E in u0 .., and per step j the part owning
+    column j (q_j = j / cw, a uniform branch) hands on row i's column-j value (zero above the diagonal: the update
+    then leaves finished columns alone without a test) and E's row j; after the barrier every part updates its cw
+    columns (the owner's column j and E row j restored: their values are the step's results, not updated)."""
+    _, recip, sq, flag, _ = opts[:5]
+    fast = sq == "fast"
+    cw = sb // split
+    e0 = 2 * sb  # E's rows handed on: col[e0 + h + i]
+    lines = [f"let c{m} = q * {cw}u + {m}u;" for m in range(cw)]
+    lines += [f"var v{m} = select(select({T}(0.0), {T}(1.0), i == c{m}), a[rb + min(c{m}, nb - 1u)], "
+              f"live && c{m} <= i);" for m in range(cw)]
+    lines += [f"var u{m} = select({T}(0.0), {T}(1.0), i == c{m});" for m in range(cw)]
+    lines += [f"var z{m} = {T}(1.0);" for m in range(cw)]  # sqrt(d) of the E row u{m} holds
+    if flag:
+        lines.append("var fail = 0u;")
     for j in range(sb):
         h = (j % 2) * sb
-        lines += [f"col[{h}u + i] = v{j};", "workgroupBarrier();", f"let d{j} = col[{h + j}u];",
-                  f"if (i == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) {{ info[b] = k0 + {j + 1}u; }}",
-                  f"let t{j} = v{j} / d{j};"]
-        lines += [f"v{c} = v{c} - t{j} * col[{h + c}u];" for c in range(j + 1, sb)]
-        lines += [f"let s{j} = wg_sqrtcr_{T}(d{j});", f"v{j} = select(v{j} / s{j}, s{j}, i == {j}u);"]
-    for c in range(sb):
-        lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);", f"sh[i * {sb}u + {c}u] = o{c};",
-                  f"if (live && {c}u < nb) {{ a[rb + {c}u] = o{c}; }}"]
+        qj, mj = divmod(j, cw)
+        lines += [f"if (q == {qj}u) {{ col[{h}u + i] = select({T}(0.0), v{mj}, i >= {j}u); "
+                  f"col[{e0 + h}u + i] = u{mj}; }}", "workgroupBarrier();", f"let d{j} = col[{h + j}u];"]
+        if flag:
+            lines.append(f"fail = select(fail, k0 + {j + 1}u, (fail == 0u) & ({j}u < nb) & !(d{j} > {T}(0.0)));")
+        else:
+            lines.append(f"if (lid == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
+                         f"{{ info[b] = k0 + {j + 1}u; }}")
+        lines.append(f"let a{j} = col[{h}u + i];")
+        if recip:
+            lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = a{j} * r{j};", f"let w{j} = col[{e0 + h}u + i] * r{j};"]
+        else:
+            lines += [f"let t{j} = a{j} / d{j};", f"let w{j} = col[{e0 + h}u + i] / d{j};"]
+        lines.append(f"let ku{j} = u{mj};")
+        lines += [f"let x{j}_{m} = col[{h}u + c{m}];" for m in range(cw)]
+        lines += [f"v{m} = v{m} - t{j} * x{j}_{m};" for m in range(cw)]
+        lines += [f"u{m} = u{m} - x{j}_{m} * w{j};" for m in range(cw)]
+        lines += _sqrt_lines(T, j, fast)
+        scaled = f"a{j} * ({T}(1.0) / s{j})" if recip else f"a{j} / s{j}"
+        lines += [f"v{mj} = select(v{mj}, select({scaled}, s{j}, i == {j}u), q == {qj}u);",
+                  f"u{mj} = select(u{mj}, ku{j}, q == {qj}u);", f"z{mj} = select(z{mj}, s{j}, q == {qj}u);"]
+    if flag:
+        lines.append("if (lid == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
+    for m in range(cw):
+        lines.append(f"if (live && c{m} < nb) {{ a[rb + c{m}] = select({T}(0.0), v{m}, c{m} <= i); }}")
+    lines.append("if (p.inv != 0u) {")  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
+    lines += [f"    ws[b * p.wss + i * {sb}u + c{m}] = u{m} / z{m};" for m in range(cw)]
+    lines.append("}")
+    return "\n".join("        " + line for line in lines)
+
+
+@functools.lru_cache(maxsize=None)
+def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1)) -> str:
+    """linalg_chol_inv.wgsl's INVERSE: invocation i solves L11 x = e_i from ``sh`` (column i of L11^-1) and stores
+    it as row i of W in ``ws``; empty with GJ (the factor's steps made W); RECIP: the diagonal's reciprocals
+    (off the chain) and multiplications."""
+    gj, recip, _, _, part = opts[:5]
+    if gj and part != "inverse":
+        return ""
+    t_at = f"sh[{{r}}u * {sb}u + {{q}}u]"
+    if not recip:
+        return reg_solve(T, sb, True, False, t_at, f"select({T}(0.0), {T}(1.0), i == {{r}}u)",
+                         f"ws[wb + i * {sb}u + {{r}}u] = v{{r}};")
+    lines = [f"var v{r} = select({T}(0.0), {T}(1.0), i == {r}u);" for r in range(sb)]
+    lines += [f"let e{q} = {T}(1.0) / {t_at.format(r=q, q=q)};" for q in range(sb)]
+    for q in range(sb):
+        lines.append(f"v{q} = v{q} * e{q};")
+        lines += [f"v{r} = v{r} - {t_at.format(r=r, q=q)} * v{q};" for r in range(q + 1, sb)]
+    lines += [f"ws[wb + i * {sb}u + {r}u] = v{r};" for r in range(sb)]
     return "\n".join("        " + line for line in lines)
 
 
 def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, inverse: bool) -> None:
     """Factor the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` in place (its upper
     triangle zeroed) and, with ``inverse``, write W = L11^-T (side x side, padded with the identity) into ``ws``
-    (``linalg_chol_inv.wgsl``; one workgroup a matrix)."""
+    (``linalg_chol_inv.wgsl``; one workgroup a matrix; the CHOL_INV_* knobs shape its code)."""
     d = a.dtype
     T = d.wgsl
     side = _bucket(nb)
+    opts = _chol_inv_opts()
+    split = _chol_inv_split(side, opts)
 
     def build() -> launch.Kernel:
-        inverse_body = reg_solve(T, side, True, False, f"sh[{{r}}u * {side}u + {{q}}u]",
-                                 f"select({T}(0.0), {T}(1.0), i == {{r}}u)", f"ws[wb + i * {side}u + {{r}}u] = v{{r}};")
+        factor = chol_inv_split_body(T, side, split, opts) if split > 1 else chol_inv_factor_body(T, side, opts)
         return launch.Kernel("linalg_chol_inv.wgsl", (launch.write("a", f"array<{T}>"),
                                                       launch.write("info", "array<u32>"),
                                                       launch.write("ws", f"array<{T}>")),
-                             dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=2 * side, SH_LEN=side * side,
-                                  FACTOR=chol_inv_factor_body(T, side), INVERSE=inverse_body), workgroup=side)
-    params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse), 0, 0)
-    _run_mirrors(device, ("linalg_chol_inv", d.name, side), build, [a.mirror, info.mirror, ws], params, batch)
+                             dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=(4 if split > 1 else 2) * side,
+                                  SH_LEN=side * side if split == 1 else 1, FACTOR=factor,
+                                  INVERSE="" if split > 1 else chol_inv_inverse_body(T, side, opts)),
+                             workgroup=side * split)
+    params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse and CHOL_INV_PART != "factor"), 0, 0)
+    compiled = launch.compile(device, ("linalg_chol_inv", d.name, side, opts), build, checks=not CHOL_INV_UNCHECKED)
+    launch.dispatch(device, compiled, [m.buffer_for_write() for m in (a.mirror, info.mirror, ws)], params,
+                    workgroups=batch)
 
 
 @functools.lru_cache(maxsize=None)

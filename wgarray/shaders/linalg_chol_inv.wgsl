@@ -29,7 +29,8 @@ var<workgroup> col: array<${T}, ${COL_LEN}>;
 var<workgroup> sh: array<${T}, ${SH_LEN}>;
 
 ${ENTRY}
-    let i = lid;
+    let i = lid % SB;  // the row (with linalg_factor.CHOL_INV_SPLIT parts: q the part)
+    let q = lid / SB;
     let b = group_index;
     if (b >= p.batch) {
         return;  // whole workgroups only: the barriers below stay uniform
