@@ -1,0 +1,69 @@
+// Apply LU row swaps (pivots j0 .. j0 + cnt - 1, in order, or the last first with ``reverse``) to the columns of a
+// strided view of a stack of matrices in workgroup memory (linalg_lu_swap.wgsl's laswp without its dependent
+// global loads and stores): one workgroup ${C} columns of one matrix; the rows j0 .. rows - 1 of its columns loaded
+// into ``col`` (cooperatively), the pivots streamed through ``pv`` a chunk of ${CHUNK} at a time (a barrier a
+// chunk), the swaps done there by one invocation a column, the columns stored back (cooperatively).
+struct Params {
+    j0: u32,
+    cnt: u32,
+    ncol: u32,
+    batch: u32,
+    rows: u32,  // rows of the view (every pivot of the range is below it)
+    off: u32,
+    rs: u32,
+    cs: u32,
+    bs: u32,
+    pn: u32,  // pivots a matrix (its n)
+    reverse: u32,  // 1: the pivots last first (the inverse permutation)
+}
+
+${BINDINGS}
+
+var<workgroup> col: array<${T}, ${LEN}>;  // column q's row j0 + i at q * ${STRIDE} + i (an odd stride: columns apart by a bank)
+var<workgroup> pv: array<u32, ${CHUNK}>;
+
+${ENTRY}
+    let groups = (p.ncol + ${C}u - 1u) / ${C}u;  // column groups a matrix
+    let z = group_index / groups;
+    let c0 = (group_index % groups) * ${C}u;
+    if (z >= p.batch) {
+        return;  // the whole workgroup (uniform)
+    }
+    let h = p.rows - p.j0;  // rows held a column
+    let nc = min(${C}u, p.ncol - c0);  // columns of this group
+    let base = p.off + z * p.bs + c0 * p.cs + p.j0 * p.rs;
+    for (var e = lid; e < nc * h; e = e + ${WG}u) {
+        let q = e / h;
+        let i = e % h;
+        col[q * ${STRIDE}u + i] = x[base + q * p.cs + i * p.rs];
+    }
+    for (var s0 = 0u; s0 < p.cnt; s0 = s0 + ${CHUNK}u) {
+        let m = min(${CHUNK}u, p.cnt - s0);
+        workgroupBarrier();  // the loads (first) or the previous chunk's swaps done with pv
+        for (var t = lid; t < m; t = t + ${WG}u) {
+            let s = s0 + t;
+            let j = select(p.j0 + s, p.j0 + p.cnt - 1u - s, p.reverse != 0u);
+            pv[t] = piv[z * p.pn + j] - p.j0;
+        }
+        workgroupBarrier();
+        if (lid < nc) {
+            let cb = lid * ${STRIDE}u;
+            for (var t = 0u; t < m; t = t + 1u) {
+                let s = s0 + t;
+                let j = select(s, p.cnt - 1u - s, p.reverse != 0u);
+                let r = pv[t];
+                if (r != j && r < h) {
+                    let v = col[cb + j];
+                    col[cb + j] = col[cb + r];
+                    col[cb + r] = v;
+                }
+            }
+        }
+    }
+    workgroupBarrier();
+    for (var e = lid; e < nc * h; e = e + ${WG}u) {
+        let q = e / h;
+        let i = e % h;
+        x[base + q * p.cs + i * p.rs] = col[q * ${STRIDE}u + i];
+    }
+}
