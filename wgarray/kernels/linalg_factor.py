@@ -598,13 +598,17 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
 
 SWAP_SHARED: bool | None = None  # ``swap`` in workgroup memory (linalg_lu_swap_shared.wgsl: a workgroup's columns
 # loaded once, the pivots streamed in chunks, the swaps there, the columns stored once) where its columns fit the
-# device's workgroup memory (and no columns are skipped); None / True: so; False: always the global-memory kernel
+# device's workgroup memory (and no columns are skipped); True: so; None: so on GPUs (lavapipe: slower, 256
+# invocations of a CPU workgroup waiting at a barrier while one swaps); False: always the global-memory kernel
 # (linalg_lu_swap.wgsl: one invocation a column, every swap a dependent pair of global loads and stores: 501 us of
 # solve 4096's 29.4 ms on an H100, 16 right-hand sides).  Bit for bit the same results (values are only moved).
+SWAP_PERM_SHARED: bool | None = None  # the shared kernel's PERM form (the swaps once a workgroup on the row indices,
+# then its columns permuted one after the other by all its invocations) rather than one invocation a column swapping
+# in place; None: PERM where the stack has more columns than SWAP_SPREAD (inv's n; solve's few columns: in place)
 SWAP_COLS: int | None = None  # columns a workgroup of the shared kernel (None: as many as fit, fewer where the
-# stack has few columns, so that the workgroups spread over the device)
+# stack has few columns, so that the workgroups spread over the device; PERM: the columns over SWAP_SPREAD groups)
 SWAP_CHUNK = 256  # pivots a chunk of the shared kernel (and its invocations)
-SWAP_SPREAD = 256  # the shared kernel's workgroups wanted at least (SWAP_COLS None): its columns a workgroup shrink
+SWAP_SPREAD = 256  # the shared kernel's workgroups wanted at least (SWAP_COLS None)
 
 
 def _swap_stride(h: int) -> int:
@@ -613,19 +617,27 @@ def _swap_stride(h: int) -> int:
     return -(-h // 64) * 64 + 1
 
 
-def swap_shared_cols(device, d: DType, h: int, ncol: int, batch: int) -> int:
-    """Columns a workgroup of the shared swap kernel for views of h rows (the pivots' range to the last row) and
-    ncol columns in a stack of ``batch``: 0 where SWAP_SHARED is False or one column does not fit workgroup memory
-    (then the global-memory kernel)."""
-    if SWAP_SHARED is False or h <= 0:
-        return 0
+def swap_shared_cols(device, d: DType, h: int, ncol: int, batch: int) -> tuple[int, bool]:
+    """(columns a workgroup, PERM) of the shared swap kernel for views of h rows (the pivots' range to the last
+    row) and ncol columns in a stack of ``batch``: columns 0 where SWAP_SHARED is off (None: on GPUs) or its arrays
+    do not fit workgroup memory (then the global-memory kernel)."""
+    on = _reg_default(device) if SWAP_SHARED is None else bool(SWAP_SHARED)
+    if not on or h <= 0:
+        return 0, False
     room = device.properties.limits.max_compute_workgroup_storage_size - SWAP_CHUNK * 4
-    fit = min(room // (_swap_stride(h) * d.device_itemsize), ncol, SWAP_CHUNK)
+    stride = _swap_stride(h)
+    perm = ncol * batch > SWAP_SPREAD if SWAP_PERM_SHARED is None else bool(SWAP_PERM_SHARED)
+    if perm:
+        if stride * (d.device_itemsize + 4) > room:
+            return 0, False
+        cols = -(-ncol * batch // SWAP_SPREAD) if SWAP_COLS is None else SWAP_COLS
+        return max(1, min(cols, ncol)), True
+    fit = min(room // (stride * d.device_itemsize), ncol, SWAP_CHUNK)
     if fit <= 0:
-        return 0
+        return 0, False
     if SWAP_COLS is not None:
-        return max(1, min(SWAP_COLS, fit))
-    return max(1, min(fit, ncol * batch // SWAP_SPREAD))
+        return max(1, min(SWAP_COLS, fit)), False
+    return max(1, min(fit, ncol * batch // SWAP_SPREAD)), False
 
 
 def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = (0, 0),
@@ -639,17 +651,18 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
         return
     d = x.dtype
     bs, rs, cs = x.strides
-    cols = swap_shared_cols(device, d, rows - j0, ncol, batch) if skip[0] >= skip[1] else 0
+    cols, perm = swap_shared_cols(device, d, rows - j0, ncol, batch) if skip[0] >= skip[1] else (0, False)
     if cols:
         stride = _swap_stride(rows - j0)
 
         def build_shared() -> launch.Kernel:
             return launch.Kernel("linalg_lu_swap_shared.wgsl", (launch.read("piv", "array<u32>"),
                                                                 launch.write("x", f"array<{d.wgsl}>")),
-                                 dict(T=d.wgsl, C=cols, STRIDE=stride, LEN=cols * stride, CHUNK=SWAP_CHUNK),
+                                 dict(T=d.wgsl, C=cols, STRIDE=stride, LEN=stride if perm else cols * stride,
+                                      CHUNK=SWAP_CHUNK, PERM="true" if perm else "false", PM_LEN=stride if perm else 1),
                                  workgroup=SWAP_CHUNK)
         params = layout.u32s(j0, cnt, ncol, batch, rows, x.offset, rs, cs, bs, n_piv, int(reverse))
-        _run(device, ("linalg_swap_shared", d.name, cols, stride, SWAP_CHUNK), build_shared, [piv, x], params,
+        _run(device, ("linalg_swap_shared", d.name, cols, stride, SWAP_CHUNK, perm), build_shared, [piv, x], params,
              math.ceil(ncol / cols) * batch)
         return
 

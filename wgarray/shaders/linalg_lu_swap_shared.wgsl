@@ -3,6 +3,9 @@
 // global loads and stores): one workgroup ${C} columns of one matrix; the rows j0 .. rows - 1 of its columns loaded
 // into ``col`` (cooperatively), the pivots streamed through ``pv`` a chunk of ${CHUNK} at a time (a barrier a
 // chunk), the swaps done there by one invocation a column, the columns stored back (cooperatively).
+// PERM: the swaps done once, by one invocation, on the row indices ``pm`` (the permutation: row i's value comes from
+// row pm[i]), then the group's columns one after the other loaded into ``col`` and stored permuted by all the
+// invocations (the serial chain once a workgroup, not once a column: a workgroup takes many columns).
 struct Params {
     j0: u32,
     cnt: u32,
@@ -21,6 +24,7 @@ ${BINDINGS}
 
 var<workgroup> col: array<${T}, ${LEN}>;  // column q's row j0 + i at q * ${STRIDE} + i (an odd stride: columns apart by a bank)
 var<workgroup> pv: array<u32, ${CHUNK}>;
+var<workgroup> pm: array<u32, ${PM_LEN}>;
 
 ${ENTRY}
     let groups = (p.ncol + ${C}u - 1u) / ${C}u;  // column groups a matrix
@@ -32,6 +36,44 @@ ${ENTRY}
     let h = p.rows - p.j0;  // rows held a column
     let nc = min(${C}u, p.ncol - c0);  // columns of this group
     let base = p.off + z * p.bs + c0 * p.cs + p.j0 * p.rs;
+    if (${PERM}) {
+        for (var i = lid; i < h; i = i + ${WG}u) {
+            pm[i] = i;
+        }
+        for (var s0 = 0u; s0 < p.cnt; s0 = s0 + ${CHUNK}u) {
+            let m = min(${CHUNK}u, p.cnt - s0);
+            workgroupBarrier();
+            for (var t = lid; t < m; t = t + ${WG}u) {
+                let s = s0 + t;
+                let j = select(p.j0 + s, p.j0 + p.cnt - 1u - s, p.reverse != 0u);
+                pv[t] = piv[z * p.pn + j] - p.j0;
+            }
+            workgroupBarrier();
+            if (lid == 0u) {
+                for (var t = 0u; t < m; t = t + 1u) {
+                    let s = s0 + t;
+                    let j = select(s, p.cnt - 1u - s, p.reverse != 0u);
+                    let r = pv[t];
+                    if (r != j && r < h) {
+                        let v = pm[j];
+                        pm[j] = pm[r];
+                        pm[r] = v;
+                    }
+                }
+            }
+        }
+        for (var q = 0u; q < nc; q = q + 1u) {
+            workgroupBarrier();  // pm done (first), or the previous column's stores done with col
+            for (var i = lid; i < h; i = i + ${WG}u) {
+                col[i] = x[base + q * p.cs + i * p.rs];
+            }
+            workgroupBarrier();
+            for (var i = lid; i < h; i = i + ${WG}u) {
+                x[base + q * p.cs + i * p.rs] = col[pm[i]];
+            }
+        }
+        return;
+    }
     for (var e = lid; e < nc * h; e = e + ${WG}u) {
         let q = e / h;
         let i = e % h;
