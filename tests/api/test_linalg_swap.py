@@ -1,5 +1,5 @@
 """kernels.linalg_factor.swap (LAPACK's laswp on the right-hand sides): the workgroup-memory kernel
-(``SWAP_SHARED``, linalg_lu_swap_shared.wgsl) against the global-memory one and numpy, bit for bit (values only
+(``SWAP_SHARED``, linalg_lu_swap.wgsl's SHARED form) against the global-memory one and numpy, bit for bit (values only
 move), on stacks, float32 / float64, in order and reversed, on strided views (inv's x.mT), sub-ranges of the pivots,
 column counts not a multiple of a workgroup's; and the fallback where a column does not fit workgroup memory."""
 from __future__ import annotations

@@ -596,11 +596,11 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     _run(device, key, build, [b] if same else [t, b], params, math.ceil(ncol / WG) * batch)
 
 
-SWAP_SHARED: bool | None = None  # ``swap`` in workgroup memory (linalg_lu_swap_shared.wgsl: a workgroup's columns
-# loaded once, the pivots streamed in chunks, the swaps there, the columns stored once) where its columns fit the
+SWAP_SHARED: bool | None = None  # ``swap`` in workgroup memory (linalg_lu_swap.wgsl's SHARED form: a workgroup's
+# columns loaded once, the pivots streamed in chunks, the swaps there, the columns stored once) where its columns fit the
 # device's workgroup memory (and no columns are skipped); True: so; None: so on GPUs (lavapipe: slower, 256
 # invocations of a CPU workgroup waiting at a barrier while one swaps); False: always the global-memory kernel
-# (linalg_lu_swap.wgsl: one invocation a column, every swap a dependent pair of global loads and stores: 501 us of
+# (its global form: one invocation a column, every swap a dependent pair of global loads and stores: 501 us of
 # solve 4096's 29.4 ms on an H100, 16 right-hand sides).  Bit for bit the same results (values are only moved).
 SWAP_PERM_SHARED: bool | None = None  # the shared kernel's PERM form (the swaps once a workgroup on the row indices,
 # then its columns permuted one after the other by all its invocations) rather than one invocation a column swapping
@@ -652,26 +652,20 @@ def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = 
     d = x.dtype
     bs, rs, cs = x.strides
     cols, perm = swap_shared_cols(device, d, rows - j0, ncol, batch) if skip[0] >= skip[1] else (0, False)
-    if cols:
-        stride = _swap_stride(rows - j0)
-
-        def build_shared() -> launch.Kernel:
-            return launch.Kernel("linalg_lu_swap_shared.wgsl", (launch.read("piv", "array<u32>"),
-                                                                launch.write("x", f"array<{d.wgsl}>")),
-                                 dict(T=d.wgsl, C=cols, STRIDE=stride, LEN=stride if perm else cols * stride,
-                                      CHUNK=SWAP_CHUNK, PERM="true" if perm else "false", PM_LEN=stride if perm else 1),
-                                 workgroup=SWAP_CHUNK)
-        params = layout.u32s(j0, cnt, ncol, batch, rows, x.offset, rs, cs, bs, n_piv, int(reverse))
-        _run(device, ("linalg_swap_shared", d.name, cols, stride, SWAP_CHUNK, perm), build_shared, [piv, x], params,
-             math.ceil(ncol / cols) * batch)
-        return
+    stride = _swap_stride(rows - j0) if cols else 0
 
     def build() -> launch.Kernel:
         return launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"),
-                                                     launch.write("x", f"array<{d.wgsl}>")), dict(T=d.wgsl),
-                             workgroup=WG)
-    params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
-    _run(device, ("linalg_swap", d.name, WG), build, [piv, x], params, math.ceil(ncol / WG) * batch)
+                                                     launch.write("x", f"array<{d.wgsl}>")), dict(
+            T=d.wgsl, SHARED="true" if cols else "false", C=max(cols, 1), STRIDE=stride,
+            LEN=max(stride if perm else cols * stride, 1), CHUNK=SWAP_CHUNK if cols else 1,
+            PERM="true" if perm else "false", PM_LEN=stride if perm else 1), workgroup=SWAP_CHUNK if cols else WG)
+    params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse), rows)
+    if cols:
+        _run(device, ("linalg_swap_shared", d.name, cols, stride, SWAP_CHUNK, perm), build, [piv, x], params,
+             math.ceil(ncol / cols) * batch)
+    else:
+        _run(device, ("linalg_swap", d.name, WG), build, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
 # -- the substitution one launch a block (lu_subst) --------------------------------------------------------------
