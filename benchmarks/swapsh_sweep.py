@@ -56,17 +56,10 @@ def permutation(piv: np.ndarray, reverse: bool) -> np.ndarray:
 
 
 def best(call, sync, inner: int, reps: int) -> float:
-    """Best seconds a call: ``inner`` calls back to back, then one sync, best of ``reps`` samples (after a warm-up)."""
-    call()
-    sync()
-    out = float("inf")
-    for _ in range(reps):
-        t = time.perf_counter()
-        for _ in range(inner):
-            call()
-        sync()
-        out = min(out, (time.perf_counter() - t) / inner)
-    return out
+    """Best seconds a call: ``inner`` calls back to back, then one sync, best of ``reps`` samples (after a warm-up;
+    wgarray.__main__'s timer)."""
+    from wgarray.__main__ import _time
+    return _time(call, sync, repeat=reps, inner=inner)
 
 
 def torch_gather(x: np.ndarray, perm: np.ndarray, cols: bool, inner: int, reps: int) -> float | None:
