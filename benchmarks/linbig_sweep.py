@@ -106,6 +106,17 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "outer_off": (("solve", "inv"), {("F", "INV_TRI"): False, ("F", "SUBST_OUTER"): 0, ("F", "FACTOR_OUTER"): 0}),
     "subst_outer512": (("inv",), {("F", "SUBST_OUTER"): 512}),
     "subst_outer128": (("inv",), {("F", "SUBST_OUTER"): 128}),
+    # swapsh: solve's / inv's row swaps on the right-hand sides in workgroup memory (K.SWAP_SHARED; None = on GPUs where
+    # a column fits, the default; PERM, K.SWAP_PERM_SHARED None: where the stack has more than SWAP_SPREAD columns, i.e.
+    # inv), the global-memory kernel (the control), the in-place and PERM forms forced, columns a workgroup (K.SWAP_COLS)
+    "swap_shared": (("solve", "inv"), {("K", "SWAP_SHARED"): True}),
+    "swap_shared_off": (("solve", "inv"), {("K", "SWAP_SHARED"): False}),
+    "swap_shared_inplace": (("solve", "inv"), {("K", "SWAP_SHARED"): True, ("K", "SWAP_PERM_SHARED"): False}),
+    "swap_shared_perm": (("solve", "inv"), {("K", "SWAP_SHARED"): True, ("K", "SWAP_PERM_SHARED"): True}),
+    "swap_shared_c1": (("solve", "inv"), {("K", "SWAP_SHARED"): True, ("K", "SWAP_PERM_SHARED"): False,
+                                          ("K", "SWAP_COLS"): 1}),
+    "swap_shared_perm_c4": (("inv",), {("K", "SWAP_SHARED"): True, ("K", "SWAP_PERM_SHARED"): True,
+                                       ("K", "SWAP_COLS"): 4}),
     # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
     "no_replay": (OPS, {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)
@@ -264,6 +275,8 @@ def main(argv=None) -> None:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--budget", type=float, default=1.0, help="seconds a timed row at most (after the warm-up)")
     ap.add_argument("--no-phases", action="store_true")
+    ap.add_argument("--phases-of", nargs="+", default=[], choices=list(VARIANTS),
+                    help="variants whose phases are printed too (besides the default's and the fastest's)")
     ap.add_argument("--max-seconds", type=float, default=130.0,
                     help="the run's time: each size gets a share in proportion to n; past its share, a size's "
                          "remaining variants and phases are skipped (and said so)")
@@ -306,7 +319,8 @@ def main(argv=None) -> None:
                 flag = " (timing only)" if name in TIMING_ONLY else " BAD" if not res < 1e-3 else ""
                 print(f"  {name:20} {ms:>9.2f} {vt} {t_np / ms:>8.3f}x {disp:>6} {host:>8.2f} {res:>9.1e}{flag}")
             best = min((k for k in results if k not in TIMING_ONLY), key=lambda k: results[k][0], default=None)
-            for name in dict.fromkeys(["default"] * bool(default) + [best] * (best is not None)):
+            shown = ["default"] * bool(default) + [best] * (best is not None) + [v for v in args.phases_of if v in results]
+            for name in dict.fromkeys(shown):
                 if args.no_phases or time.perf_counter() - t_start > deadline:
                     break
                 print(f"  phases of {name} ({'label':16} {'calls':>6} {'disp':>6} {'ms/call':>9} "
