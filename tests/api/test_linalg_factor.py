@@ -1350,10 +1350,11 @@ def _tslu_factors(monkeypatch, a, sg):
 
 
 @pytest.mark.parametrize("dt", FLOATS)
-@pytest.mark.parametrize("reg", [False, True])  # (the register body: ~10 s on lavapipe)
-def test_tslu_subgroup_same_bits_as_the_tree(blocked, monkeypatch, dt, reg):
-    # the subgroup argmax picks what the tree picks (largest key, smaller row on ties, NaN below every number):
-    # the factors, the pivots and the info words bit for bit the same, over several leaves and panels
+@pytest.mark.parametrize("reg, final", [(False, False), (True, False), (False, True)])  # (reg: ~10 s on lavapipe)
+def test_tslu_subgroup_same_bits_as_the_tree(blocked, monkeypatch, dt, reg, final):
+    # the subgroup argmax (its winners' reduction by a loop or, TSLU_SG_FINAL, by subgroup operations) picks what the
+    # tree picks (largest key, smaller row on ties, NaN below every number): the factors, the pivots and the info
+    # words bit for bit the same, over several leaves and panels
     dev = wg.default_device()
     if "subgroup" not in dev.features or dev.subgroup_sizes[0] < K.SG_MIN:
         pytest.skip("no subgroup feature on this device")
@@ -1363,6 +1364,7 @@ def test_tslu_subgroup_same_bits_as_the_tree(blocked, monkeypatch, dt, reg):
     monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
         keys.append(key) if key[0].startswith("linalg_tslu") else None, compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "TSLU_REG", reg)
+    monkeypatch.setattr(K, "TSLU_SG_FINAL", final)
     monkeypatch.setattr(K, "tslu_rows", 16 if reg else 12)
     n = 30 if reg else 40
     a = _sg_cases(np.random.default_rng(7), n, dt)
@@ -1370,7 +1372,7 @@ def test_tslu_subgroup_same_bits_as_the_tree(blocked, monkeypatch, dt, reg):
     assert keys and not any(k[-1] for k in keys)
     keys.clear()
     sg = _tslu_factors(monkeypatch, a, True)
-    assert keys and all(k[-1] for k in keys)
+    assert keys and all(k[-1] and k[-2] == final for k in keys)
     for x, y in zip(tree, sg):
         assert x.tobytes() == y.tobytes()
     assert (tree[2] != 0).any()  # the zero and NaN columns were met
