@@ -1356,7 +1356,7 @@ def test_tslu_subgroup_same_bits_as_the_tree(blocked, monkeypatch, dt, reg, fina
     # tree picks (largest key, smaller row on ties, NaN below every number): the factors, the pivots and the info
     # words bit for bit the same, over several leaves and panels
     dev = wg.default_device()
-    if "subgroup" not in dev.features or dev.subgroup_sizes[0] < K.SG_MIN:
+    if "subgroup" not in dev.features:
         pytest.skip("no subgroup feature on this device")
     keys = []
     compile_ = launch.compile
@@ -1379,8 +1379,8 @@ def test_tslu_subgroup_same_bits_as_the_tree(blocked, monkeypatch, dt, reg, fina
 
 
 def test_tslu_subgroup_default_and_fallback(monkeypatch):
-    # None: on with the register tournament where the device has the feature and subgroups of SG_MIN or more; a
-    # device without the feature (or with smaller subgroups) takes the tree whatever the knob says
+    # None: on with the register tournament where the device has the feature and subgroups of SG_MIN or more (True:
+    # with any subgroup size); a device without the feature takes the tree whatever the knob says
     dev = wg.default_device()
 
     class Dev:
@@ -1391,7 +1391,12 @@ def test_tslu_subgroup_default_and_fallback(monkeypatch):
     monkeypatch.setattr(K, "TSLU_SUBGROUP", True)
     assert K.tslu_subgroup(Dev, False)
     Dev.subgroup_sizes = (2, 64)
+    assert K.tslu_subgroup(Dev, True)
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", None)
     assert not K.tslu_subgroup(Dev, True)
+    Dev.subgroup_sizes = (0, 0)  # unknown
+    assert not K.tslu_subgroup(Dev, True)
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", True)
     Dev.subgroup_sizes, Dev.features = (32, 32), frozenset()
     assert not K.tslu_subgroup(Dev, True)
     monkeypatch.setattr(K, "TSLU_SUBGROUP", False)

@@ -441,17 +441,19 @@ def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
 
 TSLU_SUBGROUP: bool | None = None  # the tournament's argmax by subgroup operations (linalg_argmax_sg.wgsl: one barrier
 # a column instead of log2(PANEL_WG) = 8); None: where the register tournament runs (TSLU_REG) and the device has
-# the "subgroup" feature with subgroups of at least SG_MIN invocations; True: wherever the device has it; False: the tree
+# the "subgroup" feature with subgroups of at least SG_MIN invocations; True: wherever the device has the feature
+# (any subgroup size: the winners of up to PANEL_WG subgroups fit red_v / red_i); False: the tree
 TSLU_SG_FINAL = False  # the subgroup argmax reduces the subgroups' winners by subgroup operations too (a subgroup's
 # worth at a time) instead of a loop over them in every invocation
-SG_MIN = 4  # the smallest subgroup the subgroup argmax takes (its PANEL_WG / SG_MIN winners fit red_v / red_i)
+SG_MIN = 4  # the smallest subgroup the default (TSLU_SUBGROUP = None) takes the subgroup argmax with (0: size unknown;
+# smaller subgroups: more winners to reduce after the barrier)
 
 
 def tslu_subgroup(device, reg: bool) -> bool:
     """Whether the tournament's pivot search runs on subgroup operations (TSLU_SUBGROUP) on this device."""
-    want = reg if TSLU_SUBGROUP is None else bool(TSLU_SUBGROUP)
-    lo = getattr(device, "subgroup_sizes", (0, 0))[0]
-    return want and "subgroup" in device.features and lo >= SG_MIN and PANEL_WG % lo == 0
+    if (TSLU_SUBGROUP is not None and not TSLU_SUBGROUP) or "subgroup" not in device.features:
+        return False
+    return TSLU_SUBGROUP is not None or (reg and getattr(device, "subgroup_sizes", (0, 0))[0] >= SG_MIN)
 
 
 def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False, sg: bool = False,
