@@ -37,6 +37,10 @@ from BIG_N on; phase "...:update_outer": their GEMMs with k > 64) against the ol
 subst_outer_step_off, factor_outer_off, and outer_off (all of them off: the default before invsub).  A control faster
 than "default" at a size -> that knob off there (FACTOR_OUTER is off below BIG_N already); subst_outer512 /
 subst_outer128: another outer height (factor.SUBST_OUTER).
+tslu_sg / tslu_sg_off: the tournament's argmax by subgroup operations forced on / off (``kernels/linalg_factor.py``
+TSLU_SUBGROUP; the "tslu subgroup" line says whether the device takes it and what the default does): tslu_sg_off
+faster than "default" (where the default takes it) at both sizes -> ``TSLU_SUBGROUP = False``; tslu_sg_final (the
+subgroups' winners reduced by subgroup operations, not a loop) faster than tslu_sg and default -> ``TSLU_SG_FINAL = True``.
 """
 from __future__ import annotations
 
@@ -60,6 +64,11 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, TSLU_REG, CHOL_INV / CHOL_FUSED, SUBST_STEP (<= 16 rhs),
     # REPLAY; LU panels LU_BLOCK = 32 wide
     "tslu_loop": (("solve", "inv"), {("K", "TSLU_REG"): False}),  # the default before linbig phase 4
+    # the tournament's pivot search by subgroup operations (kernels/linalg_factor.py TSLU_SUBGROUP; None: on with the
+    # register tournament where the device has 'subgroup'): forced on (CPU adapters: with the loop body) / off (the tree)
+    "tslu_sg": (("solve", "inv"), {("K", "TSLU_SUBGROUP"): True}),
+    "tslu_sg_off": (("solve", "inv"), {("K", "TSLU_SUBGROUP"): False}),
+    "tslu_sg_final": (("solve", "inv"), {("K", "TSLU_SUBGROUP"): True, ("K", "TSLU_SG_FINAL"): True}),
     # linbig4: around the register tournament (a flat pivot search lost at 4096): the substitution's blocks, leaves, panel width
     "tslu_reg+subst64": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64}),
     "tslu_reg+leaf1024": (("solve", "inv"), {**REG, ("K", "tslu_rows"): 1024}),
@@ -286,6 +295,10 @@ def main(argv=None) -> None:
     import wgarray as wg
     dev = wg.default_device()
     print(f"device: {dev}")
+    from wgarray.kernels import linalg_factor as lf
+    reg = lf._reg_default(dev) if lf.TSLU_REG is None else bool(lf.TSLU_REG)
+    print(f"tslu subgroup: feature {'subgroup' in dev.features}, sizes {dev.subgroup_sizes}, default "
+          f"{'subgroup argmax' if lf.tslu_subgroup(dev, reg) else 'tree'} (register tournament {reg})")
     t_start = time.perf_counter()
     for i, n in enumerate(sizes):
         deadline = args.max_seconds * sum(sizes[:i + 1]) / sum(sizes)  # seconds from t_start

@@ -18,7 +18,7 @@ from .runtime.properties import DeviceProperties
 from .runtime.stats import Counters, Stats
 from .runtime.stream import Stream
 
-_WANTED_FEATURES = ("shader-f64", "shader-int64")
+_WANTED_FEATURES = ("shader-f64", "shader-int64", "subgroup")  # subgroup: the LU tournament's argmax (TSLU_SUBGROUP)
 _WANTED_LIMITS = ("max-buffer-size", "max-storage-buffer-binding-size", "max-compute-workgroup-storage-size",
                   "max-storage-buffers-per-shader-stage", "max-compute-invocations-per-workgroup",
                   "max-compute-workgroup-size-x", "max-compute-workgroup-size-y")
@@ -128,6 +128,9 @@ class Device:
                              lim.max_storage_buffer_binding_size, spin=self.properties.adapter_type != "CPU")
         self.allocator = GPUAllocator(self)
         self._pipelines: dict[tuple, tuple] = {}
+        info = adapter.info  # (min, max) subgroup size; wgpu-py 0.32 spells the keys "stackgroup_*"; 0: unknown
+        self.subgroup_sizes = tuple(int(info.get(f"subgroup_{m}_size") or info.get(f"stackgroup_{m}_size") or 0)
+                                    for m in ("min", "max"))
         # compiled pipelines by what was compiled: kernels with different cache keys can generate the same WGSL
         self._compiled: dict[tuple, tuple] = {}
         self._flushes: bool | None = None

@@ -1386,3 +1386,101 @@ def test_factor_outer(blocked, monkeypatch, outer):
         test_blocked_permutations_exact(None, dt)
         test_blocked_singular_inside_stack(None, dt)
     test_blocked_growth_prone(None)
+
+
+# -- the tournament's pivot search by subgroup operations (TSLU_SUBGROUP) ------------------------------------------------
+def _sg_cases(rng, n, dt):
+    """Panels whose pivot searches meet ties, repeated values, NaN / inf and zero columns."""
+    cases = [rng.standard_normal((n, n)), rng.integers(-3, 4, (n, n)).astype(np.float64),  # random; repeated values
+             np.where(rng.random((n, n)) < 0.5, -1.0, 1.0),  # every candidate of a column ties (exact, +-1)
+             np.ones((n, n)) + np.eye(n)]  # ties after elimination too
+    z = rng.standard_normal((n, n))
+    z[:, 3] = 0  # a zero column (a zero pivot)
+    z[:, 9:11] = 0
+    cases.append(z)
+    w = rng.standard_normal((n, n))
+    w[5, 2], w[17, 2], w[1, 6], w[2, 6] = np.inf, -np.inf, np.nan, np.nan
+    w[:, 12] = np.nan
+    cases.append(w)
+    return np.stack(cases).astype(dt)
+
+
+def _tslu_factors(monkeypatch, a, sg):
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", sg)
+    dev = wg.default_device()
+    batch, n, _ = a.shape
+    w = wg.asarray(a.copy())
+    info, piv = F._status(batch, n, dev)
+    F._factor(w, info, piv, True)
+    return w.numpy(), piv.numpy(), info.numpy()
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("reg, final", [(False, False), (True, False), (False, True)])  # (reg: ~10 s on lavapipe)
+def test_tslu_subgroup_same_bits_as_the_tree(blocked, monkeypatch, dt, reg, final):
+    # the subgroup argmax (its winners' reduction by a loop or, TSLU_SG_FINAL, by subgroup operations) picks what the
+    # tree picks (largest key, smaller row on ties, NaN below every number): the factors, the pivots and the info
+    # words bit for bit the same, over several leaves and panels
+    dev = wg.default_device()
+    if "subgroup" not in dev.features:
+        pytest.skip("no subgroup feature on this device")
+    keys = []
+    compile_ = launch.compile
+    monkeypatch.setattr(F, "REPLAY", False)
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
+        keys.append(key) if key[0].startswith("linalg_tslu") else None, compile_(d, key, build, **kw))[1])
+    monkeypatch.setattr(K, "TSLU_REG", reg)
+    monkeypatch.setattr(K, "TSLU_SG_FINAL", final)
+    monkeypatch.setattr(K, "tslu_rows", 16 if reg else 12)
+    n = 30 if reg else 40
+    a = _sg_cases(np.random.default_rng(7), n, dt)
+    tree = _tslu_factors(monkeypatch, a, False)
+    assert keys and not any(k[-1] for k in keys)
+    keys.clear()
+    sg = _tslu_factors(monkeypatch, a, True)
+    assert keys and all(k[-1] and k[-2] == final for k in keys)
+    for x, y in zip(tree, sg):
+        assert x.tobytes() == y.tobytes()
+    assert (tree[2] != 0).any()  # the zero and NaN columns were met
+
+
+def test_tslu_subgroup_default_and_fallback(monkeypatch):
+    # None: on with the register tournament where the device has the feature and subgroups of SG_MIN or more (True:
+    # with any subgroup size); a device without the feature takes the tree whatever the knob says
+    dev = wg.default_device()
+
+    class Dev:
+        features = frozenset({"subgroup"})
+        subgroup_sizes = (8, 8)
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", None)
+    assert K.tslu_subgroup(Dev, True) and not K.tslu_subgroup(Dev, False)
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", True)
+    assert K.tslu_subgroup(Dev, False)
+    Dev.subgroup_sizes = (2, 64)
+    assert K.tslu_subgroup(Dev, True)
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", None)
+    assert not K.tslu_subgroup(Dev, True)
+    Dev.subgroup_sizes = (0, 0)  # unknown
+    assert not K.tslu_subgroup(Dev, True)
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", True)
+    Dev.subgroup_sizes, Dev.features = (32, 32), frozenset()
+    assert not K.tslu_subgroup(Dev, True)
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", False)
+    Dev.features = frozenset({"subgroup"})
+    assert not K.tslu_subgroup(Dev, True)
+    # the real device without the feature: the tree's kernels (compile keys end in sg = False), right answers
+    monkeypatch.setattr(K, "TSLU_SUBGROUP", True)
+    monkeypatch.setattr(dev, "features", dev.features - {"subgroup"})
+    monkeypatch.setattr(K, "SMALL_MAX", 0)
+    monkeypatch.setattr(F, "BLOCK", 8)
+    monkeypatch.setattr(K, "tslu_rows", 12)
+    monkeypatch.setattr(K, "TSLU_REG", False)
+    monkeypatch.setattr(F, "REPLAY", False)
+    keys = []
+    compile_ = launch.compile
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
+        keys.append(key) if key[0].startswith("linalg_tslu") else None, compile_(d, key, build, **kw))[1])
+    a = well_conditioned(np.random.default_rng(2), (20, 20), np.float32)
+    x = wg.linalg.solve(wg.asarray(a), wg.ones((20, 1), dtype=wg.float32)).numpy()
+    assert keys and not any(k[-1] for k in keys)
+    np.testing.assert_allclose(a.astype(np.float64) @ x, 1, atol=1e-4)

@@ -106,8 +106,11 @@ def _run(device, key: tuple, build, arrays: list, params: bytes, workgroups: int
     launch.dispatch(device, compiled, buffers, params, workgroups=workgroups)
 
 
-def _argmax(T: str) -> str:
-    """The pivot search's workgroup reduction (the tournament shader's): a tree."""
+def _argmax(T: str, sg: bool = False, final: bool = False) -> str:
+    """The pivot search's workgroup reduction (the tournament shader's): a tree, or (``sg``) by subgroup operations
+    (``final``: the subgroups' winners too, TSLU_SG_FINAL)."""
+    if sg:
+        return source.render("linalg_argmax_sg.wgsl", T=T, SG_FINAL="true" if final else "false")
     return source.render("linalg_argmax.wgsl", T=T)
 
 
@@ -587,13 +590,31 @@ def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
     return "\n".join("        " + line for line in out)
 
 
-def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False) -> launch.Kernel:
+TSLU_SUBGROUP: bool | None = None  # the tournament's argmax by subgroup operations (linalg_argmax_sg.wgsl: one barrier
+# a column instead of log2(PANEL_WG) = 8); None: where the register tournament runs (TSLU_REG) and the device has
+# the "subgroup" feature with subgroups of at least SG_MIN invocations; True: wherever the device has the feature
+# (any subgroup size: the winners of up to PANEL_WG subgroups fit red_v / red_i); False: the tree
+TSLU_SG_FINAL = False  # the subgroup argmax reduces the subgroups' winners by subgroup operations too (a subgroup's
+# worth at a time) instead of a loop over them in every invocation
+SG_MIN = 4  # the smallest subgroup the default (TSLU_SUBGROUP = None) takes the subgroup argmax with (0: size unknown;
+# smaller subgroups: more winners to reduce after the barrier)
+
+
+def tslu_subgroup(device, reg: bool) -> bool:
+    """Whether the tournament's pivot search runs on subgroup operations (TSLU_SUBGROUP) on this device."""
+    if (TSLU_SUBGROUP is not None and not TSLU_SUBGROUP) or "subgroup" not in device.features:
+        return False
+    return TSLU_SUBGROUP is not None or (reg and getattr(device, "subgroup_sizes", (0, 0))[0] >= SG_MIN)
+
+
+def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False, sg: bool = False,
+                 final: bool = False) -> launch.Kernel:
     T = d.wgsl
     return launch.Kernel("linalg_lu_tslu.wgsl", (
         launch.write("a", f"array<{T}>"), launch.write("piv", "array<u32>"), launch.write("info", "array<u32>"),
         launch.write("cand", "array<u32>"), launch.write("s", f"array<{T}>"), launch.write("perm", "array<u32>")),
         dict(HELPERS=source.helpers([d]), T=T, LEAF="true" if leaf else "false", IDS=1 if leaf else TSLU_IDS, NB=nb, RPT=rpt,
-             RV_LEN=rpt * nb, ARGMAX=_argmax(T), REG="true" if reg else "false", NAN_INFO=NAN_INFO,
+             RV_LEN=rpt * nb, ARGMAX=_argmax(T, sg, final), REG="true" if reg else "false", NAN_INFO=NAN_INFO,
              BODY=tslu_reg_body(T, nb, rpt) if reg else ""), workgroup=PANEL_WG)
 
 
@@ -624,16 +645,18 @@ def tslu(device, a, piv, info, n: int, batch: int, k0: int, nb: int, ws: Workspa
     m = n - k0
     reg = _reg_default(device) if TSLU_REG is None else bool(TSLU_REG)
     name = "linalg_tslu_reg" if reg else "linalg_tslu"
+    sg = tslu_subgroup(device, reg)
+    fin = sg and TSLU_SG_FINAL
     if g > 1:
         rpt = -(-r // PANEL_WG)
         params = layout.u32s(n, k0, nb, batch, r, g, stride, 0)
-        _run_mirrors(device, (name, d.name, True, nb, rpt, PANEL_WG, NAN_INFO), lambda: _tslu_kernel(d, True, nb, rpt, reg),
-                     bufs, params, batch * g)
+        _run_mirrors(device, (name, d.name, True, nb, rpt, PANEL_WG, NAN_INFO, fin, sg),
+                     lambda: _tslu_kernel(d, True, nb, rpt, reg, sg, fin), bufs, params, batch * g)
     rpt = -(-(g * nb if g > 1 else n - k0) // PANEL_WG)
     count = (g - 1) * nb + min(nb, m - (g - 1) * r) if g > 1 else m  # the last leaf may give fewer than nb
     params = layout.u32s(n, k0, nb, batch, r, g if g > 1 else 0, stride, count)
-    _run_mirrors(device, (name, d.name, False, nb, rpt, PANEL_WG, TSLU_IDS, NAN_INFO),
-                 lambda: _tslu_kernel(d, False, nb, rpt, reg), bufs, params, batch)
+    _run_mirrors(device, (name, d.name, False, nb, rpt, PANEL_WG, TSLU_IDS, NAN_INFO, fin, sg),
+                 lambda: _tslu_kernel(d, False, nb, rpt, reg, sg, fin), bufs, params, batch)
 
 
 LU_FINISH_REG: bool | None = None  # lu_finish's L21 and U12 solves in registers (linalg_lu_finish.wgsl's REG);

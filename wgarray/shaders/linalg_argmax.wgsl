@@ -3,6 +3,10 @@
 // red_v / red_i (WG long), as a tree (log2 WG barriers; a two-level scan with 2 barriers measured slower on the
 // H100, 2026-12-06).  Every invocation returns the winner; the caller must pass a barrier before red_v / red_i are written
 // again.  Call from uniform control flow (it holds barriers).
+fn wg_argmax_setup(tid: u32) {
+    // (the subgroup version numbers its subgroups here: linalg_argmax_sg.wgsl)
+}
+
 fn wg_argmax(tid: u32, key: ${T}, idx: u32) -> u32 {
     red_v[tid] = key;
     red_i[tid] = idx;

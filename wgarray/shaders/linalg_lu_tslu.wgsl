@@ -69,6 +69,7 @@ ${ENTRY}
     if (b >= p.batch) {
         return;  // whole workgroups only: the barriers below stay uniform
     }
+    wg_argmax_setup(tid);
     let abase = b * n * n;
     let r0 = k0 + g * p.rows;  // LEAF: local row i is row r0 + i of A
     var cnt = p.count;  // ROOT: the candidates (all leaves but the last one give NB, in order)
