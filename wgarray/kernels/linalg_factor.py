@@ -590,10 +590,12 @@ def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
     return "\n".join("        " + line for line in out)
 
 
-TSLU_SUBGROUP: bool | None = None  # the tournament's argmax by subgroup operations (linalg_argmax_sg.wgsl: one barrier
-# a column instead of log2(PANEL_WG) = 8); None: where the register tournament runs (TSLU_REG) and the device has
-# the "subgroup" feature with subgroups of at least SG_MIN invocations; True: wherever the device has the feature
-# (any subgroup size: the winners of up to PANEL_WG subgroups fit red_v / red_i); False: the tree
+TSLU_SUBGROUP: bool | None = False  # the tournament's argmax by subgroup operations (linalg_argmax_sg.wgsl: one
+# barrier a column instead of log2(PANEL_WG) = 8); None: where the register tournament runs (TSLU_REG) and the device
+# has the "subgroup" feature with subgroups of at least SG_MIN invocations; True: wherever the device has the feature
+# (any subgroup size: the winners of up to PANEL_WG subgroups fit red_v / red_i); False (the default until a GPU
+# run measures it: the fourth session of 2026-12-06 built it and had no device time left; `python -m
+# benchmarks.linbig_sweep --sizes 4096 1024 --ops solve inv --variants default tslu_sg tslu_sg_final`): the tree
 TSLU_SG_FINAL = False  # the subgroup argmax reduces the subgroups' winners by subgroup operations too (a subgroup's
 # worth at a time) instead of a loop over them in every invocation
 SG_MIN = 4  # the smallest subgroup the default (TSLU_SUBGROUP = None) takes the subgroup argmax with (0: size unknown;
@@ -770,10 +772,12 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     _run(device, key, build, [b] if same else [t, b], params, math.ceil(ncol / WG) * batch)
 
 
-SWAP_SHARED: bool | None = None  # ``swap`` in workgroup memory (linalg_lu_swap.wgsl's SHARED form: a workgroup's
+SWAP_SHARED: bool | None = False  # ``swap`` in workgroup memory (linalg_lu_swap.wgsl's SHARED form: a workgroup's
 # columns loaded once, the pivots streamed in chunks, the swaps there, the columns stored once) where its columns fit the
 # device's workgroup memory (and no columns are skipped); True: so; None: so on GPUs (lavapipe: slower, 256
-# invocations of a CPU workgroup waiting at a barrier while one swaps); False: always the global-memory kernel
+# invocations of a CPU workgroup waiting at a barrier while one swaps); False (the default until a GPU run measures
+# None against it: built in the fourth session of 2026-12-06, no device time left; `python -m benchmarks.linbig_sweep
+# --sizes 4096 1024 --ops solve inv --variants default swap_shared swap_shared_perm_c4`): the global-memory kernel
 # (its global form: one invocation a column, every swap a dependent pair of global loads and stores: 501 us of
 # solve 4096's 29.4 ms on an H100, 16 right-hand sides).  Bit for bit the same results (values are only moved).
 SWAP_PERM_SHARED: bool | None = None  # the shared kernel's PERM form (the swaps once a workgroup on the row indices,
