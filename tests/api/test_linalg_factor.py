@@ -970,6 +970,7 @@ CHOL_INV_GEN = {"gj": {"CHOL_INV_GJ": True}, "recip": {"CHOL_INV_RECIP": True}, 
                         "CHOL_INV_UNCHECKED": True}}
 
 
+@pytest.mark.slow  # (knobs off by default: `make test-long`)
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("gen", list(CHOL_INV_GEN))
 def test_chol_inv_codegen_knobs(blocked, monkeypatch, dt, gen):
@@ -1416,7 +1417,8 @@ def _tslu_factors(monkeypatch, a, sg):
 
 
 @pytest.mark.parametrize("dt", FLOATS)
-@pytest.mark.parametrize("reg, final", [(False, False), (True, False), (False, True)])  # (reg: ~10 s on lavapipe)
+@pytest.mark.parametrize("reg, final", [(False, False), pytest.param(True, False, marks=pytest.mark.slow),
+                                        pytest.param(False, True, marks=pytest.mark.slow)])  # (reg: ~10 s on lavapipe)
 def test_tslu_subgroup_same_bits_as_the_tree(blocked, monkeypatch, dt, reg, final):
     # the subgroup argmax (its winners' reduction by a loop or, TSLU_SG_FINAL, by subgroup operations) picks what the
     # tree picks (largest key, smaller row on ties, NaN below every number): the factors, the pivots and the info
