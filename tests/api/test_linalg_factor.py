@@ -905,6 +905,15 @@ def test_cholesky_replay(blocked, monkeypatch, path):
     np.testing.assert_allclose(low[0] @ low[0].T, s[0], rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("module, name, value", [("F", "_OUTER_GPU", 64), ("K", "SG_MIN", 64)])
+def test_replay_key_holds_default_sizes(monkeypatch, module, name, value):
+    # the values behind the None defaults (SUBST_OUTER / FACTOR_OUTER's GPU size, TSLU_SUBGROUP's smallest subgroup)
+    # shape the launches: a recipe recorded under the old value must not be replayed under the new one
+    before = F._knobs()
+    monkeypatch.setattr(F if module == "F" else K, name, value)
+    assert F._knobs() != before
+
+
 def test_replay_keeps_no_recipe_binding_other_buffers(monkeypatch):
     # a recorded run that binds a buffer outside the given mirrors is not kept (its replay would miss that buffer);
     # one that binds only them is, and replays on other mirrors' buffers
