@@ -66,6 +66,14 @@ def _loop(on: bool, f, inner: int):
 
 
 def main() -> None:
+    saved = F.SMALL_RECIPES
+    try:
+        _main()
+    finally:
+        F.SMALL_RECIPES = saved
+
+
+def _main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--small", action="store_true", help="batches of 1/10, fewer samples (a CPU adapter)")
     ap.add_argument("--ops", default="cholesky,solve,solve_vec,inv,det,slogdet")
@@ -129,7 +137,6 @@ def main() -> None:
                       f"{(f'{tx.median * 1e3:8.3f} / {tx.best * 1e3:7.3f}' if tx else '-'):>19s} "
                       f"{(f'{tx.median / t.median:7.2f}x' if tx else '-'):>8s}  {ok} (max rel err {errs[name]:.1e})",
                       flush=True)
-    F.SMALL_RECIPES = True
     print(f"\nbest us a call for host / x20; torch/wg from the sync medians.  {time.perf_counter() - t0:.0f} s")
 
 

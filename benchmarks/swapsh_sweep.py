@@ -15,7 +15,6 @@ take there.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import time
 
 import numpy as np
@@ -33,17 +32,10 @@ VARIANTS: dict[str, dict] = {
 }
 
 
-@contextlib.contextmanager
 def knobs(settings: dict):
-    from wgarray.kernels import linalg_factor as K
-    saved = {k: getattr(K, k) for k in settings}
-    try:
-        for k, v in settings.items():
-            setattr(K, k, v)
-        yield
-    finally:
-        for k, v in saved.items():
-            setattr(K, k, v)
+    """The linalg_factor knob settings in force inside the block (linbig_sweep's ``knobs`` with its ("K", name) keys)."""
+    from benchmarks.linbig_sweep import knobs as _knobs
+    return _knobs({("K", k): v for k, v in settings.items()})
 
 
 def permutation(piv: np.ndarray, reverse: bool) -> np.ndarray:

@@ -128,9 +128,9 @@ class Device:
                              lim.max_storage_buffer_binding_size, spin=self.properties.adapter_type != "CPU")
         self.allocator = GPUAllocator(self)
         self._pipelines: dict[tuple, tuple] = {}
-        info = adapter.info  # (min, max) subgroup size; wgpu-py 0.32 spells the keys "stackgroup_*"; 0: unknown
-        self.subgroup_sizes = tuple(int(info.get(f"subgroup_{m}_size") or info.get(f"stackgroup_{m}_size") or 0)
-                                    for m in ("min", "max"))
+        info = adapter.info  # (min, max) subgroup size, 0: unknown (wgpu-py 0.32 reports no real sizes: its
+        # "stackgroup_*" keys are fixed placeholders, 4 and 128, whatever the adapter, so they are not read)
+        self.subgroup_sizes = tuple(int(info.get(f"subgroup_{m}_size") or 0) for m in ("min", "max"))
         # compiled pipelines by what was compiled: kernels with different cache keys can generate the same WGSL
         self._compiled: dict[tuple, tuple] = {}
         self._flushes: bool | None = None

@@ -140,6 +140,26 @@ def test_error_mode_read_at_each_call():
             got = op(wg.asarray(bad)).numpy()
         assert np.isnan(got[1]).all() and np.isfinite(got[[0, 2]]).all()
     assert wg.linalg.det(wg.asarray(bad)).numpy()[1] == 0
+    good, bad = good[:2], bad[:2]  # another layout: its recipes made in 'raise'
+    b = b[:2]
+    for op in ops:
+        op(wg.asarray(good)).numpy()  # the recipe, made in 'raise'
+        with wg.linalg.errors("nan"):
+            got = op(wg.asarray(bad)).numpy()
+        assert np.isnan(got[1]).all() and np.isfinite(got[0]).all()
+        with pytest.raises(np.linalg.LinAlgError):
+            op(wg.asarray(bad))
+
+
+def test_recipes_off_makes_and_uses_none(plans, monkeypatch):
+    """SMALL_RECIPES = False: every call plans its launch, and none is kept for later."""
+    monkeypatch.setattr(F, "SMALL_RECIPES", False)
+    dev = wg.default_device()
+    a = _wc(np.random.default_rng(8), (4, 5, 5))
+    kept = sum(1 for k in dev.plans if k and k[0] is F._RECIPE)
+    for _ in range(2):
+        np.testing.assert_allclose(wg.linalg.inv(wg.asarray(a)).numpy(), np.linalg.inv(a), rtol=1e-3, atol=1e-4)
+    assert plans() == 2 and sum(1 for k in dev.plans if k and k[0] is F._RECIPE) == kept
 
 
 def test_key_knobs(plans, monkeypatch):

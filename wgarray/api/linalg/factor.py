@@ -210,7 +210,7 @@ def _checked(status: Mirror, message: str, launch, *args):
 # dtype, base size, shape, strides and offset, ``upper`` and the knobs the path reads (``kernels.linalg_factor``'s
 # SMALL_MAX and SMALL_GROUP); kept in the device's plan cache (per device, cleared with it).  The error mode is not
 # part of the recipe: each call reads it.
-SMALL_RECIPES = True  # the small path's recipes on (benchmarks/smallhost_sweep.py times both settings)
+SMALL_RECIPES = True  # the small path's recipes on (off: none made or used; benchmarks/smallhost_sweep.py times both)
 _RECIPE = object()  # the first item of a recipe's key (the plan cache holds other kernels' plans too)
 _MAX_RECIPES = 4096
 
@@ -579,7 +579,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     reads it).  Complex x through the real factor of its interleaved embedding (embed.py).
     Not positive definite: NaN for that matrix, and LinAlgError in the 'raise' mode."""
     key = None
-    if type(x) is Array:
+    if SMALL_RECIPES and type(x) is Array:
         key = _recipe_key("cholesky", x, upper=upper)
         hit = _fast(key, x)
         if hit is not None:
@@ -616,7 +616,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     only when x2.ndim == 1, otherwise a stack of (M, K) matrices; batch dimensions broadcast.  A singular x1 gives
     NaN, and LinAlgError in the 'raise' mode."""
     key = None
-    if type(x1) is Array and type(x2) is Array:
+    if SMALL_RECIPES and type(x1) is Array and type(x2) is Array:
         key = _recipe_key("solve", x1, x2)
         hit = _fast(key, x1, x2)
         if hit is not None:
@@ -666,7 +666,7 @@ def inv(x: Array, /) -> Array:
     """The inverse of each square matrix of x (A X = I by LU with partial pivoting).  A singular matrix gives NaN,
     and LinAlgError in the 'raise' mode."""
     key = None
-    if type(x) is Array:
+    if SMALL_RECIPES and type(x) is Array:
         key = _recipe_key("inv", x)
         hit = _fast(key, x)
         if hit is not None:
@@ -693,7 +693,7 @@ def _det_parts(x: Array) -> tuple[Array, tuple[int, ...], tuple[int, ...]]:
     """(batch, 3) rows of (det, sign, log|det|) for each matrix of x, the batch shape and the strides of a column
     (``_column``'s)."""
     key = None
-    if type(x) is Array:
+    if SMALL_RECIPES and type(x) is Array:
         key = _recipe_key("det", x)
         hit = _fast(key, x)
         if hit is not None:
