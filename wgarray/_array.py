@@ -582,17 +582,17 @@ def _unpickle(dtype_name: str, shape: tuple[int, ...], data: bytes) -> Array:
 
 
 def resolve_shape(size: int, shape: Any) -> tuple[int, ...]:
-    """A requested shape (an int or a sequence, at most one -1) for ``size`` elements, as numpy reads it."""
+    """A requested shape (an int or a sequence) for ``size`` elements, as numpy reads it: one negative entry, of any
+    value (numpy takes -2 as it takes -1), stands for the dimension the others leave."""
     dims = [operator.index(shape)] if isinstance(shape, (int, np.integer)) else [operator.index(n) for n in shape]
-    if any(n < -1 for n in dims):
-        raise ValueError(f"invalid shape {tuple(dims)}")
-    if dims.count(-1) > 1:
-        raise ValueError("can only specify one unknown dimension (-1)")
-    if -1 in dims:
-        known = math.prod(n for n in dims if n != -1)
+    unknown = [i for i, n in enumerate(dims) if n < 0]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if unknown:
+        known = math.prod(n for n in dims if n >= 0)
         if known == 0 or size % known:
             raise ValueError(f"cannot reshape array of size {size} into shape {tuple(dims)}")
-        dims[dims.index(-1)] = size // known
+        dims[unknown[0]] = size // known
     if math.prod(dims) != size:
         raise ValueError(f"cannot reshape array of size {size} into shape {tuple(dims)}")
     return tuple(dims)

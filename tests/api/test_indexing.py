@@ -326,6 +326,15 @@ def test_reshape_errors():
     assert x.reshape((3, -1)).shape == (3, 2)
     assert wg.zeros((0, 3)).reshape((-1,)).shape == (0,)
     assert x.mT.reshape(-1).numpy().tolist() == [0] * 6
+    # numpy takes any negative entry as the unknown one (-2 as -1), and refuses two of them whatever their values
+    h = np.arange(24.0).reshape(4, 6)
+    for shape in (-2, (-2, 3), (4, -7), (-1, 2, 3)):
+        assert wg.asarray(h).reshape(shape).shape == h.reshape(shape).shape
+    with pytest.raises(ValueError, match="one unknown dimension"):
+        x.reshape((-2, -3))
+    y = wg.asarray(h)
+    y.shape = -5
+    assert y.shape == (24,) and y.numpy().tolist() == h.ravel().tolist()
 
 
 @given(data=st.data())
