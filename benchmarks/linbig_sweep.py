@@ -96,6 +96,13 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_split4+lean": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 4, **CHOL_LEAN}),
     "chol_gj+lean+i64": (("cholesky",), {("K", "CHOL_INV_GJ"): True, **CHOL_LEAN, ("K", "CHOL_INV_INNER_BIG"): 64}),
     "chol_split4+lean+i64": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 4, **CHOL_LEAN, ("K", "CHOL_INV_INNER_BIG"): 64}),
+    # the fifth session's defaults (SPLIT = 4, the lean code, 64-wide blocks from BIG_N on): their controls
+    "chol_i32": (("cholesky",), {("K", "CHOL_INV_INNER_BIG"): 32}),
+    "chol_split2": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 2}),
+    "chol_split8": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 8}),
+    "chol_start": (("cholesky",), {("K", "CHOL_INV_INNER_BIG"): 32, ("K", "CHOL_INV_SPLIT"): 1,
+                                   ("K", "CHOL_INV_RECIP"): False, ("K", "CHOL_INV_SQRT"): "cr",
+                                   ("K", "CHOL_INV_FLAG"): False, ("K", "CHOL_INV_UNCHECKED"): False}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its

@@ -19,6 +19,8 @@ from hypothesis import given, settings, strategies as st
 os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")  # silences a warning on headless Linux
 wgpu = pytest.importorskip("wgpu")
 
+from wgarray.kernels.source import CORRECTLY_ROUNDED  # noqa: E402  (the package's substitutions for the helpers)
+
 from strategies import floor_divide, ftz, subnormal  # noqa: E402  (device-dependent flushing of f32 subnormals)
 
 SHADER_DIR = Path(__file__).parents[2] / "wgarray" / "shaders"
@@ -69,11 +71,8 @@ def _pipeline(fname, subs, fn, arg_types, ret_type):
         t = dict(subs)["T"]
         if t == "f32":
             lines.append((SHADER_DIR / "numerics_exact.wgsl").read_text())
-            div, sqrt = "wg_div_f32(x, y)", "wg_sqrt_f32(x)"
-        else:
-            div, sqrt = "x / y", "sqrt(x)"
-        lines.append(Template((SHADER_DIR / "correctly_rounded.wgsl").read_text()).substitute(T=t, DIV=div,
-                                                                                             SQRT=sqrt))
+        lines.append(Template((SHADER_DIR / "correctly_rounded.wgsl").read_text()).substitute(
+            T=t, **CORRECTLY_ROUNDED[t]))
     if fname in ("numerics_sint.wgsl", "numerics_uint.wgsl"):  # their power is the shared squaring loop
         lines.append(Template((SHADER_DIR / "numerics_int_pow.wgsl").read_text()).substitute(T=dict(subs)["T"]))
     for k, t in enumerate(arg_types):
@@ -281,6 +280,24 @@ def test_float_unary(ty, seed, extra32, extra64):
             assert_bits_equal(float_call(ty, fn, x, ret="bool"), ref(x), fn, x)
         assert_bits_equal(float_call(ty, "wg_abs", x), np.abs(x), "wg_abs", x)
         assert_bits_equal(float_call(ty, "wg_sign", x), np.sign(x), "wg_sign", x)
+
+
+@FAST
+@given(seed=SEED, extra=float_extra(32))
+def test_sqrt1_within_an_ulp(seed, extra):
+    # the factorisations' pivot square root: within an ulp of the correctly rounded one (numpy's) for positive
+    # normal and subnormal values up to the largest float32, exact at 0, -0, inf, and NaN for NaN and negatives
+    x = np.abs(float_batch(np.float32, seed, extra))
+    x = np.concatenate([x, -x[:64], np.array([0.0, -0.0, np.inf, np.nan, np.finfo(np.float32).max,
+                                              np.finfo(np.float32).tiny, 1e-45], np.float32)])
+    got = float_call("f32", "wg_sqrt1", x)
+    with np.errstate(all="ignore"):
+        want = np.sqrt(x)
+    finite = np.isfinite(want) & (want > 0) & ~subnormal(x)  # a flushing device reads a subnormal as 0
+    ulp = np.spacing(want[finite])
+    assert (np.abs(got[finite].astype(np.float64) - want[finite]) <= ulp).all()
+    assert np.isnan(got[np.isnan(want) & ~subnormal(x)]).all() and (got[np.isposinf(want)] == np.inf).all()
+    assert (got[x == 0] == 0).all()
 
 
 def _np_minmax(ufunc):

@@ -272,7 +272,8 @@ CHOL_INV_INNER = 64  # CHOL_INV's diagonal blocks at most this wide (<= 64): a w
 # factored as sub-panels of this width (each: cholesky_inv, cholesky_apply down to the last row, and the update of
 # the panel's columns right of it), then one trailing update with the panel's whole width (K = 128: fewer, larger
 # launches of the matmul)
-CHOL_INV_INNER_BIG = 32  # ... and for n >= factor.BIG_N (the H100's fastest at 4096: 128-wide panels of 32-wide blocks)
+CHOL_INV_INNER_BIG = 64  # ... and for n >= factor.BIG_N (the H100 at 4096, 2026-12-06 fifth session: 64-wide blocks
+# with SPLIT = 4 and the lean code 22.7 us a launch x 64 against 32-wide 11.5 us x 128: `benchmarks/cholsg_sweep.py`)
 
 
 def chol_inv_inner(big: bool) -> int:
@@ -294,19 +295,23 @@ def chol_inv(device, d: DType, width: int, big: bool = False) -> bool:
             and _chol_apply_rows(device, d, side) > 0)
 
 
-# cholesky_inv's code generator's knobs (cholsg: the diagonal-block kernel is ~35 us a launch on an H100 where its
-# instructions say well under 10; benchmarks/cholsg_sweep.py times each setting alone and linbig_sweep the whole call)
+# cholesky_inv's code generator's knobs (cholsg: the diagonal-block kernel was ~35 us a launch on an H100 where its
+# instructions say well under 10; benchmarks/cholsg_sweep.py times each setting alone and linbig_sweep the whole call).
+# H100, 2026-12-06 fifth session (cholsg_sweep, 32-wide blocks): 33.7 us a launch as it was; the fast square root
+# alone 13.4 (the correctly rounded one was most of the kernel); the lean set (recip + fast + flag + unchecked) 13.4;
+# + SPLIT = 4 11.5; GJ alone 27.9.  The defaults are the lean set and SPLIT = 4 (cholesky 4096 8.55 -> 5.37 ms at
+# 32-wide blocks, linbig_sweep)
 CHOL_INV_GJ = False  # the inverse carried through the factor's own steps (Gauss-Jordan on [A | I], E's columns in
 # registers: invocation c holds column c of E, updated from the same broadcast column as its row of A), so W = L11^-T
 # needs no second chain of SB dependent steps (nor L11 staged in workgroup memory and another barrier)
-CHOL_INV_RECIP = False  # one reciprocal a step (1 / d_j, 1 / sqrt(d_j)) and multiplications instead of divisions
-CHOL_INV_SQRT = "cr"  # the pivot's square root: "cr" the correctly rounded wg_sqrtcr (integer code with loops and
+CHOL_INV_RECIP = True  # one reciprocal a step (1 / d_j, 1 / sqrt(d_j)) and multiplications instead of divisions
+CHOL_INV_SQRT = "fast"  # the pivot's square root: "cr" the correctly rounded wg_sqrtcr (integer code with loops and
 # branches on every step), "fast" the device's sqrt with one Newton correction (fma; within an ulp); float64: sqrt
-CHOL_INV_FLAG = False  # a failing pivot kept in a register (branch-free selects) and info written once at the end,
+CHOL_INV_FLAG = True  # a failing pivot kept in a register (branch-free selects) and info written once at the end,
 # instead of a branch on every step
-CHOL_INV_UNCHECKED = False  # the kernel built without naga's runtime checks (every index in range by construction:
+CHOL_INV_UNCHECKED = True  # the kernel built without naga's runtime checks (every index in range by construction:
 # bounds clamps on each global access and loop bounding in wg_sqrtcr's loops gone), as matmul.UNCHECKED
-CHOL_INV_SPLIT = 1  # invocations a row of the block (> 1: SB * SPLIT invocations, each SB / SPLIT columns of its row
+CHOL_INV_SPLIT = 4  # invocations a row of the block (> 1: SB * SPLIT invocations, each SB / SPLIT columns of its row
 # and as many rows of E's column: shorter FMA chains a step, one warp a part; implies GJ; ``chol_inv_split_body``)
 CHOL_INV_PART: str | None = None  # timing only (benchmarks/cholsg_sweep.py; answers wrong): "factor" (no inverse),
 # "inverse" (no factor: the block taken as L11 as it lies)
@@ -326,12 +331,9 @@ def _chol_inv_split(side: int, opts: tuple) -> int:
 
 
 def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
-    """WGSL defining s{j} = sqrt(d{j}): correctly rounded, or (``fast``, float32) the device's sqrt and one Newton
-    step on the fma residual (the plain sqrt kept where that step is NaN: d = 0, inf, or negative)."""
-    if not fast or T != "f32":
-        return [f"let s{j} = wg_sqrtcr_{T}(d{j});"]
-    return [f"let g{j} = sqrt(d{j});", f"let n{j} = fma(fma(-g{j}, g{j}, d{j}), {T}(0.5) / g{j}, g{j});",
-            f"let s{j} = select(g{j}, n{j}, n{j} == n{j});"]
+    """WGSL defining s{j} = sqrt(d{j}): correctly rounded, or (``fast``) within an ulp (wg_sqrt1: float32's builtin
+    and one Newton step on the fma residual)."""
+    return [f"let s{j} = wg_sqrt{'1' if fast else 'cr'}_{T}(d{j});"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -590,23 +592,25 @@ def tslu_reg_body(T: str, nb: int, rpt: int) -> str:
     return "\n".join("        " + line for line in out)
 
 
-TSLU_SUBGROUP: bool | None = False  # the tournament's argmax by subgroup operations (linalg_argmax_sg.wgsl: one
+TSLU_SUBGROUP: bool | None = None  # the tournament's argmax by subgroup operations (linalg_argmax_sg.wgsl: one
 # barrier a column instead of log2(PANEL_WG) = 8); None: where the register tournament runs (TSLU_REG) and the device
-# has the "subgroup" feature with subgroups of at least SG_MIN invocations; True: wherever the device has the feature
-# (any subgroup size: the winners of up to PANEL_WG subgroups fit red_v / red_i); False (the default until a GPU
-# run measures it: the fourth session of 2026-12-06 built it and had no device time left; `python -m
-# benchmarks.linbig_sweep --sizes 4096 1024 --ops solve inv --variants default tslu_sg tslu_sg_final`): the tree
-TSLU_SG_FINAL = False  # the subgroup argmax reduces the subgroups' winners by subgroup operations too (a subgroup's
-# worth at a time) instead of a loop over them in every invocation
-SG_MIN = 4  # the smallest subgroup the default (TSLU_SUBGROUP = None) takes the subgroup argmax with (0: size unknown;
-# smaller subgroups: more winners to reduce after the barrier)
+# has the "subgroup" feature, unless it reports subgroups of fewer than SG_MIN invocations (wgpu-py 0.32 reports no
+# size: 0, taken); True: wherever the device has the feature (any subgroup size: the winners of up to PANEL_WG
+# subgroups fit red_v / red_i); False: the tree.  H100, 2026-12-06 fifth session (`python -m benchmarks.linbig_sweep
+# --sizes 4096 1024 --ops solve inv --variants default tslu_sg tslu_sg_final`): the tournament 118 -> 86 us a
+# launch; solve 4096 29.50 -> 25.19 ms (torch 14.36: 0.487x -> 0.570x), inv 35.85 -> 31.19 (torch 18.12: 0.581x)
+TSLU_SG_FINAL = True  # the subgroup argmax reduces the subgroups' winners by subgroup operations too (a subgroup's
+# worth at a time) instead of a loop over them in every invocation (the same run: 25.91 ms with the loop)
+SG_MIN = 4  # the smallest reported subgroup the default (TSLU_SUBGROUP = None) takes the subgroup argmax with
+# (smaller subgroups: more winners to reduce after the barrier)
 
 
 def tslu_subgroup(device, reg: bool) -> bool:
     """Whether the tournament's pivot search runs on subgroup operations (TSLU_SUBGROUP) on this device."""
     if (TSLU_SUBGROUP is not None and not TSLU_SUBGROUP) or "subgroup" not in device.features:
         return False
-    return TSLU_SUBGROUP is not None or (reg and getattr(device, "subgroup_sizes", (0, 0))[0] >= SG_MIN)
+    least = getattr(device, "subgroup_sizes", (0, 0))[0]  # 0: not reported
+    return TSLU_SUBGROUP is not None or (reg and (least == 0 or least >= SG_MIN))
 
 
 def _tslu_kernel(d: DType, leaf: bool, nb: int, rpt: int, reg: bool = False, sg: bool = False,

@@ -34,15 +34,21 @@ _UNSIGNED_OF = {"f32": "u32", "f64": "u64"}
 _FLOAT_NAME = {"f32": "float32", "f64": "float64"}
 
 
+# correctly_rounded.wgsl's substitutions a type: f32 the integer-exact division and square root (numerics_exact.wgsl)
+# and wg_sqrt1 as the builtin with one Newton step on its fma residual (within an ulp); f64 the builtins
+CORRECTLY_ROUNDED = {
+    "f32": dict(DIV="wg_div_f32(x, y)", SQRT="wg_sqrt_f32(x)",
+                SQRT1="select(sqrt(x), fma(fma(-sqrt(x), sqrt(x), x), 0.5 / sqrt(x), sqrt(x)), x > 0.0 && x < 3.0e38)"),
+    "f64": dict(DIV="x / y", SQRT="select(sqrt(x), f64(bitcast<f32>(0x7fc00000u)), x < 0.0)", SQRT1="wg_sqrtcr_f64(x)"),
+}
+
+
 @functools.lru_cache(maxsize=None)
 def _helpers_for(wgsl_type: str) -> str:
     if wgsl_type in ("f32", "f64"):
+        exact = render("correctly_rounded.wgsl", T=wgsl_type, **CORRECTLY_ROUNDED[wgsl_type])
         if wgsl_type == "f32":
-            exact = load("numerics_exact.wgsl") + "\n" + render("correctly_rounded.wgsl", T="f32",
-                                                                 DIV="wg_div_f32(x, y)", SQRT="wg_sqrt_f32(x)")
-        else:
-            nan = "f64(bitcast<f32>(0x7fc00000u))"
-            exact = render("correctly_rounded.wgsl", T="f64", DIV="x / y", SQRT=f"select(sqrt(x), {nan}, x < 0.0)")
+            exact = load("numerics_exact.wgsl") + "\n" + exact
         return (exact + "\n" + render("numerics_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type]) + "\n"
                 + render("math_float.wgsl", T=wgsl_type) + "\n"
                 + render("nextafter_float.wgsl", T=wgsl_type, U=_UNSIGNED_OF[wgsl_type], I="i" + wgsl_type[1:],

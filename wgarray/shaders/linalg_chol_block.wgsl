@@ -81,7 +81,7 @@ ${ENTRY}
         if (!(d > ${T}(0.0)) && tid == 0u) {
             flag(j, b);
         }
-        let l = wg_sqrtcr_${T}(d);
+        let l = wg_sqrt1_${T}(d);
         if (tid == 0u) {
             aput(j, j, l);
         }

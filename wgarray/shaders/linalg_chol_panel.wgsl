@@ -63,7 +63,7 @@ ${ENTRY}
                 info[b] = k0 + j + 1u;
             }
         }
-        let l = wg_sqrtcr_${T}(d);
+        let l = wg_sqrt1_${T}(d);
         if (tid == 0u) {
             sh[j * SB + j] = l;
         }

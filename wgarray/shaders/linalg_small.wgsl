@@ -98,7 +98,7 @@ ${ENTRY}
             if (!(d > ${T}(0.0)) && fail == 0u) {
                 fail = j + 1u;
             }
-            let rt = wg_sqrtcr_${T}(d);
+            let rt = wg_sqrt1_${T}(d);
             if (live && i == j) {
                 held = rt;
             }
