@@ -122,17 +122,6 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "outer_off": (("solve", "inv"), {("F", "INV_TRI"): False, ("F", "SUBST_OUTER"): 0, ("F", "FACTOR_OUTER"): 0}),
     "subst_outer512": (("inv",), {("F", "SUBST_OUTER"): 512}),
     "subst_outer128": (("inv",), {("F", "SUBST_OUTER"): 128}),
-    # swapsh: solve's / inv's row swaps on the right-hand sides in workgroup memory (K.SWAP_SHARED; None = on GPUs where
-    # a column fits, the default; PERM, K.SWAP_PERM_SHARED None: where the stack has more than SWAP_SPREAD columns, i.e.
-    # inv), the global-memory kernel (the control), the in-place and PERM forms forced, columns a workgroup (K.SWAP_COLS)
-    "swap_shared": (("solve", "inv"), {("K", "SWAP_SHARED"): True}),
-    "swap_shared_off": (("solve", "inv"), {("K", "SWAP_SHARED"): False}),
-    "swap_shared_inplace": (("solve", "inv"), {("K", "SWAP_SHARED"): True, ("K", "SWAP_PERM_SHARED"): False}),
-    "swap_shared_perm": (("solve", "inv"), {("K", "SWAP_SHARED"): True, ("K", "SWAP_PERM_SHARED"): True}),
-    "swap_shared_c1": (("solve", "inv"), {("K", "SWAP_SHARED"): True, ("K", "SWAP_PERM_SHARED"): False,
-                                          ("K", "SWAP_COLS"): 1}),
-    "swap_shared_perm_c4": (("inv",), {("K", "SWAP_SHARED"): True, ("K", "SWAP_PERM_SHARED"): True,
-                                       ("K", "SWAP_COLS"): 4}),
     # the control of the default's recorded and replayed launches (factor.REPLAY: ~3x less host time a launch)
     "no_replay": (OPS, {("F", "REPLAY"): False}),
     # last: the 64-column register body is long to compile (lavapipe: minutes; the run's time guard skips it)

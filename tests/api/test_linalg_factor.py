@@ -809,8 +809,7 @@ def test_module_constants_in_compile_keys(blocked, monkeypatch):
         np.testing.assert_allclose(la, np.linalg.slogdet(a64)[1], atol=tol * np.linalg.cond(a64).max())
         np.testing.assert_allclose(wg.linalg.det(wg.asarray(c)).numpy(), np.linalg.det(c.astype(np.complex128)),
                                    rtol=1e-3)
-        sizes |= {got[1] for key, got in built.items() if key[0] in ("linalg_swap", "linalg_det")}  # (not
-        # linalg_swap_shared: SWAP_CHUNK invocations, in its key)
+        sizes |= {got[1] for key, got in built.items() if key[0] in ("linalg_swap", "linalg_det")}
     assert sizes == {32, 64}
     assert len({key for key in built if key[0].startswith("linalg_tslu") and not key[2]}) >= 2  # the root at both TSLU_IDS
 

@@ -776,78 +776,24 @@ def trsm(device, t, b, lower: bool, unit: bool) -> None:
     _run(device, key, build, [b] if same else [t, b], params, math.ceil(ncol / WG) * batch)
 
 
-SWAP_SHARED: bool | None = False  # ``swap`` in workgroup memory (linalg_lu_swap.wgsl's SHARED form: a workgroup's
-# columns loaded once, the pivots streamed in chunks, the swaps there, the columns stored once) where its columns fit the
-# device's workgroup memory (and no columns are skipped); True: so; None: so on GPUs (lavapipe: slower, 256
-# invocations of a CPU workgroup waiting at a barrier while one swaps); False (the default until a GPU run measures
-# None against it: built in the fourth session of 2026-12-06, no device time left; `python -m benchmarks.linbig_sweep
-# --sizes 4096 1024 --ops solve inv --variants default swap_shared swap_shared_perm_c4`): the global-memory kernel
-# (its global form: one invocation a column, every swap a dependent pair of global loads and stores: 501 us of
-# solve 4096's 29.4 ms on an H100, 16 right-hand sides).  Bit for bit the same results (values are only moved).
-SWAP_PERM_SHARED: bool | None = None  # the shared kernel's PERM form (the swaps once a workgroup on the row indices,
-# then its columns permuted one after the other by all its invocations) rather than one invocation a column swapping
-# in place; None: PERM where the stack has more columns than SWAP_SPREAD (inv's n; solve's few columns: in place)
-SWAP_COLS: int | None = None  # columns a workgroup of the shared kernel (None: as many as fit, fewer where the
-# stack has few columns, so that the workgroups spread over the device; PERM: the columns over SWAP_SPREAD groups)
-SWAP_CHUNK = 256  # pivots a chunk of the shared kernel (and its invocations)
-SWAP_SPREAD = 256  # the shared kernel's workgroups wanted at least (SWAP_COLS None)
-
-
-def _swap_stride(h: int) -> int:
-    """Workgroup-memory elements from one column of the shared swap kernel to the next: h rounded up to a multiple
-    of 64 (few pipelines), plus one (odd: the columns' invocations hit distinct banks)."""
-    return -(-h // 64) * 64 + 1
-
-
-def swap_shared_cols(device, d: DType, h: int, ncol: int, batch: int) -> tuple[int, bool]:
-    """(columns a workgroup, PERM) of the shared swap kernel for views of h rows (the pivots' range to the last
-    row) and ncol columns in a stack of ``batch``: columns 0 where SWAP_SHARED is off (None: on GPUs) or its arrays
-    do not fit workgroup memory (then the global-memory kernel)."""
-    on = _reg_default(device) if SWAP_SHARED is None else bool(SWAP_SHARED)
-    if not on or h <= 0:
-        return 0, False
-    room = device.properties.limits.max_compute_workgroup_storage_size - SWAP_CHUNK * 4
-    stride = _swap_stride(h)
-    perm = ncol * batch > SWAP_SPREAD if SWAP_PERM_SHARED is None else bool(SWAP_PERM_SHARED)
-    if perm:
-        if stride * (d.device_itemsize + 4) > room:
-            return 0, False
-        cols = -(-ncol * batch // SWAP_SPREAD) if SWAP_COLS is None else SWAP_COLS
-        return max(1, min(cols, ncol)), True
-    fit = min(room // (stride * d.device_itemsize), ncol, SWAP_CHUNK)
-    if fit <= 0:
-        return 0, False
-    if SWAP_COLS is not None:
-        return max(1, min(SWAP_COLS, fit)), False
-    return max(1, min(fit, ncol * batch // SWAP_SPREAD)), False
-
-
 def swap(device, piv, x, n_piv: int, j0: int, cnt: int, skip: tuple[int, int] = (0, 0),
          reverse: bool = False) -> None:
     """Apply pivots j0 .. j0 + cnt - 1 (of ``n_piv`` a matrix in ``piv``; ``reverse``: the last first, i.e. the
     inverse permutation) to the rows of the view ``x`` (batch, rows, ncol), leaving the columns in [skip[0],
-    skip[1]) alone.  In workgroup memory where it fits (``SWAP_SHARED``), else one invocation a column in global
-    memory."""
-    batch, rows, ncol = x.shape
+    skip[1]) alone: one invocation a column.  (The swaps in workgroup memory, SWAP_SHARED, were measured on the H100
+    on 2026-12-06, fifth session: solve 4096 29.50 -> 29.26 ms, inv 35.85 -> 35.99, within noise: removed.)"""
+    batch, _, ncol = x.shape
     if batch * ncol * cnt == 0:
         return
     d = x.dtype
     bs, rs, cs = x.strides
-    cols, perm = swap_shared_cols(device, d, rows - j0, ncol, batch) if skip[0] >= skip[1] else (0, False)
-    stride = _swap_stride(rows - j0) if cols else 0
 
     def build() -> launch.Kernel:
         return launch.Kernel("linalg_lu_swap.wgsl", (launch.read("piv", "array<u32>"),
-                                                     launch.write("x", f"array<{d.wgsl}>")), dict(
-            T=d.wgsl, SHARED="true" if cols else "false", C=max(cols, 1), STRIDE=stride,
-            LEN=max(stride if perm else cols * stride, 1), CHUNK=SWAP_CHUNK if cols else 1,
-            PERM="true" if perm else "false", PM_LEN=stride if perm else 1), workgroup=SWAP_CHUNK if cols else WG)
-    params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse), rows)
-    if cols:
-        _run(device, ("linalg_swap_shared", d.name, cols, stride, SWAP_CHUNK, perm), build, [piv, x], params,
-             math.ceil(ncol / cols) * batch)
-    else:
-        _run(device, ("linalg_swap", d.name, WG), build, [piv, x], params, math.ceil(ncol / WG) * batch)
+                                                     launch.write("x", f"array<{d.wgsl}>")), dict(T=d.wgsl),
+                             workgroup=WG)
+    params = layout.u32s(j0, cnt, ncol, batch, skip[0], skip[1], x.offset, rs, cs, bs, n_piv, int(reverse))
+    _run(device, ("linalg_swap", d.name, WG), build, [piv, x], params, math.ceil(ncol / WG) * batch)
 
 
 # -- the substitution one launch a block (lu_subst) --------------------------------------------------------------
