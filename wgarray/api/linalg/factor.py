@@ -59,8 +59,8 @@ CHOL_BLOCK_BIG: int | None = 128  # Cholesky's panel width for n >= BIG_N where 
 CHOL_LEFT = False  # CHOL_INV's panels wider than their diagonal blocks done left-looking inside the panel: block j > 0
 # of a panel [k0, k1) subtracts L[s0:s1, k0:s0] L[s0:s1, k0:s0]^T in its cholesky_inv and L[s1:, k0:s0]
 # L[s0:s1, k0:s0]^T in its cholesky_apply (kernels.linalg_factor.chol_inv_left_lines / chol_apply_left), so no update
-# launch between a panel's blocks (4096 with 128-wide panels of 64-wide blocks: 64 launches fewer, ~15-25 us each on
-# the H100); the trailing update after the panel is unchanged.  Off until a GPU run measures it
+# launch between a panel's blocks (4096 with 128-wide panels of 64-wide blocks: 160 launches instead of 192, with
+# 256-wide ones 144; an update ~15-25 us on the H100); the trailing update after the panel is unchanged.  Off until a GPU run measures it
 # (`python -m benchmarks.linbig_sweep --ops cholesky --variants default chol_left chol_left+b256`)
 # LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
 # measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
