@@ -43,6 +43,15 @@ def _spd_cond(rng, n, cond, dt):
     return ((s + s.T) / 2).astype(dt)
 
 
+def _check_chol_lower_upper(s, n, dt) -> None:
+    """cholesky of the stack s: exact zeros above the diagonal, within the backward-error bound, upper=True L^T."""
+    L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert np.all(np.triu(L, 1) == 0)
+    assert chol_within_bound(L, s, n, dt)
+    U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
+    np.testing.assert_array_equal(U, np.swapaxes(L, -1, -2))
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("block", [8, 5, 16])
 def test_chol_inv(blocked, monkeypatch, dt, block):
@@ -57,12 +66,7 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
     monkeypatch.setattr(F, "BLOCK", block)
     rng = np.random.default_rng(block)
     for n, batch in ((1, ()), (block, (2,)), (block + 1, ()), (3 * block + 2, (3,)), (37, (2, 2))):
-        s = spd(rng, batch + (n, n), dt)
-        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
-        assert np.all(np.triu(L, 1) == 0)
-        assert chol_within_bound(L, s, n, dt)
-        U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
-        np.testing.assert_array_equal(U, np.swapaxes(L, -1, -2))
+        _check_chol_lower_upper(spd(rng, batch + (n, n), dt), n, dt)
     assert {"linalg_chol_inv", "linalg_chol_apply"} <= set(seen)
     assert not {"linalg_chol_panel", "linalg_chol_block", "linalg_trsm"} & set(seen)
     n = 3 * block + 4
@@ -297,25 +301,23 @@ def _chol_left_on(monkeypatch, width, inner):
 
 
 @pytest.mark.parametrize("dt", FLOATS)
-@pytest.mark.parametrize("width, inner", [(20, 8), (24, 5), (32, 16)])
-def test_chol_left(blocked, monkeypatch, dt, width, inner):
+@pytest.mark.parametrize("width, inner, split, kc", [(20, 8, 4, 16), (24, 5, 1, 16), (32, 16, 4, 8), (40, 8, 4, 32)])
+def test_chol_left(blocked, monkeypatch, dt, width, inner, split, kc):
     # the knob's answers keep the default's bounds (backward error <= C n eps, exact zeros above the diagonal,
     # upper=True, stacks) with n below / at / past a panel, not a multiple of the inner block or the panel (a panel's
-    # last block narrower; the columns left of a block not a multiple of the kernels' chunk CHOL_LEFT_KC), and the
+    # last block narrower; the columns left of a block not a multiple of the kernels' chunk CHOL_LEFT_KC), cholesky_inv
+    # with one or several invocations a row (CHOL_INV_SPLIT: the staging's slots a few / one an invocation), and the
     # launches are the left-looking ones: block j > 0 of a panel [k0, k1) gets left = s0 - k0, and the only updates
     # are the trailing ones (after each panel, all columns right of it)
     monkeypatch.setattr(F, "REPLAY", False)  # (the launches observed through the drivers)
+    monkeypatch.setattr(K, "CHOL_INV_SPLIT", split)
+    monkeypatch.setattr(K, "CHOL_LEFT_KC", kc)
     seen = _chol_left_on(monkeypatch, width, inner)
     rng = np.random.default_rng(width + inner)
     for n, batch in ((inner + 3, ()), (width, (2,)), (2 * width + inner + 2, (3,)), (3 * width - 1, (2, 1))):
         for v in seen.values():
             v.clear()
-        s = spd(rng, batch + (n, n), dt)
-        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
-        assert np.all(np.triu(L, 1) == 0)
-        assert chol_within_bound(L, s, n, dt)
-        U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
-        np.testing.assert_array_equal(U, np.swapaxes(L, -1, -2))
+        _check_chol_lower_upper(spd(rng, batch + (n, n), dt), n, dt)
         want = [(s0, min(inner, min(k0 + width, n) - s0), s0 - k0) for k0 in range(0, n, width)
                 for s0 in range(k0, min(k0 + width, n), inner)]
         assert seen["inv"][:len(want)] == want and seen["apply"][:len(want) - 1] == want[:-1]

@@ -308,36 +308,49 @@ def _chol_left_bytes(d: DType, rows: int) -> int:
     return rows * (CHOL_LEFT_KC // 4 + 1) * 4 * d.device_itemsize
 
 
-def _chol_left_stage(T: str, rows: str, row_of: str, ok_of: str, wg: int) -> list[str]:
-    """WGSL staging one CHOL_LEFT_KC-column chunk (columns lk .., none at or past k0: zeros there) of ``rows`` rows
-    into ``lt`` (vec4 along the columns, a row KS = KC / 4 + 1 vec4 apart): row lr of the tile is matrix row
-    ``row_of`` (WGSL in lr), zero where ``ok_of`` is false; ``wg`` invocations."""
-    kv = CHOL_LEFT_KC // 4
+def _chol_left_loop(T: str, rows: int, row_of: str, ok_of: str, wg: int, kc: int) -> tuple[list[str], list[str]]:
+    """WGSL of the left-looking product's chunk loop over the columns k0 - p.left .. k0 (``kc`` at a time),
+    ``rows`` rows staged in ``lt`` a chunk at a time (vec4 along the columns, a row KS = KC / 4 + 1 vec4 apart; none
+    at or past k0: zeros there): row lr of the tile is matrix row ``row_of`` ({lr}), zero where ``ok_of`` ({lr},
+    {lrow}) is false; ``wg`` invocations, each a fixed set of slots.  Software-pipelined: a chunk's loads are issued
+    into registers (lp{p}) before the previous chunk's products, so their latency overlaps them.  Returns the lines
+    before the loop and the loop's head (its products and closing brace are the caller's)."""
+    kv = kc // 4
     ks = kv + 1
-    parts = ", ".join(f"select({T}(0.0), a[lab + min(lc + {c}u, k0 - 1u)], lok && lc + {c}u < k0)" for c in range(4))
-    return ["    workgroupBarrier();",
-            f"    for (var le = lid; le < ({rows}) * {kv}u; le = le + {wg}u) {{",
-            f"        let lr = le / {kv}u;",
-            f"        let lc = lk + (le % {kv}u) * 4u;",
-            f"        let lrow = {row_of};",
-            f"        let lok = {ok_of};",
-            "        let lab = abase + min(lrow, n - 1u) * n;",
-            f"        lt[lr * {ks}u + le % {kv}u] = vec4<{T}>({parts});",
-            "    }",
-            "    workgroupBarrier();"]
+    total = rows * kv
+    slots = -(-total // wg)
+
+    def load(p: int, at: str) -> str:
+        parts = ", ".join(f"select({T}(0.0), a[lab{p} + min({at} + lcol{p} + {c}u, lkm)], "
+                          f"lok{p} && {at} + lcol{p} + {c}u < k0)" for c in range(4))
+        return f"vec4<{T}>({parts})"
+    pre = ["let lk0 = k0 - p.left;", "let lkm = max(k0, 1u) - 1u;"]
+    for p in range(slots):
+        lr = f"lr{p}"
+        pre += [f"let le{p} = lid + {p * wg}u;", f"let {lr} = min(le{p} / {kv}u, {rows - 1}u);",
+                f"let lrow{p} = {row_of.format(lr=lr)};",
+                f"let lok{p} = le{p} < {total}u && {ok_of.format(lr=lr, lrow=f'lrow{p}')};",
+                f"let lab{p} = abase + min(lrow{p}, n - 1u) * n;", f"let lcol{p} = (le{p} % {kv}u) * 4u;",
+                f"var lp{p} = {load(p, 'lk0')};"]
+    head = [f"for (var lk = lk0; lk < k0; lk = lk + {kc}u) {{", "    workgroupBarrier();"]
+    for p in range(slots):
+        store = f"lt[lr{p} * {ks}u + le{p} % {kv}u] = lp{p};"
+        head.append(f"    {store}" if (p + 1) * wg <= total else f"    if (le{p} < {total}u) {{ {store} }}")
+    head.append("    workgroupBarrier();")
+    head += [f"    lp{p} = {load(p, f'lk + {kc}u')};" for p in range(slots)]
+    return pre, head
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_left_lines(T: str, sb: int, cols: tuple[str, ...], wg: int) -> tuple[str, ...]:
+def chol_inv_left_lines(T: str, sb: int, cols: tuple[str, ...], wg: int, kc: int) -> tuple[str, ...]:
     """cholesky_inv's left-looking start (factor.CHOL_LEFT): v{m} (row i's column ``cols[m]``, WGSL expressions) -=
     sum over the panel's columns left of the block (k0 - p.left .. k0) of L[k0 + i, c] L[k0 + cols[m], c], the rows
-    staged a chunk at a time (``_chol_left_stage``); only on and below the diagonal (the values above it stay the
+    staged a chunk at a time (``_chol_left_loop``); only on and below the diagonal (the values above it stay the
     factor's scratch as before).  A uniform loop (p.left == 0: none)."""
-    kv = CHOL_LEFT_KC // 4
+    kv = kc // 4
     ks = kv + 1
-    lines = [f"var g{m} = {T}(0.0);" for m in range(len(cols))]
-    lines.append(f"for (var lk = k0 - p.left; lk < k0; lk = lk + {CHOL_LEFT_KC}u) {{")
-    lines += _chol_left_stage(T, f"{sb}u", "k0 + lr", "lr < nb", wg)
+    pre, head = _chol_left_loop(T, sb, "k0 + {lr}", "{lr} < nb", wg, kc)
+    lines = [f"var g{m} = {T}(0.0);" for m in range(len(cols))] + pre + head
     for t in range(kv):
         lines.append(f"    let ly{t} = lt[i * {ks}u + {t}u];")
         lines += [f"    g{m} = g{m} + dot(ly{t}, lt[({c}) * {ks}u + {t}u]);" for m, c in enumerate(cols)]
@@ -389,7 +402,7 @@ def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
 
 @functools.lru_cache(maxsize=None)
 def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1),
-                         left: bool = False) -> str:
+                         left: int = 0) -> str:
     """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
     each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``.  ``opts``
     (``_chol_inv_opts``): with GJ also column i of E (u0 .. u{sb-1}, from the identity) through the same steps,
@@ -399,7 +412,7 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
     lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), a[rb + min({c}u, nb - 1u)], "
              f"live && {c}u <= i);" for c in range(sb)]
     if left:  # factor.CHOL_LEFT: the panel's columns left of the block subtracted first
-        lines += chol_inv_left_lines(T, sb, tuple(f"{c}u" for c in range(sb)), sb)
+        lines += chol_inv_left_lines(T, sb, tuple(f"{c}u" for c in range(sb)), sb, left)
     if gj:
         lines += [f"var u{r} = select({T}(0.0), {T}(1.0), i == {r}u);" for r in range(sb)]
     if flag:
@@ -443,7 +456,7 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, left: bool = False) -> str:
+def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, left: int = 0) -> str:
     """linalg_chol_inv.wgsl's FACTOR with ``split`` invocations a row (CHOL_INV_SPLIT; GJ always): invocation (i, q)
     (i = lid % SB, q = lid / SB: a warp a part for SB = 32) holds columns q cw .. q cw + cw - 1 (cw = sb / split) of
     row i of the block in v0 .. v{cw-1} and the same rows of column i of E in u0 .., and per step j the part owning
@@ -458,7 +471,7 @@ def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, left: bool = F
     lines += [f"var v{m} = select(select({T}(0.0), {T}(1.0), i == c{m}), a[rb + min(c{m}, nb - 1u)], "
               f"live && c{m} <= i);" for m in range(cw)]
     if left:  # factor.CHOL_LEFT: the panel's columns left of the block subtracted first
-        lines += chol_inv_left_lines(T, sb, tuple(f"c{m}" for m in range(cw)), sb * split)
+        lines += chol_inv_left_lines(T, sb, tuple(f"c{m}" for m in range(cw)), sb * split, left)
     lines += [f"var u{m} = select({T}(0.0), {T}(1.0), i == c{m});" for m in range(cw)]
     lines += [f"var z{m} = {T}(1.0);" for m in range(cw)]  # sqrt(d) of the E row u{m} holds
     if flag:
@@ -529,10 +542,11 @@ def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: i
     opts = _chol_inv_opts()
     split = _chol_inv_split(side, opts)
     lk = bool(left)
+    kc = CHOL_LEFT_KC if lk else 0
 
     def build() -> launch.Kernel:
-        factor = (chol_inv_split_body(T, side, split, opts, lk) if split > 1
-                  else chol_inv_factor_body(T, side, opts, lk))
+        factor = (chol_inv_split_body(T, side, split, opts, kc) if split > 1
+                  else chol_inv_factor_body(T, side, opts, kc))
         decl = (f"var<workgroup> lt: array<vec4<{T}>, {side * (CHOL_LEFT_KC // 4 + 1)}>;" if lk else "")
         return launch.Kernel("linalg_chol_inv.wgsl", (launch.write("a", f"array<{T}>"),
                                                       launch.write("info", "array<u32>"),
@@ -568,20 +582,19 @@ def chol_apply_body(T: str, sb: int, rows: int, wg: int) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def chol_apply_left(T: str, sb: int, rows: int, wg: int) -> str:
+def chol_apply_left(T: str, sb: int, rows: int, wg: int, kc: int) -> str:
     """linalg_chol_apply.wgsl's LEFT (factor.CHOL_LEFT): the staged tile ``at`` -= L[r0 .. r0 + rows, k0 - p.left ..
     k0] L[k0 .. k0 + sb, same]^T, the product's values in registers as ``chol_apply_body``'s (invocation (ty, tx):
-    rows ty + (wg / 16) x, columns tx + 16 k), both operands staged a chunk at a time (``_chol_left_stage``: the
+    rows ty + (wg / 16) x, columns tx + 16 k), both operands staged a chunk at a time (``_chol_left_loop``: the
     block rows first, then the diagonal block's); a uniform loop (p.left == 0: none)."""
     ty = wg // 16
     na, nk = rows // ty, sb // 16
-    kv = CHOL_LEFT_KC // 4
+    kv = kc // 4
     ks = kv + 1
     pairs = [(x, k) for x in range(na) for k in range(nk)]
-    lines = [f"var g{x}_{k} = {T}(0.0);" for x, k in pairs]
-    lines.append(f"for (var lk = k0 - p.left; lk < k0; lk = lk + {CHOL_LEFT_KC}u) {{")
-    lines += _chol_left_stage(T, f"R + {sb}u", "select(k0 + lr - R, r0 + lr, lr < R)",
-                              "select(lr - R < nb, lrow < n, lr < R)", wg)
+    pre, head = _chol_left_loop(T, rows + sb, "select(k0 + {lr} - R, r0 + {lr}, {lr} < R)",
+                                "select({lr} - R < nb, {lrow} < n, {lr} < R)", wg, kc)
+    lines = [f"var g{x}_{k} = {T}(0.0);" for x, k in pairs] + pre + head
     for t in range(kv):
         lines += [f"    let lx{x}_{t} = lt[(ty + {ty * x}u) * {ks}u + {t}u];" for x in range(na)]
         lines += [f"    let ly{k}_{t} = lt[(R + tx + {16 * k}u) * {ks}u + {t}u];" for k in range(nk)]
@@ -611,7 +624,7 @@ def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int, 
         decl = f"var<workgroup> lt: array<vec4<{T}>, {(rows + side) * (CHOL_LEFT_KC // 4 + 1)}>;" if lk else ""
         return launch.Kernel("linalg_chol_apply.wgsl", (launch.write("a", f"array<{T}>"), launch.read("ws", f"array<{T}>")),
                              dict(T=T, SB=side, R=rows, SB_SB=side * side, R_SB=rows * side, LEFT_DECL=decl,
-                                  LEFT=chol_apply_left(T, side, rows, PANEL_WG) if lk else "",
+                                  LEFT=chol_apply_left(T, side, rows, PANEL_WG, CHOL_LEFT_KC) if lk else "",
                                   BODY=chol_apply_body(T, side, rows, PANEL_WG)), workgroup=PANEL_WG)
     params = layout.u32s(n, k0, nb, batch, groups, ws.size // max(batch, 1), left, 0)
     key = ("linalg_chol_apply", d.name, side, rows, PANEL_WG) + (("left", CHOL_LEFT_KC),) * lk

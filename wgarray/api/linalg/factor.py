@@ -60,8 +60,8 @@ CHOL_LEFT = False  # CHOL_INV's panels wider than their diagonal blocks done lef
 # of a panel [k0, k1) subtracts L[s0:s1, k0:s0] L[s0:s1, k0:s0]^T in its cholesky_inv and L[s1:, k0:s0]
 # L[s0:s1, k0:s0]^T in its cholesky_apply (kernels.linalg_factor.chol_inv_left_lines / chol_apply_left), so no update
 # launch between a panel's blocks (4096 with 128-wide panels of 64-wide blocks: 160 launches instead of 192, with
-# 256-wide ones 144; an update ~15-25 us on the H100); the trailing update after the panel is unchanged.  Off until a GPU run measures it
-# (`python -m benchmarks.linbig_sweep --ops cholesky --variants default chol_left chol_left+b256`)
+# 256-wide ones 144; an update ~15-25 us on the H100); the trailing update after the panel is unchanged.  Off until a
+# GPU run measures it (`python -m benchmarks.linbig_sweep --ops cholesky --variants default chol_left chol_left+b256`)
 # LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
 # measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
 # (the tournament panel's latency grows with its width faster than the extra launches cost); Cholesky keeps 64
@@ -523,7 +523,8 @@ def _knobs() -> tuple:
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER, _k.SMALL_MAX,
             _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.TSLU_SUBGROUP, _k.TSLU_SG_FINAL, _k.tslu_rows, _k.TRSM_REG,
             _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, CHOL_BLOCK_BIG, _k.CHOL_INV,
-            _k.CHOL_FUSED, CHOL_LEFT, _k.CHOL_LEFT_KC, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS,
+            _k.CHOL_FUSED, CHOL_LEFT, _k.CHOL_LEFT_KC, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS,
+            _k.CHOL_ROWS,
             _k._chol_inv_opts(), _k.SWAP_SHARED, _k.SWAP_PERM_SHARED, _k.SWAP_COLS, _k.SWAP_CHUNK, _k.SWAP_SPREAD,
             _OUTER_GPU, _k.SG_MIN, _mm.choice_state())
 
