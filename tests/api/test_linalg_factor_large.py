@@ -374,6 +374,19 @@ def test_chol_left_replay(blocked, monkeypatch):
     assert sum(len(c) for c in F._recipes.values()) == 2
 
 
+@pytest.mark.slow  # ~20-100 s on lavapipe (compiling the 64-row straight-line factor with the left-looking start)
+def test_chol_left_real_block_size(monkeypatch):
+    # the GPU's sizes: 64-wide diagonal blocks (CHOL_INV_SPLIT = 4: 256 invocations), 128- and 256-wide panels (the
+    # last one narrower), cholesky_apply's rows as the device's memory allows
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(F, "CHOL_LEFT", True)
+    rng = np.random.default_rng(300)
+    for width in (128, 256):
+        monkeypatch.setattr(F, "BLOCK", width)
+        s = spd(rng, (2, 300, 300), np.float32)
+        _check_chol_lower_upper(s, 300, np.float32)
+
+
 def test_chol_left_fits_the_device(monkeypatch):
     # CHOL_LEFT's kernels stage the left-looking product too: CHOL_INV takes a width only where they fit as well
     # (cholesky_apply then with fewer rows where its tile, W and the staging would not fit)

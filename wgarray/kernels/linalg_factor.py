@@ -346,15 +346,18 @@ def chol_inv_left_lines(T: str, sb: int, cols: tuple[str, ...], wg: int, kc: int
     """cholesky_inv's left-looking start (factor.CHOL_LEFT): v{m} (row i's column ``cols[m]``, WGSL expressions) -=
     sum over the panel's columns left of the block (k0 - p.left .. k0) of L[k0 + i, c] L[k0 + cols[m], c], the rows
     staged a chunk at a time (``_chol_left_loop``); only on and below the diagonal (the values above it stay the
-    factor's scratch as before).  A uniform loop (p.left == 0: none)."""
+    factor's scratch as before; an invocation whose columns all lie above its row, or whose row is padding, skips
+    the products: with CHOL_INV_SPLIT = 4 and 64-wide blocks 3 of the 8 warps).  A uniform loop (p.left == 0:
+    none)."""
     kv = kc // 4
     ks = kv + 1
     pre, head = _chol_left_loop(T, sb, "k0 + {lr}", "{lr} < nb", wg, kc)
     lines = [f"var g{m} = {T}(0.0);" for m in range(len(cols))] + pre + head
+    lines.append(f"    if ({cols[0]} <= i && live) {{")
     for t in range(kv):
-        lines.append(f"    let ly{t} = lt[i * {ks}u + {t}u];")
-        lines += [f"    g{m} = g{m} + dot(ly{t}, lt[({c}) * {ks}u + {t}u]);" for m, c in enumerate(cols)]
-    lines.append("}")
+        lines.append(f"        let ly{t} = lt[i * {ks}u + {t}u];")
+        lines += [f"        g{m} = g{m} + dot(ly{t}, lt[({c}) * {ks}u + {t}u]);" for m, c in enumerate(cols)]
+    lines += ["    }", "}"]
     lines += [f"v{m} = v{m} - select({T}(0.0), g{m}, {c} <= i);" for m, c in enumerate(cols)]
     return tuple(lines)
 
