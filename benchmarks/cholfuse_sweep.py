@@ -9,8 +9,8 @@ Each variant's line: best synchronised ms, ratio to torch and numpy (> 1: wgarra
 host's issue time and the backward error ||L L^T - A|| / ||A|| ("BAD" above 1e-3); the default's phases follow.
 How to read it: a chol_left* variant faster than "default" at 4096 (and not slower at 2048) -> ``CHOL_LEFT = True``
 in wgarray/api/linalg/factor.py with that variant's widths (``CHOL_BLOCK_BIG`` there; ``CHOL_INV_INNER_BIG``,
-``CHOL_APPLY_ROWS``, ``CHOL_LEFT_KC`` in wgarray/kernels/linalg_factor.py).  ``chol_inv+b256`` is the 256-wide
-panel's control without CHOL_LEFT.
+``CHOL_APPLY_ROWS``, ``CHOL_LEFT_KC``, ``CHOL_LEFT_KC_INV`` in wgarray/kernels/linalg_factor.py).  ``chol_inv+b256``
+is the 256-wide panel's control without CHOL_LEFT.
 """
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ import argparse
 
 from benchmarks import linbig_sweep
 
+# most wanted first (linbig_sweep's time guard skips the last ones if the run runs long)
 VARIANTS = ("default", "chol_left", "chol_left+b256", "chol_left+b512", "chol_left+b256+r32", "chol_left+b256+i32",
-            "chol_left+b256+kc32", "chol_inv+b256")  # most wanted first (linbig_sweep's time guard skips the last)
+            "chol_left+b256+kci32", "chol_left+b256+kc32", "chol_inv+b256")
 
 
 def main(argv=None) -> None:

@@ -121,11 +121,14 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_left+b256+i32": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256,
                                            ("K", "CHOL_INV_INNER_BIG"): 32, **CHOL_LEFT_SMALL, ("F", "BLOCK"): 128}),
     # ... cholesky_apply with 32-row workgroups (K.CHOL_APPLY_ROWS; 64: at most 63 workgroups at 4096, fewer than the
-    # H100's 132 SMs, and the left-looking product makes each longer), and 32-column chunks of it (K.CHOL_LEFT_KC)
+    # H100's 132 SMs, and the left-looking product makes each longer), 32-column chunks of its left-looking product
+    # (K.CHOL_LEFT_KC; its workgroups then 32 rows) and of cholesky_inv's (K.CHOL_LEFT_KC_INV)
     "chol_left+b256+r32": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256,
                                            ("K", "CHOL_APPLY_ROWS"): 32, **CHOL_LEFT_SMALL, ("F", "BLOCK"): 128}),
     "chol_left+b256+kc32": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256,
                                             ("K", "CHOL_LEFT_KC"): 32, **CHOL_LEFT_SMALL, ("F", "BLOCK"): 128}),
+    "chol_left+b256+kci32": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256,
+                                             ("K", "CHOL_LEFT_KC_INV"): 32, **CHOL_LEFT_SMALL, ("F", "BLOCK"): 128}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
     # workgroup and the other rows' update, instead of a trsm and a matmul update); its block height, columns a
     # workgroup

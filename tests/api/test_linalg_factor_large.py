@@ -301,17 +301,19 @@ def _chol_left_on(monkeypatch, width, inner):
 
 
 @pytest.mark.parametrize("dt", FLOATS)
-@pytest.mark.parametrize("width, inner, split, kc", [(20, 8, 4, 16), (24, 5, 1, 16), (32, 16, 4, 8), (40, 8, 4, 32)])
-def test_chol_left(blocked, monkeypatch, dt, width, inner, split, kc):
+@pytest.mark.parametrize("width, inner, split, kc, kci", [(20, 8, 4, 16, 16), (24, 5, 1, 16, 32), (32, 16, 4, 8, 16),
+                                                          (40, 8, 4, 32, 8)])
+def test_chol_left(blocked, monkeypatch, dt, width, inner, split, kc, kci):
     # the knob's answers keep the default's bounds (backward error <= C n eps, exact zeros above the diagonal,
     # upper=True, stacks) with n below / at / past a panel, not a multiple of the inner block or the panel (a panel's
-    # last block narrower; the columns left of a block not a multiple of the kernels' chunk CHOL_LEFT_KC), cholesky_inv
+    # last block narrower; the columns left of a block not a multiple of the kernels' chunks CHOL_LEFT_KC(_INV)), cholesky_inv
     # with one or several invocations a row (CHOL_INV_SPLIT: the staging's slots a few / one an invocation), and the
     # launches are the left-looking ones: block j > 0 of a panel [k0, k1) gets left = s0 - k0, and the only updates
     # are the trailing ones (after each panel, all columns right of it)
     monkeypatch.setattr(F, "REPLAY", False)  # (the launches observed through the drivers)
     monkeypatch.setattr(K, "CHOL_INV_SPLIT", split)
     monkeypatch.setattr(K, "CHOL_LEFT_KC", kc)
+    monkeypatch.setattr(K, "CHOL_LEFT_KC_INV", kci)
     seen = _chol_left_on(monkeypatch, width, inner)
     rng = np.random.default_rng(width + inner)
     for n, batch in ((inner + 3, ()), (width, (2,)), (2 * width + inner + 2, (3,)), (3 * width - 1, (2, 1))):
@@ -394,8 +396,9 @@ def test_chol_left_fits_the_device(monkeypatch):
     dev = wg.default_device()
     limit = dev.properties.limits.max_compute_workgroup_storage_size
     monkeypatch.setattr(K, "CHOL_INV", True)
-    stage = (K.CHOL_LEFT_KC // 4 + 1) * 16  # bytes a staged float32 row
-    assert K.chol_inv(dev, D.float32, 128, left=True) == (66 * 64 * 4 + 64 * stage <= limit
+    stage = (K.CHOL_LEFT_KC // 4 + 1) * 16  # bytes a staged float32 row (cholesky_apply; cholesky_inv: stage_inv)
+    stage_inv = (K.CHOL_LEFT_KC_INV // 4 + 1) * 16
+    assert K.chol_inv(dev, D.float32, 128, left=True) == (66 * 64 * 4 + 64 * stage_inv <= limit
                                                            and K._chol_apply_rows(dev, D.float32, 64, True) > 0)
     rows = K._chol_apply_rows(dev, D.float32, 64, left=True)
     assert rows == max([r for r in (64, 32, 16) if (r + 64) * (64 * 4 + stage) <= limit], default=0)

@@ -293,19 +293,21 @@ def chol_inv(device, d: DType, width: int, big: bool = False, left: bool = False
     side = _bucket(min(width, inner))
     limit = device.properties.limits.max_compute_workgroup_storage_size
     on = (_reg_default(device) and big) if CHOL_INV is None else bool(CHOL_INV)
-    extra = _chol_left_bytes(d, side) if left and width > inner else 0
+    extra = _chol_left_bytes(d, side, CHOL_LEFT_KC_INV) if left and width > inner else 0
     return (on and 1 <= inner <= 64 and (side + 2) * side * d.device_itemsize + extra <= limit
             and _chol_apply_rows(device, d, side) > 0
             and (extra == 0 or _chol_apply_rows(device, d, side, left=True) > 0))
 
 
-CHOL_LEFT_KC = 16  # factor.CHOL_LEFT: columns of the left-looking product staged at a time (a multiple of 4: vec4)
+CHOL_LEFT_KC = 16  # factor.CHOL_LEFT: columns of cholesky_apply's left-looking product staged at a time (a multiple
+# of 4: vec4; 32 at 64-wide blocks: 64-row workgroups no longer fit 48 KiB, 32-row ones do)
+CHOL_LEFT_KC_INV = 16  # ... and of cholesky_inv's (one workgroup: fewer chunks, fewer barriers on the critical path)
 
 
-def _chol_left_bytes(d: DType, rows: int) -> int:
-    """Workgroup memory of the left-looking product's staging for ``rows`` rows: CHOL_LEFT_KC columns a row as vec4,
-    one vec4 of padding a row (a row's vec4 loads across a warp then fall in distinct banks)."""
-    return rows * (CHOL_LEFT_KC // 4 + 1) * 4 * d.device_itemsize
+def _chol_left_bytes(d: DType, rows: int, kc: int | None = None) -> int:
+    """Workgroup memory of the left-looking product's staging for ``rows`` rows: ``kc`` (CHOL_LEFT_KC) columns a row
+    as vec4, one vec4 of padding a row (a row's vec4 loads across a warp then fall in distinct banks)."""
+    return rows * ((kc or CHOL_LEFT_KC) // 4 + 1) * 4 * d.device_itemsize
 
 
 def _chol_left_loop(T: str, rows: int, row_of: str, ok_of: str, wg: int, kc: int) -> tuple[list[str], list[str]]:
@@ -545,12 +547,12 @@ def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: i
     opts = _chol_inv_opts()
     split = _chol_inv_split(side, opts)
     lk = bool(left)
-    kc = CHOL_LEFT_KC if lk else 0
+    kc = CHOL_LEFT_KC_INV if lk else 0
 
     def build() -> launch.Kernel:
         factor = (chol_inv_split_body(T, side, split, opts, kc) if split > 1
                   else chol_inv_factor_body(T, side, opts, kc))
-        decl = (f"var<workgroup> lt: array<vec4<{T}>, {side * (CHOL_LEFT_KC // 4 + 1)}>;" if lk else "")
+        decl = (f"var<workgroup> lt: array<vec4<{T}>, {side * (kc // 4 + 1)}>;" if lk else "")
         return launch.Kernel("linalg_chol_inv.wgsl", (launch.write("a", f"array<{T}>"),
                                                       launch.write("info", "array<u32>"),
                                                       launch.write("ws", f"array<{T}>")),
@@ -560,7 +562,7 @@ def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: i
                              workgroup=side * split)
     params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse and CHOL_INV_PART != "factor"), left,
                          0)
-    key = ("linalg_chol_inv", d.name, side, opts) + (("left", CHOL_LEFT_KC),) * lk
+    key = ("linalg_chol_inv", d.name, side, opts) + (("left", kc),) * lk
     compiled = launch.compile(device, key, build, checks=not CHOL_INV_UNCHECKED)
     launch.dispatch(device, compiled, [m.buffer_for_write() for m in (a.mirror, info.mirror, ws)], params,
                     workgroups=batch)

@@ -523,8 +523,8 @@ def _knobs() -> tuple:
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER, _k.SMALL_MAX,
             _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.TSLU_SUBGROUP, _k.TSLU_SG_FINAL, _k.tslu_rows, _k.TRSM_REG,
             _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, CHOL_BLOCK_BIG, _k.CHOL_INV,
-            _k.CHOL_FUSED, CHOL_LEFT, _k.CHOL_LEFT_KC, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS,
-            _k.CHOL_ROWS,
+            _k.CHOL_FUSED, CHOL_LEFT, _k.CHOL_LEFT_KC, _k.CHOL_LEFT_KC_INV, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG,
+            _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS,
             _k._chol_inv_opts(), _k.SWAP_SHARED, _k.SWAP_PERM_SHARED, _k.SWAP_COLS, _k.SWAP_CHUNK, _k.SWAP_SPREAD,
             _OUTER_GPU, _k.SG_MIN, _mm.choice_state())
 
