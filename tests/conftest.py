@@ -28,3 +28,52 @@ def pytest_collection_finish(session):
 
     gc.collect()
     gc.freeze()
+
+
+# -- the order `-n N --dist loadfile` hands the files out in ------------------------------------------------------
+# pytest-xdist gives a free worker the next file of its queue, which it sorts by number of tests; a file with few but
+# long tests (the bad-input sweep, test_large, the state machine) could then come last and run alone while the other
+# worker idles.  Heaviest first instead (longest-processing-time order): the files left at the end are the short
+# ones, so the workers finish within about a second of each other.  Seconds of one worker's time per file on lavapipe
+# (`--durations=0`, summed per file, 2026-12-06); a file not listed counts FILE_WEIGHT_PER_TEST a test.
+FILE_SECONDS = {
+    "tests/api/test_elementwise.py": 60, "tests/api/test_linalg_factor.py": 30,
+    "tests/api/test_statistical_reductions.py": 25, "tests/api/test_linalg_spectral_block.py": 18,
+    "tests/api/test_linalg_factor_large.py": 16, "tests/api/test_linalg_matmul.py": 15,
+    "tests/api/test_fft_passes.py": 15, "tests/system/test_large.py": 12, "tests/system/test_bad_input_sweep.py": 12,
+    "tests/api/test_complex.py": 11, "tests/api/test_fft.py": 8, "tests/system/test_memory.py": 7,
+    "tests/system/test_fuzz.py": 6, "tests/system/test_state_machine.py": 5, "tests/api/test_indexing.py": 5,
+    "tests/api/test_linalg_spectral.py": 5, "tests/api/test_sorting_reg.py": 5, "tests/numerics/test_wgsl_numerics.py": 4,
+    "tests/system/test_architecture.py": 4, "tests/api/test_linalg_complex_native.py": 4,
+    "tests/numerics/test_signed_zeros.py": 4, "tests/api/test_sorting_radix.py": 3.5,
+    "tests/api/test_elementwise_extras.py": 3.5, "tests/api/test_elementwise_compare_exact.py": 3,
+    "tests/api/test_linalg.py": 3, "tests/api/test_manipulation.py": 2.5, "tests/api/test_statistical_scan.py": 2.5,
+    "tests/api/test_random.py": 2.5, "tests/system/test_dask.py": 2.5, "tests/system/test_defects_threads.py": 2.5,
+    "tests/api/test_set.py": 2, "tests/api/test_linalg_complex.py": 2, "tests/api/test_fusion.py": 2,
+    "tests/system/test_threads.py": 1.5,
+}
+FILE_WEIGHT_PER_TEST = 0.04
+
+
+def file_weight(path: str, n_tests: int) -> float:
+    return FILE_SECONDS.get(path, FILE_WEIGHT_PER_TEST * n_tests)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from collections import OrderedDict
+
+    from xdist.scheduler import LoadFileScheduling
+
+    class HeaviestFirst(OrderedDict):
+        """xdist's queue of files (file -> {test id: done}): taking from its front gives the heaviest file left."""
+
+        def popitem(self, last=True):
+            scope = max(self, key=lambda s: file_weight(s.split("::")[0], len(self[s])))  # ties: the first
+            return scope, self.pop(scope)
+
+    sched = LoadFileScheduling(config, log)
+    sched.workqueue = HeaviestFirst()
+    return sched
