@@ -53,10 +53,18 @@ FILE_SECONDS = {
     "tests/system/test_threads.py": 1.5,
 }
 FILE_WEIGHT_PER_TEST = 0.04
+# files that compile many of the same kernels run in one worker, one after the other, as one unit of work (a worker
+# compiles each shader once; the other worker would compile them again): the blocked factorisations' two files share
+# ~60 kernels (~3 s of lavapipe compiles)
+FILE_GROUPS = [("tests/api/test_linalg_factor.py", "tests/api/test_linalg_factor_large.py")]
+GROUP_OF = {f: group[0] for group in FILE_GROUPS for f in group}
 
 
-def file_weight(path: str, n_tests: int) -> float:
-    return FILE_SECONDS.get(path, FILE_WEIGHT_PER_TEST * n_tests)
+def file_weight(scope: str, n_tests: int) -> float:
+    files = next((g for g in FILE_GROUPS if g[0] == scope), None)
+    if files is not None:
+        return sum(FILE_SECONDS.get(f, FILE_WEIGHT_PER_TEST * n_tests / len(files)) for f in files)
+    return FILE_SECONDS.get(scope, FILE_WEIGHT_PER_TEST * n_tests)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -71,9 +79,14 @@ def pytest_xdist_make_scheduler(config, log):
         """xdist's queue of files (file -> {test id: done}): taking from its front gives the heaviest file left."""
 
         def popitem(self, last=True):
-            scope = max(self, key=lambda s: file_weight(s.split("::")[0], len(self[s])))  # ties: the first
+            scope = max(self, key=lambda s: file_weight(s, len(self[s])))  # ties: the first
             return scope, self.pop(scope)
 
-    sched = LoadFileScheduling(config, log)
+    class GroupedFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return GROUP_OF.get(path, path)
+
+    sched = GroupedFiles(config, log)
     sched.workqueue = HeaviestFirst()
     return sched
