@@ -36,22 +36,19 @@ def pytest_collection_finish(session):
 # worker idles.  Heaviest first instead (longest-processing-time order): the files left at the end are the short
 # ones, so the workers finish within about a second of each other.  Seconds of one worker's time per file on lavapipe
 # (`--durations=0`, summed per file, 2026-12-06); a file not listed counts FILE_WEIGHT_PER_TEST a test.
-FILE_SECONDS = {
-    "tests/api/test_elementwise.py": 60, "tests/api/test_linalg_factor.py": 30,
-    "tests/api/test_statistical_reductions.py": 25, "tests/api/test_linalg_spectral_block.py": 18,
-    "tests/api/test_linalg_factor_large.py": 16, "tests/api/test_linalg_matmul.py": 15,
-    "tests/api/test_fft_passes.py": 15, "tests/system/test_large.py": 12, "tests/system/test_bad_input_sweep.py": 12,
-    "tests/api/test_complex.py": 11, "tests/api/test_fft.py": 8, "tests/system/test_memory.py": 7,
-    "tests/system/test_fuzz.py": 6, "tests/system/test_state_machine.py": 5, "tests/api/test_indexing.py": 5,
-    "tests/api/test_linalg_spectral.py": 5, "tests/api/test_sorting_reg.py": 5, "tests/numerics/test_wgsl_numerics.py": 4,
-    "tests/system/test_architecture.py": 4, "tests/api/test_linalg_complex_native.py": 4,
-    "tests/numerics/test_signed_zeros.py": 4, "tests/api/test_sorting_radix.py": 3.5,
-    "tests/api/test_elementwise_extras.py": 3.5, "tests/api/test_elementwise_compare_exact.py": 3,
-    "tests/api/test_linalg.py": 3, "tests/api/test_manipulation.py": 2.5, "tests/api/test_statistical_scan.py": 2.5,
-    "tests/api/test_random.py": 2.5, "tests/system/test_dask.py": 2.5, "tests/system/test_defects_threads.py": 2.5,
-    "tests/api/test_set.py": 2, "tests/api/test_linalg_complex.py": 2, "tests/api/test_fusion.py": 2,
-    "tests/system/test_threads.py": 1.5,
-}
+_FILE_SECONDS = """
+api/test_elementwise 60   api/test_linalg_factor 30   api/test_statistical_reductions 25
+api/test_linalg_spectral_block 18   api/test_linalg_factor_large 16   api/test_linalg_matmul 15
+api/test_fft_passes 15   system/test_large 12   system/test_bad_input_sweep 12   api/test_complex 11
+api/test_fft 8   system/test_memory 7   system/test_fuzz 6   system/test_state_machine 5   api/test_indexing 5
+api/test_linalg_spectral 5   api/test_sorting_reg 5   numerics/test_wgsl_numerics 4   system/test_architecture 4
+api/test_linalg_complex_native 4   numerics/test_signed_zeros 4   api/test_sorting_radix 3.5
+api/test_elementwise_extras 3.5   api/test_elementwise_compare_exact 3   api/test_linalg 3
+api/test_manipulation 2.5   api/test_statistical_scan 2.5   api/test_random 2.5   system/test_dask 2.5
+system/test_defects_threads 2.5   api/test_set 2   api/test_linalg_complex 2   api/test_fusion 2
+system/test_threads 1.5
+"""
+FILE_SECONDS = {f"tests/{name}.py": float(sec) for name, sec in zip(*[iter(_FILE_SECONDS.split())] * 2)}
 FILE_WEIGHT_PER_TEST = 0.04
 # files that compile many of the same kernels run in one worker, one after the other, as one unit of work (a worker
 # compiles each shader once; the other worker would compile them again): the blocked factorisations' two files share
