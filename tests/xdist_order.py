@@ -32,10 +32,14 @@ api/test_numpy_interop 1.5   system/test_threads 1.5
 FILE_SECONDS = {f"tests/{name}.py": float(sec) for name, sec in zip(*[iter(_FILE_SECONDS.split())] * 2)}
 FILE_WEIGHT_PER_TEST = 0.04
 
-# Files that compile many of the same kernels run in one worker, one after the other, as one unit of work (a worker
-# compiles each shader once; another worker would compile them again): the blocked factorisations' two files share
-# ~60 kernels (~3 s of lavapipe compiles when they ran on different workers).
-FILE_GROUPS = [("tests/api/test_linalg_factor.py", "tests/api/test_linalg_factor_large.py")]
+# Files that compile many of the same kernels run in one worker, one after the other (collection order), as one unit
+# of work: a worker compiles each shader once, another worker would compile them again.  Lavapipe's compile seconds of
+# the second file on a worker of its own -> after the first (runs of 2026-12-06): test_elementwise_extras.py 2.3 ->
+# 0.1, test_signed_zeros.py 3.5-4.3 -> 0.0 (the complex kernels, the slowest to compile), test_linalg_factor_large.py
+# 2.9 -> 1.0-1.2.  (test_fft.py after test_fft_passes.py compiles as much as alone: they stay apart.)
+FILE_GROUPS = [("tests/api/test_elementwise.py", "tests/api/test_elementwise_extras.py"),
+               ("tests/api/test_complex.py", "tests/numerics/test_signed_zeros.py"),
+               ("tests/api/test_linalg_factor.py", "tests/api/test_linalg_factor_large.py")]
 GROUP_OF = {f: group[0] for group in FILE_GROUPS for f in group}
 
 

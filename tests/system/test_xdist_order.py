@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from xdist_order import FILE_GROUPS, FILE_SECONDS, FILE_WEIGHT_PER_TEST, file_weight, heaviest_first_scheduler
+from xdist_order import FILE_GROUPS, FILE_SECONDS, FILE_WEIGHT_PER_TEST, GROUP_OF, file_weight, heaviest_first_scheduler
 
 pytest.importorskip("xdist")
 
@@ -43,19 +43,22 @@ def test_every_weighted_file_exists():
 
 
 def test_weights():
-    assert file_weight("tests/api/test_elementwise.py", 3) == FILE_SECONDS["tests/api/test_elementwise.py"]
+    assert file_weight("tests/system/test_large.py", 3) == FILE_SECONDS["tests/system/test_large.py"]
     assert file_weight("tests/api/not_listed.py", 50) == pytest.approx(50 * FILE_WEIGHT_PER_TEST)
-    first, *rest = FILE_GROUPS[0]
-    assert file_weight(first, 10) == sum(FILE_SECONDS[f] for f in (first, *rest))
+    for first, *rest in FILE_GROUPS:
+        assert file_weight(first, 10) == sum(FILE_SECONDS[f] for f in (first, *rest))
+    assert len(GROUP_OF) == sum(len(g) for g in FILE_GROUPS)  # no file in two groups
 
 
 def test_heaviest_unit_first_and_groups_in_one_worker():
     # xdist's own order would start with the 40 light tests (most tests first)
+    factor = next(g for g in FILE_GROUPS if g[0] == "tests/api/test_linalg_factor.py")
+    reductions = "tests/api/test_statistical_reductions.py"  # in no group, lighter than the factorisations' group
+    assert reductions not in GROUP_OF and file_weight(reductions, 1) < file_weight(factor[0], 1)
     light = [f"tests/api/test_namespace.py::t{i}" for i in range(40)]
-    group = FILE_GROUPS[0]
-    collection = ["tests/api/test_constants.py::t", *light, f"{group[0]}::a", f"{group[0]}::b",
-                  "tests/system/test_state_machine.py::m", "tests/api/test_elementwise.py::e",
-                  f"{group[1]}::c", "tests/api/test_inspection.py::i"]
+    collection = ["tests/api/test_constants.py::t", *light, f"{factor[0]}::a", f"{factor[0]}::b",
+                  "tests/system/test_state_machine.py::m", f"{reductions}::r",
+                  *[f"{f}::c" for f in factor[1:]], "tests/api/test_inspection.py::i"]
     sched = heaviest_first_scheduler(Config(2), None)
     handed: list = []  # (worker, indexes of the tests sent), in the order sent
     workers = [Worker("gw0", handed), Worker("gw1", handed)]
@@ -71,8 +74,8 @@ def test_heaviest_unit_first_and_groups_in_one_worker():
                 sched.mark_test_complete(w, w.sent[ran[w]])
                 ran[w] += 1
     handed = [(name, sorted({collection[i].split("::")[0] for i in sent})) for name, sent in handed]
-    assert handed[:3] == [("gw0", ["tests/api/test_elementwise.py"]), ("gw1", sorted(group)),
-                          ("gw0", ["tests/system/test_state_machine.py"])], handed
+    assert handed[:3] == [("gw0", sorted(factor)), ("gw1", [reductions]),
+                          ("gw1", ["tests/system/test_state_machine.py"])], handed
     assert [files for _, files in handed[3:]] == [["tests/api/test_namespace.py"], ["tests/api/test_constants.py"],
                                                   ["tests/api/test_inspection.py"]], handed
     assert sched.tests_finished
