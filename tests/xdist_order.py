@@ -36,10 +36,12 @@ FILE_WEIGHT_PER_TEST = 0.04
 # of work: a worker compiles each shader once, another worker would compile them again.  Lavapipe's compile seconds of
 # the second file on a worker of its own -> after the first (runs of 2026-12-06): test_elementwise_extras.py 2.3 ->
 # 0.1, test_signed_zeros.py 3.5-4.3 -> 0.0 (the complex kernels, the slowest to compile), test_linalg_factor_large.py
-# 2.9 -> 1.0-1.2.  (test_fft.py after test_fft_passes.py compiles as much as alone: they stay apart.)
+# 2.9 -> 1.0-1.2, test_linalg_small_recipes.py 1.2-1.7 -> 0.15-0.4.  (test_fft.py after test_fft_passes.py compiles
+# as much as alone: they stay apart.)
 FILE_GROUPS = [("tests/api/test_elementwise.py", "tests/api/test_elementwise_extras.py"),
                ("tests/api/test_complex.py", "tests/numerics/test_signed_zeros.py"),
-               ("tests/api/test_linalg_factor.py", "tests/api/test_linalg_factor_large.py")]
+               ("tests/api/test_linalg_factor.py", "tests/api/test_linalg_factor_large.py",
+                "tests/api/test_linalg_small_recipes.py")]
 GROUP_OF = {f: group[0] for group in FILE_GROUPS for f in group}
 
 
