@@ -20,11 +20,22 @@ def dev():
 
 
 def pytest_collection_finish(session):
-    """Collect once and freeze what collection built (the test modules, numpy, hypothesis, and dask, scikit-learn
-    and SciPy where installed: most of the heap) out of the cycle collector's view: every automatic collection and
+    """Collect once and freeze what collection built (the test modules, numpy, hypothesis, and dask where installed:
+    most of the heap) out of the cycle collector's view: every automatic collection and
     every ``gc.collect()`` a test runs would otherwise scan it again.  Only cycle collection is affected: objects made
     from here on are collected as before, and reference counting frees everything as usual."""
     import gc
 
     gc.collect()
     gc.freeze()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`-n N --dist loadfile`: the heaviest file (or group of files sharing kernels) left goes to the next free
+    worker (tests/xdist_order.py)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist_order import heaviest_first_scheduler
+
+    return heaviest_first_scheduler(config, log)

@@ -7,6 +7,7 @@ throughout, results within 1e-8 relative (the estimators' own arithmetic differs
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 
 os.environ["SCIPY_ARRAY_API"] = "1"  # before scipy/sklearn are imported
@@ -14,11 +15,12 @@ os.environ["SCIPY_ARRAY_API"] = "1"  # before scipy/sklearn are imported
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-sklearn = pytest.importorskip("sklearn")
-pytest.importorskip("array_api_compat")
-pytest.importorskip("scipy")
-
 import wgarray as wg  # noqa: E402
+
+# scikit-learn (with SciPy) takes ~2 s to import: each xdist worker collects every file, so the import happens in the
+# tests (the worker that runs this file), not at collection; the tests skip where any of the three is missing
+_MISSING = [m for m in ("sklearn", "array_api_compat", "scipy") if importlib.util.find_spec(m) is None]
+pytestmark = pytest.mark.skipif(bool(_MISSING), reason=f"not installed: {_MISSING}")
 
 RTOL = 1e-8
 
@@ -35,6 +37,8 @@ def _np(a):
 
 
 def _fit_both(make, fit_args, attrs):
+    import sklearn
+
     ref = make().fit(*fit_args)
     with sklearn.config_context(array_api_dispatch=True):
         got = make().fit(*[wg.asarray(a) for a in fit_args])
