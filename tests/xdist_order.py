@@ -61,7 +61,14 @@ class HeaviestFirst(OrderedDict):
 
 
 def heaviest_first_scheduler(config, log):
-    from xdist.scheduler import LoadFileScheduling
+    """xdist's file scheduler with GROUP_OF's units and HeaviestFirst's queue; None (xdist's own scheduler) where this
+    xdist's internals differ from those it was written against (3.5-3.8: ``_split_scope``, ``workqueue``)."""
+    try:
+        from xdist.scheduler import LoadFileScheduling
+    except ImportError:
+        return None
+    if not hasattr(LoadFileScheduling, "_split_scope"):
+        return None
 
     class GroupedFiles(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
@@ -69,5 +76,7 @@ def heaviest_first_scheduler(config, log):
             return GROUP_OF.get(path, path)
 
     sched = GroupedFiles(config, log)
+    if not isinstance(getattr(sched, "workqueue", None), OrderedDict):
+        return None
     sched.workqueue = HeaviestFirst()
     return sched
