@@ -60,7 +60,6 @@ OPS = ("cholesky", "solve", "inv")
 REG = {("K", "TSLU_REG"): True}  # the GPUs' default since linbig phase 4 (forced: lavapipe runs the same path)
 CHOL_LEAN = {("K", "CHOL_INV_RECIP"): True, ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True,
              ("K", "CHOL_INV_UNCHECKED"): True}  # cholsg: cholesky_inv's lean code (all but GJ)
-CHOL_LEFT_SMALL = {("K", "CHOL_INV"): True, ("K", "CHOL_INV_INNER"): 32, ("F", "BLOCK"): 64}  # cholfuse's, below BIG_N
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, TSLU_REG, CHOL_INV / CHOL_FUSED, SUBST_STEP (<= 16 rhs),
     # REPLAY; LU panels LU_BLOCK = 32 wide
@@ -106,29 +105,6 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
                                    ("K", "CHOL_INV_FLAG"): False, ("K", "CHOL_INV_UNCHECKED"): False}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
-    # cholfuse: factor.CHOL_LEFT, CHOL_INV's panels left-looking inside (a block's cholesky_inv and cholesky_apply
-    # subtract the panel's columns left of it: no update launch between a panel's diagonal blocks), with 128- (the
-    # default's), 256- and 512-wide panels (factor.CHOL_BLOCK_BIG) of 64-wide blocks, and 256 of 32-wide ones.  The
-    # CHOL_INV / CHOL_INV_INNER / BLOCK settings change nothing from BIG_N on (CHOL_INV is on there on GPUs, the others
-    # are the widths below BIG_N): they make --small (lavapipe) run the same kernels with several blocks a panel.
-    # Beats "default" at 4096 (and not slower at 2048) -> CHOL_LEFT = True in api/linalg/factor.py, with the winner's
-    # CHOL_BLOCK_BIG (/ kernels/linalg_factor.py CHOL_INV_INNER_BIG); chol_inv+b256 is the width's control without it
-    "chol_left": (("cholesky",), {("F", "CHOL_LEFT"): True, **CHOL_LEFT_SMALL}),
-    "chol_left+b256": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256, **CHOL_LEFT_SMALL,
-                                       ("F", "BLOCK"): 128}),
-    "chol_left+b512": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 512, **CHOL_LEFT_SMALL,
-                                       ("F", "BLOCK"): 256}),
-    "chol_left+b256+i32": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256,
-                                           ("K", "CHOL_INV_INNER_BIG"): 32, **CHOL_LEFT_SMALL, ("F", "BLOCK"): 128}),
-    # ... cholesky_apply with 32-row workgroups (K.CHOL_APPLY_ROWS; 64: at most 63 workgroups at 4096, fewer than the
-    # H100's 132 SMs, and the left-looking product makes each longer), 32-column chunks of its left-looking product
-    # (K.CHOL_LEFT_KC; its workgroups then 32 rows) and of cholesky_inv's (K.CHOL_LEFT_KC_INV)
-    "chol_left+b256+r32": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256,
-                                           ("K", "CHOL_APPLY_ROWS"): 32, **CHOL_LEFT_SMALL, ("F", "BLOCK"): 128}),
-    "chol_left+b256+kc32": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256,
-                                            ("K", "CHOL_LEFT_KC"): 32, **CHOL_LEFT_SMALL, ("F", "BLOCK"): 128}),
-    "chol_left+b256+kci32": (("cholesky",), {("F", "CHOL_LEFT"): True, ("F", "CHOL_BLOCK_BIG"): 256,
-                                             ("K", "CHOL_LEFT_KC_INV"): 32, **CHOL_LEFT_SMALL, ("F", "BLOCK"): 128}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
     # workgroup and the other rows' update, instead of a trsm and a matmul update); its block height, columns a
     # workgroup

@@ -43,15 +43,6 @@ def _spd_cond(rng, n, cond, dt):
     return ((s + s.T) / 2).astype(dt)
 
 
-def _check_chol_lower_upper(s, n, dt) -> None:
-    """cholesky of the stack s: exact zeros above the diagonal, within the backward-error bound, upper=True L^T."""
-    L = wg.linalg.cholesky(wg.asarray(s)).numpy()
-    assert np.all(np.triu(L, 1) == 0)
-    assert chol_within_bound(L, s, n, dt)
-    U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
-    np.testing.assert_array_equal(U, np.swapaxes(L, -1, -2))
-
-
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("block", [8, 5, 16])
 def test_chol_inv(blocked, monkeypatch, dt, block):
@@ -66,7 +57,12 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
     monkeypatch.setattr(F, "BLOCK", block)
     rng = np.random.default_rng(block)
     for n, batch in ((1, ()), (block, (2,)), (block + 1, ()), (3 * block + 2, (3,)), (37, (2, 2))):
-        _check_chol_lower_upper(spd(rng, batch + (n, n), dt), n, dt)
+        s = spd(rng, batch + (n, n), dt)
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0)
+        assert chol_within_bound(L, s, n, dt)
+        U = wg.linalg.cholesky(wg.asarray(s), upper=True).numpy()
+        np.testing.assert_array_equal(U, np.swapaxes(L, -1, -2))
     assert {"linalg_chol_inv", "linalg_chol_apply"} <= set(seen)
     assert not {"linalg_chol_panel", "linalg_chol_block", "linalg_trsm"} & set(seen)
     n = 3 * block + 4
@@ -280,129 +276,6 @@ def test_chol_inv_real_block_size(monkeypatch):
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0)
         assert chol_within_bound(L, s, 130, dt)
-
-
-# -- CHOL_LEFT: CHOL_INV's panels left-looking inside (no update launch between a panel's diagonal blocks) ----------------
-def _chol_left_on(monkeypatch, width, inner):
-    """CHOL_INV with ``width``-wide panels of ``inner``-wide diagonal blocks, CHOL_LEFT on; returns the (s0, sb, left)
-    of every cholesky_inv and cholesky_apply launch and the update launches' C shapes."""
-    monkeypatch.setattr(K, "CHOL_INV", True)
-    monkeypatch.setattr(K, "CHOL_INV_INNER", inner)
-    monkeypatch.setattr(F, "BLOCK", width)
-    monkeypatch.setattr(F, "CHOL_LEFT", True)
-    seen = {"inv": [], "apply": [], "update": []}
-    for name, key in (("cholesky_inv", "inv"), ("cholesky_apply", "apply")):
-        f = getattr(K, name)
-        monkeypatch.setattr(K, name, lambda *a, f=f, key=key, **kw: (
-            seen[key].append((a[6:8] if key == "inv" else a[5:7]) + (kw.get("left", 0),)), f(*a, **kw))[1])
-    upd = K.update
-    monkeypatch.setattr(K, "update", lambda d, c, *a, **kw: (seen["update"].append(c.shape[1:]), upd(d, c, *a, **kw))[1])
-    return seen
-
-
-@pytest.mark.parametrize("dt", FLOATS)
-@pytest.mark.parametrize("width, inner, split, kc, kci", [(20, 8, 4, 16, 16), (24, 5, 1, 16, 32), (32, 16, 4, 8, 16),
-                                                          (40, 8, 4, 32, 8)])
-def test_chol_left(blocked, monkeypatch, dt, width, inner, split, kc, kci):
-    # the knob's answers keep the default's bounds (backward error <= C n eps, exact zeros above the diagonal,
-    # upper=True, stacks) with n below / at / past a panel, not a multiple of the inner block or the panel (a panel's
-    # last block narrower; the columns left of a block not a multiple of the kernels' chunks CHOL_LEFT_KC(_INV)), cholesky_inv
-    # with one or several invocations a row (CHOL_INV_SPLIT: the staging's slots a few / one an invocation), and the
-    # launches are the left-looking ones: block j > 0 of a panel [k0, k1) gets left = s0 - k0, and the only updates
-    # are the trailing ones (after each panel, all columns right of it)
-    monkeypatch.setattr(F, "REPLAY", False)  # (the launches observed through the drivers)
-    monkeypatch.setattr(K, "CHOL_INV_SPLIT", split)
-    monkeypatch.setattr(K, "CHOL_LEFT_KC", kc)
-    monkeypatch.setattr(K, "CHOL_LEFT_KC_INV", kci)
-    seen = _chol_left_on(monkeypatch, width, inner)
-    rng = np.random.default_rng(width + inner)
-    for n, batch in ((inner + 3, ()), (width, (2,)), (2 * width + inner + 2, (3,)), (3 * width - 1, (2, 1))):
-        for v in seen.values():
-            v.clear()
-        _check_chol_lower_upper(spd(rng, batch + (n, n), dt), n, dt)
-        want = [(s0, min(inner, min(k0 + width, n) - s0), s0 - k0) for k0 in range(0, n, width)
-                for s0 in range(k0, min(k0 + width, n), inner)]
-        assert seen["inv"][:len(want)] == want and seen["apply"][:len(want) - 1] == want[:-1]
-        assert seen["update"][:len(range(width, n, width))] == [(n - k1, n - k1) for k1 in range(width, n, width)]
-
-
-@pytest.mark.parametrize("dt", FLOATS)
-def test_chol_left_failures(blocked, monkeypatch, dt):
-    # a pivot that is not > 0 inside the second / third diagonal block of a panel (and of a later panel): info the
-    # first failing column (1-based) as with the knob off, LinAlgError in "raise", NaN for that matrix only in "nan";
-    # a NaN input: LinAlgError
-    monkeypatch.setattr(F, "REPLAY", False)
-    _chol_left_on(monkeypatch, 24, 8)
-    rng = np.random.default_rng(3)
-    n = 61
-    for at in (10, 19, 24 + 8 + 3, 48 + 9):  # second / third block of the first panel, second of the 2nd / 3rd
-        check_chol_fails_inside_stack(rng, n, dt, at)
-        s = spd(rng, (3, n, n), dt)
-        s[1, at, at] = -1.0
-        infos = []
-        for left in (True, False):
-            monkeypatch.setattr(F, "CHOL_LEFT", left)
-            w = wg.asarray(s)
-            info, piv = F._status(3, n, w.device)
-            F._factor(w, info, piv, False)
-            infos.append(info.numpy().tolist())
-        assert infos[0] == infos[1] == [0, at + 1, 0]
-        monkeypatch.setattr(F, "CHOL_LEFT", True)
-    nan = spd(rng, (2, n, n), dt)
-    nan[0, 30, 27] = nan[0, 27, 30] = np.nan  # read first by a left-looking product (second block of a panel)
-    with pytest.raises(np.linalg.LinAlgError):
-        wg.linalg.cholesky(wg.asarray(nan))
-    with wg.linalg.errors("nan"):
-        L = wg.linalg.cholesky(wg.asarray(nan)).numpy()
-    assert np.isnan(L[0]).all() and chol_within_bound(L[1], nan[1], n, dt)
-
-
-def test_chol_left_replay(blocked, monkeypatch):
-    # REPLAY with CHOL_LEFT: the second call replays the first's launches (no driver runs them) and gives the same
-    # bits; CHOL_LEFT is part of the recipe's key (toggled: recorded anew, the answer within the bound)
-    monkeypatch.setattr(F, "REPLAY", True)
-    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
-    seen = _chol_left_on(monkeypatch, 24, 8)
-    s = spd(np.random.default_rng(11), (2, 61, 61), np.float32)
-    first = wg.linalg.cholesky(wg.asarray(s)).numpy()
-    assert any(left for _, _, left in seen["inv"])
-    seen["inv"].clear()
-    second = wg.linalg.cholesky(wg.asarray(s)).numpy()
-    assert seen["inv"] == [] and first.tobytes() == second.tobytes()
-    assert chol_within_bound(first, s, 61, np.float32)
-    monkeypatch.setattr(F, "CHOL_LEFT", False)
-    off = wg.linalg.cholesky(wg.asarray(s)).numpy()
-    assert seen["inv"] and not any(left for _, _, left in seen["inv"]) and chol_within_bound(off, s, 61, np.float32)
-    assert sum(len(c) for c in F._recipes.values()) == 2
-
-
-@pytest.mark.slow  # ~20-100 s on lavapipe (compiling the 64-row straight-line factor with the left-looking start)
-def test_chol_left_real_block_size(monkeypatch):
-    # the GPU's sizes: 64-wide diagonal blocks (CHOL_INV_SPLIT = 4: 256 invocations), 128- and 256-wide panels (the
-    # last one narrower), cholesky_apply's rows as the device's memory allows
-    monkeypatch.setattr(K, "CHOL_INV", True)
-    monkeypatch.setattr(F, "CHOL_LEFT", True)
-    rng = np.random.default_rng(300)
-    for width in (128, 256):
-        monkeypatch.setattr(F, "BLOCK", width)
-        s = spd(rng, (2, 300, 300), np.float32)
-        _check_chol_lower_upper(s, 300, np.float32)
-
-
-def test_chol_left_fits_the_device(monkeypatch):
-    # CHOL_LEFT's kernels stage the left-looking product too: CHOL_INV takes a width only where they fit as well
-    # (cholesky_apply then with fewer rows where its tile, W and the staging would not fit)
-    from wgarray import dtypes as D
-    dev = wg.default_device()
-    limit = dev.properties.limits.max_compute_workgroup_storage_size
-    monkeypatch.setattr(K, "CHOL_INV", True)
-    stage = (K.CHOL_LEFT_KC // 4 + 1) * 16  # bytes a staged float32 row (cholesky_apply; cholesky_inv: stage_inv)
-    stage_inv = (K.CHOL_LEFT_KC_INV // 4 + 1) * 16
-    assert K.chol_inv(dev, D.float32, 128, left=True) == (66 * 64 * 4 + 64 * stage_inv <= limit
-                                                           and K._chol_apply_rows(dev, D.float32, 64, True) > 0)
-    rows = K._chol_apply_rows(dev, D.float32, 64, left=True)
-    assert rows == max([r for r in (64, 32, 16) if (r + 64) * (64 * 4 + stage) <= limit], default=0)
-    assert K._chol_apply_rows(dev, D.float32, 64) >= rows
 
 
 # -- SUBST_STEP: the LU substitution (solve, inv) one launch a block (lu_subst) -----------------------------------------

@@ -255,16 +255,14 @@ CHOL_INV: bool | None = None  # Cholesky's panel as two launches a panel instead
 CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (16, 32 or 64; fewer where memory is short)
 
 
-def _chol_apply_rows(device, d: DType, side: int, left: bool = False) -> int:
+def _chol_apply_rows(device, d: DType, side: int) -> int:
     """Rows a ``cholesky_apply`` workgroup takes: the largest of CHOL_APPLY_ROWS, 32, 16 whose tile and W (side x side)
-    (``left``: and the left-looking product's staging, ``_chol_left_bytes``) fit the device's workgroup memory and
-    that the PANEL_WG invocations' grid covers (16 columns of invocations, PANEL_WG / 16 rows of them, each a whole
-    number of rows: ``chol_apply_body``), or 0."""
+    fit the device's workgroup memory and that the PANEL_WG invocations' grid covers (16 columns of invocations,
+    PANEL_WG / 16 rows of them, each a whole number of rows: ``chol_apply_body``), or 0."""
     limit = device.properties.limits.max_compute_workgroup_storage_size
     ty = PANEL_WG // 16
     for r in (64, 32, 16):
-        extra = _chol_left_bytes(d, r + side) if left else 0
-        if (r <= CHOL_APPLY_ROWS and (r + side) * side * d.device_itemsize + extra <= limit and PANEL_WG % 16 == 0
+        if (r <= CHOL_APPLY_ROWS and (r + side) * side * d.device_itemsize <= limit and PANEL_WG % 16 == 0
                 and 1 <= ty <= r and r % ty == 0):
             return r
     return 0
@@ -284,84 +282,17 @@ def chol_inv_inner(big: bool) -> int:
     return CHOL_INV_INNER_BIG if big else CHOL_INV_INNER
 
 
-def chol_inv(device, d: DType, width: int, big: bool = False, left: bool = False) -> bool:
+def chol_inv(device, d: DType, width: int, big: bool = False) -> bool:
     """Whether CHOL_INV takes panels of ``width`` columns in ``d`` for an order n (``big``: n >= factor.BIG_N): on
     (None: on GPUs for big n), and both kernels' workgroup memory fits the device for the diagonal blocks
     (min(width, chol_inv_inner(big)) wide, at most 64; float64 64-wide on 32 KiB devices does not fit: the other
-    paths take it; ``left``: factor.CHOL_LEFT's kernels, with their staging of the left-looking product)."""
+    paths take it)."""
     inner = chol_inv_inner(big)
     side = _bucket(min(width, inner))
     limit = device.properties.limits.max_compute_workgroup_storage_size
     on = (_reg_default(device) and big) if CHOL_INV is None else bool(CHOL_INV)
-    extra = _chol_left_bytes(d, side, CHOL_LEFT_KC_INV) if left and width > inner else 0
-    return (on and 1 <= inner <= 64 and (side + 2) * side * d.device_itemsize + extra <= limit
-            and _chol_apply_rows(device, d, side) > 0
-            and (extra == 0 or _chol_apply_rows(device, d, side, left=True) > 0))
-
-
-CHOL_LEFT_KC = 16  # factor.CHOL_LEFT: columns of cholesky_apply's left-looking product staged at a time (a multiple
-# of 4: vec4; 32 at 64-wide blocks: 64-row workgroups no longer fit 48 KiB, 32-row ones do)
-CHOL_LEFT_KC_INV = 16  # ... and of cholesky_inv's (one workgroup: fewer chunks, fewer barriers on the critical path)
-
-
-def _chol_left_bytes(d: DType, rows: int, kc: int | None = None) -> int:
-    """Workgroup memory of the left-looking product's staging for ``rows`` rows: ``kc`` (CHOL_LEFT_KC) columns a row
-    as vec4, one vec4 of padding a row (a row's vec4 loads across a warp then fall in distinct banks)."""
-    return rows * ((kc or CHOL_LEFT_KC) // 4 + 1) * 4 * d.device_itemsize
-
-
-def _chol_left_loop(T: str, rows: int, row_of: str, ok_of: str, wg: int, kc: int) -> tuple[list[str], list[str]]:
-    """WGSL of the left-looking product's chunk loop over the columns k0 - p.left .. k0 (``kc`` at a time),
-    ``rows`` rows staged in ``lt`` a chunk at a time (vec4 along the columns, a row KS = KC / 4 + 1 vec4 apart; none
-    at or past k0: zeros there): row lr of the tile is matrix row ``row_of`` ({lr}), zero where ``ok_of`` ({lr},
-    {lrow}) is false; ``wg`` invocations, each a fixed set of slots.  Software-pipelined: a chunk's loads are issued
-    into registers (lp{p}) before the previous chunk's products, so their latency overlaps them.  Returns the lines
-    before the loop and the loop's head (its products and closing brace are the caller's)."""
-    kv = kc // 4
-    ks = kv + 1
-    total = rows * kv
-    slots = -(-total // wg)
-
-    def load(p: int, at: str) -> str:
-        parts = ", ".join(f"select({T}(0.0), a[lab{p} + min({at} + lcol{p} + {c}u, lkm)], "
-                          f"lok{p} && {at} + lcol{p} + {c}u < k0)" for c in range(4))
-        return f"vec4<{T}>({parts})"
-    pre = ["let lk0 = k0 - p.left;", "let lkm = max(k0, 1u) - 1u;"]
-    for p in range(slots):
-        lr = f"lr{p}"
-        pre += [f"let le{p} = lid + {p * wg}u;", f"let {lr} = min(le{p} / {kv}u, {rows - 1}u);",
-                f"let lrow{p} = {row_of.format(lr=lr)};",
-                f"let lok{p} = le{p} < {total}u && {ok_of.format(lr=lr, lrow=f'lrow{p}')};",
-                f"let lab{p} = abase + min(lrow{p}, n - 1u) * n;", f"let lcol{p} = (le{p} % {kv}u) * 4u;",
-                f"var lp{p} = {load(p, 'lk0')};"]
-    head = [f"for (var lk = lk0; lk < k0; lk = lk + {kc}u) {{", "    workgroupBarrier();"]
-    for p in range(slots):
-        store = f"lt[lr{p} * {ks}u + le{p} % {kv}u] = lp{p};"
-        head.append(f"    {store}" if (p + 1) * wg <= total else f"    if (le{p} < {total}u) {{ {store} }}")
-    head.append("    workgroupBarrier();")
-    head += [f"    lp{p} = {load(p, f'lk + {kc}u')};" for p in range(slots)]
-    return pre, head
-
-
-@functools.lru_cache(maxsize=None)
-def chol_inv_left_lines(T: str, sb: int, cols: tuple[str, ...], wg: int, kc: int) -> tuple[str, ...]:
-    """cholesky_inv's left-looking start (factor.CHOL_LEFT): v{m} (row i's column ``cols[m]``, WGSL expressions) -=
-    sum over the panel's columns left of the block (k0 - p.left .. k0) of L[k0 + i, c] L[k0 + cols[m], c], the rows
-    staged a chunk at a time (``_chol_left_loop``); only on and below the diagonal (the values above it stay the
-    factor's scratch as before; an invocation whose columns all lie above its row, or whose row is padding, skips
-    the products: with CHOL_INV_SPLIT = 4 and 64-wide blocks 3 of the 8 warps).  A uniform loop (p.left == 0:
-    none)."""
-    kv = kc // 4
-    ks = kv + 1
-    pre, head = _chol_left_loop(T, sb, "k0 + {lr}", "{lr} < nb", wg, kc)
-    lines = [f"var g{m} = {T}(0.0);" for m in range(len(cols))] + pre + head
-    lines.append(f"    if ({cols[0]} <= i && live) {{")
-    for t in range(kv):
-        lines.append(f"        let ly{t} = lt[i * {ks}u + {t}u];")
-        lines += [f"        g{m} = g{m} + dot(ly{t}, lt[({c}) * {ks}u + {t}u]);" for m, c in enumerate(cols)]
-    lines += ["    }", "}"]
-    lines += [f"v{m} = v{m} - select({T}(0.0), g{m}, {c} <= i);" for m, c in enumerate(cols)]
-    return tuple(lines)
+    return (on and 1 <= inner <= 64 and (side + 2) * side * d.device_itemsize <= limit
+            and _chol_apply_rows(device, d, side) > 0)
 
 
 # cholesky_inv's code generator's knobs (cholsg: the diagonal-block kernel was ~35 us a launch on an H100 where its
@@ -406,8 +337,7 @@ def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1),
-                         left: int = 0) -> str:
+def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1)) -> str:
     """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
     each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``.  ``opts``
     (``_chol_inv_opts``): with GJ also column i of E (u0 .. u{sb-1}, from the identity) through the same steps,
@@ -416,8 +346,6 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
     fast = sq == "fast"
     lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), a[rb + min({c}u, nb - 1u)], "
              f"live && {c}u <= i);" for c in range(sb)]
-    if left:  # factor.CHOL_LEFT: the panel's columns left of the block subtracted first
-        lines += chol_inv_left_lines(T, sb, tuple(f"{c}u" for c in range(sb)), sb, left)
     if gj:
         lines += [f"var u{r} = select({T}(0.0), {T}(1.0), i == {r}u);" for r in range(sb)]
     if flag:
@@ -461,7 +389,7 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, left: int = 0) -> str:
+def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple) -> str:
     """linalg_chol_inv.wgsl's FACTOR with ``split`` invocations a row (CHOL_INV_SPLIT; GJ always): invocation (i, q)
     (i = lid % SB, q = lid / SB: a warp a part for SB = 32) holds columns q cw .. q cw + cw - 1 (cw = sb / split) of
     row i of the block in v0 .. v{cw-1} and the same rows of column i of E in u0 .., and per step j the part owning
@@ -475,8 +403,6 @@ def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, left: int = 0)
     lines = [f"let c{m} = q * {cw}u + {m}u;" for m in range(cw)]
     lines += [f"var v{m} = select(select({T}(0.0), {T}(1.0), i == c{m}), a[rb + min(c{m}, nb - 1u)], "
               f"live && c{m} <= i);" for m in range(cw)]
-    if left:  # factor.CHOL_LEFT: the panel's columns left of the block subtracted first
-        lines += chol_inv_left_lines(T, sb, tuple(f"c{m}" for m in range(cw)), sb * split, left)
     lines += [f"var u{m} = select({T}(0.0), {T}(1.0), i == c{m});" for m in range(cw)]
     lines += [f"var z{m} = {T}(1.0);" for m in range(cw)]  # sqrt(d) of the E row u{m} holds
     if flag:
@@ -535,35 +461,27 @@ def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fa
     return "\n".join("        " + line for line in lines)
 
 
-def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, inverse: bool,
-                 left: int = 0) -> None:
+def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, inverse: bool) -> None:
     """Factor the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` in place (its upper
     triangle zeroed) and, with ``inverse``, write W = L11^-T (side x side, padded with the identity) into ``ws``
-    (``linalg_chol_inv.wgsl``; one workgroup a matrix; the CHOL_INV_* knobs shape its code).  ``left`` > 0
-    (factor.CHOL_LEFT): the block is first updated left-looking by the ``left`` columns left of it (its panel's)."""
+    (``linalg_chol_inv.wgsl``; one workgroup a matrix; the CHOL_INV_* knobs shape its code)."""
     d = a.dtype
     T = d.wgsl
     side = _bucket(nb)
     opts = _chol_inv_opts()
     split = _chol_inv_split(side, opts)
-    lk = bool(left)
-    kc = CHOL_LEFT_KC_INV if lk else 0
 
     def build() -> launch.Kernel:
-        factor = (chol_inv_split_body(T, side, split, opts, kc) if split > 1
-                  else chol_inv_factor_body(T, side, opts, kc))
-        decl = (f"var<workgroup> lt: array<vec4<{T}>, {side * (kc // 4 + 1)}>;" if lk else "")
+        factor = chol_inv_split_body(T, side, split, opts) if split > 1 else chol_inv_factor_body(T, side, opts)
         return launch.Kernel("linalg_chol_inv.wgsl", (launch.write("a", f"array<{T}>"),
                                                       launch.write("info", "array<u32>"),
                                                       launch.write("ws", f"array<{T}>")),
                              dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=(4 if split > 1 else 2) * side,
-                                  SH_LEN=side * side if split == 1 else 1, FACTOR=factor, LEFT_DECL=decl,
+                                  SH_LEN=side * side if split == 1 else 1, FACTOR=factor,
                                   INVERSE="" if split > 1 else chol_inv_inverse_body(T, side, opts)),
                              workgroup=side * split)
-    params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse and CHOL_INV_PART != "factor"), left,
-                         0)
-    key = ("linalg_chol_inv", d.name, side, opts) + (("left", kc),) * lk
-    compiled = launch.compile(device, key, build, checks=not CHOL_INV_UNCHECKED)
+    params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse and CHOL_INV_PART != "factor"), 0, 0)
+    compiled = launch.compile(device, ("linalg_chol_inv", d.name, side, opts), build, checks=not CHOL_INV_UNCHECKED)
     launch.dispatch(device, compiled, [m.buffer_for_write() for m in (a.mirror, info.mirror, ws)], params,
                     workgroups=batch)
 
@@ -586,54 +504,24 @@ def chol_apply_body(T: str, sb: int, rows: int, wg: int) -> str:
     return "\n".join("    " + line for line in lines)
 
 
-@functools.lru_cache(maxsize=None)
-def chol_apply_left(T: str, sb: int, rows: int, wg: int, kc: int) -> str:
-    """linalg_chol_apply.wgsl's LEFT (factor.CHOL_LEFT): the staged tile ``at`` -= L[r0 .. r0 + rows, k0 - p.left ..
-    k0] L[k0 .. k0 + sb, same]^T, the product's values in registers as ``chol_apply_body``'s (invocation (ty, tx):
-    rows ty + (wg / 16) x, columns tx + 16 k), both operands staged a chunk at a time (``_chol_left_loop``: the
-    block rows first, then the diagonal block's); a uniform loop (p.left == 0: none)."""
-    ty = wg // 16
-    na, nk = rows // ty, sb // 16
-    kv = kc // 4
-    ks = kv + 1
-    pairs = [(x, k) for x in range(na) for k in range(nk)]
-    pre, head = _chol_left_loop(T, rows + sb, "select(k0 + {lr} - R, r0 + {lr}, {lr} < R)",
-                                "select({lr} - R < nb, {lrow} < n, {lr} < R)", wg, kc)
-    lines = [f"var g{x}_{k} = {T}(0.0);" for x, k in pairs] + pre + head
-    for t in range(kv):
-        lines += [f"    let lx{x}_{t} = lt[(ty + {ty * x}u) * {ks}u + {t}u];" for x in range(na)]
-        lines += [f"    let ly{k}_{t} = lt[(R + tx + {16 * k}u) * {ks}u + {t}u];" for k in range(nk)]
-        lines += [f"    g{x}_{k} = g{x}_{k} + dot(lx{x}_{t}, ly{k}_{t});" for x, k in pairs]
-    lines.append("}")
-    lines.append("workgroupBarrier();")  # (at staged by other invocations)
-    lines += [f"at[(ty + {ty * x}u) * SB + tx + {16 * k}u] = at[(ty + {ty * x}u) * SB + tx + {16 * k}u] - g{x}_{k};"
-              for x, k in pairs]
-    return "\n".join("    " + line for line in ["{"] + ["    " + ln for ln in lines] + ["}"])
-
-
-def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int, left: int = 0) -> None:
+def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int) -> None:
     """L21 = A21 W in place below the diagonal block [k0, k0 + nb)^2 of every matrix of ``a``, W = L11^-T from
     ``cholesky_inv`` in ``ws`` (``linalg_chol_apply.wgsl``: whole rows a workgroup, so reads and writes never
-    cross workgroups).  ``left`` > 0 (factor.CHOL_LEFT): L21 = (A21 - L[rows, k0 - left .. k0] L[block, same]^T) W,
-    the panel's columns left of the block applied here instead of by an update launch."""
+    cross workgroups)."""
     d = a.dtype
     T = d.wgsl
     side = _bucket(nb)
-    lk = bool(left)
-    rows = _chol_apply_rows(device, d, side, lk)
+    rows = _chol_apply_rows(device, d, side)
     groups = math.ceil((n - k0 - nb) / rows)
     if groups * batch == 0:
         return
 
     def build() -> launch.Kernel:
-        decl = f"var<workgroup> lt: array<vec4<{T}>, {(rows + side) * (CHOL_LEFT_KC // 4 + 1)}>;" if lk else ""
         return launch.Kernel("linalg_chol_apply.wgsl", (launch.write("a", f"array<{T}>"), launch.read("ws", f"array<{T}>")),
-                             dict(T=T, SB=side, R=rows, SB_SB=side * side, R_SB=rows * side, LEFT_DECL=decl,
-                                  LEFT=chol_apply_left(T, side, rows, PANEL_WG, CHOL_LEFT_KC) if lk else "",
+                             dict(T=T, SB=side, R=rows, SB_SB=side * side, R_SB=rows * side,
                                   BODY=chol_apply_body(T, side, rows, PANEL_WG)), workgroup=PANEL_WG)
-    params = layout.u32s(n, k0, nb, batch, groups, ws.size // max(batch, 1), left, 0)
-    key = ("linalg_chol_apply", d.name, side, rows, PANEL_WG) + (("left", CHOL_LEFT_KC),) * lk
-    compiled = launch.compile(device, key, build)
+    params = layout.u32s(n, k0, nb, batch, groups, ws.size // max(batch, 1), 0, 0)
+    compiled = launch.compile(device, ("linalg_chol_apply", d.name, side, rows, PANEL_WG), build)
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.buffer()], params, workgroups=groups * batch)
 
 

@@ -3,9 +3,6 @@
 // linalg_chol_inv.wgsl in ws).  A workgroup owns R whole rows of the panel (all nb columns), so the rows it reads are
 // the rows it writes: staged in workgroup memory with W, then invocation t computes rows t / 16 + (WG / 16) a and
 // columns t % 16 + 16 k (NA x NK values in registers, generated straight-line: BODY) and stores them.
-// With factor.CHOL_LEFT (left-looking inside a panel; LEFT) the tile first becomes A21 - L[rows, k0-left:k0]
-// L[k0:k0+nb, k0-left:k0]^T: both operands staged KC columns at a time in ``lt`` (vec4 along the columns), each
-// invocation's NA x NK sums kept in registers and subtracted from its own tile elements.
 struct Params {
     n: u32,
     k0: u32,
@@ -13,7 +10,7 @@ struct Params {
     batch: u32,
     groups: u32,  // row blocks a matrix
     wss: u32,  // ws elements a matrix
-    left: u32,  // factor.CHOL_LEFT: the panel's columns left of the block (k0 - left .. k0), subtracted first
+    _pad0: u32,
     _pad1: u32,
 }
 
@@ -24,7 +21,6 @@ ${BINDINGS}
 
 var<workgroup> wt: array<${T}, ${SB_SB}>;
 var<workgroup> at: array<${T}, ${R_SB}>;
-${LEFT_DECL}
 
 ${ENTRY}
     let b = group_index / p.groups;
@@ -50,9 +46,8 @@ ${ENTRY}
         }
         at[e] = v;
     }
+    workgroupBarrier();
     let ty = lid / 16u;
     let tx = lid % 16u;
-${LEFT}
-    workgroupBarrier();
 ${BODY}
 }

@@ -8,8 +8,6 @@
 // A pivot that is not > 0 (negative, zero, NaN) is recorded in info[b] (first failing pivot + 1, if none before).
 // Then L11 goes into the matrix (its upper triangle zeroed) and into workgroup memory, and with INV invocation c
 // solves L11 x = e_c (column c of L11^-1, registers again: INVERSE) and stores it as row c of W = L11^-T in ws.
-// With factor.CHOL_LEFT (left-looking inside a panel) FACTOR first subtracts L[k0:k1, k0-left:k0] L[k0:k1, ..]^T
-// from the block (its rows staged KC columns at a time in ``lt``), so the panel needs no update launch in between.
 ${HELPERS}
 
 struct Params {
@@ -19,7 +17,7 @@ struct Params {
     batch: u32,
     wss: u32,  // ws elements a matrix (>= SB * SB)
     inv: u32,  // 0: the last panel (no L21): no inverse
-    left: u32,  // factor.CHOL_LEFT: the panel's columns left of the block (k0 - left .. k0), subtracted first
+    _pad0: u32,
     _pad1: u32,
 }
 
@@ -29,7 +27,6 @@ ${BINDINGS}
 
 var<workgroup> col: array<${T}, ${COL_LEN}>;
 var<workgroup> sh: array<${T}, ${SH_LEN}>;
-${LEFT_DECL}
 
 ${ENTRY}
     let i = lid % SB;  // the row (with linalg_factor.CHOL_INV_SPLIT parts: q the part)

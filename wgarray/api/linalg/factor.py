@@ -56,12 +56,6 @@ BIG_N = 2048
 CHOL_BLOCK_BIG: int | None = 128  # Cholesky's panel width for n >= BIG_N where kernels.linalg_factor.CHOL_INV takes
 # it (its default: on GPUs from BIG_N on; H100 2026-12-06 `python -m benchmarks.linbig_sweep --sizes 4096 --ops
 # cholesky`: 128-wide panels of 32-wide diagonal blocks 8.62 ms, 64 / 64 9.50, the fused panel 9.48); None: BLOCK_BIG
-CHOL_LEFT = False  # CHOL_INV's panels wider than their diagonal blocks done left-looking inside the panel: block j > 0
-# of a panel [k0, k1) subtracts L[s0:s1, k0:s0] L[s0:s1, k0:s0]^T in its cholesky_inv and L[s1:, k0:s0]
-# L[s0:s1, k0:s0]^T in its cholesky_apply (kernels.linalg_factor.chol_inv_left_lines / chol_apply_left), so no update
-# launch between a panel's blocks (4096 with 128-wide panels of 64-wide blocks: 160 launches instead of 192, with
-# 256-wide ones 144; an update ~15-25 us on the H100); the trailing update after the panel is unchanged.  Off until a
-# GPU run measures it (`python -m benchmarks.linbig_sweep --ops cholesky --variants default chol_left chol_left+b256`)
 # LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
 # measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
 # (the tournament panel's latency grows with its width faster than the extra launches cost); Cholesky keeps 64
@@ -285,7 +279,7 @@ def _chol_plan(w: Array) -> tuple[str, int, int]:
     width = _width(n, False)
     big = n >= BIG_N
     cwidth = CHOL_BLOCK_BIG if big and CHOL_BLOCK_BIG else width
-    if _k.chol_inv(dev, w.dtype, cwidth, big, left=CHOL_LEFT):
+    if _k.chol_inv(dev, w.dtype, cwidth, big):
         return "inv", cwidth, min(cwidth, _k.chol_inv_inner(big))
     if _k.chol_fused(dev, w.dtype, width):
         return "fused", width, 0
@@ -381,8 +375,7 @@ def _cholesky_fused(w: Array, info: Array, width: int, ws: Mirror) -> None:
 def _cholesky_inv(w: Array, info: Array, width: int, inner: int, ws: Mirror) -> None:
     """Cholesky in place, trsm as GEMM (``kernels.linalg_factor.CHOL_INV``): per diagonal block the block and
     W = L11^-T (``cholesky_inv``), L21 = A21 W (``cholesky_apply``); panels wider than ``CHOL_INV_INNER`` as
-    sub-panels (``inner`` wide), each also updating the panel's columns right of it (CHOL_LEFT: each instead
-    updated left-looking by its two kernels from the panel's columns left of it); then the trailing update of the
+    sub-panels (``inner`` wide), each also updating the panel's columns right of it; then the trailing update of the
     whole panel; ``ws`` holds a diagonal block's W."""
     dev = w.device
     batch, n, _ = w.shape
@@ -391,13 +384,12 @@ def _cholesky_inv(w: Array, info: Array, width: int, inner: int, ws: Mirror) -> 
         for s0 in range(k0, k1, inner):
             sb = min(inner, k1 - s0)
             s1 = s0 + sb
-            left = s0 - k0 if CHOL_LEFT else 0
-            _k.cholesky_inv(dev, w, info, ws, n, batch, s0, sb, s1 < n, left=left)
+            _k.cholesky_inv(dev, w, info, ws, n, batch, s0, sb, s1 < n)
             if s1 == n:
                 return
             lower = _block(w, s1, s0, n - s1, sb)
-            _k.cholesky_apply(dev, w, ws, n, batch, s0, sb, left=left)
-            if s1 < k1 and not CHOL_LEFT:  # the panel's columns right of it: C[s1:, s1:k1] -= L[s1:, s0:s1] L[s1:k1, s0:s1]^T
+            _k.cholesky_apply(dev, w, ws, n, batch, s0, sb)
+            if s1 < k1:  # the panel's columns right of this block: C[s1:, s1:k1] -= L[s1:, s0:s1] L[s1:k1, s0:s1]^T
                 _k.update(dev, _block(w, s1, s1, n - s1, k1 - s1), lower, _block(w, s1, s0, k1 - s1, sb).mT,
                           tri=True)
         lower = _block(w, k1, k0, n - k1, k1 - k0)
@@ -523,8 +515,8 @@ def _knobs() -> tuple:
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER, _k.SMALL_MAX,
             _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.TSLU_SUBGROUP, _k.TSLU_SG_FINAL, _k.tslu_rows, _k.TRSM_REG,
             _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, CHOL_BLOCK_BIG, _k.CHOL_INV,
-            _k.CHOL_FUSED, CHOL_LEFT, _k.CHOL_LEFT_KC, _k.CHOL_LEFT_KC_INV, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG,
-            _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS, _k._chol_inv_opts(), _OUTER_GPU, _k.SG_MIN, _mm.choice_state())
+            _k.CHOL_FUSED, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS,
+            _k._chol_inv_opts(), _OUTER_GPU, _k.SG_MIN, _mm.choice_state())
 
 
 def _replayed(dev, key: tuple, mirrors: list, launches) -> None:
