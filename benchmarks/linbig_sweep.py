@@ -78,7 +78,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_fused": (("cholesky",), {("K", "CHOL_INV"): False}),  # the fused panel at every size (the old default)
     "chol_inv+b128i64": (("cholesky",), {("K", "CHOL_INV_INNER_BIG"): 64}),  # 64-wide blocks from BIG_N on
     "chol_inv+b64": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): None, ("K", "CHOL_INV_INNER_BIG"): 64}),
-    "chol_inv+b256": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): 256}),  # fewer, larger trailing updates
+    "chol_inv+b256": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): 256}),  # fewer, larger trailing updates (the default)
     "chol_inv_all": (("cholesky",), {("K", "CHOL_INV"): True}),  # also below BIG_N (64 / 64 there)
     "chol_inv_all+apply16": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_APPLY_ROWS"): 16}),
     # cholsg: cholesky_inv's code generator (kernels/linalg_factor.py CHOL_INV_*; benchmarks/cholsg_sweep.py times the
@@ -98,9 +98,11 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "chol_split4+lean+i64": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 4, **CHOL_LEAN, ("K", "CHOL_INV_INNER_BIG"): 64}),
     # the fifth session's defaults (SPLIT = 4, the lean code, 64-wide blocks from BIG_N on): their controls
     "chol_i32": (("cholesky",), {("K", "CHOL_INV_INNER_BIG"): 32}),
+    "chol_b128": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): 128}),  # the panel width before the fifth session
     "chol_split2": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 2}),
     "chol_split8": (("cholesky",), {("K", "CHOL_INV_SPLIT"): 8}),
-    "chol_start": (("cholesky",), {("K", "CHOL_INV_INNER_BIG"): 32, ("K", "CHOL_INV_SPLIT"): 1,
+    "chol_start": (("cholesky",), {("F", "CHOL_BLOCK_BIG"): 128, ("K", "CHOL_INV_INNER_BIG"): 32,
+                                   ("K", "CHOL_INV_SPLIT"): 1,
                                    ("K", "CHOL_INV_RECIP"): False, ("K", "CHOL_INV_SQRT"): "cr",
                                    ("K", "CHOL_INV_FLAG"): False, ("K", "CHOL_INV_UNCHECKED"): False}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),

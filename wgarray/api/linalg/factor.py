@@ -53,9 +53,13 @@ BLOCK = 64  # panel width of the blocked path (tests lower it to reach the block
 # Knobs of the large path (issue 12; benchmarks/linbig_sweep.py times every setting against the default):
 BLOCK_BIG: int | None = None  # panel width for n >= BIG_N (None: BLOCK)
 BIG_N = 2048
-CHOL_BLOCK_BIG: int | None = 128  # Cholesky's panel width for n >= BIG_N where kernels.linalg_factor.CHOL_INV takes
+CHOL_BLOCK_BIG: int | None = 256  # Cholesky's panel width for n >= BIG_N where kernels.linalg_factor.CHOL_INV takes
 # it (its default: on GPUs from BIG_N on; H100 2026-12-06 `python -m benchmarks.linbig_sweep --sizes 4096 --ops
-# cholesky`: 128-wide panels of 32-wide diagonal blocks 8.62 ms, 64 / 64 9.50, the fused panel 9.48); None: BLOCK_BIG
+# cholesky`: 128-wide panels of 32-wide diagonal blocks 8.62 ms, 64 / 64 9.50, the fused panel 9.48; fifth session,
+# with 64-wide blocks and cholesky_inv's lean code: 128-wide 5.04 ms, 256-wide 4.84, torch 1.93); None: BLOCK_BIG.
+# (A left-looking panel, each diagonal block's kernels subtracting the panel's earlier columns themselves so that no
+# update launch runs inside a panel, measured 5.50 ms at 128 and 5.65 at 256 the same run: fewer launches, longer
+# kernels; removed, branch `cholfuse` of that session.)
 # LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
 # measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
 # (the tournament panel's latency grows with its width faster than the extra launches cost); Cholesky keeps 64
