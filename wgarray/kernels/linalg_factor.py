@@ -144,10 +144,13 @@ def small_again(device, plan: tuple, a: Mirror, b: Mirror | None, out: Mirror, s
 
 def small_plan(device, op: str, a, d: DType, *, b=None, upper: bool = False) -> tuple:
     """(compiled kernel, parameter block, grid) of ``small``'s launch for the non-empty view ``a`` (and ``b``) with
-    output dtype ``d``: a function of the views' layouts, the device and SMALL_GROUP only."""
+    output dtype ``d``: a function of the views' layouts, the device, SMALL_GROUP and (cholesky) ``small_chol_key``
+    only."""
     batch, n, _ = a.shape
     if op not in _SMALL_OPS:
         raise ValueError(f"unknown small-path operation {op!r}")
+    if op == "cholesky" and small_chol_reg(device, n):
+        return _small_chol_reg_plan(device, a, d, upper)
     T = d.wgsl
     nb, r = _small_rows(n)
     per_group = max(1, min(SMALL_GROUP // r,
@@ -179,6 +182,50 @@ def small_plan(device, op: str, a, d: DType, *, b=None, upper: bool = False) -> 
     params = layout.u32s(n, batch, kb, _matrix_stride(n, r), a.offset, asb, asr, asc, boff, bsb, bsr, bsc,
                          int(upper), 0, 0, 0)
     return compiled, params, launch.grid_for(device, workgroups=-(-batch // per_group))
+
+
+SMALL_CHOL_REG: bool | None = None  # the small path's Cholesky of order SMALL_CHOL_REG_MIN .. 64 through cholesky_inv's
+# register code (``_small_chol_reg_plan``, linalg_chol_small_reg.wgsl: one workgroup a matrix, its rows in registers,
+# one barrier a column, CHOL_INV_SPLIT invocations a row) instead of linalg_small.wgsl's CHOL (workgroup memory, an
+# invocation a row, every update a read-modify-write there); the same launch, bindings and status word, so the small
+# path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters; False: linalg_small.wgsl
+SMALL_CHOL_REG_MIN = 16  # the smallest order SMALL_CHOL_REG takes (8 x 8: the small kernel already 2x torch)
+
+
+def small_chol_reg(device, n: int) -> bool:
+    """Whether the small path's Cholesky of order n takes the register kernel (SMALL_CHOL_REG)."""
+    on = _reg_default(device) if SMALL_CHOL_REG is None else SMALL_CHOL_REG
+    return bool(on) and SMALL_CHOL_REG_MIN <= n <= 64
+
+
+def small_chol_key(device) -> tuple:
+    """What the small path's Cholesky plan depends on besides the operand's layout (part of its recipe key)."""
+    return (SMALL_CHOL_REG, SMALL_CHOL_REG_MIN, CHOL_INV_RECIP, CHOL_INV_SQRT, CHOL_INV_UNCHECKED, CHOL_INV_SPLIT,
+            CHOL_INV_PART, SMALL_CHOL_REG is None and _reg_default(device))
+
+
+def _small_chol_reg_plan(device, a, d: DType, upper: bool) -> tuple:
+    """``small_plan`` of the small path's Cholesky by the register kernel (SMALL_CHOL_REG): one workgroup a matrix,
+    the whole matrix cholesky_inv's diagonal block (k0 = 0, nb = n, no inverse; its generated body with
+    ``small=True``: the same arithmetic, bit for bit), read in place, written into the contiguous output."""
+    batch, n, _ = a.shape
+    T = d.wgsl
+    side = _bucket(n)
+    opts = _chol_inv_opts()
+    split = _chol_inv_split(side, opts)
+
+    def build() -> launch.Kernel:
+        factor = (chol_inv_split_body(T, side, split, opts, small=True) if split > 1
+                  else chol_inv_factor_body(T, side, opts, small=True))
+        return launch.Kernel("linalg_chol_small_reg.wgsl", (
+            launch.read("a", f"array<{T}>"), launch.write("out", f"array<{T}>"),
+            launch.write("status", "array<atomic<u32>>")), dict(
+                HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=2 * side, FACTOR=factor), workgroup=side * split)
+    key = ("linalg_chol_small_reg", d.name, side, split, opts[1], opts[2], opts[5])
+    compiled = launch.compile(device, key, build, checks=not CHOL_INV_UNCHECKED)
+    asb, asr, asc = a.strides
+    params = layout.u32s(n, batch, a.offset, asb, asr, asc, int(upper), 0)
+    return compiled, params, launch.grid_for(device, workgroups=batch)
 
 
 def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> None:
@@ -336,15 +383,32 @@ def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
     return [f"let s{j} = wg_sqrt{'1' if fast else 'cr'}_{T}(d{j});"]
 
 
+def _small_io(T: str, small: bool) -> tuple[str, str, str]:
+    """The factor bodies' load of row i's column {c}, store of value {v} there and failure report: in place in the
+    stack's block (cholesky_inv), or (``small``, linalg_chol_small_reg.wgsl) read from the strided input and written
+    to the output (U = L^T by ``ob`` / ``oc``), NaN for a failed matrix, the failure into the batch's status word."""
+    if small:
+        return ("a[ra + min({c}, nb - 1u) * p.a_sc]",
+                "if (live && {c} < nb) {{ out[ob + {c} * oc] = select({v}, " + _nan(T) + ", fail != 0u); }}",
+                "if (lid == 0u && fail != 0u) { atomicMax(&status[0], fail); }")
+    return ("a[rb + min({c}, nb - 1u)]", "if (live && {c} < nb) {{ a[rb + {c}] = {v}; }}",
+            "if (i == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
+
+
 @functools.lru_cache(maxsize=None)
-def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1)) -> str:
+def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1),
+                         small: bool = False) -> str:
     """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
     each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``.  ``opts``
     (``_chol_inv_opts``): with GJ also column i of E (u0 .. u{sb-1}, from the identity) through the same steps,
-    and W's row i (u_r / sqrt(d_r)) stored into ``ws`` (INVERSE is then empty)."""
+    and W's row i (u_r / sqrt(d_r)) stored into ``ws`` (INVERSE is then empty).  ``small``: the small path's
+    whole-matrix form (``linalg_chol_small_reg.wgsl``, ``_small_io``)."""
     gj, recip, sq, flag, part = opts[:5]
+    if small:
+        gj, flag, part = False, True, None
     fast = sq == "fast"
-    lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), a[rb + min({c}u, nb - 1u)], "
+    load, store, report = _small_io(T, small)
+    lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), {load.format(c=f'{c}u')}, "
              f"live && {c}u <= i);" for c in range(sb)]
     if gj:
         lines += [f"var u{r} = select({T}(0.0), {T}(1.0), i == {r}u);" for r in range(sb)]
@@ -375,11 +439,11 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
         else:
             lines.append(f"v{j} = select(v{j} / s{j}, s{j}, i == {j}u);")
     if flag:
-        lines.append("if (i == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
-    staged = not gj or part == "inverse"  # sh: L11 for INVERSE's solve (GJ made W already)
+        lines.append(report)
+    staged = (not gj or part == "inverse") and not small  # sh: L11 for INVERSE's solve (GJ made W already)
     for c in range(sb):
         lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);"] + [f"sh[i * {sb}u + {c}u] = o{c};"] * staged + [
-            f"if (live && {c}u < nb) {{ a[rb + {c}u] = o{c}; }}"]
+            store.format(c=f"{c}u", v=f"o{c}")]
     if gj and part != "inverse":  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
         lines.append("if (p.inv != 0u) {")
         lines += [f"    ws[b * p.wss + i * {sb}u + {r}u] = " + (f"u{r} * q{r};" if recip else f"u{r} / s{r};")
@@ -389,29 +453,34 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple) -> str:
+def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, small: bool = False) -> str:
     """linalg_chol_inv.wgsl's FACTOR with ``split`` invocations a row (CHOL_INV_SPLIT; GJ always): invocation (i, q)
     (i = lid % SB, q = lid / SB: a warp a part for SB = 32) holds columns q cw .. q cw + cw - 1 (cw = sb / split) of
     row i of the block in v0 .. v{cw-1} and the same rows of column i of E in u0 .., and per step j the part owning
     column j (q_j = j / cw, a uniform branch) hands on row i's column-j value (zero above the diagonal: the update
     then leaves finished columns alone without a test) and E's row j; after the barrier every part updates its cw
-    columns (the owner's column j and E row j restored: their values are the step's results, not updated)."""
+    columns (the owner's column j and E row j restored: their values are the step's results, not updated).
+    ``small``: the small path's whole-matrix form (``_small_io``; no E: no inverse)."""
     _, recip, sq, flag, _ = opts[:5]
+    flag = flag or small
     fast = sq == "fast"
     cw = sb // split
     e0 = 2 * sb  # E's rows handed on: col[e0 + h + i]
+    load, store, report = _small_io(T, small)
+    inv = not small
     lines = [f"let c{m} = q * {cw}u + {m}u;" for m in range(cw)]
-    lines += [f"var v{m} = select(select({T}(0.0), {T}(1.0), i == c{m}), a[rb + min(c{m}, nb - 1u)], "
+    lines += [f"var v{m} = select(select({T}(0.0), {T}(1.0), i == c{m}), {load.format(c=f'c{m}')}, "
               f"live && c{m} <= i);" for m in range(cw)]
-    lines += [f"var u{m} = select({T}(0.0), {T}(1.0), i == c{m});" for m in range(cw)]
-    lines += [f"var z{m} = {T}(1.0);" for m in range(cw)]  # sqrt(d) of the E row u{m} holds
+    lines += [f"var u{m} = select({T}(0.0), {T}(1.0), i == c{m});" for m in range(cw)] * inv
+    lines += [f"var z{m} = {T}(1.0);" for m in range(cw)] * inv  # sqrt(d) of the E row u{m} holds
     if flag:
         lines.append("var fail = 0u;")
     for j in range(sb):
         h = (j % 2) * sb
         qj, mj = divmod(j, cw)
-        lines += [f"if (q == {qj}u) {{ col[{h}u + i] = select({T}(0.0), v{mj}, i >= {j}u); "
-                  f"col[{e0 + h}u + i] = u{mj}; }}", "workgroupBarrier();", f"let d{j} = col[{h + j}u];"]
+        hand = f"col[{e0 + h}u + i] = u{mj}; " if inv else ""
+        lines += [f"if (q == {qj}u) {{ col[{h}u + i] = select({T}(0.0), v{mj}, i >= {j}u); {hand}}}",
+                  "workgroupBarrier();", f"let d{j} = col[{h + j}u];"]
         if flag:
             lines.append(f"fail = select(fail, k0 + {j + 1}u, (fail == 0u) & ({j}u < nb) & !(d{j} > {T}(0.0)));")
         else:
@@ -419,24 +488,26 @@ def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple) -> str:
                          f"{{ info[b] = k0 + {j + 1}u; }}")
         lines.append(f"let a{j} = col[{h}u + i];")
         if recip:
-            lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = a{j} * r{j};", f"let w{j} = col[{e0 + h}u + i] * r{j};"]
+            lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = a{j} * r{j};"]
+            lines += [f"let w{j} = col[{e0 + h}u + i] * r{j};"] * inv
         else:
-            lines += [f"let t{j} = a{j} / d{j};", f"let w{j} = col[{e0 + h}u + i] / d{j};"]
-        lines.append(f"let ku{j} = u{mj};")
+            lines += [f"let t{j} = a{j} / d{j};"] + [f"let w{j} = col[{e0 + h}u + i] / d{j};"] * inv
+        lines += [f"let ku{j} = u{mj};"] * inv
         lines += [f"let x{j}_{m} = col[{h}u + c{m}];" for m in range(cw)]
         lines += [f"v{m} = v{m} - t{j} * x{j}_{m};" for m in range(cw)]
-        lines += [f"u{m} = u{m} - x{j}_{m} * w{j};" for m in range(cw)]
+        lines += [f"u{m} = u{m} - x{j}_{m} * w{j};" for m in range(cw)] * inv
         lines += _sqrt_lines(T, j, fast)
         scaled = f"a{j} * ({T}(1.0) / s{j})" if recip else f"a{j} / s{j}"
-        lines += [f"v{mj} = select(v{mj}, select({scaled}, s{j}, i == {j}u), q == {qj}u);",
-                  f"u{mj} = select(u{mj}, ku{j}, q == {qj}u);", f"z{mj} = select(z{mj}, s{j}, q == {qj}u);"]
+        lines.append(f"v{mj} = select(v{mj}, select({scaled}, s{j}, i == {j}u), q == {qj}u);")
+        lines += [f"u{mj} = select(u{mj}, ku{j}, q == {qj}u);", f"z{mj} = select(z{mj}, s{j}, q == {qj}u);"] * inv
     if flag:
-        lines.append("if (lid == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
+        lines.append(report.replace("i == 0u", "lid == 0u"))
     for m in range(cw):
-        lines.append(f"if (live && c{m} < nb) {{ a[rb + c{m}] = select({T}(0.0), v{m}, c{m} <= i); }}")
-    lines.append("if (p.inv != 0u) {")  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
-    lines += [f"    ws[b * p.wss + i * {sb}u + c{m}] = u{m} / z{m};" for m in range(cw)]
-    lines.append("}")
+        lines.append(store.format(c=f"c{m}", v=f"select({T}(0.0), v{m}, c{m} <= i)"))
+    if inv:
+        lines.append("if (p.inv != 0u) {")  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
+        lines += [f"    ws[b * p.wss + i * {sb}u + c{m}] = u{m} / z{m};" for m in range(cw)]
+        lines.append("}")
     return "\n".join("        " + line for line in lines)
 
 

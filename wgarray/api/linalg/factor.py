@@ -583,7 +583,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     Not positive definite: NaN for that matrix, and LinAlgError in the 'raise' mode."""
     key = None
     if SMALL_RECIPES and type(x) is Array:
-        key = _recipe_key("cholesky", x, upper=upper)
+        key = _recipe_key("cholesky", x, upper=upper) + _k.small_chol_key(x.mirror.device)
         hit = _fast(key, x)
         if hit is not None:
             return Array._contiguous(hit[0], hit[1][2])
