@@ -14,6 +14,13 @@ Per row, interleaved (``timing.measure_all``; median and best of the samples, mi
 
 Floors printed first: ``synchronize()`` alone, a tiny add + sync, a tiny add + 4-byte read.  Under a minute on a
 GPU (``--repeat`` samples a case, default 25); ``--quick`` uses batches of 1/10 (for lavapipe).
+
+``--ops`` / ``--sizes`` (BATCHxN, e.g. ``1000x32``) pick rows; ``--small-chol-reg SETTING ...`` prints the cholesky
+rows once per setting of ``kernels.linalg_factor.SMALL_CHOL_REG`` (the small path's Cholesky through cholesky_inv's
+register code), next to each other: ``default`` (the knob as it is), ``off`` (linalg_small.wgsl), ``on``, ``split1``
+/ ``split2`` / ``split4`` (on, with SMALL_CHOL_REG_SPLIT invocations a row).  The old-vs-new run (H100, < 60 s):
+
+    python -m benchmarks.linalg_small --ops cholesky --sizes 1000x16 1000x32 1000x64 --small-chol-reg off on split1 split2
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ import argparse
 import numpy as np
 
 import wgarray as wg
+from wgarray.kernels import linalg_factor as _K
 
 from .peers import find_torch
 from .timing import Case, measure_all
@@ -53,6 +61,17 @@ def _in_mode(mode: str, f):
     return call
 
 
+# --small-chol-reg's settings: (SMALL_CHOL_REG, SMALL_CHOL_REG_SPLIT)
+REG = {"default": None, "off": (False, None), "on": (True, None), "split1": (True, 1), "split2": (True, 2),
+       "split4": (True, 4)}
+SIZES = ["10000x8", "1000x32", "1x64"]
+
+
+def _reg(setting: str) -> None:
+    if REG[setting] is not None:
+        _K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT = REG[setting]
+
+
 def _ms(t) -> str:
     return f"{t.median * 1e3:7.3f} / {t.best * 1e3:7.3f}"
 
@@ -61,6 +80,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=25)
     ap.add_argument("--quick", action="store_true", help="batches of 1/10 (a CPU adapter)")
+    ap.add_argument("--ops", nargs="+", choices=("cholesky", "solve", "inv"), default=["cholesky", "solve", "inv"])
+    ap.add_argument("--sizes", nargs="+", default=SIZES, help="BATCHxN rows (default: %(default)s)")
+    ap.add_argument("--small-chol-reg", nargs="+", choices=tuple(REG), default=["default"],
+                    help="cholesky rows once per SMALL_CHOL_REG setting")
     args = ap.parse_args()
     dev = wg.default_device()
     torch = find_torch()
@@ -80,10 +103,10 @@ def main() -> None:
     print(f"floor  {'tiny add host':28s} {add_host * 1e3:7.3f} ms (best; one add alone, the device idle)")
     scale = 10 if args.quick else 1
     rng = np.random.default_rng(12)
-    print(f"\n{'row':22s} {'raise':>17s} {'nan+sync':>17s} {'nan x20':>8s} {'torch x20':>8s} {'ratio':>5s} "
+    print(f"\n{'row':27s} {'raise':>17s} {'nan+sync':>17s} {'nan x20':>8s} {'torch x20':>8s} {'ratio':>5s} "
           f"{'host':>7s} | {'torch':>17s} "
           f"{'torch _ex':>17s} | torch/wg raise, _ex/nan | host/add | per raise call: dispatches submits up down")
-    for batch, n in [(10_000 // scale, 8), (1_000 // scale, 32), (1, 64)]:
+    for batch, n in [(max(1, int(b) // scale), int(m)) for b, m in (x.split("x") for x in args.sizes)]:
         a, s, b = _data(rng, batch, n)
         wa, ws, wb = (wg.asarray(x, device=dev) for x in (a, s, b))
         for x in (wa, ws, wb):
@@ -94,7 +117,13 @@ def main() -> None:
         if torch.available:
             ta, ts, tb = (torch.module.from_numpy(x).cuda() for x in (a, s, b))
             tcalls, tex = _calls(torch.module.linalg, ta, ts, tb), _calls(torch.module.linalg, ta, ts, tb, ex=True)
-        for op, f in wcalls.items():
+        default = (_K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT)
+        rows = [(op, setting) for op in args.ops for setting in (args.small_chol_reg if op == "cholesky" else [""])]
+        for op, setting in rows:
+            _K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT = default
+            if setting:
+                _reg(setting)
+            f = wcalls[op]
             ref = {"cholesky": lambda: np.linalg.cholesky(s), "solve": lambda: np.linalg.solve(a, b),
                    "inv": lambda: np.linalg.inv(a)}[op]()
             err = float(np.max(np.abs(f().numpy() - ref)) / max(float(np.max(np.abs(ref))), 1e-30))
@@ -118,17 +147,24 @@ def main() -> None:
                                     repeat=max(3, args.repeat // 5), budget_s=2.0)["tx"].best / inner
             c = next(x for x in cases if x.name == "raise")
             per = {k: getattr(c.stats, k) / c.calls for k in ("dispatches", "submits", "uploads", "downloads")}
-            label = f"{op} {n}^2" if batch == 1 else f"{op} {batch}x{n}^2"
+            label = (f"{op} {n}^2" if batch == 1 else f"{op} {batch}x{n}^2") + (
+                f" {setting}" if len(args.small_chol_reg) > 1 and op == "cholesky" else "")
             tt, tx_ = times.get("torch"), times.get("torch_ex")
             ratio = (f"{tt.median / times['raise'].median:5.2f}x, {tx_.median / times['nan'].median:5.2f}x"
                      if tt and tx_ else "   -")
             x20 = (f"{tloop * 1e3:8.3f} {tloop / (loop_t.best / inner):5.2f}x" if tloop else f"{'-':>8s} {'-':>5s}")
-            print(f"{label:22s} {_ms(times['raise'])} {_ms(times['nan'])} {loop_t.best / inner * 1e3:8.3f} {x20} "
+            print(f"{label:27s} {_ms(times['raise'])} {_ms(times['nan'])} {loop_t.best / inner * 1e3:8.3f} {x20} "
                   f"{host.best * 1e3:7.3f} | {(_ms(tt) if tt else '-'):>17s} {(_ms(tx_) if tx_ else '-'):>17s}"
                   f" | {ratio} | {host.best / add_host:8.2f} | {per['dispatches']:.0f} {per['submits']:.0f} "
                   f"{per['uploads']:.0f} {per['downloads']:.0f}  (max rel err {err:.1e})", flush=True)
+            assert err < 1e-3, f"{label}: max rel err {err:.1e} against numpy"
+        _K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT = default
     print("\nms a call, median / best; torch/wg > 1: wgarray faster.  nan x20, torch x20 (ratio: torch/wg) and host: "
           "best.")
+    if len(args.small_chol_reg) > 1:
+        print("cholesky rows per SMALL_CHOL_REG setting: the setting with the largest 'nan x20' ratio (torch x20 / wg) "
+              "at 1000x32^2 (and not slower at 16^2 / 64^2) should become the default (kernels/linalg_factor.py "
+              "SMALL_CHOL_REG, SMALL_CHOL_REG_SPLIT, SMALL_CHOL_REG_MIN).")
 
 
 if __name__ == "__main__":

@@ -190,6 +190,8 @@ SMALL_CHOL_REG: bool | None = None  # the small path's Cholesky of order SMALL_C
 # invocation a row, every update a read-modify-write there); the same launch, bindings and status word, so the small
 # path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters; False: linalg_small.wgsl
 SMALL_CHOL_REG_MIN = 16  # the smallest order SMALL_CHOL_REG takes (8 x 8: the small kernel already 2x torch)
+SMALL_CHOL_REG_SPLIT: int | None = None  # invocations a row of its workgroup (1, 2, 4; None: CHOL_INV_SPLIT, the
+# blocked path's): `python -m benchmarks.linalg_small --ops cholesky --small-chol-reg off on split1 split2` times them
 
 
 def small_chol_reg(device, n: int) -> bool:
@@ -200,8 +202,8 @@ def small_chol_reg(device, n: int) -> bool:
 
 def small_chol_key(device) -> tuple:
     """What the small path's Cholesky plan depends on besides the operand's layout (part of its recipe key)."""
-    return (SMALL_CHOL_REG, SMALL_CHOL_REG_MIN, CHOL_INV_RECIP, CHOL_INV_SQRT, CHOL_INV_UNCHECKED, CHOL_INV_SPLIT,
-            CHOL_INV_PART, SMALL_CHOL_REG is None and _reg_default(device))
+    return (SMALL_CHOL_REG, SMALL_CHOL_REG_MIN, SMALL_CHOL_REG_SPLIT, CHOL_INV_RECIP, CHOL_INV_SQRT,
+            CHOL_INV_UNCHECKED, CHOL_INV_SPLIT, CHOL_INV_PART, SMALL_CHOL_REG is None and _reg_default(device))
 
 
 def _small_chol_reg_plan(device, a, d: DType, upper: bool) -> tuple:
@@ -212,7 +214,11 @@ def _small_chol_reg_plan(device, a, d: DType, upper: bool) -> tuple:
     T = d.wgsl
     side = _bucket(n)
     opts = _chol_inv_opts()
+    if SMALL_CHOL_REG_SPLIT is not None:
+        opts = opts[:6] + (int(SMALL_CHOL_REG_SPLIT),)
     split = _chol_inv_split(side, opts)
+    while split > 1 and side * split > device.properties.limits.max_compute_invocations_per_workgroup:
+        split //= 2
 
     def build() -> launch.Kernel:
         factor = (chol_inv_split_body(T, side, split, opts, small=True) if split > 1
