@@ -24,15 +24,13 @@ ${BINDINGS}
 var<workgroup> col: array<${T}, ${COL_LEN}>;
 
 ${ENTRY}
-    let i = lid % SB;  // the row (with linalg_factor.CHOL_INV_SPLIT parts: q the part)
-    let q = lid / SB;
-    let b = group_index;
-    if (b >= p.batch) {
-        return;  // whole workgroups only: the barriers below stay uniform
-    }
+    let b = group_index;  // the matrix
+    if (b >= p.batch) { return; }  // whole workgroups only: the barriers stay uniform
     let n = p.n;
+    let nb = n;  // the whole matrix is the block: k0 = 0, nb = n
     let k0 = 0u;
-    let nb = n;
+    let i = lid % SB;  // the row; q: the part (linalg_factor.CHOL_INV_SPLIT)
+    let q = lid / SB;
     let live = i < nb;
     let ra = p.a_off + b * p.a_sb + min(i, nb - 1u) * p.a_sr;  // row i of the input
     let up = p.upper != 0u;  // U[c, i] = L[i, c]
