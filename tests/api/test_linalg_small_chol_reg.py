@@ -67,7 +67,7 @@ def test_against_numpy(kernels, n, upper):
     assert ("plan", "cholesky", True) in kernels()
 
 
-@pytest.mark.parametrize("n", [17, pytest.param(33, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("n", [16, pytest.param(17, marks=pytest.mark.slow), pytest.param(33, marks=pytest.mark.slow)])
 def test_float64(kernels, n):
     dev = wg.default_device()
     if not dev.supports(wg.float64) or n > K.small_limit(dev, wg.float64):
