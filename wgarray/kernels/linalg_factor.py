@@ -184,11 +184,13 @@ def small_plan(device, op: str, a, d: DType, *, b=None, upper: bool = False) -> 
     return compiled, params, launch.grid_for(device, workgroups=-(-batch // per_group))
 
 
-SMALL_CHOL_REG: bool | None = None  # the small path's Cholesky of order SMALL_CHOL_REG_MIN .. 64 through cholesky_inv's
+SMALL_CHOL_REG: bool | None = False  # the small path's Cholesky of order SMALL_CHOL_REG_MIN .. 64 through cholesky_inv's
 # register code (``_small_chol_reg_plan``, linalg_chol_small_reg.wgsl: one workgroup a matrix, its rows in registers,
 # one barrier a column, CHOL_INV_SPLIT invocations a row) instead of linalg_small.wgsl's CHOL (workgroup memory, an
 # invocation a row, every update a read-modify-write there); the same launch, bindings and status word, so the small
-# path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters; False: linalg_small.wgsl
+# path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters; False (the default until a GPU
+# run measures it: built in the fifth session of 2026-12-06 with no device time left; `python -m
+# benchmarks.smallchol_sweep`): linalg_small.wgsl
 SMALL_CHOL_REG_MIN = 16  # the smallest order SMALL_CHOL_REG takes (8 x 8: the small kernel already 2x torch)
 SMALL_CHOL_REG_SPLIT: int | None = None  # invocations a row of its workgroup (1, 2, 4; None: CHOL_INV_SPLIT, the
 # blocked path's): `python -m benchmarks.linalg_small --ops cholesky --small-chol-reg off on split1 split2` times them
