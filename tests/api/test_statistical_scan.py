@@ -137,6 +137,28 @@ def test_special_values_and_empty():
     assert b.numpy().tolist() == [True, True, True]
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.float16])
+@pytest.mark.parametrize("length", [1, 2, 7, 64, 65, 1500])  # the serial rows, one block, several blocks
+def test_signed_zeros_as_numpys_accumulate(dtype, length):
+    # numpy's cumsum starts from x[0] itself: a prefix of -0.0 alone is -0.0, any +0.0 makes it +0.0; include_initial's
+    # first element is +0.0 (the standard's zero).  Rows of random signed zeros, one row and many (serial and block
+    # kernels), bit for bit
+    if np.dtype(dtype) == np.float64 and "shader-f64" not in wg.default_device().features:
+        pytest.skip("no float64")
+    rng = np.random.default_rng(length)
+    for rows in (1, 3):
+        a = np.where(rng.random((rows, length)) < 0.9, -0.0, 0.0).astype(dtype)
+        a[0] = -0.0  # an all -0.0 row
+        if np.dtype(dtype).kind == "c":
+            a.imag = np.where(rng.random((rows, length)) < 0.9, -0.0, 0.0)
+        want = np.cumsum(a, axis=1)
+        got = wg.cumulative_sum(wg.asarray(a), axis=1).numpy()
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+        first = wg.cumulative_sum(wg.asarray(a), axis=1, include_initial=True).numpy()
+        assert first[:, 1:].tobytes() == want.tobytes()
+        assert not np.signbit(first[:, 0].real).any() and not np.signbit(first[:, 0].imag).any()
+
+
 def test_errors():
     with pytest.raises(ValueError):
         wg.cumulative_sum(wg.asarray(1.0))

@@ -91,6 +91,15 @@ def _store(dst_dtype: DType, acc: DType) -> str:
 
 
 def _identity(op: str, acc: DType) -> str:
+    """The scan's neutral start: a float sum starts from -0.0 (-0.0 + x is x for every x, -0.0 included), so that
+    each prefix is what numpy's accumulate gives (its first element is x[0] itself: cumsum([-0.0]) is -0.0)."""
+    if op == "sum" and acc.kind in "fc":
+        return source.literal(acc, complex(-0.0, -0.0) if acc.kind == "c" else -0.0)
+    return source.literal(acc, _IDENTITY[op])
+
+
+def _initial(op: str, acc: DType) -> str:
+    """include_initial's first element: the standard's zero (or one) of the sum (product), +0.0 for floats."""
     return source.literal(acc, _IDENTITY[op])
 
 
@@ -116,6 +125,7 @@ def _build_block(op, src_dtype, load, acc, dst_dtype, with_sums) -> launch.Kerne
         HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
         ROWS_SRC=rows.wgsl_functions("src", "p.src"), ROWS_DST=rows.wgsl_functions("dst", "p.dst"),
         ACC=source.ctype(acc), ITEMS=ITEMS, BLOCK=BLOCK, COMBINE=_combine(op, acc), IDENTITY=_identity(op, acc),
+        INITIAL=_initial(op, acc),
         LOAD=_load(load, src_dtype, acc, "src[idx]"), STORE_V=_store(dst_dtype, acc), SUMS=sums))
 
 
@@ -134,7 +144,7 @@ def _build_serial(op, src_dtype, load, acc, dst_dtype) -> launch.Kernel:
     return launch.Kernel("scan_serial.wgsl", bind, dict(
         HELPERS=source.helpers([src_dtype, acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
         ROWS_SRC=rows.wgsl_functions("src", "p.src"), ROWS_DST=rows.wgsl_functions("dst", "p.dst"),
-        ACC=source.ctype(acc), COMBINE=_combine(op, acc), IDENTITY=_identity(op, acc),
+        ACC=source.ctype(acc), COMBINE=_combine(op, acc), IDENTITY=_identity(op, acc), INITIAL=_initial(op, acc),
         LOAD=_load(load, src_dtype, acc, "src[idx]"), STORE_V=_store(dst_dtype, acc)))
 
 
@@ -152,4 +162,4 @@ def _build_add(op, acc, dst_dtype) -> launch.Kernel:
     return launch.Kernel("scan_add.wgsl", bind, dict(
         HELPERS=source.helpers([acc, dst_dtype]), ROWS_STRUCT=rows.wgsl_struct(),
         ROWS_DST=rows.wgsl_functions("dst", "p.dst"), ACC=source.ctype(acc), BLOCK=BLOCK, COMBINE=_combine(op, acc),
-        IDENTITY=_identity(op, acc), STORE_V=_store(dst_dtype, acc)))
+        IDENTITY=_identity(op, acc), INITIAL=_initial(op, acc), STORE_V=_store(dst_dtype, acc)))

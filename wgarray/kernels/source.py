@@ -153,6 +153,8 @@ def literal(d: DType, value) -> str:
         if math.isinf(v):
             inf = "bitcast<f32>(0x7f800000u)" if v > 0 else "bitcast<f32>(0xff800000u)"
             return inf if t == "f32" else f"f64({inf})"
+        if v == 0 and math.copysign(1.0, v) < 0:  # -0.0 by its bits (no constant folding to forget the sign)
+            return "bitcast<f32>(0x80000000u)" if t == "f32" else "f64(bitcast<f32>(0x80000000u))"
         return f"{t}({v!r})"
     v = int(value)
     if t == "u64" and v >= 1 << 63:

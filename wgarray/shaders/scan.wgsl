@@ -3,7 +3,7 @@
 // invocations' totals are scanned in workgroup memory (Hillis-Steele), and each element gets its invocation's
 // exclusive prefix added.  Rows longer than one block also leave the block totals in ``sums`` for the next
 // level (scan_add.wgsl adds the scanned totals back).  With shift = 1, dst[row, j + 1] = scan[j] and
-// dst[row, 0] = the identity (include_initial; for compaction this gives exclusive positions and the total).
+// dst[row, 0] = the initial value, +0 / 1 (include_initial; for compaction this gives exclusive positions and the total).
 ${HELPERS}
 ${ROWS_STRUCT}
 
@@ -72,7 +72,7 @@ ${ENTRY}
         }
     }
     if (p.shift != 0u && blk == 0u && lid == 0u) {
-        let v: ${ACC} = ${IDENTITY};
+        let v: ${ACC} = ${INITIAL};
         dst[u32(dbase + dst_inner(0u))] = ${STORE_V};
     }
 ${SUMS}

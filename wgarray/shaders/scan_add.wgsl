@@ -35,7 +35,7 @@ ${ENTRY}
     let dbase = dst_base(row);
     dst[u32(dbase + dst_inner(j + p.shift))] = ${STORE_V};
     if (p.shift != 0u && j == 0u) {
-        let v: ${ACC} = ${IDENTITY};
+        let v: ${ACC} = ${INITIAL};
         dst[u32(dbase + dst_inner(0u))] = ${STORE_V};
     }
 }

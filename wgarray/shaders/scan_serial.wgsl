@@ -28,10 +28,11 @@ ${ENTRY}
     }
     let sbase = src_base(row);
     let dbase = dst_base(row);
-    var v: ${ACC} = ${IDENTITY};
     if (p.shift != 0u) {
+        let v: ${ACC} = ${INITIAL};
         dst[u32(dbase + dst_inner(0u))] = ${STORE_V};
     }
+    var v: ${ACC} = ${IDENTITY};
     for (var j = 0u; j < p.L; j = j + 1u) {
         let idx = u32(sbase + src_inner(j));
         v = combine(v, ${LOAD});
