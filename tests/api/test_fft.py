@@ -129,7 +129,7 @@ def test_hfft_ihfft(xs, data):
     n = data.draw(st.sampled_from([None] + LENGTHS))
     norm = data.draw(st.sampled_from(NORMS))
     m = n or 2 * (host.shape[-1] - 1)
-    if m == 0:
+    if m < 1:  # no points (a 0-length axis gives m = -2): ValueError, as numpy
         with pytest.raises(ValueError):
             wg.fft.hfft(x, n=n, norm=norm)
     else:
