@@ -38,9 +38,9 @@ subst_outer_step_off, factor_outer_off, and outer_off (all of them off: the defa
 than "default" at a size -> that knob off there (FACTOR_OUTER is off below BIG_N already); subst_outer512 /
 subst_outer128: another outer height (factor.SUBST_OUTER).
 tslu_sg / tslu_sg_off: the tournament's argmax by subgroup operations forced on / off (``kernels/linalg_factor.py``
-TSLU_SUBGROUP; the "tslu subgroup" line says whether the device takes it and what the default does): tslu_sg_off
-faster than "default" (where the default takes it) at both sizes -> ``TSLU_SUBGROUP = False``; tslu_sg_final (the
-subgroups' winners reduced by subgroup operations, not a loop) faster than tslu_sg and default -> ``TSLU_SG_FINAL = True``.
+TSLU_SUBGROUP, on by default where the device has `subgroup`; the "tslu subgroup" line says whether the device takes
+it): tslu_sg_off faster than "default" at both sizes -> ``TSLU_SUBGROUP = False``; tslu_sg_loop (the subgroups'
+winners reduced by a loop, not subgroup operations) faster than default -> ``TSLU_SG_FINAL = False``.
 """
 from __future__ import annotations
 
@@ -69,6 +69,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_sg": (("solve", "inv"), {("K", "TSLU_SUBGROUP"): True}),
     "tslu_sg_off": (("solve", "inv"), {("K", "TSLU_SUBGROUP"): False}),
     "tslu_sg_final": (("solve", "inv"), {("K", "TSLU_SUBGROUP"): True, ("K", "TSLU_SG_FINAL"): True}),
+    "tslu_sg_loop": (("solve", "inv"), {("K", "TSLU_SUBGROUP"): True, ("K", "TSLU_SG_FINAL"): False}),
     # linbig4: around the register tournament (a flat pivot search lost at 4096): the substitution's blocks, leaves, panel width
     "tslu_reg+subst64": (("solve", "inv"), {**REG, ("F", "SUBST_BLOCK"): 64}),
     "tslu_reg+leaf1024": (("solve", "inv"), {**REG, ("K", "tslu_rows"): 1024}),

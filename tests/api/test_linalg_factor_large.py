@@ -118,6 +118,24 @@ def test_chol_inv_codegen_knobs(blocked, monkeypatch, dt, gen):
     assert chol_within_bound(wg.linalg.cholesky(wg.asarray(s)).numpy(), s, 40, dt)
 
 
+@pytest.mark.parametrize("split", [1, 4])
+def test_chol_inv_inf_pivot_as_numpy(blocked, monkeypatch, split):
+    # an inf on the diagonal: numpy's factor has one inf (the pivot) and no NaN; SPLIT's update of the pivot's own row
+    # must not meet its finished columns with t = inf / inf (0 * NaN): the review of the fifth session found 5 NaN
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    monkeypatch.setattr(F, "REPLAY", False)
+    monkeypatch.setattr(K, "CHOL_INV_SPLIT", split)
+    n = 48
+    s = spd(np.random.default_rng(0), (n, n), np.float32)
+    s[5, 5] = np.inf
+    want = np.linalg.cholesky(s)
+    with wg.linalg.errors("nan"):
+        got = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert (np.isnan(got) == np.isnan(want)).all() and (np.isinf(got) == np.isinf(want)).all()
+    np.testing.assert_allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-4, atol=1e-5)
+
+
 def test_chol_inv_codegen_knobs_replay(blocked, monkeypatch):
     # the code generator's knobs are part of REPLAY's recipe key: a knob changed after a recorded call records anew
     # (its kernels launched), never replays the other setting's kernels

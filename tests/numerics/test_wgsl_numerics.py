@@ -297,7 +297,7 @@ def test_sqrt1_within_an_ulp(seed, extra):
     ulp = np.spacing(want[finite])
     assert (np.abs(got[finite].astype(np.float64) - want[finite]) <= ulp).all()
     assert np.isnan(got[np.isnan(want) & ~subnormal(x)]).all() and (got[np.isposinf(want)] == np.inf).all()
-    assert (got[x == 0] == 0).all()
+    assert (got[x == 0] == 0).all() and (np.signbit(got[x == 0]) == np.signbit(x[x == 0])).all()  # sqrt(-0) = -0
 
 
 def _np_minmax(ufunc):

@@ -60,6 +60,8 @@ def test_heaviest_unit_first_and_groups_in_one_worker():
                   "tests/system/test_state_machine.py::m", f"{reductions}::r",
                   *[f"{f}::c" for f in factor[1:]], "tests/api/test_inspection.py::i"]
     sched = heaviest_first_scheduler(Config(2), None)
+    if sched is None:
+        pytest.skip("this pytest-xdist's internals differ: its own scheduler is used")
     handed: list = []  # (worker, indexes of the tests sent), in the order sent
     workers = [Worker("gw0", handed), Worker("gw1", handed)]
     for w in workers:

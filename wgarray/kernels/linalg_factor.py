@@ -495,11 +495,14 @@ def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, small: bool = 
             lines.append(f"if (lid == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
                          f"{{ info[b] = k0 + {j + 1}u; }}")
         lines.append(f"let a{j} = col[{h}u + i];")
+        # t = 0 on the rows the step does not update (i <= j): their finished columns meet x = 0, and 0 * t is NaN
+        # where t is not finite (an inf pivot: a / d = inf / inf on the pivot's own row)
         if recip:
-            lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = a{j} * r{j};"]
+            lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = select({T}(0.0), a{j} * r{j}, i > {j}u);"]
             lines += [f"let w{j} = col[{e0 + h}u + i] * r{j};"] * inv
         else:
-            lines += [f"let t{j} = a{j} / d{j};"] + [f"let w{j} = col[{e0 + h}u + i] / d{j};"] * inv
+            lines += [f"let t{j} = select({T}(0.0), a{j} / d{j}, i > {j}u);"]
+            lines += [f"let w{j} = col[{e0 + h}u + i] / d{j};"] * inv
         lines += [f"let ku{j} = u{mj};"] * inv
         lines += [f"let x{j}_{m} = col[{h}u + c{m}];" for m in range(cw)]
         lines += [f"v{m} = v{m} - t{j} * x{j}_{m};" for m in range(cw)]

@@ -50,7 +50,8 @@ def _load(kind: str, src: DType, acc: DType, raw: str) -> str:
 
 def run(device, op: str, src, src_dtype: DType, load: str, src_rows: Rows, n_rows: int, length: int,
         dst, dst_dtype: DType, dst_rows: Rows, shift: int) -> None:
-    """dst[row, j + shift] = op-scan over k <= j of load(src[row, k]); with shift 1 also dst[row, 0] = identity.
+    """dst[row, j + shift] = op-scan over k <= j of load(src[row, k]); with shift 1 also dst[row, 0] = the
+    initial value (+0 / 1; the scan itself starts a float sum from -0.0, ``_identity``).
 
     ``src``/``dst`` are GPU buffers; ``load`` is "convert" (the value) or "nonzero" (1 where the value is not 0)."""
     if n_rows == 0 or length == 0:

@@ -38,7 +38,8 @@ _FLOAT_NAME = {"f32": "float32", "f64": "float64"}
 # and wg_sqrt1 as the builtin with one Newton step on its fma residual (within an ulp); f64 the builtins
 CORRECTLY_ROUNDED = {
     "f32": dict(DIV="wg_div_f32(x, y)", SQRT="wg_sqrt_f32(x)",
-                SQRT1="select(sqrt(x), fma(fma(-sqrt(x), sqrt(x), x), 0.5 / sqrt(x), sqrt(x)), x > 0.0 && x < 3.0e38)"),
+                SQRT1="select(sqrt(x), fma(fma(-sqrt(x), sqrt(x), x), 0.5 / sqrt(x), sqrt(x)), "
+                      "x >= 1.17549435e-38 && x < 3.0e38)"),
     "f64": dict(DIV="x / y", SQRT="select(sqrt(x), f64(bitcast<f32>(0x7fc00000u)), x < 0.0)", SQRT1="wg_sqrtcr_f64(x)"),
 }
 

@@ -1,8 +1,8 @@
 // The pivot search's reduction by subgroup operations (kernels.linalg_factor.TSLU_SUBGROUP; rendered into
 // linalg_lu_tslu.wgsl in place of linalg_argmax.wgsl): the same winner as the tree (the largest key, the smaller
 // index on ties) with one barrier instead of log2 WG.  Each subgroup's best by subgroupMax / subgroupMin goes to
-// red_v / red_i[slot] (slot: the subgroup's ticket, no assumption on how lid maps to subgroups; at most WG / SG_MIN
-// subgroups), then every invocation reduces the subgroups' winners itself: in a loop, or (SG_FINAL,
+// red_v / red_i[slot] (slot: the subgroup's ticket, no assumption on how lid maps to subgroups; red_v / red_i
+// hold WG entries, so any subgroup size fits), then every invocation reduces the subgroups' winners itself: in a loop, or (SG_FINAL,
 // kernels.linalg_factor.TSLU_SG_FINAL) by subgroup operations again, a subgroup's worth of winners at a time.  Every invocation returns the winner;
 // the caller must pass a barrier before red_v / red_i are written again.  Call from uniform control flow.
 var<workgroup> sg_ticket: atomic<u32>;
