@@ -194,6 +194,11 @@ def oracle(name: str, operands, dts) -> np.ndarray:
     args = [np.asarray(o, dtype=d.numpy) for o, d in zip(operands, dts)]
     if name in DAZ_OPS:
         args = [ftz(a) for a in args]  # what a device that flushes subnormals reads (the identity elsewhere)
+    kinds = {d.kind for d in dts}
+    if name in _EXACT_CMP and "f" in kinds and kinds & {"i", "u"} and np.finfo(np.longdouble).nmant >= 63:
+        # comparisons across kinds are exact (README "dtype policy"): long double holds every int64 / uint64 and
+        # float64 value exactly (uint16 65520 >= float16 inf is False, though 65520 rounds to inf in float16)
+        conv = np.longdouble
     args = [a.astype(conv) for a in args]
     # signalling NaNs (hypothesis draws them) are quiet NaNs to wgarray (WGSL does not tell them apart), while
     # numpy's C library lets them win where a quiet NaN would lose (hypot(inf, sNaN) is NaN, not inf)
