@@ -8,17 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from test_linalg_factor import spd
 
 import wgarray as wg
 from wgarray.alloc.mirror import Mirror
 from wgarray.api.linalg import factor as F
 from wgarray.kernels import launch, linalg_factor as K
-
-
-def _spd(rng, shape, dt=np.float32):
-    n = shape[-1]
-    a = rng.standard_normal(shape)
-    return (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype(dt)
 
 
 def _close(got, want, dt=np.float32):
@@ -60,7 +55,7 @@ def kernels(monkeypatch):
 @pytest.mark.parametrize("upper", [False, True])
 def test_against_numpy(kernels, n, upper):
     rng = np.random.default_rng(n)
-    s = _spd(rng, (2, 3, n, n))
+    s = spd(rng, (2, 3, n, n), np.float32)
     L = wg.linalg.cholesky(wg.asarray(s), upper=upper).numpy()
     _close(L, _chol(s, upper))
     assert np.all((np.triu(L, 1) if not upper else np.tril(L, -1)) == 0)
@@ -72,7 +67,7 @@ def test_float64(kernels, n):
     dev = wg.default_device()
     if not dev.supports(wg.float64) or n > K.small_limit(dev, wg.float64):
         pytest.skip("no float64 small path here")
-    s = _spd(np.random.default_rng(3), (4, n, n), np.float64)
+    s = spd(np.random.default_rng(3), (4, n, n), np.float64)
     for upper in (False, True):
         _close(wg.linalg.cholesky(wg.asarray(s), upper=upper).numpy(), _chol(s, upper), np.float64)
     assert ("plan", "cholesky", True) in kernels()
@@ -82,7 +77,7 @@ def test_layouts(kernels):
     """Input read where it lies: a batch stride (every other matrix), an offset, transposed strides, a broadcast
     single matrix (batch stride 0), and other dtypes (copied first)."""
     rng = np.random.default_rng(5)
-    s = _spd(rng, (6, 20, 20))
+    s = spd(rng, (6, 20, 20), np.float32)
     ws = wg.asarray(s)
     _close(wg.linalg.cholesky(ws[1::2]).numpy(), _chol(s[1::2]))
     _close(wg.linalg.cholesky(ws.mT, upper=True).numpy(), _chol(s.transpose(0, 2, 1), True))
@@ -102,7 +97,7 @@ def test_layouts(kernels):
 def test_property(batch, n, upper, seed):
     saved, K.SMALL_CHOL_REG = K.SMALL_CHOL_REG, True
     try:
-        s = _spd(np.random.default_rng(seed), tuple(batch) + (n, n))
+        s = spd(np.random.default_rng(seed), tuple(batch) + (n, n), np.float32)
         _close(wg.linalg.cholesky(wg.asarray(s), upper=upper).numpy(), _chol(s, upper))
     finally:
         K.SMALL_CHOL_REG = saved
@@ -112,7 +107,7 @@ def test_property(batch, n, upper, seed):
 def test_bits_equal_blocked_chol_inv(kernels, n):
     """The same arithmetic as the blocked path's ``cholesky_inv`` of the whole matrix (k0 = 0, nb = n, no
     inverse): equal bits."""
-    s = _spd(np.random.default_rng(n), (5, n, n))
+    s = spd(np.random.default_rng(n), (5, n, n), np.float32)
     s[3] = s[3] @ s[3] / 1e3  # a worse-conditioned member
     got = wg.linalg.cholesky(wg.asarray(s)).numpy()
     dev = wg.default_device()
@@ -128,7 +123,7 @@ def test_failures(kernels, n):
     """A matrix that is not positive definite (at an inner pivot) and one with a NaN among good ones: NaN for
     those two only in the "nan" mode, LinAlgError in "raise"; a good stack after it raises nothing."""
     rng = np.random.default_rng(7)
-    s = _spd(rng, (5, n, n))
+    s = spd(rng, (5, n, n), np.float32)
     s[1, n - 3, n - 3] = -1.0
     s[3, 5, 2] = s[3, 2, 5] = np.nan
     ws = wg.asarray(s)
@@ -138,7 +133,7 @@ def test_failures(kernels, n):
         L = wg.linalg.cholesky(ws, upper=True).numpy()
     assert np.isnan(L[[1, 3]]).all() and np.isfinite(L[[0, 2, 4]]).all()
     _close(L[[0, 2, 4]], _chol(s[[0, 2, 4]], True))
-    good = _spd(rng, (5, n, n))
+    good = spd(rng, (5, n, n), np.float32)
     _close(wg.linalg.cholesky(wg.asarray(good)).numpy(), _chol(good))  # the status word is per call
     with pytest.raises(np.linalg.LinAlgError):
         wg.linalg.cholesky(wg.asarray(s[1]))  # one matrix alone, the recipe's path (same layout as before: none)
@@ -151,7 +146,7 @@ def test_recipe_replays(kernels):
     same data; the error mode read at each call."""
     dev = wg.default_device()
     rng = np.random.default_rng(8)
-    s = _spd(rng, (4, 24, 24))
+    s = spd(rng, (4, 24, 24), np.float32)
     first = wg.linalg.cholesky(wg.asarray(s)).numpy()
     made = len(kernels())
     for _ in range(2):
@@ -172,7 +167,7 @@ def test_recipe_replays(kernels):
 def test_knob_off_and_minimum(kernels, monkeypatch):
     """SMALL_CHOL_REG False, or an order below SMALL_CHOL_REG_MIN: linalg_small.wgsl's kernel; the knob is part of
     the recipe's key (switching it plans anew, never replays the other kernel)."""
-    s = _spd(np.random.default_rng(9), (3, 20, 20))
+    s = spd(np.random.default_rng(9), (3, 20, 20), np.float32)
     x = wg.asarray(s)
     _close(wg.linalg.cholesky(x).numpy(), _chol(s))
     monkeypatch.setattr(K, "SMALL_CHOL_REG", False)
@@ -189,7 +184,7 @@ def test_knob_off_and_minimum(kernels, monkeypatch):
     monkeypatch.setattr(K, "SMALL_CHOL_REG_MIN", 24)
     _close(wg.linalg.cholesky(x).numpy(), _chol(s))
     assert kernels()[-2:] == [("plan", "cholesky", False), "linalg_small"]
-    s8 = _spd(np.random.default_rng(9), (3, 8, 8))
+    s8 = spd(np.random.default_rng(9), (3, 8, 8), np.float32)
     monkeypatch.setattr(K, "SMALL_CHOL_REG_MIN", 16)
     _close(wg.linalg.cholesky(wg.asarray(s8)).numpy(), _chol(s8))
     assert kernels()[-2:] == [("plan", "cholesky", False), "linalg_small"]
@@ -203,4 +198,9 @@ def test_default_follows_the_adapter(monkeypatch):
         monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
         assert K.small_chol_reg(dev, 32) == gpu and not K.small_chol_reg(dev, 8)
         assert K.small_chol_key(dev)[-1] == gpu
-    assert F._recipe_key("cholesky", wg.ones((2, 2)))[0] is F._RECIPE
+    # the recipe key changes with the knob: a recorded call is never replayed with the other kernel
+    keys = set()
+    for on in (None, True, False):
+        monkeypatch.setattr(K, "SMALL_CHOL_REG", on)
+        keys.add(K.small_chol_key(dev))
+    assert len(keys) == 3

@@ -392,15 +392,16 @@ def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
 
 
 def _small_io(T: str, small: bool) -> tuple[str, str, str]:
-    """The factor bodies' load of row i's column {c}, store of value {v} there and failure report: in place in the
-    stack's block (cholesky_inv), or (``small``, linalg_chol_small_reg.wgsl) read from the strided input and written
-    to the output (U = L^T by ``ob`` / ``oc``), NaN for a failed matrix, the failure into the batch's status word."""
+    """The factor bodies' load of row i's column {c}, store of value {v} there and failure report (by invocation 0
+    of the workgroup): in place in the stack's block (cholesky_inv), or (``small``, linalg_chol_small_reg.wgsl) read
+    from the strided input and written to the output (U = L^T by ``ob`` / ``oc``), NaN for a failed matrix, the
+    failure into the batch's status word."""
     if small:
         return ("a[ra + min({c}, nb - 1u) * p.a_sc]",
                 "if (live && {c} < nb) {{ out[ob + {c} * oc] = select({v}, " + _nan(T) + ", fail != 0u); }}",
                 "if (lid == 0u && fail != 0u) { atomicMax(&status[0], fail); }")
     return ("a[rb + min({c}, nb - 1u)]", "if (live && {c} < nb) {{ a[rb + {c}] = {v}; }}",
-            "if (i == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
+            "if (lid == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
 
 
 @functools.lru_cache(maxsize=None)
@@ -512,7 +513,7 @@ def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, small: bool = 
         lines.append(f"v{mj} = select(v{mj}, select({scaled}, s{j}, i == {j}u), q == {qj}u);")
         lines += [f"u{mj} = select(u{mj}, ku{j}, q == {qj}u);", f"z{mj} = select(z{mj}, s{j}, q == {qj}u);"] * inv
     if flag:
-        lines.append(report.replace("i == 0u", "lid == 0u"))
+        lines.append(report)
     for m in range(cw):
         lines.append(store.format(c=f"c{m}", v=f"select({T}(0.0), v{m}, c{m} <= i)"))
     if inv:
