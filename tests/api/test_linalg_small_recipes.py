@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from test_linalg_factor import spd
 
 import wgarray as wg
 from wgarray.api.linalg import factor as F
@@ -16,11 +17,6 @@ from wgarray.kernels import linalg_factor as K
 def _wc(rng, shape, dt=np.float32):
     n = shape[-1]
     return (rng.standard_normal(shape) / (2 * np.sqrt(n)) + np.eye(n)).astype(dt)
-
-
-def _spd(rng, shape, dt=np.float32):
-    a = rng.standard_normal(shape)
-    return (a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dt)
 
 
 @pytest.fixture
@@ -34,7 +30,7 @@ def plans(monkeypatch):
 
 def _calls(rng, shape, dt=np.float32):
     """op name -> (wgarray call, numpy answer) on fresh data of ``shape``."""
-    a, s = _wc(rng, shape, dt), _spd(rng, shape, dt)
+    a, s = _wc(rng, shape, dt), spd(rng, shape, dt)
     b = rng.standard_normal(shape[:-1] + (3,)).astype(dt)
     v = rng.standard_normal(shape[-1:]).astype(dt)
     wa, ws, wb, wv = (wg.asarray(x) for x in (a, s, b, v))
@@ -115,7 +111,7 @@ def test_key_solve_right_hand_side(plans):
 
 def test_key_upper():
     rng = np.random.default_rng(4)
-    s = _spd(rng, (2, 5, 5))
+    s = spd(rng, (2, 5, 5), np.float32)
     ws = wg.asarray(s)
     low = np.linalg.cholesky(s)
     for _ in range(2):
@@ -127,7 +123,7 @@ def test_error_mode_read_at_each_call():
     """The mode is not part of a recipe: one made in 'nan' raises in 'raise', one made in 'raise' returns NaN
     in 'nan' (for cholesky, solve and inv; det never raises)."""
     rng = np.random.default_rng(5)
-    good, bad = _spd(rng, (3, 6, 6)), _spd(rng, (3, 6, 6))
+    good, bad = spd(rng, (3, 6, 6), np.float32), spd(rng, (3, 6, 6), np.float32)
     bad[1] = 0
     b = rng.standard_normal((3, 6, 1)).astype(np.float32)
     ops = [lambda x: wg.linalg.cholesky(x), lambda x: wg.linalg.inv(x), lambda x: wg.linalg.solve(x, wg.asarray(b))]
@@ -206,7 +202,7 @@ def test_sequences_match_numpy(seq, seed):
     """Calls in any order over layouts that share and differ in parts of their keys (transposed, offset)."""
     rng = np.random.default_rng(seed)
     for op, n, batch, transpose, off in seq:
-        a = _spd(rng, (off + 1,) + batch + (n, n)) if op == "cholesky" else _wc(rng, (off + 1,) + batch + (n, n))
+        a = spd(rng, (off + 1,) + batch + (n, n), np.float32) if op == "cholesky" else _wc(rng, (off + 1,) + batch + (n, n))
         x = wg.asarray(a)[off]
         a = a[off]
         if transpose:
