@@ -296,6 +296,164 @@ def test_chol_inv_real_block_size(monkeypatch):
         assert chol_within_bound(L, s, 130, dt)
 
 
+# -- CHOL_INV_FUSE_APPLY: cholesky_inv and cholesky_apply as ONE launch a diagonal block (cholesky_inv_apply) ----------
+def _chol_both(s, monkeypatch, upper=False):
+    """cholesky(s) without and with CHOL_INV_FUSE_APPLY (the raw factor arrays)."""
+    out = []
+    for fuse in (False, True):
+        monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", fuse)
+        out.append(wg.linalg.cholesky(wg.asarray(s), upper=upper).numpy())
+    return out
+
+
+def _factor_info(s, dt):
+    """The blocked factor's raw matrices (upper triangle as left, before nanfill) and info words."""
+    from wgarray import dtypes as D
+    w = F._stack(wg.asarray(s).reshape((-1,) + s.shape[-2:]), D.float32 if dt == np.float32 else D.float64)
+    info, piv = F._status(w.shape[0], w.shape[1], w.device)
+    F._factor(w, info, piv, False)
+    return w.numpy(), info.numpy()
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("split", [1, 4])
+def test_chol_inv_fuse_apply_same_bits(blocked, monkeypatch, dt, split):
+    # the fused launch gives bit for bit the unfused path's factor (the same generated factor code in every
+    # workgroup, the same GEMM): n below / at / past a block, 3 blocks + 2 (the last block 2 wide), stacks, upper=True;
+    # only cholesky_inv_apply is launched (neither cholesky_inv nor cholesky_apply), its key holding the knobs
+    seen = []
+    compile_ = launch.compile
+    monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (
+        seen.append((key, kw.get("checks", True))) if K.CHOL_INV_FUSE_APPLY else None, compile_(d, key, build, **kw))[1])
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "CHOL_INV_SPLIT", split)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through compile
+    rng = np.random.default_rng(split)
+    for n, batch in ((5, ()), (16, (2,)), (17, ()), (50, (3,)), (37, (2, 2))):
+        s = spd(rng, batch + (n, n), dt)
+        L0, L1 = _chol_both(s, monkeypatch)
+        np.testing.assert_array_equal(L1, L0)
+        assert np.all(np.triu(L1, 1) == 0) and chol_within_bound(L1, s, n, dt)
+        U0, U1 = _chol_both(s, monkeypatch, upper=True)
+        np.testing.assert_array_equal(U1, U0)
+        np.testing.assert_array_equal(U1, np.swapaxes(L1, -1, -2))
+    names = {k[0] for k, _ in seen}
+    assert "linalg_chol_inv_apply" in names and not {"linalg_chol_inv", "linalg_chol_apply"} & names
+    fused = [(k, c) for k, c in seen if k[0] == "linalg_chol_inv_apply"]
+    assert all(k[-1] == K._chol_inv_opts() and c == (not K.CHOL_INV_UNCHECKED) for k, c in fused)
+
+
+@pytest.mark.parametrize("dt", FLOATS)
+def test_chol_inv_fuse_apply_failures(blocked, monkeypatch, dt):
+    # a member not positive definite inside a later diagonal block of a stack: the same info word as the unfused path
+    # (written once, by workgroup 0), LinAlgError in "raise", NaN in "nan"; a NaN input; every block's L11 (written a
+    # launch late from the scratch slots) as the unfused path's
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    monkeypatch.setattr(F, "REPLAY", False)
+    rng = np.random.default_rng(3)
+    n = 3 * 16 + 4
+    s = spd(rng, (3, n, n), dt)
+    s[1, 37, 37] = -1.0
+    s[2, 20, 18] = s[2, 18, 20] = np.nan
+    got = []
+    for fuse in (False, True):
+        monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", fuse)
+        got.append(_factor_info(s, dt))
+    np.testing.assert_array_equal(got[1][0], got[0][0])
+    np.testing.assert_array_equal(got[1][1], got[0][1])
+    assert got[1][1][0] == 0 and got[1][1][1] == 38 and got[1][1][2] != 0
+    monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", True)
+    check_chol_fails_inside_stack(rng, n, dt, 2 * 16 + 1)  # inside the third diagonal block, not its first column
+    nan = spd(rng, (n, n), dt)
+    nan[16 + 3, 16 + 1] = nan[16 + 1, 16 + 3] = np.nan
+    with pytest.raises(np.linalg.LinAlgError):
+        wg.linalg.cholesky(wg.asarray(nan))
+    with wg.linalg.errors("nan"):
+        assert np.isnan(wg.linalg.cholesky(wg.asarray(nan)).numpy()).all()
+
+
+def test_chol_inv_fuse_apply_pending_copy(blocked, monkeypatch):
+    # each block's L11 waits in a scratch slot until the next block's launch copies it into the matrix (the apply
+    # workgroups read A11 meanwhile): every diagonal block as the unfused path's, n ending inside a block and on one;
+    # the same run with the copy skipped (prev = -1 passed) leaves raw A11 there: this test sees it
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    monkeypatch.setattr(F, "REPLAY", False)
+    rng = np.random.default_rng(5)
+    for n in (64, 71):
+        s = spd(rng, (2, n, n), np.float32)
+        L0, L1 = _chol_both(s, monkeypatch)
+        for k0 in range(0, n, 16):
+            k1 = min(k0 + 16, n)
+            np.testing.assert_array_equal(L1[:, k0:k1, k0:k1], L0[:, k0:k1, k0:k1])
+    f = K.cholesky_inv_apply
+    monkeypatch.setattr(K, "cholesky_inv_apply", lambda *a: f(*a[:8], -1, *a[9:]))
+    L2 = wg.linalg.cholesky(wg.asarray(s)).numpy()
+    assert not np.array_equal(L2[:, :16, :16], L0[:, :16, :16])
+    np.testing.assert_array_equal(L2[:, -7:, -7:], L0[:, -7:, -7:])  # the last block: straight into the matrix
+
+
+def test_chol_inv_fuse_apply_narrower_block_after_wider(blocked, monkeypatch):
+    # sub-panels of CHOL_INV_INNER = 32 in 40-wide panels: a 32-wide block (side 32) then an 8-wide one (side 16) whose
+    # launch copies the previous L11 with the previous side's row stride; the scratch sized for two 32 x 32 slots
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "CHOL_INV_INNER", 32)
+    monkeypatch.setattr(F, "BLOCK", 40)
+    monkeypatch.setattr(F, "REPLAY", False)
+    s = spd(np.random.default_rng(6), (2, 90, 90), np.float32)
+    monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", True)
+    w = F._stack(wg.asarray(s), wg.float32)
+    assert F._chol_scratch(w, F._chol_plan(w)).size == 2 * 2 * 32 * 32
+    L0, L1 = _chol_both(s, monkeypatch)
+    np.testing.assert_array_equal(L1, L0)
+
+
+def test_chol_inv_fuse_apply_fits_the_device(monkeypatch):
+    # the fused kernel's workgroup memory (W, the factor's col, R rows of A21) must fit: R shrinks (a multiple of the
+    # GEMM grid's rows), and where nothing fits (float64 64-wide on 32 KiB) the unfused kernels take the blocks;
+    # None: on GPUs only
+    from wgarray import dtypes as D
+    dev = wg.default_device()
+    limit = dev.properties.limits.max_compute_workgroup_storage_size
+    monkeypatch.setattr(K, "CHOL_INV_SPLIT", 4)
+    for side, d in ((16, D.float32), (64, D.float32), (64, D.float64)):
+        r = K._chol_fuse_rows(dev, d, side)
+        fixed = 4 * side + 1 + side * side
+        assert r == 0 or ((fixed + r * side) * d.device_itemsize <= limit and r % (side * 4 // 16) == 0)
+        assert r == 0 or r + side * 4 // 16 > K.CHOL_APPLY_ROWS or (fixed + (r + side // 4) * side) * d.device_itemsize > limit
+    if limit <= 32768:
+        assert K._chol_fuse_rows(dev, D.float32, 64) == 48 and K._chol_fuse_rows(dev, D.float64, 64) == 0
+    monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", True)
+    assert K.chol_inv_fuse(dev, D.float32, 16) and K.chol_inv_fuse(dev, D.float32, 5)
+    for gpu in (True, False):
+        monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", None)
+        monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
+        assert K.chol_inv_fuse(dev, D.float32, 16) == gpu
+    monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", False)
+    assert not K.chol_inv_fuse(dev, D.float32, 16)
+
+
+def test_chol_inv_fuse_apply_replay(blocked, monkeypatch):
+    # the knob is part of REPLAY's recipe key: switched after a recorded call, the other path's launches run
+    monkeypatch.setattr(F, "REPLAY", True)
+    monkeypatch.setattr(F, "_recipes", type(F._recipes)())
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    calls = []
+    f = K.cholesky_inv_apply
+    monkeypatch.setattr(K, "cholesky_inv_apply", lambda *a: (calls.append(a[6]), f(*a))[1])
+    s = spd(np.random.default_rng(9), (40, 40), np.float32)
+    got = []
+    for fuse in (False, True, True, False):
+        monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", fuse)
+        got.append(wg.linalg.cholesky(wg.asarray(s)).numpy())
+    assert calls == [0, 16, 32] and sum(len(c) for c in F._recipes.values()) == 2
+    for g in got[1:]:
+        np.testing.assert_array_equal(g, got[0])
+
+
 # -- SUBST_STEP: the LU substitution (solve, inv) one launch a block (lu_subst) -----------------------------------------
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("sblock", [None, 12])

@@ -211,7 +211,7 @@ def small_chol_key(device) -> tuple:
 def _small_chol_reg_plan(device, a, d: DType, upper: bool) -> tuple:
     """``small_plan`` of the small path's Cholesky by the register kernel (SMALL_CHOL_REG): one workgroup a matrix,
     the whole matrix cholesky_inv's diagonal block (k0 = 0, nb = n, no inverse; its generated body with
-    ``small=True``: the same arithmetic, bit for bit), read in place, written into the contiguous output."""
+    ``io="small"``: the same arithmetic, bit for bit), read in place, written into the contiguous output."""
     batch, n, _ = a.shape
     T = d.wgsl
     side = _bucket(n)
@@ -223,8 +223,8 @@ def _small_chol_reg_plan(device, a, d: DType, upper: bool) -> tuple:
         split //= 2
 
     def build() -> launch.Kernel:
-        factor = (chol_inv_split_body(T, side, split, opts, small=True) if split > 1
-                  else chol_inv_factor_body(T, side, opts, small=True))
+        factor = (chol_inv_split_body(T, side, split, opts, io="small") if split > 1
+                  else chol_inv_factor_body(T, side, opts, io="small"))
         return launch.Kernel("linalg_chol_small_reg.wgsl", (
             launch.read("a", f"array<{T}>"), launch.write("out", f"array<{T}>"),
             launch.write("status", "array<atomic<u32>>")), dict(
@@ -391,32 +391,45 @@ def _sqrt_lines(T: str, j: int, fast: bool) -> list[str]:
     return [f"let s{j} = wg_sqrt{'1' if fast else 'cr'}_{T}(d{j});"]
 
 
-def _small_io(T: str, small: bool) -> tuple[str, str, str]:
-    """The factor bodies' load of row i's column {c}, store of value {v} there and failure report (by invocation 0
-    of the workgroup): in place in the stack's block (cholesky_inv), or (``small``, linalg_chol_small_reg.wgsl) read
-    from the strided input and written to the output (U = L^T by ``ob`` / ``oc``), NaN for a failed matrix, the
-    failure into the batch's status word."""
-    if small:
-        return ("a[ra + min({c}, nb - 1u) * p.a_sc]",
-                "if (live && {c} < nb) {{ out[ob + {c} * oc] = select({v}, " + _nan(T) + ", fail != 0u); }}",
-                "if (lid == 0u && fail != 0u) { atomicMax(&status[0], fail); }")
-    return ("a[rb + min({c}, nb - 1u)]", "if (live && {c} < nb) {{ a[rb + {c}] = {v}; }}",
-            "if (lid == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }")
+def _chol_io(T: str, io: str) -> dict[str, str]:
+    """The factor bodies' WGSL for their three uses (``io``): ``load`` of row i's column {c}, ``store`` of value {v}
+    there, the failure ``report`` (flag: once, at the end) and ``who`` (the condition before the per-step report
+    without flag), ``w_at`` (W's element {idx} of the matrix: row i * SB + column) and ``w_if`` (when W is
+    stored).  "inv" (cholesky_inv): in place in the stack's block, W into ``ws``.  "small"
+    (linalg_chol_small_reg.wgsl): read from the strided input and written to the output (U = L^T by ``ob`` /
+    ``oc``), NaN for a failed matrix, the failure into the batch's status word; no W.  "fused"
+    (linalg_chol_inv_apply.wgsl, ``cholesky_inv_apply``): only workgroup g = 0 stores L11 (into the matrix where
+    ``p.direct``, else into its scratch slot ``lb``) and reports; the others keep W in workgroup memory ``wt``."""
+    if io == "small":
+        return dict(load="a[ra + min({c}, nb - 1u) * p.a_sc]",
+                    store="if (live && {c} < nb) {{ out[ob + {c} * oc] = select({v}, " + _nan(T) + ", fail != 0u); }}",
+                    report="if (lid == 0u && fail != 0u) { atomicMax(&status[0], fail); }", who="", w_at="", w_if="")
+    if io == "fused":
+        return dict(load="a[rb + min({c}, nb - 1u)]",
+                    store="if (g == 0u && live && {c} < nb) {{ if (p.direct != 0u) {{ a[rb + {c}] = {v}; }} "
+                          "else {{ ws[lb + {c}] = {v}; }} }}",
+                    report="if (g == 0u && lid == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }",
+                    who="g == 0u && ", w_at="wt[{idx}]", w_if="g != 0u")
+    return dict(load="a[rb + min({c}, nb - 1u)]", store="if (live && {c} < nb) {{ a[rb + {c}] = {v}; }}",
+                report="if (lid == 0u && fail != 0u && info[b] == 0u) { info[b] = fail; }", who="",
+                w_at="ws[b * p.wss + {idx}]", w_if="p.inv != 0u")
 
 
 @functools.lru_cache(maxsize=None)
 def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1),
-                         small: bool = False) -> str:
+                         io: str = "inv") -> str:
     """linalg_chol_inv.wgsl's FACTOR: row i of the block in v0 .. v{sb-1}, sb right-looking steps (one barrier
     each), then L11's row stored (zeros right of the diagonal) into the matrix and into ``sh``.  ``opts``
     (``_chol_inv_opts``): with GJ also column i of E (u0 .. u{sb-1}, from the identity) through the same steps,
-    and W's row i (u_r / sqrt(d_r)) stored into ``ws`` (INVERSE is then empty).  ``small``: the small path's
-    whole-matrix form (``linalg_chol_small_reg.wgsl``, ``_small_io``)."""
+    and W's row i (u_r / sqrt(d_r)) stored into ``ws`` (INVERSE is then empty).  ``io``: where from and to
+    (``_chol_io``: "inv" cholesky_inv's, "small" the small path's whole-matrix form, "fused" cholesky_inv_apply's)."""
     gj, recip, sq, flag, part = opts[:5]
+    small = io == "small"
     if small:
         gj, flag, part = False, True, None
     fast = sq == "fast"
-    load, store, report = _small_io(T, small)
+    o = _chol_io(T, io)
+    load, store, report = o["load"], o["store"], o["report"]
     lines = [f"var v{c} = select(select({T}(0.0), {T}(1.0), i == {c}u), {load.format(c=f'{c}u')}, "
              f"live && {c}u <= i);" for c in range(sb)]
     if gj:
@@ -429,7 +442,7 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
         if flag:
             lines.append(f"fail = select(fail, k0 + {j + 1}u, (fail == 0u) & ({j}u < nb) & !(d{j} > {T}(0.0)));")
         else:
-            lines.append(f"if (i == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
+            lines.append(f"if ({o['who']}i == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
                          f"{{ info[b] = k0 + {j + 1}u; }}")
         if recip:
             lines += [f"let r{j} = {T}(1.0) / d{j};", f"let t{j} = v{j} * r{j};"]
@@ -454,28 +467,30 @@ def chol_inv_factor_body(T: str, sb: int, opts: tuple = (False, False, "cr", Fal
         lines += [f"let o{c} = select({T}(0.0), v{c}, {c}u <= i);"] + [f"sh[i * {sb}u + {c}u] = o{c};"] * staged + [
             store.format(c=f"{c}u", v=f"o{c}")]
     if gj and part != "inverse":  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
-        lines.append("if (p.inv != 0u) {")
-        lines += [f"    ws[b * p.wss + i * {sb}u + {r}u] = " + (f"u{r} * q{r};" if recip else f"u{r} / s{r};")
+        lines.append(f"if ({o['w_if']}) {{")
+        lines += [f"    {o['w_at'].format(idx=f'i * {sb}u + {r}u')} = " + (f"u{r} * q{r};" if recip else f"u{r} / s{r};")
                   for r in range(sb)]
         lines.append("}")
     return "\n".join("        " + line for line in lines)
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, small: bool = False) -> str:
+def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, io: str = "inv") -> str:
     """linalg_chol_inv.wgsl's FACTOR with ``split`` invocations a row (CHOL_INV_SPLIT; GJ always): invocation (i, q)
     (i = lid % SB, q = lid / SB: a warp a part for SB = 32) holds columns q cw .. q cw + cw - 1 (cw = sb / split) of
     row i of the block in v0 .. v{cw-1} and the same rows of column i of E in u0 .., and per step j the part owning
     column j (q_j = j / cw, a uniform branch) hands on row i's column-j value (zero above the diagonal: the update
     then leaves finished columns alone without a test) and E's row j; after the barrier every part updates its cw
     columns (the owner's column j and E row j restored: their values are the step's results, not updated).
-    ``small``: the small path's whole-matrix form (``_small_io``; no E: no inverse)."""
+    ``io``: as ``chol_inv_factor_body``'s (``_chol_io``; "small": no E, no inverse)."""
     _, recip, sq, flag, _ = opts[:5]
+    small = io == "small"
+    o = _chol_io(T, io)
     flag = flag or small
     fast = sq == "fast"
     cw = sb // split
     e0 = 2 * sb  # E's rows handed on: col[e0 + h + i]
-    load, store, report = _small_io(T, small)
+    load, store, report = o["load"], o["store"], o["report"]
     inv = not small
     lines = [f"let c{m} = q * {cw}u + {m}u;" for m in range(cw)]
     lines += [f"var v{m} = select(select({T}(0.0), {T}(1.0), i == c{m}), {load.format(c=f'c{m}')}, "
@@ -493,7 +508,7 @@ def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, small: bool = 
         if flag:
             lines.append(f"fail = select(fail, k0 + {j + 1}u, (fail == 0u) & ({j}u < nb) & !(d{j} > {T}(0.0)));")
         else:
-            lines.append(f"if (lid == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
+            lines.append(f"if ({o['who']}lid == 0u && {j}u < nb && !(d{j} > {T}(0.0)) && info[b] == 0u) "
                          f"{{ info[b] = k0 + {j + 1}u; }}")
         lines.append(f"let a{j} = col[{h}u + i];")
         # t = 0 on the rows the step does not update (i <= j): their finished columns meet x = 0, and 0 * t is NaN
@@ -517,30 +532,32 @@ def chol_inv_split_body(T: str, sb: int, split: int, opts: tuple, small: bool = 
     for m in range(cw):
         lines.append(store.format(c=f"c{m}", v=f"select({T}(0.0), v{m}, c{m} <= i)"))
     if inv:
-        lines.append("if (p.inv != 0u) {")  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
-        lines += [f"    ws[b * p.wss + i * {sb}u + c{m}] = u{m} / z{m};" for m in range(cw)]
+        lines.append(f"if ({o['w_if']}) {{")  # W[i][r] = (L^-1)[r][i] = u_r / sqrt(d_r)
+        lines += [f"    {o['w_at'].format(idx=f'i * {sb}u + c{m}')} = u{m} / z{m};" for m in range(cw)]
         lines.append("}")
     return "\n".join("        " + line for line in lines)
 
 
 @functools.lru_cache(maxsize=None)
-def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1)) -> str:
+def chol_inv_inverse_body(T: str, sb: int, opts: tuple = (False, False, "cr", False, None, False, 1),
+                          w_at: str = "ws[wb + {idx}]") -> str:
     """linalg_chol_inv.wgsl's INVERSE: invocation i solves L11 x = e_i from ``sh`` (column i of L11^-1) and stores
-    it as row i of W in ``ws``; empty with GJ (the factor's steps made W); RECIP: the diagonal's reciprocals
-    (off the chain) and multiplications."""
+    it as row i of W (``w_at``: W's element {idx}; ``ws`` there, cholesky_inv_apply's workgroup memory ``wt``);
+    empty with GJ (the factor's steps made W); RECIP: the diagonal's reciprocals (off the chain) and
+    multiplications."""
     gj, recip, _, _, part = opts[:5]
     if gj and part != "inverse":
         return ""
     t_at = f"sh[{{r}}u * {sb}u + {{q}}u]"
     if not recip:
         return reg_solve(T, sb, True, False, t_at, f"select({T}(0.0), {T}(1.0), i == {{r}}u)",
-                         f"ws[wb + i * {sb}u + {{r}}u] = v{{r}};")
+                         w_at.format(idx=f"i * {sb}u + {{r}}u") + " = v{r};")
     lines = [f"var v{r} = select({T}(0.0), {T}(1.0), i == {r}u);" for r in range(sb)]
     lines += [f"let e{q} = {T}(1.0) / {t_at.format(r=q, q=q)};" for q in range(sb)]
     for q in range(sb):
         lines.append(f"v{q} = v{q} * e{q};")
         lines += [f"v{r} = v{r} - {t_at.format(r=r, q=q)} * v{q};" for r in range(q + 1, sb)]
-    lines += [f"ws[wb + i * {sb}u + {r}u] = v{r};" for r in range(sb)]
+    lines += [f"{w_at.format(idx=f'i * {sb}u + {r}u')} = v{r};" for r in range(sb)]
     return "\n".join("        " + line for line in lines)
 
 
@@ -606,6 +623,84 @@ def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int) 
     params = layout.u32s(n, k0, nb, batch, groups, ws.size // max(batch, 1), 0, 0)
     compiled = launch.compile(device, ("linalg_chol_apply", d.name, side, rows, PANEL_WG), build)
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.buffer()], params, workgroups=groups * batch)
+
+
+CHOL_INV_FUSE_APPLY: bool | None = False  # CHOL_INV's diagonal block and its apply in ONE launch a block
+# (``cholesky_inv_apply``, linalg_chol_inv_apply.wgsl: every workgroup factors the block again, the apply workgroups
+# then compute their rows of L21 from W in workgroup memory) instead of ``cholesky_inv`` + ``cholesky_apply``: one
+# dependent launch less a block (H100, n = 4096: ~25 + ~20 us a block over 64 blocks).  None: on GPUs
+# (``_reg_default``), off on CPU adapters; False until the lead's GPU run (`python -m benchmarks.linbig_sweep --sizes
+# 4096 --ops cholesky --variants default fuse_apply`) measures it
+
+
+def _chol_fuse_wg(side: int) -> int:
+    """Invocations of a ``cholesky_inv_apply`` workgroup (the factor's: SB x CHOL_INV_SPLIT)."""
+    return side * _chol_inv_split(side, _chol_inv_opts())
+
+
+def _chol_fuse_rows(device, d: DType, side: int) -> int:
+    """Rows of L21 a ``cholesky_inv_apply`` apply workgroup takes: the largest multiple of its grid's rows of
+    invocations (wg / 16, ``chol_apply_body``) up to CHOL_APPLY_ROWS whose tile fits the device's workgroup memory
+    with W, the factor's ``col`` (and ``sh`` without SPLIT); 0 where none does."""
+    wg = _chol_fuse_wg(side)
+    split = wg // side
+    ty = wg // 16
+    if wg % 16 or ty == 0:
+        return 0
+    limit = device.properties.limits.max_compute_workgroup_storage_size
+    fixed = (4 if split > 1 else 2) * side + (side * side if split == 1 else 1) + side * side
+    for r in range(CHOL_APPLY_ROWS // ty * ty, 0, -ty):
+        if (fixed + r * side) * d.device_itemsize <= limit:
+            return r
+    return 0
+
+
+def chol_inv_fuse(device, d: DType, nb: int) -> bool:
+    """Whether CHOL_INV's diagonal blocks of width ``nb`` take ``cholesky_inv_apply`` (CHOL_INV_FUSE_APPLY on, or
+    None on a GPU; its workgroup memory fits the device; not for CHOL_INV_PART's timing-only halves)."""
+    on = _reg_default(device) if CHOL_INV_FUSE_APPLY is None else bool(CHOL_INV_FUSE_APPLY)
+    return bool(on) and CHOL_INV_PART is None and _chol_fuse_rows(device, d, _bucket(nb)) > 0
+
+
+def cholesky_inv_apply(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: int, prev: int, pnb: int,
+                       slot: int) -> None:
+    """``cholesky_inv`` and ``cholesky_apply`` of the diagonal block [k0, k0 + nb)^2 of every matrix of ``a`` in ONE
+    dispatch (``linalg_chol_inv_apply.wgsl``): 1 + groups workgroups a matrix, each factoring the raw block with
+    cholesky_inv's generated code (the same bits), the g >= 1 computing L21 = A21 W for their rows in place.  L11
+    goes into ``ws``'s slot ``slot`` (of two side x side a matrix) where rows lie below the block (they read A11 from
+    the matrix meanwhile), else straight into the matrix; the previous block's L11 (at ``prev``, ``pnb`` wide;
+    prev < 0: none) is copied from the other slot into the matrix first."""
+    d = a.dtype
+    T = d.wgsl
+    side = _bucket(nb)
+    opts = _chol_inv_opts()
+    split = _chol_inv_split(side, opts)
+    wg = side * split
+    rows = _chol_fuse_rows(device, d, side)
+    if rows == 0:
+        raise ValueError(f"cholesky_inv_apply: a {side}-wide block does not fit the workgroup memory")
+    groups = math.ceil((n - k0 - nb) / rows)
+
+    def build() -> launch.Kernel:
+        factor = (chol_inv_split_body(T, side, split, opts, io="fused") if split > 1
+                  else chol_inv_factor_body(T, side, opts, io="fused"))
+        inverse = "" if split > 1 else chol_inv_inverse_body(T, side, opts, w_at="wt[{idx}]")
+        return launch.Kernel("linalg_chol_inv_apply.wgsl", (launch.write("a", f"array<{T}>"),
+                                                            launch.write("info", "array<u32>"),
+                                                            launch.write("ws", f"array<{T}>")),
+                             dict(HELPERS=source.helpers([d]), T=T, SB=side, R=rows,
+                                  COL_LEN=(4 if split > 1 else 2) * side, SH_LEN=side * side if split == 1 else 1,
+                                  SB_SB=side * side, R_SB=rows * side, FACTOR=factor, INVERSE=inverse,
+                                  BODY=chol_apply_body(T, side, rows, wg)), workgroup=wg)
+    wss = ws.size // max(batch, 1)
+    if wss < 2 * side * side or wss % 2:
+        raise ValueError(f"cholesky_inv_apply: ws holds {wss} elements a matrix, needs {2 * side * side}")
+    params = layout.u32s(n, k0, nb, batch, groups, wss, slot, int(groups == 0), prev + 1, pnb, 1 - slot,
+                         _bucket(max(pnb, 1)))
+    compiled = launch.compile(device, ("linalg_chol_inv_apply", d.name, side, rows, opts), build,
+                              checks=not CHOL_INV_UNCHECKED)
+    launch.dispatch(device, compiled, [m.buffer_for_write() for m in (a.mirror, info.mirror, ws)], params,
+                    workgroups=batch * (groups + 1))
 
 
 # -- the LU panel: tournament pivoting --------------------------------------------------------------------------

@@ -291,11 +291,13 @@ def _chol_plan(w: Array) -> tuple[str, int, int]:
 
 
 def _chol_scratch(w: Array, plan: tuple[str, int, int]) -> Mirror:
-    """The scratch of a blocked Cholesky that runs by ``plan``: a diagonal block's W a matrix ("inv"), a panel's
-    L11 a matrix ("fused"); one element otherwise (unused)."""
+    """The scratch of a blocked Cholesky that runs by ``plan``: a diagonal block's W a matrix ("inv"; with
+    ``kernels.linalg_factor.CHOL_INV_FUSE_APPLY`` two slots of a block's L11 instead), a panel's L11 a matrix
+    ("fused"); one element otherwise (unused)."""
     kind, width, inner = plan
     side = _k._bucket(inner) if kind == "inv" else width if kind == "fused" else 1
-    return Mirror(w.dtype, max(w.shape[0] * side * side, 1), w.device)
+    slots = 2 if kind == "inv" and _k.chol_inv_fuse(w.device, w.dtype, inner) else 1
+    return Mirror(w.dtype, max(w.shape[0] * slots * side * side, 1), w.device)
 
 
 def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | Mirror | None = None) -> None:
@@ -380,19 +382,32 @@ def _cholesky_inv(w: Array, info: Array, width: int, inner: int, ws: Mirror) -> 
     """Cholesky in place, trsm as GEMM (``kernels.linalg_factor.CHOL_INV``): per diagonal block the block and
     W = L11^-T (``cholesky_inv``), L21 = A21 W (``cholesky_apply``); panels wider than ``CHOL_INV_INNER`` as
     sub-panels (``inner`` wide), each also updating the panel's columns right of it; then the trailing update of the
-    whole panel; ``ws`` holds a diagonal block's W."""
+    whole panel; ``ws`` holds a diagonal block's W.  With ``CHOL_INV_FUSE_APPLY`` (``chol_inv_fuse``) both in one
+    launch a block (``cholesky_inv_apply``): each block's L11 waits in one of ws's two slots (alternating) until the
+    next block's launch copies it into the matrix, the last block's straight in.  Deferring that store is safe:
+    after a block's launch nothing reads its diagonal block again (the in-panel update reads L21 = rows s1.. of
+    columns [s0, s1) and writes columns [s1, k1); the trailing update reads rows k1.. of the panel's columns and
+    writes [k1, n)^2; the next blocks' launches read their own diagonal blocks and the rows below them), and the
+    last block's launch (s1 == n) writes the pending L11 before the call returns."""
     dev = w.device
     batch, n, _ = w.shape
+    fuse = _k.chol_inv_fuse(dev, w.dtype, inner)
+    prev, pnb, slot = -1, 0, 0
     for k0 in range(0, n, width):
         k1 = min(k0 + width, n)
         for s0 in range(k0, k1, inner):
             sb = min(inner, k1 - s0)
             s1 = s0 + sb
-            _k.cholesky_inv(dev, w, info, ws, n, batch, s0, sb, s1 < n)
+            if fuse:
+                _k.cholesky_inv_apply(dev, w, info, ws, n, batch, s0, sb, prev, pnb, slot)
+                prev, pnb, slot = s0, sb, 1 - slot
+            else:
+                _k.cholesky_inv(dev, w, info, ws, n, batch, s0, sb, s1 < n)
             if s1 == n:
                 return
             lower = _block(w, s1, s0, n - s1, sb)
-            _k.cholesky_apply(dev, w, ws, n, batch, s0, sb)
+            if not fuse:
+                _k.cholesky_apply(dev, w, ws, n, batch, s0, sb)
             if s1 < k1:  # the panel's columns right of this block: C[s1:, s1:k1] -= L[s1:, s0:s1] L[s1:k1, s0:s1]^T
                 _k.update(dev, _block(w, s1, s1, n - s1, k1 - s1), lower, _block(w, s1, s0, k1 - s1, sb).mT,
                           tri=True)
@@ -519,7 +534,7 @@ def _knobs() -> tuple:
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER, _k.SMALL_MAX,
             _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.TSLU_SUBGROUP, _k.TSLU_SG_FINAL, _k.tslu_rows, _k.TRSM_REG,
             _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, CHOL_BLOCK_BIG, _k.CHOL_INV,
-            _k.CHOL_FUSED, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS,
+            _k.CHOL_FUSED, _k.CHOL_INV_FUSE_APPLY, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS,
             _k._chol_inv_opts(), _OUTER_GPU, _k.SG_MIN, _mm.choice_state())
 
 
