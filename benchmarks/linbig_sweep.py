@@ -106,6 +106,12 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
                                    ("K", "CHOL_INV_SPLIT"): 1,
                                    ("K", "CHOL_INV_RECIP"): False, ("K", "CHOL_INV_SQRT"): "cr",
                                    ("K", "CHOL_INV_FLAG"): False, ("K", "CHOL_INV_UNCHECKED"): False}),
+    # cholapply: the diagonal block's factor and its apply (L21 = A21 W) in ONE launch a block (K.CHOL_INV_FUSE_APPLY:
+    # cholesky_inv_apply; phase "factor:cholesky_inv_apply" in place of cholesky_inv + cholesky_apply): faster than
+    # "default" at 4096 -> CHOL_INV_FUSE_APPLY = None (on GPUs) in kernels/linalg_factor.py; chol_inv_all+fuse_apply
+    # against chol_inv_all: the same below BIG_N (and on lavapipe, where CHOL_INV is off by default)
+    "fuse_apply": (("cholesky",), {("K", "CHOL_INV_FUSE_APPLY"): True}),
+    "chol_inv_all+fuse_apply": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_FUSE_APPLY"): True}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
@@ -132,7 +138,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "tslu_reg+lu64+subst64": (("solve", "inv"), {**REG, ("F", "LU_BLOCK"): 64, ("F", "SUBST_BLOCK"): 64}),
 }
 TIMING_ONLY = ("chol_noinv", "chol_invonly")  # answers wrong by design: their residual is not flagged BAD
-PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "trsm", "tslu",
+PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "cholesky_inv_apply", "trsm", "tslu",
           "lu_finish", "update", "swap", "nanfill", "lu_subst")
 
 

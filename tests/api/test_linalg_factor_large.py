@@ -374,6 +374,29 @@ def test_chol_inv_fuse_apply_failures(blocked, monkeypatch, dt):
         assert np.isnan(wg.linalg.cholesky(wg.asarray(nan)).numpy()).all()
 
 
+@pytest.mark.slow  # (~15 s on lavapipe: both paths' kernels for three settings; knobs off by default)
+@pytest.mark.parametrize("gen", [{"CHOL_INV_RECIP": False, "CHOL_INV_SQRT": "cr", "CHOL_INV_FLAG": False,
+                                  "CHOL_INV_UNCHECKED": False, "CHOL_INV_SPLIT": 1},  # the first cholesky_inv's code
+                                 {"CHOL_INV_GJ": True, "CHOL_INV_SPLIT": 1}, {"CHOL_INV_SPLIT": 2, "CHOL_INV_FLAG": False}])
+def test_chol_inv_fuse_apply_codegen_knobs(blocked, monkeypatch, gen):
+    # the code generator's other settings through the fused kernel (the per-step failure report without FLAG, the
+    # inverse by division, GJ's W from the factor's steps): the same bits and info words as the unfused kernels
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(F, "BLOCK", 16)
+    monkeypatch.setattr(F, "REPLAY", False)
+    for attr, v in gen.items():
+        monkeypatch.setattr(K, attr, v)
+    s = spd(np.random.default_rng(11), (3, 40, 40), np.float32)
+    s[1, 21, 21] = -1.0
+    got = []
+    for fuse in (False, True):
+        monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", fuse)
+        got.append(_factor_info(s, np.float32))
+    np.testing.assert_array_equal(got[1][0], got[0][0])
+    np.testing.assert_array_equal(got[1][1], got[0][1])
+    assert list(got[1][1]) == [0, 22, 0]
+
+
 def test_chol_inv_fuse_apply_pending_copy(blocked, monkeypatch):
     # each block's L11 waits in a scratch slot until the next block's launch copies it into the matrix (the apply
     # workgroups read A11 meanwhile): every diagonal block as the unfused path's, n ending inside a block and on one;

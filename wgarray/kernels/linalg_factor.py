@@ -578,6 +578,7 @@ def cholesky_inv(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb: i
                                                       launch.write("ws", f"array<{T}>")),
                              dict(HELPERS=source.helpers([d]), T=T, SB=side, COL_LEN=(4 if split > 1 else 2) * side,
                                   SH_LEN=side * side if split == 1 else 1, FACTOR=factor,
+                                  BLOCK_ROW=source.render("linalg_chol_inv_row.wgsl"),
                                   INVERSE="" if split > 1 else chol_inv_inverse_body(T, side, opts)),
                              workgroup=side * split)
     params = layout.u32s(n, k0, nb, batch, ws.size // max(batch, 1), int(inverse and CHOL_INV_PART != "factor"), 0, 0)
@@ -619,6 +620,7 @@ def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int) 
     def build() -> launch.Kernel:
         return launch.Kernel("linalg_chol_apply.wgsl", (launch.write("a", f"array<{T}>"), launch.read("ws", f"array<{T}>")),
                              dict(T=T, SB=side, R=rows, SB_SB=side * side, R_SB=rows * side,
+                                  STAGE=source.render("linalg_chol_apply_stage.wgsl", T=T, WG=PANEL_WG),
                                   BODY=chol_apply_body(T, side, rows, PANEL_WG)), workgroup=PANEL_WG)
     params = layout.u32s(n, k0, nb, batch, groups, ws.size // max(batch, 1), 0, 0)
     compiled = launch.compile(device, ("linalg_chol_apply", d.name, side, rows, PANEL_WG), build)
@@ -691,11 +693,13 @@ def cholesky_inv_apply(device, a, info, ws: Mirror, n: int, batch: int, k0: int,
                              dict(HELPERS=source.helpers([d]), T=T, SB=side, R=rows,
                                   COL_LEN=(4 if split > 1 else 2) * side, SH_LEN=side * side if split == 1 else 1,
                                   SB_SB=side * side, R_SB=rows * side, FACTOR=factor, INVERSE=inverse,
+                                  BLOCK_ROW=source.render("linalg_chol_inv_row.wgsl"),
+                                  STAGE=source.render("linalg_chol_apply_stage.wgsl", T=T, WG=wg),
                                   BODY=chol_apply_body(T, side, rows, wg)), workgroup=wg)
     wss = ws.size // max(batch, 1)
     if wss < 2 * side * side or wss % 2:
         raise ValueError(f"cholesky_inv_apply: ws holds {wss} elements a matrix, needs {2 * side * side}")
-    params = layout.u32s(n, k0, nb, batch, groups, wss, slot, int(groups == 0), prev + 1, pnb, 1 - slot,
+    params = layout.u32s(batch, n, k0, nb, groups, wss, slot, int(groups == 0), prev + 1, pnb, 1 - slot,
                          _bucket(max(pnb, 1)))
     compiled = launch.compile(device, ("linalg_chol_inv_apply", d.name, side, rows, opts), build,
                               checks=not CHOL_INV_UNCHECKED)

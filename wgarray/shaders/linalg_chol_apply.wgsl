@@ -37,15 +37,7 @@ ${ENTRY}
     for (var e = lid; e < SB * SB; e = e + ${WG}u) {
         wt[e] = ws[wb + e];
     }
-    for (var e = lid; e < R * SB; e = e + ${WG}u) {
-        let r = r0 + e / SB;
-        let q = e % SB;
-        var v = ${T}(0.0);
-        if (r < n && q < nb) {
-            v = a[abase + r * n + k0 + q];
-        }
-        at[e] = v;
-    }
+${STAGE}
     workgroupBarrier();
     let ty = lid / 16u;
     let tx = lid % 16u;

@@ -35,12 +35,7 @@ ${ENTRY}
     if (b >= p.batch) {
         return;  // whole workgroups only: the barriers below stay uniform
     }
-    let n = p.n;
-    let k0 = p.k0;
-    let nb = p.nb;
-    let abase = b * n * n;
-    let live = i < nb;
-    let rb = abase + (k0 + min(i, nb - 1u)) * n + k0;
+${BLOCK_ROW}
     {
 ${FACTOR}
     }

@@ -13,10 +13,10 @@
 ${HELPERS}
 
 struct Params {
-    n: u32,
-    k0: u32,
-    nb: u32,
     batch: u32,
+    n: u32,
+    k0: u32,  // the diagonal block [k0, k0 + nb)^2
+    nb: u32,
     groups: u32,  // apply workgroups a matrix (R rows of L21 each)
     wss: u32,  // ws elements a matrix (two slots of wss / 2, each at least SB x SB)
     slot: u32,  // the slot this launch's L11 goes into (direct == 0)
@@ -45,12 +45,7 @@ ${ENTRY}
     if (b >= p.batch) {
         return;  // whole workgroups only: the barriers below stay uniform
     }
-    let n = p.n;
-    let k0 = p.k0;
-    let nb = p.nb;
-    let abase = b * n * n;
-    let live = i < nb;
-    let rb = abase + (k0 + min(i, nb - 1u)) * n + k0;
+${BLOCK_ROW}
     let lb = b * p.wss + p.slot * (p.wss / 2u) + i * SB;  // row i of this launch's slot
     let r0 = k0 + nb + (g - 1u) * R;  // (g >= 1) the first row of L21 this workgroup takes
     if (g == 0u) {
@@ -63,15 +58,7 @@ ${ENTRY}
             }
         }
     } else {
-        for (var e = lid; e < R * SB; e = e + ${WG}u) {
-            let r = r0 + e / SB;
-            let c = e % SB;
-            var v = ${T}(0.0);
-            if (r < n && c < nb) {
-                v = a[abase + r * n + k0 + c];
-            }
-            at[e] = v;
-        }
+${STAGE}
     }
     {
 ${FACTOR}
