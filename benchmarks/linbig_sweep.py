@@ -106,6 +106,10 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
                                    ("K", "CHOL_INV_SPLIT"): 1,
                                    ("K", "CHOL_INV_RECIP"): False, ("K", "CHOL_INV_SQRT"): "cr",
                                    ("K", "CHOL_INV_FLAG"): False, ("K", "CHOL_INV_UNCHECKED"): False}),
+    # the sixth session: the columns halved recursively (F.CHOL_RECURSIVE: the bulk of the flops in a few updates with
+    # large k), on its own and with 32-wide diagonal blocks
+    "chol_rec": (("cholesky",), {("F", "CHOL_RECURSIVE"): True}),
+    "chol_rec+i32": (("cholesky",), {("F", "CHOL_RECURSIVE"): True, ("K", "CHOL_INV_INNER_BIG"): 32}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its

@@ -60,6 +60,10 @@ CHOL_BLOCK_BIG: int | None = 256  # Cholesky's panel width for n >= BIG_N where 
 # (A left-looking panel, each diagonal block's kernels subtracting the panel's earlier columns themselves so that no
 # update launch runs inside a panel, measured 5.50 ms at 128 and 5.65 at 256 the same run: fewer launches, longer
 # kernels; removed, branch `cholfuse` of that session.)
+CHOL_RECURSIVE = False  # where CHOL_INV takes n >= BIG_N: the columns halved recursively (left half factored, its
+# update of the right half's columns below with k = the left half's width, the right half factored), down to
+# CHOL_INV's diagonal blocks, instead of CHOL_BLOCK_BIG-wide panels: the same launches, but most of the flops in a
+# few updates with large k (the top level's k = n / 2) where the panels' are all k <= CHOL_BLOCK_BIG
 # LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
 # measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
 # (the tournament panel's latency grows with its width faster than the extra launches cost); Cholesky keeps 64
@@ -383,6 +387,9 @@ def _cholesky_inv(w: Array, info: Array, width: int, inner: int, ws: Mirror) -> 
     whole panel; ``ws`` holds a diagonal block's W."""
     dev = w.device
     batch, n, _ = w.shape
+    if CHOL_RECURSIVE and n >= BIG_N:
+        _cholesky_rec(w, info, 0, n, inner, ws)
+        return
     for k0 in range(0, n, width):
         k1 = min(k0 + width, n)
         for s0 in range(k0, k1, inner):
@@ -398,6 +405,26 @@ def _cholesky_inv(w: Array, info: Array, width: int, inner: int, ws: Mirror) -> 
                           tri=True)
         lower = _block(w, k1, k0, n - k1, k1 - k0)
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
+
+
+def _cholesky_rec(w: Array, info: Array, c0: int, c1: int, inner: int, ws: Mirror) -> None:
+    """Columns [c0, c1) of the stack w factored in place for every row from c0 down (CHOL_RECURSIVE), the updates
+    from the columns left of c0 already applied: one diagonal block (at most ``inner`` wide; cholesky_inv, then
+    cholesky_apply for the rows below), or the left half's columns, their update of the right half's columns (its
+    rows from the right half's first down: C[m:, m:c1] -= L[m:, c0:m] L[m:c1, c0:m]^T, the lower tiles only), the
+    right half's."""
+    dev = w.device
+    batch, n, _ = w.shape
+    if c1 - c0 <= inner:
+        _k.cholesky_inv(dev, w, info, ws, n, batch, c0, c1 - c0, c1 < n)
+        if c1 < n:
+            _k.cholesky_apply(dev, w, ws, n, batch, c0, c1 - c0)
+        return
+    m = c0 + (math.ceil((c1 - c0) / inner) + 1) // 2 * inner  # whole blocks on the left (a narrow last one right)
+    _cholesky_rec(w, info, c0, m, inner, ws)
+    _k.update(dev, _block(w, m, m, n - m, c1 - m), _block(w, m, c0, n - m, m - c0),
+              _block(w, m, c0, c1 - m, m - c0).mT, tri=True)
+    _cholesky_rec(w, info, m, c1, inner, ws)
 
 
 def _subst_block(n: int) -> int:
@@ -519,7 +546,7 @@ def _knobs() -> tuple:
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER, _k.SMALL_MAX,
             _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.TSLU_SUBGROUP, _k.TSLU_SG_FINAL, _k.tslu_rows, _k.TRSM_REG,
             _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, CHOL_BLOCK_BIG, _k.CHOL_INV,
-            _k.CHOL_FUSED, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS,
+            _k.CHOL_FUSED, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, CHOL_RECURSIVE, _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS,
             _k._chol_inv_opts(), _OUTER_GPU, _k.SG_MIN, _mm.choice_state())
 
 
