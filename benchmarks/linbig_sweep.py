@@ -10,7 +10,8 @@ Two tables a size:
 
 - phases (the default settings): one call recorded kernel launch by kernel launch (``kernels/linalg_factor.py``'s
   cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run;
-  "...:update_outer": SUBST_OUTER's / FACTOR_OUTER's updates past an outer block, k > 64), then
+  "...:update_kK": the updates with k = K > 64: SUBST_OUTER's / FACTOR_OUTER's past an outer block, Cholesky's
+  panels' trailing updates, CHOL_RECURSIVE's levels), then
   each phase's launches replayed alone at their real sizes, back to back in one synchronised sample (best of a
   few): the ms a call spends in that phase and its dispatches a call; "rest" is the whole call's time less the
   phases' sum (the input copy, eye, the status read, host issue and gaps).  Replays run on the call's own buffers
@@ -33,7 +34,7 @@ settings (factor.SUBST_BLOCK, SUBST_COLS, factor.INV_TRI); faster for solve only
 (inv keeps the old path).
 The invsub controls time the defaults of invsub phase 2 (on GPUs: factor.INV_TRI, factor.SUBST_OUTER = 256 rows with
 factor.SUBST_OUTER_STEP for inv's substitution in two levels, factor.FACTOR_OUTER = 256 columns for LU's trailing update
-from BIG_N on; phase "...:update_outer": their GEMMs with k > 64) against the old paths: inv_tri_off, subst_outer_off,
+from BIG_N on; phases "...:update_kK": their GEMMs with k = K > 64) against the old paths: inv_tri_off, subst_outer_off,
 subst_outer_step_off, factor_outer_off, and outer_off (all of them off: the default before invsub).  A control faster
 than "default" at a size -> that knob off there (FACTOR_OUTER is off below BIG_N already); subst_outer512 /
 subst_outer128: another outer height (factor.SUBST_OUTER).
@@ -112,6 +113,11 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     # against chol_inv_all: the same below BIG_N (and on lavapipe, where CHOL_INV is off by default)
     "fuse_apply": (("cholesky",), {("K", "CHOL_INV_FUSE_APPLY"): True}),
     "chol_inv_all+fuse_apply": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_FUSE_APPLY"): True}),
+    "chol_rec+fuse_apply": (("cholesky",), {("F", "CHOL_RECURSIVE"): True, ("K", "CHOL_INV_FUSE_APPLY"): True}),
+    # the sixth session: the columns halved recursively (F.CHOL_RECURSIVE: the bulk of the flops in a few updates with
+    # large k), on its own and with 32-wide diagonal blocks
+    "chol_rec": (("cholesky",), {("F", "CHOL_RECURSIVE"): True}),
+    "chol_rec+i32": (("cholesky",), {("F", "CHOL_RECURSIVE"): True, ("K", "CHOL_INV_INNER_BIG"): 32}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
@@ -185,8 +191,9 @@ def record(dev, call) -> dict[str, list]:
         def run(*args, **kw):
             s0 = dev.stats()
             orig(*args, **kw)
-            outer = name == "update" and args[2].shape[-1] > 64  # SUBST_OUTER's / FACTOR_OUTER's GEMMs
-            out.setdefault(f"{where[0]}:{name}{'_outer' * outer}", []).append(
+            k = args[2].shape[-1] if name == "update" else 0  # the GEMMs by k (SUBST_OUTER's, FACTOR_OUTER's,
+            # CHOL_BLOCK_BIG's, CHOL_RECURSIVE's levels: k > 64)
+            out.setdefault(f"{where[0]}:{name}{f'_k{k}' * (k > 64)}", []).append(
                 (lambda: orig(*args, **kw), dev.stats().dispatches - s0.dispatches))
         return run
 

@@ -73,6 +73,35 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
         wg.linalg.cholesky(wg.asarray(nan))
 
 
+@pytest.mark.parametrize("n", [64, 61, 20])
+def test_chol_recursive(blocked, monkeypatch, n):
+    # CHOL_RECURSIVE: the columns halved recursively down to the diagonal blocks: the top level's update has k = the
+    # left half's width (the panels' never more than CHOL_BLOCK_BIG), the default's bounds, zeros above the diagonal
+    # (the row-wise finish), a non-PD member of a stack (NaN / LinAlgError), a NaN input
+    monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "CHOL_INV_INNER_BIG", 8)
+    monkeypatch.setattr(F, "BIG_N", 16)
+    monkeypatch.setattr(F, "CHOL_BLOCK_BIG", 16)
+    monkeypatch.setattr(F, "REPLAY", False)
+    ks = []
+    update = K.update
+    monkeypatch.setattr(K, "update", lambda dev, c, a, b, tri=False: (ks.append(a.shape[-1]), update(dev, c, a, b, tri))[1])
+    rng = np.random.default_rng(n)
+    s = spd(rng, (2, n, n), np.float32)
+    for rec in (False, True):
+        monkeypatch.setattr(F, "CHOL_RECURSIVE", rec)
+        ks.clear()
+        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
+        assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, n, np.float32)
+        top = (-(-n // 8) + 1) // 2 * 8  # the left half: whole 8-wide blocks, the larger half
+        assert max(ks) == (top if rec else 16)
+    check_chol_fails_inside_stack(rng, n, np.float32, n - 3)
+    nan = spd(rng, (n, n), np.float32)
+    nan[n - 2, 3] = nan[3, n - 2] = np.nan
+    with pytest.raises(np.linalg.LinAlgError):
+        wg.linalg.cholesky(wg.asarray(nan))
+
+
 CHOL_INV_GEN = {"gj": {"CHOL_INV_GJ": True}, "recip": {"CHOL_INV_RECIP": True}, "fast": {"CHOL_INV_SQRT": "fast"},
                 "flag": {"CHOL_INV_FLAG": True}, "unchecked": {"CHOL_INV_UNCHECKED": True},
                 "split4": {"CHOL_INV_SPLIT": 4}, "split2_lean": {"CHOL_INV_SPLIT": 2, "CHOL_INV_RECIP": True,
@@ -416,6 +445,21 @@ def test_chol_inv_fuse_apply_pending_copy(blocked, monkeypatch):
     L2 = wg.linalg.cholesky(wg.asarray(s)).numpy()
     assert not np.array_equal(L2[:, :16, :16], L0[:, :16, :16])
     np.testing.assert_array_equal(L2[:, -7:, -7:], L0[:, -7:, -7:])  # the last block: straight into the matrix
+
+
+def test_chol_inv_fuse_apply_recursive(blocked, monkeypatch):
+    # CHOL_RECURSIVE's diagonal blocks through the fused launch too (the pending L11 carried across the recursion's
+    # levels): the same bits as its unfused launches
+    for mod, attr, v in ((K, "CHOL_INV", True), (K, "CHOL_INV_INNER_BIG", 16), (F, "BIG_N", 16),
+                         (F, "CHOL_BLOCK_BIG", 32), (F, "CHOL_RECURSIVE", True), (F, "REPLAY", False)):
+        monkeypatch.setattr(mod, attr, v)
+    calls = []
+    f = K.cholesky_inv_apply
+    monkeypatch.setattr(K, "cholesky_inv_apply", lambda *a: (calls.append(a[6:9]), f(*a))[1])
+    s = spd(np.random.default_rng(12), (2, 70, 70), np.float32)
+    L0, L1 = _chol_both(s, monkeypatch)
+    np.testing.assert_array_equal(L1, L0)
+    assert calls == [(0, 16, -1), (16, 16, 0), (32, 16, 16), (48, 16, 32), (64, 6, 48)]
 
 
 def test_chol_inv_fuse_apply_narrower_block_after_wider(blocked, monkeypatch):

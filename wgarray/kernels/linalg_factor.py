@@ -184,16 +184,16 @@ def small_plan(device, op: str, a, d: DType, *, b=None, upper: bool = False) -> 
     return compiled, params, launch.grid_for(device, workgroups=-(-batch // per_group))
 
 
-SMALL_CHOL_REG: bool | None = False  # the small path's Cholesky of order SMALL_CHOL_REG_MIN .. 64 through cholesky_inv's
+SMALL_CHOL_REG: bool | None = None  # the small path's Cholesky of order SMALL_CHOL_REG_MIN .. 64 through cholesky_inv's
 # register code (``_small_chol_reg_plan``, linalg_chol_small_reg.wgsl: one workgroup a matrix, its rows in registers,
-# one barrier a column, CHOL_INV_SPLIT invocations a row) instead of linalg_small.wgsl's CHOL (workgroup memory, an
-# invocation a row, every update a read-modify-write there); the same launch, bindings and status word, so the small
-# path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters; False (the default until a GPU
-# run measures it: built in the fifth session of 2026-12-06 with no device time left; `python -m
-# benchmarks.smallchol_sweep`): linalg_small.wgsl
+# one barrier a column, SMALL_CHOL_REG_SPLIT invocations a row) instead of linalg_small.wgsl's CHOL (workgroup memory,
+# an invocation a row, every update a read-modify-write there); the same launch, bindings and status word, so the
+# small path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters.  H100, 2026-12-06 sixth
+# session (`python -m benchmarks.smallchol_sweep`, stream of 20 "nan" calls against torch's cholesky_ex): 1,000 x 16^2
+# 1.21x -> 1.67x torch (split 2), 32^2 0.70x -> 1.28x (1.35x split 1, 1.28x split 4), 64^2 0.22x -> 1.21x (1.22x split 4)
 SMALL_CHOL_REG_MIN = 16  # the smallest order SMALL_CHOL_REG takes (8 x 8: the small kernel already 2x torch)
-SMALL_CHOL_REG_SPLIT: int | None = None  # invocations a row of its workgroup (1, 2, 4; None: CHOL_INV_SPLIT, the
-# blocked path's): `python -m benchmarks.linalg_small --ops cholesky --small-chol-reg off on split1 split2` times them
+SMALL_CHOL_REG_SPLIT: int | None = 2  # invocations a row of its workgroup (1, 2, 4; None: CHOL_INV_SPLIT, the
+# blocked path's; 2: within noise of the best at each size measured above): `python -m benchmarks.smallchol_sweep`
 
 
 def small_chol_reg(device, n: int) -> bool:
@@ -1125,17 +1125,29 @@ def nanscan(device, a, info, n: int, batch: int) -> None:
          math.ceil(total / WG))
 
 
+ROWS_WG = 128  # invocations a workgroup of the row-wise finish (nanfill with upper = n: one workgroup a row)
+
+
 def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:
     """NaN into the ``per`` elements of each matrix of the contiguous stack ``x`` whose info word is set; ``upper``
-    = n (x a stack of n x n Cholesky factors): the other matrices' elements above the diagonal become 0."""
+    = n (x a stack of n x n Cholesky factors): the other matrices' elements above the diagonal become 0 (one
+    workgroup a row, ``linalg_chol_rows.wgsl``)."""
     total = per * batch
     if total == 0:
         return
     d = x.dtype
+    if upper:
+        def build_rows() -> launch.Kernel:
+            return launch.Kernel("linalg_chol_rows.wgsl", (launch.read("info", "array<u32>"),
+                                                          launch.write("x", f"array<{d.wgsl}>")),
+                                 dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=ROWS_WG)
+        _run(device, ("linalg_chol_rows", d.name, ROWS_WG), build_rows, [info, x],
+             layout.u32s(upper, upper * batch, x.offset, 0), upper * batch)
+        return
 
     def build() -> launch.Kernel:
         return launch.Kernel("linalg_lu_nanfill.wgsl", (launch.read("info", "array<u32>"),
                                                         launch.write("x", f"array<{d.wgsl}>")),
                              dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
-    params = layout.u32s(per, total, x.offset, upper)
+    params = layout.u32s(per, total, x.offset, 0)
     _run(device, ("linalg_nanfill", d.name, WG), build, [info, x], params, math.ceil(total / WG))
