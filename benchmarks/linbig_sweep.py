@@ -61,6 +61,11 @@ OPS = ("cholesky", "solve", "inv")
 REG = {("K", "TSLU_REG"): True}  # the GPUs' default since linbig phase 4 (forced: lavapipe runs the same path)
 CHOL_LEAN = {("K", "CHOL_INV_RECIP"): True, ("K", "CHOL_INV_SQRT"): "fast", ("K", "CHOL_INV_FLAG"): True,
              ("K", "CHOL_INV_UNCHECKED"): True}  # cholsg: cholesky_inv's lean code (all but GJ)
+def _upd(name: str):
+    """A matmul override taking the variant ``name`` for the products with k > 64 (the usual choice for the rest)."""
+    return lambda M, N, K, batch: name if K > 64 else None
+
+
 VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     "default": (OPS, {}),  # on GPUs TRSM_REG = 64, LU_FINISH_REG, TSLU_REG, CHOL_INV / CHOL_FUSED, SUBST_STEP (<= 16 rhs),
     # REPLAY; LU panels LU_BLOCK = 32 wide
@@ -118,6 +123,16 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     # large k), on its own and with 32-wide diagonal blocks
     "chol_rec": (("cholesky",), {("F", "CHOL_RECURSIVE"): True}),
     "chol_rec+i32": (("cholesky",), {("F", "CHOL_RECURSIVE"): True, ("K", "CHOL_INV_INNER_BIG"): 32}),
+    # the updates' matmul tile (the override hook, M = kernels/matmul.py; k > 64: the panels' trailing updates and
+    # CHOL_RECURSIVE's levels, whose lower-tile-only GEMMs ran at 12-17 TFLOP/s on the H100 where a full 2048^2 product
+    # runs at ~35): smaller tiles balance the triangle's ragged tile count over the SMs
+    "upd_64r": (("cholesky",), {("M", "override"): _upd("64x64_4x4_k16_r_db_u")}),
+    "upd_128x64r": (("cholesky",), {("M", "override"): _upd("128x64_8x4_k16_r_db_u")}),
+    "upd_128r": (("cholesky",), {("M", "override"): _upd("128x128_8x8_k16_r_db_u")}),
+    "upd_128w": (("cholesky",), {("M", "override"): _upd("128x128_8x8_k8_w_db2_u")}),
+    "chol_rec+upd_64r": (("cholesky",), {("F", "CHOL_RECURSIVE"): True, ("M", "override"): _upd("64x64_4x4_k16_r_db_u")}),
+    "chol_rec+upd_128r": (("cholesky",), {("F", "CHOL_RECURSIVE"): True,
+                                          ("M", "override"): _upd("128x128_8x8_k16_r_db_u")}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
@@ -150,8 +165,8 @@ PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", 
 
 def _modules():
     from wgarray.api.linalg import factor
-    from wgarray.kernels import linalg_factor
-    return {"F": factor, "K": linalg_factor}
+    from wgarray.kernels import linalg_factor, matmul
+    return {"F": factor, "K": linalg_factor, "M": matmul}
 
 
 @contextlib.contextmanager

@@ -627,12 +627,13 @@ def cholesky_apply(device, a, ws: Mirror, n: int, batch: int, k0: int, nb: int) 
     launch.dispatch(device, compiled, [a.mirror.buffer_for_write(), ws.buffer()], params, workgroups=groups * batch)
 
 
-CHOL_INV_FUSE_APPLY: bool | None = False  # CHOL_INV's diagonal block and its apply in ONE launch a block
+CHOL_INV_FUSE_APPLY: bool | None = None  # CHOL_INV's diagonal block and its apply in ONE launch a block
 # (``cholesky_inv_apply``, linalg_chol_inv_apply.wgsl: every workgroup factors the block again, the apply workgroups
 # then compute their rows of L21 from W in workgroup memory) instead of ``cholesky_inv`` + ``cholesky_apply``: one
-# dependent launch less a block (H100, n = 4096: ~25 + ~20 us a block over 64 blocks).  None: on GPUs
-# (``_reg_default``), off on CPU adapters; False until the lead's GPU run (`python -m benchmarks.linbig_sweep --sizes
-# 4096 --ops cholesky --variants default fuse_apply`) measures it
+# dependent launch less a block.  None: on GPUs (``_reg_default``), off on CPU adapters.  H100, 2026-12-06 sixth
+# session (`python -m benchmarks.linbig_sweep --sizes 4096 1024 --ops cholesky --variants default fuse_apply ...`):
+# cholesky 4096 4.75 -> 3.55 ms (torch 1.93: 0.406x -> 0.543x), the fused launch 25.7 us against 24.6 + 20.2 us; a
+# dependent launch alone costs ~2 us there (`python -m benchmarks.chain_floor`): the kernels' own latency is the cost
 
 
 def _chol_fuse_wg(side: int) -> int:
