@@ -54,6 +54,7 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
     compile_ = launch.compile
     monkeypatch.setattr(launch, "compile", lambda d, key, build, **kw: (seen.append(key[0]), compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", False)  # the two launches (the fused one: its own tests below)
     monkeypatch.setattr(F, "BLOCK", block)
     rng = np.random.default_rng(block)
     for n, batch in ((1, ()), (block, (2,)), (block + 1, ()), (3 * block + 2, (3,)), (37, (2, 2))):
@@ -173,6 +174,7 @@ def test_chol_inv_codegen_knobs_replay(blocked, monkeypatch):
     monkeypatch.setattr(K, "CHOL_INV", True)
     calls = []
     f = K.cholesky_inv
+    monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", False)  # (the two-launch path's kernels observed)
     monkeypatch.setattr(K, "cholesky_inv", lambda *a, **kw: (calls.append(K._chol_inv_opts()), f(*a, **kw))[1])
     s = spd(np.random.default_rng(9), (20, 20), np.float32)
     for gj in (False, True, True):
@@ -193,6 +195,7 @@ def test_chol_inv_sub_panels(blocked, monkeypatch):
     cinv = K.cholesky_inv
     monkeypatch.setattr(K, "cholesky_inv", lambda *a, **kw: (inv.append(a[6:8]), cinv(*a, **kw))[1])
     monkeypatch.setattr(K, "CHOL_INV", True)
+    monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", False)  # (the two-launch path's kernels observed)
     monkeypatch.setattr(K, "CHOL_INV_INNER", 8)
     monkeypatch.setattr(F, "BLOCK", 20)
     rng = np.random.default_rng(20)
@@ -228,6 +231,7 @@ def test_panel_wg_in_kernels_and_keys(blocked, monkeypatch, panel_wg):
         keys.setdefault(K.PANEL_WG, set()).add(key), compile_(d, key, build, **kw))[1])
     monkeypatch.setattr(K, "CHOL_INV", True)
     monkeypatch.setattr(K, "SUBST_STEP", True)
+    monkeypatch.setattr(K, "CHOL_INV_FUSE_APPLY", False)  # (the two-launch path's kernels observed)
     monkeypatch.setattr(K, "SUBST_STEP_MAX_K", None)
     monkeypatch.setattr(F, "BLOCK", 16)
     monkeypatch.setattr(F, "REPLAY", False)  # the launches observed through compile
@@ -290,7 +294,7 @@ def test_chol_inv_fits_the_device(monkeypatch):
 @pytest.mark.parametrize("gpu", [True, False])
 def test_chol_default_by_order(blocked, monkeypatch, gpu):
     # the default (CHOL_INV = None): on GPUs from factor.BIG_N on CHOL_INV with CHOL_BLOCK_BIG-wide panels of
-    # CHOL_INV_INNER_BIG-wide diagonal blocks, below it the fused panel; on CPU adapters neither (the separate
+    # CHOL_INV_INNER_BIG-wide diagonal blocks (one fused launch each: CHOL_INV_FUSE_APPLY), below it the fused panel; on CPU adapters neither (the separate
     # diagonal block and trsm) -- here with the widths scaled down (BIG_N 40, panels 16 of blocks 8 against 8)
     monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
     monkeypatch.setattr(K, "TRSM_REG", 0)  # (the 16-row register trsm: not under test)
@@ -298,17 +302,18 @@ def test_chol_default_by_order(blocked, monkeypatch, gpu):
     monkeypatch.setattr(F, "CHOL_BLOCK_BIG", 16)
     monkeypatch.setattr(K, "CHOL_INV_INNER_BIG", 4)
     calls = []
-    for name in ("cholesky_inv", "cholesky_panel", "cholesky_block"):
+    for name in ("cholesky_inv", "cholesky_inv_apply", "cholesky_panel", "cholesky_block"):
         f = getattr(K, name)
         monkeypatch.setattr(K, name, lambda *a, f=f, name=name, **kw: (calls.append((name,) + a[6:8]), f(*a, **kw))[1])
     rng = np.random.default_rng(40)
-    for n, want in ((39, "cholesky_panel" if gpu else "cholesky_block"), (41, "cholesky_inv" if gpu else "cholesky_block")):
+    for n, want in ((39, "cholesky_panel" if gpu else "cholesky_block"),
+                    (41, "cholesky_inv_apply" if gpu else "cholesky_block")):  # (CHOL_INV_FUSE_APPLY on GPUs)
         calls.clear()
         s = spd(rng, (2, n, n), np.float32)
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, n, np.float32)
         assert {c[0] for c in calls} == {want}
-        if want == "cholesky_inv":  # 4-wide blocks: 16-wide panels' sub-panels, the last one 1 wide
+        if want == "cholesky_inv_apply":  # 4-wide blocks: 16-wide panels' sub-panels, the last one 1 wide
             assert [c[1:] for c in calls[:5]] == [(0, 4), (4, 4), (8, 4), (12, 4), (16, 4)] and calls[-1][1:] == (40, 1)
         elif want == "cholesky_panel":
             assert calls[1][1:] == (8, 8)  # BLOCK = 8 below BIG_N
