@@ -11,7 +11,7 @@ Two tables a size:
 - phases (the default settings): one call recorded kernel launch by kernel launch (``kernels/linalg_factor.py``'s
   cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run;
   "...:update_kK": the updates with k = K > 64: SUBST_OUTER's / FACTOR_OUTER's past an outer block, Cholesky's
-  panels' trailing updates, CHOL_RECURSIVE's levels), then
+  panels' trailing updates), then
   each phase's launches replayed alone at their real sizes, back to back in one synchronised sample (best of a
   few): the ms a call spends in that phase and its dispatches a call; "rest" is the whole call's time less the
   phases' sum (the input copy, eye, the status read, host issue and gaps).  Replays run on the call's own buffers
@@ -118,21 +118,13 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
     # against chol_inv_all: the same below BIG_N (and on lavapipe, where CHOL_INV is off by default)
     "fuse_apply": (("cholesky",), {("K", "CHOL_INV_FUSE_APPLY"): True}),
     "chol_inv_all+fuse_apply": (("cholesky",), {("K", "CHOL_INV"): True, ("K", "CHOL_INV_FUSE_APPLY"): True}),
-    "chol_rec+fuse_apply": (("cholesky",), {("F", "CHOL_RECURSIVE"): True, ("K", "CHOL_INV_FUSE_APPLY"): True}),
-    # the sixth session: the columns halved recursively (F.CHOL_RECURSIVE: the bulk of the flops in a few updates with
-    # large k), on its own and with 32-wide diagonal blocks
-    "chol_rec": (("cholesky",), {("F", "CHOL_RECURSIVE"): True}),
-    "chol_rec+i32": (("cholesky",), {("F", "CHOL_RECURSIVE"): True, ("K", "CHOL_INV_INNER_BIG"): 32}),
-    # the updates' matmul tile (the override hook, M = kernels/matmul.py; k > 64: the panels' trailing updates and
-    # CHOL_RECURSIVE's levels, whose lower-tile-only GEMMs ran at 12-17 TFLOP/s on the H100 where a full 2048^2 product
-    # runs at ~35): smaller tiles balance the triangle's ragged tile count over the SMs
+    # the updates' matmul tile (the override hook, M = kernels/matmul.py; k > 64: the panels' trailing updates,
+    # lower-tile-only GEMMs at ~17 TFLOP/s on the H100): H100 sixth session, cholesky 4096 default 3.62 ms, upd_64r
+    # 3.69, upd_128x64r 3.72, upd_128r 3.81, upd_128w 3.83 (the heuristic's choice stays)
     "upd_64r": (("cholesky",), {("M", "override"): _upd("64x64_4x4_k16_r_db_u")}),
     "upd_128x64r": (("cholesky",), {("M", "override"): _upd("128x64_8x4_k16_r_db_u")}),
     "upd_128r": (("cholesky",), {("M", "override"): _upd("128x128_8x8_k16_r_db_u")}),
     "upd_128w": (("cholesky",), {("M", "override"): _upd("128x128_8x8_k8_w_db2_u")}),
-    "chol_rec+upd_64r": (("cholesky",), {("F", "CHOL_RECURSIVE"): True, ("M", "override"): _upd("64x64_4x4_k16_r_db_u")}),
-    "chol_rec+upd_128r": (("cholesky",), {("F", "CHOL_RECURSIVE"): True,
-                                          ("M", "override"): _upd("128x128_8x8_k16_r_db_u")}),
     "chol_noinv": (("cholesky",), {("K", "CHOL_INV_PART"): "factor"}),
     "chol_invonly": (("cholesky",), {("K", "CHOL_INV_PART"): "inverse"}),
     # linchol phase 2: one launch a substitution block (K.SUBST_STEP: lu_subst, the target block's triangle solved in its
@@ -207,7 +199,7 @@ def record(dev, call) -> dict[str, list]:
             s0 = dev.stats()
             orig(*args, **kw)
             k = args[2].shape[-1] if name == "update" else 0  # the GEMMs by k (SUBST_OUTER's, FACTOR_OUTER's,
-            # CHOL_BLOCK_BIG's, CHOL_RECURSIVE's levels: k > 64)
+            # Cholesky's panels': k > 64)
             out.setdefault(f"{where[0]}:{name}{f'_k{k}' * (k > 64)}", []).append(
                 (lambda: orig(*args, **kw), dev.stats().dispatches - s0.dispatches))
         return run

@@ -279,11 +279,12 @@ def test_blocked_knobs(blocked, monkeypatch, knob):
     assert ("linalg_lu_finish_reg" in after[1]) == (reg if K.LU_FINISH_REG is None else K.LU_FINISH_REG)
     tslu_reg = reg if K.TSLU_REG is None else K.TSLU_REG
     assert ("linalg_tslu_reg" in after[1]) == tslu_reg and ("linalg_tslu" in after[1]) != tslu_reg
-    # the Cholesky of order 30: CHOL_INV where it applies (GPUs by default from BIG_N on), else the fused panel
-    # (None: the device's default, as the register paths) or the block kernels
+    # the Cholesky of order 30: CHOL_INV where it applies (GPUs by default; its diagonal blocks one fused launch
+    # each there, CHOL_INV_FUSE_APPLY), else the fused panel (None: the device's default, as the register paths) or
+    # the block kernels
     big = 30 >= F.BIG_N
     chol_inv = K.chol_inv(dev, wg.float32, F.CHOL_BLOCK_BIG if big and F.CHOL_BLOCK_BIG else F._width(30, False), big)
-    assert ("linalg_chol_inv" in after[1]) == chol_inv
+    assert any(k.startswith("linalg_chol_inv") for k in after[1] if isinstance(k, str)) == chol_inv
     fused = not chol_inv and (reg if K.CHOL_FUSED is None else K.CHOL_FUSED)
     assert ("linalg_chol_panel" in after[1]) == fused
     assert ("linalg_chol_block" in after[1]) == (not chol_inv and not fused)
@@ -697,6 +698,7 @@ def test_lu_panels_capped_by_lu_block(blocked, monkeypatch):
     monkeypatch.setattr(K, "tslu", lambda *a, **kw: (widths.append(("lu", a[7])), tslu(*a, **kw))[1])
     monkeypatch.setattr(K, "cholesky_block", lambda *a, **kw: (widths.append(("chol", a[6])), chol(*a, **kw))[1])
     monkeypatch.setattr(K, "CHOL_FUSED", False)
+    monkeypatch.setattr(K, "CHOL_INV", False)
     monkeypatch.setattr(F, "LU_BLOCK", 4)
     a = well_conditioned(np.random.default_rng(2), (20, 20), np.float32)
     s = spd(np.random.default_rng(2), (20, 20), np.float32)
@@ -731,6 +733,7 @@ def test_tslu_reg_default_follows_the_adapter(blocked, monkeypatch, gpu):
 def test_chol_rows_beyond_the_workgroup_refuse(blocked, monkeypatch):
     # the fused panel solves a row an invocation: more rows a workgroup than invocations would leave rows unsolved
     monkeypatch.setattr(K, "CHOL_FUSED", True)
+    monkeypatch.setattr(K, "CHOL_INV", False)  # (CHOL_INV, the GPUs' default, takes precedence)
     monkeypatch.setattr(K, "CHOL_ROWS", K.PANEL_WG + 1)
     s = wg.asarray(spd(np.random.default_rng(3), (20, 20), np.float32))
     with pytest.raises(ValueError, match="CHOL_ROWS"):
@@ -882,7 +885,7 @@ def test_cholesky_replay(blocked, monkeypatch, path):
     monkeypatch.setattr(K, "CHOL_INV", path == "inv")
     monkeypatch.setattr(K, "CHOL_FUSED", path == "fused")
     calls = []
-    for name in ("cholesky_inv", "cholesky_panel", "cholesky_block"):
+    for name in ("cholesky_inv", "cholesky_inv_apply", "cholesky_panel", "cholesky_block"):
         f = getattr(K, name)
         monkeypatch.setattr(K, name, lambda *a, f=f, **kw: (calls.append(1), f(*a, **kw))[1])
     n = 20

@@ -74,35 +74,6 @@ def test_chol_inv(blocked, monkeypatch, dt, block):
         wg.linalg.cholesky(wg.asarray(nan))
 
 
-@pytest.mark.parametrize("n", [64, 61, 20])
-def test_chol_recursive(blocked, monkeypatch, n):
-    # CHOL_RECURSIVE: the columns halved recursively down to the diagonal blocks: the top level's update has k = the
-    # left half's width (the panels' never more than CHOL_BLOCK_BIG), the default's bounds, zeros above the diagonal
-    # (the row-wise finish), a non-PD member of a stack (NaN / LinAlgError), a NaN input
-    monkeypatch.setattr(K, "CHOL_INV", True)
-    monkeypatch.setattr(K, "CHOL_INV_INNER_BIG", 8)
-    monkeypatch.setattr(F, "BIG_N", 16)
-    monkeypatch.setattr(F, "CHOL_BLOCK_BIG", 16)
-    monkeypatch.setattr(F, "REPLAY", False)
-    ks = []
-    update = K.update
-    monkeypatch.setattr(K, "update", lambda dev, c, a, b, tri=False: (ks.append(a.shape[-1]), update(dev, c, a, b, tri))[1])
-    rng = np.random.default_rng(n)
-    s = spd(rng, (2, n, n), np.float32)
-    for rec in (False, True):
-        monkeypatch.setattr(F, "CHOL_RECURSIVE", rec)
-        ks.clear()
-        L = wg.linalg.cholesky(wg.asarray(s)).numpy()
-        assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, n, np.float32)
-        top = (-(-n // 8) + 1) // 2 * 8  # the left half: whole 8-wide blocks, the larger half
-        assert max(ks) == (top if rec else 16)
-    check_chol_fails_inside_stack(rng, n, np.float32, n - 3)
-    nan = spd(rng, (n, n), np.float32)
-    nan[n - 2, 3] = nan[3, n - 2] = np.nan
-    with pytest.raises(np.linalg.LinAlgError):
-        wg.linalg.cholesky(wg.asarray(nan))
-
-
 CHOL_INV_GEN = {"gj": {"CHOL_INV_GJ": True}, "recip": {"CHOL_INV_RECIP": True}, "fast": {"CHOL_INV_SQRT": "fast"},
                 "flag": {"CHOL_INV_FLAG": True}, "unchecked": {"CHOL_INV_UNCHECKED": True},
                 "split4": {"CHOL_INV_SPLIT": 4}, "split2_lean": {"CHOL_INV_SPLIT": 2, "CHOL_INV_RECIP": True,
@@ -279,11 +250,11 @@ def test_chol_inv_fits_the_device(monkeypatch):
     assert K.chol_inv(dev, D.float32, 8) and K.chol_inv(dev, D.float32, 128)  # 128: sub-panels of CHOL_INV_INNER
     assert K.chol_inv(dev, D.float64, 64) == (66 * 64 * 8 <= limit)
     assert K._chol_apply_rows(dev, D.float32, 64) == (64 if 128 * 64 * 4 <= limit else 32)
-    for gpu in (True, False):  # None: on GPUs for n >= factor.BIG_N (big), else off
+    for gpu in (True, False):  # None: on GPUs at every order (big: n >= factor.BIG_N), off on CPU adapters
         monkeypatch.setattr(K, "CHOL_INV", None)
         monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
         assert K.chol_inv(dev, D.float32, 128, big=True) == gpu
-        assert not K.chol_inv(dev, D.float32, 64)
+        assert K.chol_inv(dev, D.float32, 64) == gpu
     monkeypatch.setattr(K, "CHOL_INV", True)
     monkeypatch.setattr(K, "CHOL_INV_INNER", 65)  # the register kernels' rows: at most 64
     assert not K.chol_inv(dev, D.float32, 8) and K.chol_inv(dev, D.float32, 8, big=True)
@@ -293,9 +264,10 @@ def test_chol_inv_fits_the_device(monkeypatch):
 
 @pytest.mark.parametrize("gpu", [True, False])
 def test_chol_default_by_order(blocked, monkeypatch, gpu):
-    # the default (CHOL_INV = None): on GPUs from factor.BIG_N on CHOL_INV with CHOL_BLOCK_BIG-wide panels of
-    # CHOL_INV_INNER_BIG-wide diagonal blocks (one fused launch each: CHOL_INV_FUSE_APPLY), below it the fused panel; on CPU adapters neither (the separate
-    # diagonal block and trsm) -- here with the widths scaled down (BIG_N 40, panels 16 of blocks 8 against 8)
+    # the default (CHOL_INV = None): on GPUs CHOL_INV (each diagonal block one fused launch: CHOL_INV_FUSE_APPLY),
+    # from factor.BIG_N on with CHOL_BLOCK_BIG-wide panels of CHOL_INV_INNER_BIG-wide diagonal blocks, below it
+    # BLOCK-wide panels; on CPU adapters neither (the separate diagonal block and trsm) -- here with the widths
+    # scaled down (BIG_N 40, panels 16 of blocks 4 against 8)
     monkeypatch.setattr(K, "_reg_default", lambda device: gpu)
     monkeypatch.setattr(K, "TRSM_REG", 0)  # (the 16-row register trsm: not under test)
     monkeypatch.setattr(F, "BIG_N", 40)
@@ -306,17 +278,17 @@ def test_chol_default_by_order(blocked, monkeypatch, gpu):
         f = getattr(K, name)
         monkeypatch.setattr(K, name, lambda *a, f=f, name=name, **kw: (calls.append((name,) + a[6:8]), f(*a, **kw))[1])
     rng = np.random.default_rng(40)
-    for n, want in ((39, "cholesky_panel" if gpu else "cholesky_block"),
-                    (41, "cholesky_inv_apply" if gpu else "cholesky_block")):  # (CHOL_INV_FUSE_APPLY on GPUs)
+    want = "cholesky_inv_apply" if gpu else "cholesky_block"
+    for n in (39, 41):
         calls.clear()
         s = spd(rng, (2, n, n), np.float32)
         L = wg.linalg.cholesky(wg.asarray(s)).numpy()
         assert np.all(np.triu(L, 1) == 0) and chol_within_bound(L, s, n, np.float32)
         assert {c[0] for c in calls} == {want}
-        if want == "cholesky_inv_apply":  # 4-wide blocks: 16-wide panels' sub-panels, the last one 1 wide
+        if gpu and n > 40:  # 4-wide blocks: 16-wide panels' sub-panels, the last one 1 wide
             assert [c[1:] for c in calls[:5]] == [(0, 4), (4, 4), (8, 4), (12, 4), (16, 4)] and calls[-1][1:] == (40, 1)
-        elif want == "cholesky_panel":
-            assert calls[1][1:] == (8, 8)  # BLOCK = 8 below BIG_N
+        elif gpu:
+            assert calls[1][1:] == (8, 8) and calls[-1][1:] == (32, 7)  # BLOCK = 8 below BIG_N
 
 
 @pytest.mark.slow  # ~50-120 s on lavapipe (compiling the 64-row straight-line factor and inverse)
@@ -450,21 +422,6 @@ def test_chol_inv_fuse_apply_pending_copy(blocked, monkeypatch):
     L2 = wg.linalg.cholesky(wg.asarray(s)).numpy()
     assert not np.array_equal(L2[:, :16, :16], L0[:, :16, :16])
     np.testing.assert_array_equal(L2[:, -7:, -7:], L0[:, -7:, -7:])  # the last block: straight into the matrix
-
-
-def test_chol_inv_fuse_apply_recursive(blocked, monkeypatch):
-    # CHOL_RECURSIVE's diagonal blocks through the fused launch too (the pending L11 carried across the recursion's
-    # levels): the same bits as its unfused launches
-    for mod, attr, v in ((K, "CHOL_INV", True), (K, "CHOL_INV_INNER_BIG", 16), (F, "BIG_N", 16),
-                         (F, "CHOL_BLOCK_BIG", 32), (F, "CHOL_RECURSIVE", True), (F, "REPLAY", False)):
-        monkeypatch.setattr(mod, attr, v)
-    calls = []
-    f = K.cholesky_inv_apply
-    monkeypatch.setattr(K, "cholesky_inv_apply", lambda *a: (calls.append(a[6:9]), f(*a))[1])
-    s = spd(np.random.default_rng(12), (2, 70, 70), np.float32)
-    L0, L1 = _chol_both(s, monkeypatch)
-    np.testing.assert_array_equal(L1, L0)
-    assert calls == [(0, 16, -1), (16, 16, 0), (32, 16, 16), (48, 16, 32), (64, 6, 48)]
 
 
 def test_chol_inv_fuse_apply_narrower_block_after_wider(blocked, monkeypatch):

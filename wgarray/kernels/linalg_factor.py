@@ -302,11 +302,13 @@ def cholesky_panel(device, a, info, ws: Mirror, n: int, batch: int, k0: int, nb:
 CHOL_INV: bool | None = None  # Cholesky's panel as two launches a panel instead of one (trsm as GEMM, issue 12 /
 # 17 row 3): ``cholesky_inv`` (one workgroup a matrix: the diagonal block factored with its rows in registers, one
 # barrier a column, and W = L11^-T by a register solve a column) and ``cholesky_apply`` (L21 = A21 W in place, a
-# small GEMM over many workgroups), instead of the fused panel whose every workgroup factors the block again.  Takes
-# precedence over CHOL_FUSED.  None: on GPUs for n >= factor.BIG_N (there with factor.CHOL_BLOCK_BIG = 128-wide
-# panels of CHOL_INV_INNER_BIG = 32-wide diagonal blocks: H100 2026-12-06, cholesky 4096 9.48 -> 8.62 ms, torch 1.93),
-# off below (1024: the fused panel 2.56 ms, this 2.57 with 64-wide blocks, 3.3 with 32-wide) and on CPU adapters
-# (lavapipe compiles the 64-row code slowly)
+# small GEMM over many workgroups; both one launch with CHOL_INV_FUSE_APPLY), instead of the fused panel whose every
+# workgroup factors the block again.  Takes precedence over CHOL_FUSED.  None: on GPUs at every order of the blocked
+# path (from factor.BIG_N on with factor.CHOL_BLOCK_BIG-wide panels of CHOL_INV_INNER_BIG-wide blocks), off on CPU
+# adapters (lavapipe compiles the 64-row code slowly).  H100 2026-12-06 sixth session (`python -m
+# benchmarks.linbig_sweep --sizes 2048 1024 512 256 128 --ops cholesky --variants default chol_inv_all`, with the
+# fused launch): 1024 1.82 -> 0.97 ms, 512 1.14 -> 0.62, 256 0.69 -> 0.44, 128 0.48 -> 0.36 against the fused panel
+# (until then the default below BIG_N; the fifth session's 1024 had them equal, 2.56 / 2.57, without the fused launch)
 CHOL_APPLY_ROWS = 64  # rows of L21 a workgroup of ``cholesky_apply`` at most (16, 32 or 64; fewer where memory is short)
 
 
@@ -339,13 +341,13 @@ def chol_inv_inner(big: bool) -> int:
 
 def chol_inv(device, d: DType, width: int, big: bool = False) -> bool:
     """Whether CHOL_INV takes panels of ``width`` columns in ``d`` for an order n (``big``: n >= factor.BIG_N): on
-    (None: on GPUs for big n), and both kernels' workgroup memory fits the device for the diagonal blocks
+    (None: on GPUs), and both kernels' workgroup memory fits the device for the diagonal blocks
     (min(width, chol_inv_inner(big)) wide, at most 64; float64 64-wide on 32 KiB devices does not fit: the other
     paths take it)."""
     inner = chol_inv_inner(big)
     side = _bucket(min(width, inner))
     limit = device.properties.limits.max_compute_workgroup_storage_size
-    on = (_reg_default(device) and big) if CHOL_INV is None else bool(CHOL_INV)
+    on = _reg_default(device) if CHOL_INV is None else bool(CHOL_INV)
     return (on and 1 <= inner <= 64 and (side + 2) * side * d.device_itemsize <= limit
             and _chol_apply_rows(device, d, side) > 0)
 

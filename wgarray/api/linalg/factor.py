@@ -60,10 +60,9 @@ CHOL_BLOCK_BIG: int | None = 256  # Cholesky's panel width for n >= BIG_N where 
 # (A left-looking panel, each diagonal block's kernels subtracting the panel's earlier columns themselves so that no
 # update launch runs inside a panel, measured 5.50 ms at 128 and 5.65 at 256 the same run: fewer launches, longer
 # kernels; removed, branch `cholfuse` of that session.)
-CHOL_RECURSIVE = False  # where CHOL_INV takes n >= BIG_N: the columns halved recursively (left half factored, its
-# update of the right half's columns below with k = the left half's width, the right half factored), down to
-# CHOL_INV's diagonal blocks, instead of CHOL_BLOCK_BIG-wide panels: the same launches, but most of the flops in a
-# few updates with large k (the top level's k = n / 2) where the panels' are all k <= CHOL_BLOCK_BIG
+# (Sixth session: the columns halved recursively down to the diagonal blocks, the bulk of the flops in a few updates
+# with large k: 4.98 against 4.75 ms, with the fused diagonal launches 3.97 against 3.62; the lower-tile-only updates
+# with k = 1024 / 2048 ran at 12-15 TFLOP/s; removed.)
 # LU's panels (solve, inv) at most this wide: the H100 sweep (2026-12-06, `python -m benchmarks.linbig_sweep`)
 # measured 32 against 64: solve 4096 75.7 -> 51.2 ms, inv 88.2 -> 67.3, solve 1024 19.4 -> 17.4, inv 19.8 -> 15.2
 # (the tournament panel's latency grows with its width faster than the extra launches cost); Cholesky keeps 64
@@ -407,15 +406,11 @@ def _cholesky_inv(w: Array, info: Array, width: int, inner: int, ws: Mirror) -> 
     (alternating) until the next block's launch copies it into the matrix, the last block's straight in.  Deferring
     that store is safe: after a block's launch nothing reads its diagonal block again (the in-panel update reads
     L21 = rows s1.. of columns [s0, s1) and writes columns [s1, k1); the trailing update reads rows k1.. of the
-    panel's columns and writes [k1, n)^2; CHOL_RECURSIVE's updates read rows m.. of columns left of m; the next
-    blocks' launches read their own diagonal blocks and the rows below them), and the last block's launch
-    (s1 == n) writes the pending L11 before the call returns."""
+    panel's columns and writes [k1, n)^2; the next blocks' launches read their own diagonal blocks and the rows
+    below them), and the last block's launch (s1 == n) writes the pending L11 before the call returns."""
     dev = w.device
     batch, n, _ = w.shape
     pend = [-1, 0, 0] if _k.chol_inv_fuse(dev, w.dtype, inner) else None
-    if CHOL_RECURSIVE and n >= BIG_N:
-        _cholesky_rec(w, info, 0, n, inner, ws, pend)
-        return
     for k0 in range(0, n, width):
         k1 = min(k0 + width, n)
         for s0 in range(k0, k1, inner):
@@ -430,24 +425,6 @@ def _cholesky_inv(w: Array, info: Array, width: int, inner: int, ws: Mirror) -> 
                           tri=True)
         lower = _block(w, k1, k0, n - k1, k1 - k0)
         _k.update(dev, _block(w, k1, k1, n - k1, n - k1), lower, lower.mT, tri=True)
-
-
-def _cholesky_rec(w: Array, info: Array, c0: int, c1: int, inner: int, ws: Mirror, pend: list | None = None) -> None:
-    """Columns [c0, c1) of the stack w factored in place for every row from c0 down (CHOL_RECURSIVE), the updates
-    from the columns left of c0 already applied: one diagonal block (at most ``inner`` wide; ``_chol_diag``: its
-    factor and the rows below, ``pend`` as there), or the left half's columns, their update of the right half's
-    columns (its rows from the right half's first down: C[m:, m:c1] -= L[m:, c0:m] L[m:c1, c0:m]^T, the lower tiles
-    only), the right half's."""
-    dev = w.device
-    n = w.shape[1]
-    if c1 - c0 <= inner:
-        _chol_diag(w, info, c0, c1 - c0, ws, pend)
-        return
-    m = c0 + (math.ceil((c1 - c0) / inner) + 1) // 2 * inner  # whole blocks on the left (a narrow last one right)
-    _cholesky_rec(w, info, c0, m, inner, ws, pend)
-    _k.update(dev, _block(w, m, m, n - m, c1 - m), _block(w, m, c0, n - m, m - c0),
-              _block(w, m, c0, c1 - m, m - c0).mT, tri=True)
-    _cholesky_rec(w, info, m, c1, inner, ws, pend)
 
 
 def _subst_block(n: int) -> int:
@@ -569,7 +546,7 @@ def _knobs() -> tuple:
     return (BLOCK, BLOCK_BIG, BIG_N, LU_BLOCK, SUBST_BLOCK, SUBST_OUTER, SUBST_OUTER_STEP, FACTOR_OUTER, _k.SMALL_MAX,
             _k.WG, _k.PANEL_WG, _k.TSLU_IDS, _k.TSLU_REG, _k.TSLU_SUBGROUP, _k.TSLU_SG_FINAL, _k.tslu_rows, _k.TRSM_REG,
             _k.LU_FINISH_REG, _k.SUBST_STEP, _k.SUBST_STEP_MAX_K, _k.SUBST_COLS, CHOL_BLOCK_BIG, _k.CHOL_INV,
-            _k.CHOL_FUSED, _k.CHOL_INV_FUSE_APPLY, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG, CHOL_RECURSIVE,
+            _k.CHOL_FUSED, _k.CHOL_INV_FUSE_APPLY, _k.CHOL_INV_INNER, _k.CHOL_INV_INNER_BIG,
             _k.CHOL_APPLY_ROWS, _k.CHOL_ROWS,
             _k._chol_inv_opts(), _OUTER_GPU, _k.SG_MIN, _mm.choice_state())
 
