@@ -18,26 +18,15 @@ import wgpu
 
 from wgarray.runtime import stream as S
 
-_SHADER = """
-@group(0) @binding(0) var<storage, read_write> o: array<u32>;
-@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
-    if (g.x == 0u) { o[0] = o[0] + 1u; }
-}
-"""
+from .submit_floor import raw_device
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=1000, help="launches a chain")
     args = ap.parse_args()
-    if S._POLL_WAIT is None:
-        raise SystemExit("needs wgpu-native's blocking poll (wgpu-py's native backend)")
-    adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
-    print("adapter:", adapter.info.get("device", ""), adapter.info.get("backend_type", ""))
-    dev = adapter.request_device_sync()
+    dev, pipe = raw_device()
     bu = wgpu.BufferUsage
-    pipe = dev.create_compute_pipeline(layout="auto", compute={
-        "module": dev.create_shader_module(code=_SHADER), "entry_point": "main"})
     bufs = [dev.create_buffer(size=256, usage=bu.STORAGE) for _ in range(args.n)]
     groups = [dev.create_bind_group(layout=pipe.get_bind_group_layout(0), entries=[
         {"binding": 0, "resource": {"buffer": b, "offset": 0, "size": 256}}]) for b in bufs]

@@ -34,15 +34,20 @@ def best_us(f, n=300, rep=5) -> float:
     return b * 1e6
 
 
-def main() -> None:
-    if S._SET_PIPELINE is None:
+def raw_device():
+    """(device, pipeline of the one-counter kernel) on the high-performance adapter through raw wgpu-py (printed)."""
+    if S._SET_PIPELINE is None or S._POLL_WAIT is None:
         raise SystemExit("needs wgpu-native's poll (wgpu-py's native backend)")
     adapter = wgpu.gpu.request_adapter_sync(power_preference="high-performance")
     print("adapter:", adapter.info.get("device", ""), adapter.info.get("backend_type", ""))
     dev = adapter.request_device_sync()
-    bu = wgpu.BufferUsage
-    pipe = dev.create_compute_pipeline(layout="auto", compute={
+    return dev, dev.create_compute_pipeline(layout="auto", compute={
         "module": dev.create_shader_module(code=_SHADER), "entry_point": "main"})
+
+
+def main() -> None:
+    dev, pipe = raw_device()
+    bu = wgpu.BufferUsage
     buf = dev.create_buffer(size=256, usage=bu.STORAGE | bu.COPY_SRC)
     stage = dev.create_buffer(size=256, usage=bu.MAP_READ | bu.COPY_DST)
     group = dev.create_bind_group(layout=pipe.get_bind_group_layout(0),
