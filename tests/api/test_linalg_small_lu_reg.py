@@ -10,39 +10,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from test_linalg_factor import C, eps, fro, well_conditioned
+from test_linalg_small_chol_reg import kernels  # noqa: F401  (the fixture)
 
 import wgarray as wg
 from wgarray.api.linalg import factor as F
-from wgarray.kernels import launch, linalg_factor as K
+from wgarray.kernels import linalg_factor as K
 
 REG = "linalg_lu_small_reg"
 
 
 @pytest.fixture
-def kernels(monkeypatch):
-    """SMALL_LU_REG forced on; ``kernels()``: the ``launch.compile`` keys' first items and the ``small_plan``
-    calls as ("plan", op) since."""
+def reg(kernels, monkeypatch):  # noqa: F811  (the imported fixture)
+    """SMALL_LU_REG forced on; ``reg()``: the ``launch.compile`` keys' first items and the ``small_plan`` calls as
+    ("plan", op, None) since (test_linalg_small_chol_reg's ``kernels``)."""
     monkeypatch.setattr(K, "SMALL_LU_REG", True)
-    made = []
-    plan = K.small_plan
-    compile_ = launch.compile
-
-    def spy(device, key, build, **kw):
-        made.append(key[0])
-        return compile_(device, key, build, **kw)
-
-    def small_plan(device, op, a, d, **kw):
-        made.append(("plan", op))
-        return plan(device, op, a, d, **kw)
-
-    monkeypatch.setattr(launch, "compile", spy)
-    monkeypatch.setattr(K, "small_plan", small_plan)
-    return lambda: list(made)
+    return kernels
 
 
-def _used(kernels) -> bool:
+def _used(reg) -> bool:
     """Whether the register kernel was compiled or replayed since the fixture (its plan's compile call)."""
-    return REG in kernels()
+    return REG in reg()
 
 
 def _check_solve(a, b, x):
@@ -86,23 +73,23 @@ def _all_ops(a, dt, ks=(None, 1, 3, "n")):
 # (lavapipe compiles the straight-line code slowly: a few seconds a kernel at 16, minutes at 32 and 64)
 @pytest.mark.parametrize("n", [16, pytest.param(17, marks=pytest.mark.slow), pytest.param(32, marks=pytest.mark.slow),
                                pytest.param(64, marks=pytest.mark.slow)])
-def test_bounds(kernels, n):
+def test_bounds(reg, n):
     a = well_conditioned(np.random.default_rng(n), (2, 3, n, n), np.float32)
     _all_ops(a, np.float32)
-    assert _used(kernels)
+    assert _used(reg)
 
 
 @pytest.mark.parametrize("n", [16, pytest.param(33, marks=pytest.mark.slow)])
-def test_float64(kernels, n):
+def test_float64(reg, n):
     dev = wg.default_device()
     if not dev.supports(wg.float64) or n > K.small_limit(dev, wg.float64):
         pytest.skip("no float64 small path here")
     a = well_conditioned(np.random.default_rng(3), (4, n, n), np.float64)
     _all_ops(a, np.float64, ks=(3,) if n == 16 else (None, 1, 3, "n"))
-    assert _used(kernels)
+    assert _used(reg)
 
 
-def test_layouts(kernels):
+def test_layouts(reg):
     """Operands read where they lie: every other matrix, transposed, a broadcast single matrix against a stack of
     right-hand sides, an offset and a row stride other than n, a strided right-hand side."""
     rng = np.random.default_rng(5)
@@ -115,18 +102,18 @@ def test_layouts(kernels):
     big = wg.asarray(np.pad(a[0], ((1, 2), (3, 0))))
     _check_inv(a[0], wg.linalg.inv(big[1:17, 3:]).numpy())
     _check_solve(a[0], b[0, :, ::2], wg.linalg.solve(big[1:17, 3:], wb[0, :, ::2]).numpy())
-    assert sum(k == REG for k in kernels()) >= 3
+    assert sum(k == REG for k in reg()) >= 3
 
 
 @pytest.mark.parametrize("n", [16, pytest.param(23, marks=pytest.mark.slow)])
-def test_permutations_exact(kernels, n):
+def test_permutations_exact(reg, n):
     """A permutation matrix: every pivot 1, every multiplier 0: numpy's answer bit for bit."""
     rng = np.random.default_rng(n)
     p = np.stack([np.eye(n, dtype=np.float32)[rng.permutation(n)] for _ in range(3)])
     b = rng.standard_normal((3, n, 2)).astype(np.float32)
     np.testing.assert_array_equal(wg.linalg.inv(wg.asarray(p)).numpy(), p.transpose(0, 2, 1))
     np.testing.assert_array_equal(wg.linalg.solve(wg.asarray(p), wg.asarray(b)).numpy(), p.transpose(0, 2, 1) @ b)
-    assert _used(kernels)
+    assert _used(reg)
 
 
 def _lu_with_pivots(rng, n, perm):
@@ -139,7 +126,7 @@ def _lu_with_pivots(rng, n, perm):
 
 
 @pytest.mark.parametrize("n", [16, pytest.param(21, marks=pytest.mark.slow)])
-def test_pivots_everywhere(kernels, monkeypatch, n):
+def test_pivots_everywhere(reg, monkeypatch, n):
     """Pivot rows at every position (identity, reversed, random, the last row first): the bounds hold and the
     old kernel (the same pivot choice) agrees closely."""
     rng = np.random.default_rng(11)
@@ -155,7 +142,7 @@ def test_pivots_everywhere(kernels, monkeypatch, n):
     np.testing.assert_allclose(wg.linalg.inv(wg.asarray(a)).numpy(), ai, rtol=1e-4, atol=1e-5)
 
 
-def test_ill_conditioned(kernels):
+def test_ill_conditioned(reg):
     """cond 1e6 (float64) / 1e3 (float32): still getrs's backward error; inv within its cond-scaled bound."""
     dev = wg.default_device()
     rng = np.random.default_rng(12)
@@ -169,11 +156,11 @@ def test_ill_conditioned(kernels):
         b = rng.standard_normal((n, 3)).astype(dt)
         _check_solve(a, b, wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy())
         _check_inv(a, wg.linalg.inv(wg.asarray(a)).numpy())
-    assert _used(kernels)
+    assert _used(reg)
 
 
 @pytest.mark.parametrize("n", [16, pytest.param(19, marks=pytest.mark.slow)])
-def test_singular_members(kernels, n):
+def test_singular_members(reg, n):
     """An exact zero column inside the stack (at the first, an inner and the last column): NaN for those
     members only in "nan" mode, LinAlgError in "raise"; the others within the bounds."""
     rng = np.random.default_rng(7)
@@ -197,10 +184,10 @@ def test_singular_members(kernels, n):
     _check_inv(a[good], ai[good])
     good_a = well_conditioned(rng, (5, n, n), np.float32)
     _check_inv(good_a, wg.linalg.inv(wg.asarray(good_a)).numpy())  # the status word is per call
-    assert _used(kernels)
+    assert _used(reg)
 
 
-def test_nan_inf_as_old_kernel(kernels, monkeypatch):
+def test_nan_inf_as_old_kernel(reg, monkeypatch):
     """NaN and inf entries (in A and in B, at pivots and elsewhere): the same NaN pattern and the same finite
     values as linalg_small.wgsl's LU (isamax's NaN rule)."""
     rng = np.random.default_rng(13)
@@ -219,7 +206,7 @@ def test_nan_inf_as_old_kernel(kernels, monkeypatch):
     wa, wb = wg.asarray(a), wg.asarray(b)
     with wg.linalg.errors("nan"):
         got = [wg.linalg.solve(wa, wb).numpy(), wg.linalg.inv(wa).numpy()]
-        assert _used(kernels)
+        assert _used(reg)
         monkeypatch.setattr(K, "SMALL_LU_REG", False)
         want = [wg.linalg.solve(wa, wb).numpy(), wg.linalg.inv(wa).numpy()]
     for g, w in zip(got, want):
@@ -229,7 +216,7 @@ def test_nan_inf_as_old_kernel(kernels, monkeypatch):
         np.testing.assert_allclose(g[f], w[f], rtol=1e-4, atol=1e-5)
 
 
-def test_tree_argmax(kernels, monkeypatch):
+def test_tree_argmax(reg, monkeypatch):
     """Without subgroup operations (TSLU_SUBGROUP False): the workgroup tree's argmax, the same pivots."""
     rng = np.random.default_rng(14)
     n = 16
@@ -237,10 +224,10 @@ def test_tree_argmax(kernels, monkeypatch):
     want = wg.linalg.inv(wg.asarray(a)).numpy()
     monkeypatch.setattr(K, "TSLU_SUBGROUP", False)
     np.testing.assert_array_equal(wg.linalg.inv(wg.asarray(a)).numpy(), want)
-    assert _used(kernels)
+    assert _used(reg)
 
 
-def test_recipe_replays(kernels):
+def test_recipe_replays(reg):
     """A repeated call of the same layout: no plan, one dispatch, the first call's bits; the error mode read at
     each call."""
     dev = wg.default_device()
@@ -248,7 +235,7 @@ def test_recipe_replays(kernels):
     a = well_conditioned(rng, (4, 16, 16), np.float32)
     b = rng.standard_normal((4, 16, 3)).astype(np.float32)
     first = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
-    made = len(kernels())
+    made = len(reg())
     for _ in range(2):
         wa, wb = wg.asarray(a), wg.asarray(b)
         with wg.linalg.errors("nan"):
@@ -256,44 +243,44 @@ def test_recipe_replays(kernels):
             got = wg.linalg.solve(wa, wb)
             assert (dev.stats() - before).dispatches == 1
         np.testing.assert_array_equal(got.numpy(), first)
-    assert len(kernels()) == made
+    assert len(reg()) == made
     bad = a.copy()
     bad[2, :, 5] = 0
     with pytest.raises(np.linalg.LinAlgError):
         wg.linalg.solve(wg.asarray(bad), wg.asarray(b))
-    assert len(kernels()) == made
+    assert len(reg()) == made
 
 
-def test_knob_off_minimum_and_rhs(kernels, monkeypatch):
+def test_knob_off_minimum_and_rhs(reg, monkeypatch):
     """SMALL_LU_REG False, an order below SMALL_LU_REG_MIN or more right-hand sides than SMALL_LU_REG_KMAX:
     linalg_small.wgsl's kernel; the knob is part of the recipe's key."""
     rng = np.random.default_rng(9)
-    a = well_conditioned(rng, (3, 16, 16), np.float32)
+    a = well_conditioned(rng, (7, 16, 16), np.float32)  # a layout no other test records
     x = wg.asarray(a)
     _check_inv(a, wg.linalg.inv(x).numpy())
-    assert kernels()[-2:] == [("plan", "inv"), REG]
+    assert reg()[-2:] == [("plan", "inv", None), REG]
     monkeypatch.setattr(K, "SMALL_LU_REG", False)
     _check_inv(a, wg.linalg.inv(x).numpy())
-    assert kernels()[-2:] == [("plan", "inv"), "linalg_small"]
-    made = kernels()
+    assert reg()[-2:] == [("plan", "inv", None), "linalg_small"]
+    made = reg()
     monkeypatch.setattr(K, "SMALL_LU_REG", True)
     _check_inv(a, wg.linalg.inv(x).numpy())
-    assert kernels() == made  # the first call's recipe (its key holds the knob)
+    assert reg() == made  # the first call's recipe (its key holds the knob)
     monkeypatch.setattr(K, "SMALL_LU_REG_MIN", 17)
     _check_inv(a, wg.linalg.inv(x).numpy())
-    assert kernels()[-2:] == [("plan", "inv"), "linalg_small"]
+    assert reg()[-2:] == [("plan", "inv", None), "linalg_small"]
     monkeypatch.setattr(K, "SMALL_LU_REG_MIN", 16)
     monkeypatch.setattr(K, "SMALL_LU_REG_KMAX", 2)
-    b = rng.standard_normal((3, 16, 3)).astype(np.float32)
+    b = rng.standard_normal((7, 16, 3)).astype(np.float32)
     _check_solve(a, b, wg.linalg.solve(x, wg.asarray(b)).numpy())
-    assert kernels()[-2:] == [("plan", "solve"), "linalg_small"]
+    assert reg()[-2:] == [("plan", "solve", None), "linalg_small"]
     a8 = well_conditioned(rng, (3, 8, 8), np.float32)
     _check_inv(a8, wg.linalg.inv(wg.asarray(a8)).numpy())
-    assert kernels()[-2:] == [("plan", "inv"), "linalg_small"]
+    assert reg()[-2:] == [("plan", "inv", None), "linalg_small"]
     monkeypatch.setattr(F, "SMALL_RECIPES", False)  # every call plans: the register kernel again
     monkeypatch.setattr(K, "SMALL_LU_REG_KMAX", 64)
     _check_solve(a, b, wg.linalg.solve(x, wg.asarray(b)).numpy())
-    assert kernels()[-2:] == [("plan", "solve"), REG]
+    assert reg()[-2:] == [("plan", "solve", None), REG]
 
 
 def test_default_and_key(monkeypatch):

@@ -10,25 +10,7 @@
 // position in LAPACK's swapped order (lp, for isamax's NaN rule: see BODY).
 ${HELPERS}
 
-struct Params {
-    n: u32,
-    batch: u32,
-    K: u32,
-    S: u32,
-    a_off: u32,
-    a_sb: u32,
-    a_sr: u32,
-    a_sc: u32,
-    b_off: u32,
-    b_sb: u32,
-    b_sr: u32,
-    b_sc: u32,
-    upper: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-}
-
+${PARAMS}
 const SB: u32 = ${SB}u;
 const WG: u32 = ${WG}u;
 const SOLVE: bool = ${SOLVE};
