@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 from test_linalg_factor import C, eps, fro, well_conditioned
 from test_linalg_small_chol_reg import kernels  # noqa: F401  (the fixture)
 
@@ -77,6 +78,28 @@ def test_bounds(reg, n):
     a = well_conditioned(np.random.default_rng(n), (2, 3, n, n), np.float32)
     _all_ops(a, np.float32)
     assert _used(reg)
+
+
+@settings(max_examples=8, deadline=None)
+@given(batch=st.lists(st.integers(1, 3), max_size=2), k=st.sampled_from([None, 1, 3]), inv=st.booleans(),
+       seed=st.integers(0, 2**16))
+def test_property(batch, k, inv, seed):
+    """Random stacks, right-hand sides and pivot orders (rows of a well-conditioned matrix scrambled) at n = 16."""
+    saved, K.SMALL_LU_REG = K.SMALL_LU_REG, True
+    try:
+        rng = np.random.default_rng(seed)
+        n = 16
+        a = well_conditioned(rng, tuple(batch) + (n, n), np.float32)[..., rng.permutation(n), :]
+        if inv:
+            _check_inv(a, wg.linalg.inv(wg.asarray(a)).numpy())
+        else:
+            shape = (n,) if k is None else tuple(batch) + (n, k)  # a 1-D b: one vector for every matrix
+            b = rng.standard_normal(shape).astype(np.float32)
+            x = wg.linalg.solve(wg.asarray(a), wg.asarray(b)).numpy()
+            assert x.shape == tuple(batch) + shape[-2 + (k is None):]
+            _check_solve(a, np.broadcast_to(b, x.shape), x)
+    finally:
+        K.SMALL_LU_REG = saved
 
 
 @pytest.mark.parametrize("n", [16, pytest.param(33, marks=pytest.mark.slow)])
