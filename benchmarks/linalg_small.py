@@ -21,6 +21,10 @@ register code), next to each other: ``default`` (the knob as it is), ``off`` (li
 / ``split2`` / ``split4`` (on, with SMALL_CHOL_REG_SPLIT invocations a row).  The old-vs-new run (H100, < 60 s):
 
     python -m benchmarks.linalg_small --ops cholesky --sizes 1000x16 1000x32 1000x64 --small-chol-reg off on split1 split2
+
+``--small-lu-reg SETTING ...`` likewise prints the solve / inv rows once per setting of ``SMALL_LU_REG`` (the small
+path's solve / inv with the rows in registers, linalg_lu_small_reg.wgsl; SMALL_LU_REG_SPLIT invocations a row):
+``python -m benchmarks.smalllu_sweep``.  A size ``N`` alone is one N x N matrix (as ``1xN``).
 """
 from __future__ import annotations
 
@@ -72,6 +76,24 @@ def _reg(setting: str) -> None:
         _K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT = REG[setting]
 
 
+# --small-lu-reg's settings: (SMALL_LU_REG, SMALL_LU_REG_SPLIT; None: as it is)
+LU_REG = {"default": None, "off": (False, None), "on": (True, None), "split1": (True, 1), "split2": (True, 2),
+          "split4": (True, 4)}
+
+
+def _lu_reg(setting: str) -> None:
+    if LU_REG[setting] is not None:
+        on, split = LU_REG[setting]
+        _K.SMALL_LU_REG = on
+        if split is not None:
+            _K.SMALL_LU_REG_SPLIT = split
+
+
+def _size(x: str) -> tuple[int, int]:
+    b, m = x.split("x") if "x" in x else ("1", x)
+    return int(b), int(m)
+
+
 def _ms(t) -> str:
     return f"{t.median * 1e3:7.3f} / {t.best * 1e3:7.3f}"
 
@@ -84,6 +106,8 @@ def main() -> None:
     ap.add_argument("--sizes", nargs="+", default=SIZES, help="BATCHxN rows (default: %(default)s)")
     ap.add_argument("--small-chol-reg", nargs="+", choices=tuple(REG), default=["default"],
                     help="cholesky rows once per SMALL_CHOL_REG setting")
+    ap.add_argument("--small-lu-reg", nargs="+", choices=tuple(LU_REG), default=["default"],
+                    help="solve / inv rows once per SMALL_LU_REG setting")
     args = ap.parse_args()
     dev = wg.default_device()
     torch = find_torch()
@@ -106,7 +130,7 @@ def main() -> None:
     print(f"\n{'row':27s} {'raise':>17s} {'nan+sync':>17s} {'nan x20':>8s} {'torch x20':>8s} {'ratio':>5s} "
           f"{'host':>7s} | {'torch':>17s} "
           f"{'torch _ex':>17s} | torch/wg raise, _ex/nan | host/add | per raise call: dispatches submits up down")
-    for batch, n in [(max(1, int(b) // scale), int(m)) for b, m in (x.split("x") for x in args.sizes)]:
+    for batch, n in [(max(1, b // scale), m) for b, m in map(_size, args.sizes)]:
         a, s, b = _data(rng, batch, n)
         wa, ws, wb = (wg.asarray(x, device=dev) for x in (a, s, b))
         for x in (wa, ws, wb):
@@ -117,12 +141,13 @@ def main() -> None:
         if torch.available:
             ta, ts, tb = (torch.module.from_numpy(x).cuda() for x in (a, s, b))
             tcalls, tex = _calls(torch.module.linalg, ta, ts, tb), _calls(torch.module.linalg, ta, ts, tb, ex=True)
-        default = (_K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT)
-        rows = [(op, setting) for op in args.ops for setting in (args.small_chol_reg if op == "cholesky" else [""])]
+        default = (_K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT, _K.SMALL_LU_REG, _K.SMALL_LU_REG_SPLIT)
+        settings = {"cholesky": args.small_chol_reg, "solve": args.small_lu_reg, "inv": args.small_lu_reg}
+        rows = [(op, setting) for op in args.ops for setting in settings[op]]
         for op, setting in rows:
-            _K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT = default
-            if setting:
-                _reg(setting)
+            _K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT, _K.SMALL_LU_REG, _K.SMALL_LU_REG_SPLIT = default
+            if setting != "default":
+                (_reg if op == "cholesky" else _lu_reg)(setting)
             f = wcalls[op]
             ref = {"cholesky": lambda: np.linalg.cholesky(s), "solve": lambda: np.linalg.solve(a, b),
                    "inv": lambda: np.linalg.inv(a)}[op]()
@@ -148,7 +173,7 @@ def main() -> None:
             c = next(x for x in cases if x.name == "raise")
             per = {k: getattr(c.stats, k) / c.calls for k in ("dispatches", "submits", "uploads", "downloads")}
             label = (f"{op} {n}^2" if batch == 1 else f"{op} {batch}x{n}^2") + (
-                f" {setting}" if len(args.small_chol_reg) > 1 and op == "cholesky" else "")
+                f" {setting}" if len(settings[op]) > 1 else "")
             tt, tx_ = times.get("torch"), times.get("torch_ex")
             ratio = (f"{tt.median / times['raise'].median:5.2f}x, {tx_.median / times['nan'].median:5.2f}x"
                      if tt and tx_ else "   -")
@@ -158,13 +183,17 @@ def main() -> None:
                   f" | {ratio} | {host.best / add_host:8.2f} | {per['dispatches']:.0f} {per['submits']:.0f} "
                   f"{per['uploads']:.0f} {per['downloads']:.0f}  (max rel err {err:.1e})", flush=True)
             assert err < 1e-3, f"{label}: max rel err {err:.1e} against numpy"
-        _K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT = default
+        _K.SMALL_CHOL_REG, _K.SMALL_CHOL_REG_SPLIT, _K.SMALL_LU_REG, _K.SMALL_LU_REG_SPLIT = default
     print("\nms a call, median / best; torch/wg > 1: wgarray faster.  nan x20, torch x20 (ratio: torch/wg) and host: "
           "best.")
     if len(args.small_chol_reg) > 1:
         print("cholesky rows per SMALL_CHOL_REG setting: the setting with the largest 'nan x20' ratio (torch x20 / wg) "
               "at 1000x32^2 (and not slower at 16^2 / 64^2) should become the default (kernels/linalg_factor.py "
               "SMALL_CHOL_REG, SMALL_CHOL_REG_SPLIT, SMALL_CHOL_REG_MIN).")
+    if len(args.small_lu_reg) > 1:
+        print("solve / inv rows per SMALL_LU_REG setting: the setting with the largest 'nan x20' ratio at 1000x32^2 "
+              "and at 64^2 (and not slower than 'off' at 16^2) should become the default (kernels/linalg_factor.py "
+              "SMALL_LU_REG = None (on GPUs), SMALL_LU_REG_SPLIT; SMALL_LU_REG_MIN = the smallest order it wins at).")
 
 
 if __name__ == "__main__":

@@ -151,6 +151,8 @@ def small_plan(device, op: str, a, d: DType, *, b=None, upper: bool = False) -> 
         raise ValueError(f"unknown small-path operation {op!r}")
     if op == "cholesky" and small_chol_reg(device, n):
         return _small_chol_reg_plan(device, a, d, upper)
+    if op in ("solve", "inv") and small_lu_reg(device, n, b.shape[-1] if op == "solve" else n):
+        return _small_lu_reg_plan(device, op, a, d, b)
     T = d.wgsl
     nb, r = _small_rows(n)
     per_group = max(1, min(SMALL_GROUP // r,
@@ -166,7 +168,7 @@ def small_plan(device, op: str, a, d: DType, *, b=None, upper: bool = False) -> 
             bindings.append(launch.read("bm", f"array<{T}>"))
         bindings += [launch.write("out", f"array<{T}>"), launch.write("status", "array<atomic<u32>>")]
         return launch.Kernel("linalg_small.wgsl", tuple(bindings), dict(
-            HELPERS=source.helpers([d]), T=T, CHOL=flag[not lu], SOLVE=flag[solve], INV=flag[op == "inv"],
+            HELPERS=source.helpers([d]), PARAMS=source.render("linalg_small_params.wgsl"), T=T, CHOL=flag[not lu], SOLVE=flag[solve], INV=flag[op == "inv"],
             DET=flag[op == "det"], R=r, M=per_group, NB=nb,
             SH_LEN=per_group * _matrix_stride(nb, r), PV_LEN=per_group * r if lu else 1, NAN=_nan(T),
             NEG_INF=_neg_inf(T),
@@ -233,6 +235,146 @@ def _small_chol_reg_plan(device, a, d: DType, upper: bool) -> tuple:
     compiled = launch.compile(device, key, build, checks=not CHOL_INV_UNCHECKED)
     asb, asr, asc = a.strides
     params = layout.u32s(n, batch, a.offset, asb, asr, asc, int(upper), 0)
+    return compiled, params, launch.grid_for(device, workgroups=batch)
+
+
+SMALL_LU_REG: bool | None = False  # the small path's solve / inv of order SMALL_LU_REG_MIN .. 64 (at most
+# SMALL_LU_REG_KMAX right-hand sides) by the register kernel (``_small_lu_reg_plan``, linalg_lu_small_reg.wgsl: one
+# workgroup a matrix, rows of [A | B] in registers, SMALL_LU_REG_SPLIT invocations a row, a parallel argmax, two
+# barriers a step) instead of linalg_small.wgsl's LU (an invocation a row, every invocation scanning every row for
+# the pivot, the matrix in workgroup memory); the same launch, bindings, parameters and status word, so the small
+# path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters.  Not yet measured on a GPU:
+# `python -m benchmarks.smalllu_sweep` decides (the 'nan x20' ratios at 1000 x 32^2 and 64^2 against 'off').
+SMALL_LU_REG_MIN = 16  # the smallest order SMALL_LU_REG takes
+SMALL_LU_REG_SPLIT = 2  # invocations a row (1, 2, 4): each holds a slice of the row's columns of A and of B
+SMALL_LU_REG_KMAX = 64  # the most right-hand sides the register kernel holds (solve; more: linalg_small.wgsl)
+
+
+def _pow2(n: int) -> int:
+    return 1 << max(0, n - 1).bit_length()
+
+
+def small_lu_reg(device, n: int, k: int) -> bool:
+    """Whether the small path's solve (k right-hand sides) / inv (k = n) of order n takes the register kernel."""
+    on = _reg_default(device) if SMALL_LU_REG is None else SMALL_LU_REG
+    return bool(on) and SMALL_LU_REG_MIN <= n <= 64 and 1 <= k <= min(SMALL_LU_REG_KMAX, 64)
+
+
+def small_lu_key(device) -> tuple:
+    """What the small path's solve / inv plan depends on besides the operands' layouts (part of its recipe key)."""
+    return (SMALL_LU_REG, SMALL_LU_REG_MIN, SMALL_LU_REG_SPLIT, SMALL_LU_REG_KMAX, TSLU_SUBGROUP, TSLU_SG_FINAL,
+            SMALL_LU_REG is None and _reg_default(device))
+
+
+def small_lu_reg_body(T: str, sb: int, split: int, kb: int, solve: bool) -> str:
+    """linalg_lu_small_reg.wgsl's BODY: invocation (i, q) holds columns q cw .. of row i of A (cw = sb / split) in
+    v0 .. and columns q kw .. of row i of B (kw = kb / split) in w0 ...
+
+    LU with partial pivoting on [A | B] (B's rows take the same updates as A's: the forward substitution L y = P b
+    done on the way) and then a column-oriented back substitution U x = y, rather than Gauss-Jordan: GJ would save
+    the n back steps but its residual ||A x - b|| is only bounded by cond(A) times LU's (Peters & Wilkinson), and the
+    small path promises getrs's backward error (tests/api/test_linalg_factor.py: C n eps ||A|| ||x||) whatever the
+    conditioning.  A forward step: the owner part of column j hands each row's value on (colv) and keys the argmax;
+    wg_argmax (one barrier) names the pivot row; it hands its row on (prow, prowb); a barrier; every remaining row
+    subtracts its multiple.  Columns <= j of the remaining rows take garbage (no test a column): nothing reads them
+    again.  A back step k: the row of step k divides by its pivot and hands its X row on, the owner part of column
+    k hands on U's column k (double-buffered: one barrier a step); rows of earlier steps subtract.  Steps past the
+    bucket's half are guarded by k < n (uniform: a parameter).
+
+    The pivot: getrf's, the first row of largest |a| among the rows not yet pivots; a NaN wins only in the row at
+    LAPACK's position j (isamax's first element; lp tracks the swaps), as linalg_small.wgsl: its key +inf and its
+    index i (the others i + SB: it wins ties with an inf), another NaN's key -0.5 (below every |a|)."""
+    cw, kw = sb // split, -(-kb // split)
+    inf = "bitcast<f32>(0x7f800000u)" if T == "f32" else "f64(bitcast<f32>(0x7f800000u))"
+    bload = ("select({T}(0.0), bm[rb + min(c, kl) * p.b_sc], live && c < K)" if solve
+             else "select({T}(0.0), {T}(1.0), live && i == c)")
+    L = []
+    for m in range(cw):
+        L += [f"var v{m} = {T}(0.0);", "{", f"    let c = q * {cw}u + {m}u;",
+              f"    v{m} = select({T}(0.0), a[ra + min(c, n - 1u) * p.a_sc], live && c < n);", "}"]
+    for m in range(kw):
+        L += [f"var w{m} = {T}(0.0);", "{", f"    let c = q * {kw}u + {m}u;",
+              f"    w{m} = {bload.format(T=T)};", "}"]
+    half = sb // 2
+
+    def guard(j: int) -> tuple[str, str]:
+        return (f"if ({j}u < n) {{", "}") if j >= half else ("{", "}")
+    for j in range(sb):
+        qj, mj = divmod(j, cw)
+        ms = [m for m in range(cw) if (split - 1) * cw + m > j]  # registers holding a column > j in some part
+        opn, cls = guard(j)
+        L += [f"// forward step {j}", opn,
+              f"    let own = q == {qj}u && live && !done;",
+              f"    if (q == {qj}u) {{ colv[i] = v{mj}; }}",
+              f"    let nan = wg_isnan_{T}(v{mj});",
+              f"    let sp = own && nan && lp == {j}u;",
+              f"    let key = select({T}(-1.0), select(abs(v{mj}), select({T}(-0.5), {inf}, sp), nan), own);",
+              "    let pk = wg_argmax(lid, key, select(i + SB, i, sp)) % SB;",
+              "    let d = colv[pk];",
+              "    let ai = colv[i];",
+              f"    fail = select(fail, {j + 1}u, fail == 0u && d == {T}(0.0));",
+              "    let piv = live && pk == i;",
+              "    if (piv) {"]
+        L += [f"        prow[q * {cw}u + {m}u] = v{m};" for m in ms]
+        L += [f"        prowb[q * {kw}u + {m}u] = w{m};" for m in range(kw)]
+        L += ["        if (q == 0u) { plp = lp; }", "    }", "    workgroupBarrier();",
+              "    if (live && !done && !piv) {",
+              f"        let l = select(ai / d, ai, d == {T}(0.0));"]
+        L += [f"        v{m} = v{m} - l * prow[q * {cw}u + {m}u];" for m in ms]
+        L += [f"        w{m} = w{m} - l * prowb[q * {kw}u + {m}u];" for m in range(kw)]
+        L += [f"        lp = select(lp, plp, lp == {j}u);", "    }",
+              f"    if (piv) {{ done = true; pos = {j}u; dg = d; lp = {j}u; }}", cls]
+    for k in reversed(range(sb)):
+        qk, mk = divmod(k, cw)
+        h = k % 2
+        opn, cls = guard(k)
+        L += [f"// back step {k}", opn, f"    if (live && pos == {k}u) {{"]
+        L += [f"        w{m} = w{m} / dg; xrow[{h * kb}u + q * {kw}u + {m}u] = w{m};" for m in range(kw)]
+        L += ["    }", f"    if (q == {qk}u) {{ ucol[{h * sb}u + i] = v{mk}; }}", "    workgroupBarrier();",
+              f"    if (live && pos < {k}u) {{", f"        let u = ucol[{h * sb}u + i];"]
+        L += [f"        w{m} = w{m} - u * xrow[{h * kb}u + q * {kw}u + {m}u];" for m in range(kw)]
+        L += ["    }", cls]
+    L += ["if (live) {", "    let ob = b * n * K + pos * K;"]
+    nan = _nan(T)
+    L += [f"    if (q * {kw}u + {m}u < K) {{ out[ob + q * {kw}u + {m}u] = select(w{m}, {nan}, fail != 0u); }}"
+          for m in range(kw)]
+    L.append("}")
+    return "\n".join("        " + x for x in L)
+
+
+def _small_lu_reg_plan(device, op: str, a, d: DType, b) -> tuple:
+    """``small_plan`` of the small path's solve / inv by the register kernel (SMALL_LU_REG): one workgroup a matrix
+    (linalg_lu_small_reg.wgsl), the same bindings and parameter block as linalg_small.wgsl."""
+    batch, n, _ = a.shape
+    T = d.wgsl
+    solve = op == "solve"
+    k = b.shape[-1] if solve else n
+    side = max(16, _pow2(n))
+    kb = side if not solve else max(_pow2(k), int(SMALL_LU_REG_SPLIT))
+    split = int(SMALL_LU_REG_SPLIT)
+    while split > 1 and side * split > device.properties.limits.max_compute_invocations_per_workgroup:
+        split //= 2
+    kb = max(kb, split)
+    sg = tslu_subgroup(device, True)
+    fin = sg and TSLU_SG_FINAL
+
+    def build() -> launch.Kernel:
+        bindings = [launch.read("a", f"array<{T}>")]
+        if solve:
+            bindings.append(launch.read("bm", f"array<{T}>"))
+        bindings += [launch.write("out", f"array<{T}>"), launch.write("status", "array<atomic<u32>>")]
+        return launch.Kernel("linalg_lu_small_reg.wgsl", tuple(bindings), dict(
+            HELPERS=source.helpers([d]), PARAMS=source.render("linalg_small_params.wgsl"), T=T, SB=side, KB=kb, XB_LEN=2 * kb, UC_LEN=2 * side,
+            SOLVE="true" if solve else "false", ARGMAX=_argmax(T, sg, fin),
+            BODY=small_lu_reg_body(T, side, split, kb, solve)), workgroup=side * split)
+    key = ("linalg_lu_small_reg", d.name, op, side, split, kb, sg, fin)
+    compiled = launch.compile(device, key, build, checks=False)
+    if solve:
+        (bsb, bsr, bsc), boff = b.strides, b.offset
+    else:
+        bsb, bsr, bsc, boff = 0, 0, 0, 0
+    asb, asr, asc = a.strides
+    params = layout.u32s(n, batch, k, 0, a.offset, asb, asr, asc, boff, bsb, bsr, bsc, 0, 0, 0, 0)
     return compiled, params, launch.grid_for(device, workgroups=batch)
 
 

@@ -18,25 +18,7 @@
 // against 0.5 ms (measured; its Cholesky, whose loops kept the run-time count, was the other way round).
 ${HELPERS}
 
-struct Params {
-    n: u32,
-    batch: u32,
-    K: u32,
-    S: u32,
-    a_off: u32,
-    a_sb: u32,
-    a_sr: u32,
-    a_sc: u32,
-    b_off: u32,
-    b_sb: u32,
-    b_sr: u32,
-    b_sc: u32,
-    upper: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-}
-
+${PARAMS}
 const CHOL: bool = ${CHOL};
 const SOLVE: bool = ${SOLVE};
 const INV: bool = ${INV};

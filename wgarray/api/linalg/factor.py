@@ -648,7 +648,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     NaN, and LinAlgError in the 'raise' mode."""
     key = None
     if SMALL_RECIPES and type(x1) is Array and type(x2) is Array:
-        key = _recipe_key("solve", x1, x2)
+        key = _recipe_key("solve", x1, x2) + _k.small_lu_key(x1.mirror.device)
         hit = _fast(key, x1, x2)
         if hit is not None:
             return Array._contiguous(hit[0], hit[1][2])
@@ -698,7 +698,7 @@ def inv(x: Array, /) -> Array:
     and LinAlgError in the 'raise' mode."""
     key = None
     if SMALL_RECIPES and type(x) is Array:
-        key = _recipe_key("inv", x)
+        key = _recipe_key("inv", x) + _k.small_lu_key(x.mirror.device)
         hit = _fast(key, x)
         if hit is not None:
             return Array._contiguous(hit[0], hit[1][2])
