@@ -168,8 +168,8 @@ def small_plan(device, op: str, a, d: DType, *, b=None, upper: bool = False) -> 
             bindings.append(launch.read("bm", f"array<{T}>"))
         bindings += [launch.write("out", f"array<{T}>"), launch.write("status", "array<atomic<u32>>")]
         return launch.Kernel("linalg_small.wgsl", tuple(bindings), dict(
-            HELPERS=source.helpers([d]), PARAMS=source.render("linalg_small_params.wgsl"), T=T, CHOL=flag[not lu], SOLVE=flag[solve], INV=flag[op == "inv"],
-            DET=flag[op == "det"], R=r, M=per_group, NB=nb,
+            HELPERS=source.helpers([d]), PARAMS=source.render("linalg_small_params.wgsl"), T=T, CHOL=flag[not lu],
+            SOLVE=flag[solve], INV=flag[op == "inv"], DET=flag[op == "det"], R=r, M=per_group, NB=nb,
             SH_LEN=per_group * _matrix_stride(nb, r), PV_LEN=per_group * r if lu else 1, NAN=_nan(T),
             NEG_INF=_neg_inf(T),
             B_AT=("bm[p.b_off + b * p.b_sb + row * p.b_sr + c * p.b_sc]" if solve
@@ -364,7 +364,8 @@ def _small_lu_reg_plan(device, op: str, a, d: DType, b) -> tuple:
             bindings.append(launch.read("bm", f"array<{T}>"))
         bindings += [launch.write("out", f"array<{T}>"), launch.write("status", "array<atomic<u32>>")]
         return launch.Kernel("linalg_lu_small_reg.wgsl", tuple(bindings), dict(
-            HELPERS=source.helpers([d]), PARAMS=source.render("linalg_small_params.wgsl"), T=T, SB=side, KB=kb, XB_LEN=2 * kb, UC_LEN=2 * side,
+            HELPERS=source.helpers([d]), PARAMS=source.render("linalg_small_params.wgsl"), T=T, SB=side, KB=kb,
+            XB_LEN=2 * kb, UC_LEN=2 * side,
             SOLVE="true" if solve else "false", ARGMAX=_argmax(T, sg, fin),
             BODY=small_lu_reg_body(T, side, split, kb, solve)), workgroup=side * split)
     key = ("linalg_lu_small_reg", d.name, op, side, split, kb, sg, fin)
