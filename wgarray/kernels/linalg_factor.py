@@ -238,13 +238,15 @@ def _small_chol_reg_plan(device, a, d: DType, upper: bool) -> tuple:
     return compiled, params, launch.grid_for(device, workgroups=batch)
 
 
-SMALL_LU_REG: bool | None = False  # the small path's solve / inv of order SMALL_LU_REG_MIN .. 64 (at most
+SMALL_LU_REG: bool | None = None  # the small path's solve / inv of order SMALL_LU_REG_MIN .. 64 (at most
 # SMALL_LU_REG_KMAX right-hand sides) by the register kernel (``_small_lu_reg_plan``, linalg_lu_small_reg.wgsl: one
 # workgroup a matrix, rows of [A | B] in registers, SMALL_LU_REG_SPLIT invocations a row, a parallel argmax, two
 # barriers a step) instead of linalg_small.wgsl's LU (an invocation a row, every invocation scanning every row for
 # the pivot, the matrix in workgroup memory); the same launch, bindings, parameters and status word, so the small
-# path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters.  Not yet measured on a GPU:
-# `python -m benchmarks.smalllu_sweep` decides (the 'nan x20' ratios at 1000 x 32^2 and 64^2 against 'off').
+# path's recipes replay it.  None: on GPUs (``_reg_default``), off on CPU adapters.  H200, 2026-12-06 sixth session
+# (`python -m benchmarks.smalllu_sweep`, a stream of 20 "nan" calls against torch's *_ex; off -> split 2): solve / inv
+# 1,000 x 16^2 0.78x / 0.94x -> 1.66x / 2.07x torch, 32^2 1.04x / 1.29x -> 4.73x / 4.34x, one 64^2 0.17x / 0.19x ->
+# 1.54x / 1.44x, 1,000 x 64^2 0.32x / 0.41x -> 5.42x / 3.67x (split 1: 6.46x / 2.66x; split 4 not run)
 SMALL_LU_REG_MIN = 16  # the smallest order SMALL_LU_REG takes
 SMALL_LU_REG_SPLIT = 2  # invocations a row (1, 2, 4): each holds a slice of the row's columns of A and of B
 SMALL_LU_REG_KMAX = 64  # the most right-hand sides the register kernel holds (solve; more: linalg_small.wgsl)
