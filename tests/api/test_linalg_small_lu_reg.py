@@ -71,18 +71,33 @@ def _all_ops(a, dt, ks=(None, 1, 3, "n")):
     _check_inv(a, ai)
 
 
-def _gpu_only_past_24(n: int) -> None:
-    """Orders past 24 (the 32- and 64-wide kernels) only where the adapter is a GPU: lavapipe compiles their
-    straight-line code for minutes (32) to over half an hour (64), past `make test-long`'s time."""
-    if n > 24 and not K._reg_default(wg.default_device()):
+def _gpu_only_past_16(n: int) -> None:
+    """Orders past 16 (the 32- and 64-wide kernels) only where the adapter is a GPU: lavapipe compiles their
+    straight-line code for minutes (32: ~4 with a cold shader cache) to over half an hour (64), too long for
+    `make test-long`; there the padded rows are exercised at n = 13 in the 16-wide kernel (``test_padded``)."""
+    if n > 16 and not K._reg_default(wg.default_device()):
         pytest.skip("the 32- / 64-wide register LU compiles for minutes on a CPU adapter: GPUs only")
+
+
+def test_padded(reg, monkeypatch):
+    # an order below the kernel's width (13 in the 16-wide kernel, SMALL_LU_REG_MIN lowered): the padding rows and
+    # columns stay out of the pivot search and the answers (bounds, a singular member NaN, pivots anywhere)
+    monkeypatch.setattr(K, "SMALL_LU_REG_MIN", 8)
+    rng = np.random.default_rng(13)
+    a = well_conditioned(rng, (3, 13, 13), np.float32)[:, rng.permutation(13), :]
+    _all_ops(a, np.float32)
+    a[1, :, 5] = 0
+    with wg.linalg.errors("nan"):
+        ai = wg.linalg.inv(wg.asarray(a)).numpy()
+    assert np.isnan(ai[1]).all() and np.isfinite(ai[[0, 2]]).all()
+    assert _used(reg)
 
 
 # (lavapipe compiles the straight-line code slowly: a few seconds a kernel at 16, minutes at 32 and 64)
 @pytest.mark.parametrize("n", [16, pytest.param(17, marks=pytest.mark.slow), pytest.param(32, marks=pytest.mark.slow),
                                pytest.param(64, marks=pytest.mark.slow)])
 def test_bounds(reg, n):
-    _gpu_only_past_24(n)
+    _gpu_only_past_16(n)
     a = well_conditioned(np.random.default_rng(n), (2, 3, n, n), np.float32)
     _all_ops(a, np.float32)
     assert _used(reg)
@@ -112,7 +127,7 @@ def test_property(batch, k, inv, seed):
 
 @pytest.mark.parametrize("n", [16, pytest.param(33, marks=pytest.mark.slow)])
 def test_float64(reg, n):
-    _gpu_only_past_24(n)
+    _gpu_only_past_16(n)
     dev = wg.default_device()
     if not dev.supports(wg.float64) or n > K.small_limit(dev, wg.float64):
         pytest.skip("no float64 small path here")
@@ -140,6 +155,7 @@ def test_layouts(reg):
 @pytest.mark.parametrize("n", [16, pytest.param(23, marks=pytest.mark.slow)])
 def test_permutations_exact(reg, n):
     """A permutation matrix: every pivot 1, every multiplier 0: numpy's answer bit for bit."""
+    _gpu_only_past_16(n)
     rng = np.random.default_rng(n)
     p = np.stack([np.eye(n, dtype=np.float32)[rng.permutation(n)] for _ in range(3)])
     b = rng.standard_normal((3, n, 2)).astype(np.float32)
@@ -161,6 +177,7 @@ def _lu_with_pivots(rng, n, perm):
 def test_pivots_everywhere(reg, monkeypatch, n):
     """Pivot rows at every position (identity, reversed, random, the last row first): the bounds hold and the
     old kernel (the same pivot choice) agrees closely."""
+    _gpu_only_past_16(n)
     rng = np.random.default_rng(11)
     perms = [np.arange(n), np.arange(n)[::-1], rng.permutation(n), np.roll(np.arange(n), 1)]
     a = np.stack([_lu_with_pivots(rng, n, p) for p in perms])
@@ -195,6 +212,7 @@ def test_ill_conditioned(reg):
 def test_singular_members(reg, n):
     """An exact zero column inside the stack (at the first, an inner and the last column): NaN for those
     members only in "nan" mode, LinAlgError in "raise"; the others within the bounds."""
+    _gpu_only_past_16(n)
     rng = np.random.default_rng(7)
     a = well_conditioned(rng, (5, n, n), np.float32)
     a[1, :, 0] = 0
