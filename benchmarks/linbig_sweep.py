@@ -9,7 +9,7 @@ where the time goes, and every knob of ``wgarray/api/linalg/factor.py`` against 
 Two tables a size:
 
 - phases (the default settings): one call recorded kernel launch by kernel launch (``kernels/linalg_factor.py``'s
-  cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill; "factor:" or "subst:" by where they run;
+  cholesky_block, trsm, tslu, lu_finish, update, swap, nanfill, chol_finish; "factor:" or "subst:" by where they run;
   "...:update_kK": the updates with k = K > 64: SUBST_OUTER's / FACTOR_OUTER's past an outer block, Cholesky's
   panels' trailing updates), then
   each phase's launches replayed alone at their real sizes, back to back in one synchronised sample (best of a
@@ -152,7 +152,7 @@ VARIANTS: dict[str, tuple[tuple[str, ...], dict]] = {
 }
 TIMING_ONLY = ("chol_noinv", "chol_invonly")  # answers wrong by design: their residual is not flagged BAD
 PHASED = ("cholesky_block", "cholesky_panel", "cholesky_inv", "cholesky_apply", "cholesky_inv_apply", "trsm", "tslu",
-          "lu_finish", "update", "swap", "nanfill", "lu_subst")
+          "lu_finish", "update", "swap", "nanfill", "chol_finish", "lu_subst")
 
 
 def _modules():

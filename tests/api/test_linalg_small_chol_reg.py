@@ -190,17 +190,22 @@ def test_knob_off_and_minimum(kernels, monkeypatch):
     assert kernels()[-2:] == [("plan", "cholesky", False), "linalg_small"]
 
 
-def test_default_follows_the_adapter(monkeypatch):
-    """None: on where the register paths' default is (GPUs), off on CPU adapters."""
+def check_default_and_key(monkeypatch, knob: str, takes, key) -> None:
+    """A small-path register knob (``knob``, read by ``takes(device, n)`` and ``key(device)``): None is on where
+    the register paths' default is (GPUs), off on CPU adapters, never below 16; the recipe key changes with the
+    knob (None, True, False: three keys), so a recorded call is never replayed with the other kernel."""
     dev = wg.default_device()
-    monkeypatch.setattr(K, "SMALL_CHOL_REG", None)
+    monkeypatch.setattr(K, knob, None)
     for gpu in (False, True):
         monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
-        assert K.small_chol_reg(dev, 32) == gpu and not K.small_chol_reg(dev, 8)
-        assert K.small_chol_key(dev)[-1] == gpu
-    # the recipe key changes with the knob: a recorded call is never replayed with the other kernel
+        assert takes(dev, 32) == gpu and not takes(dev, 8)
+        assert key(dev)[-1] == gpu
     keys = set()
     for on in (None, True, False):
-        monkeypatch.setattr(K, "SMALL_CHOL_REG", on)
-        keys.add(K.small_chol_key(dev))
+        monkeypatch.setattr(K, knob, on)
+        keys.add(key(dev))
     assert len(keys) == 3
+
+
+def test_default_follows_the_adapter(monkeypatch):
+    check_default_and_key(monkeypatch, "SMALL_CHOL_REG", K.small_chol_reg, K.small_chol_key)

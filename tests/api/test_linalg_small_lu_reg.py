@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from test_linalg_factor import C, eps, fro, well_conditioned
-from test_linalg_small_chol_reg import kernels  # noqa: F401  (the fixture)
+from test_linalg_small_chol_reg import check_default_and_key, kernels  # noqa: F401  (kernels: the fixture)
 
 import wgarray as wg
 from wgarray.api.linalg import factor as F
@@ -334,15 +334,4 @@ def test_knob_off_minimum_and_rhs(reg, monkeypatch):
 
 
 def test_default_and_key(monkeypatch):
-    """None: on where the register paths' default is (GPUs), off on CPU adapters; three settings, three keys."""
-    dev = wg.default_device()
-    monkeypatch.setattr(K, "SMALL_LU_REG", None)
-    for gpu in (False, True):
-        monkeypatch.setattr(K, "_reg_default", lambda device, gpu=gpu: gpu)
-        assert K.small_lu_reg(dev, 32, 32) == gpu and not K.small_lu_reg(dev, 8, 8)
-        assert K.small_lu_key(dev)[-1] == gpu
-    keys = set()
-    for on in (None, True, False):
-        monkeypatch.setattr(K, "SMALL_LU_REG", on)
-        keys.add(K.small_lu_key(dev))
-    assert len(keys) == 3
+    check_default_and_key(monkeypatch, "SMALL_LU_REG", lambda dev, n: K.small_lu_reg(dev, n, n), K.small_lu_key)

@@ -17,7 +17,8 @@ Two regimes (the drivers in ``wgarray/api/linalg.py`` choose between them):
 
 Every matrix has an ``info`` word (u32, zero on entry): the first zero pivot (LU) or non-positive pivot
 (Cholesky) plus one, or ``NAN_INFO`` where the blocked LU met a NaN (``nanscan``, ``tslu``: NaN results, no error).
-``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the matrices whose info is set.
+``det`` turns LU factors into (det, sign, log|det|); ``nanfill`` writes NaN into the matrices whose info is set
+(``chol_finish``: and zeroes the upper triangle of the others' Cholesky factors).
 
 Every kernel goes through ``launch``: its bindings declared once (``_kernel``), the shared entry prologue, and
 ``launch.dispatch`` with a 1-D workgroup count (matrices, or column groups times matrices: no grid limit on the
@@ -83,6 +84,10 @@ def _nan(T: str) -> str:
 
 def _neg_inf(T: str) -> str:
     return "bitcast<f32>(0xff800000u)" if T == "f32" else "f64(bitcast<f32>(0xff800000u))"
+
+
+def _inf(T: str) -> str:
+    return "bitcast<f32>(0x7f800000u)" if T == "f32" else "f64(bitcast<f32>(0x7f800000u))"
 
 
 _ACCESS: dict[tuple, tuple[tuple[str, ...], int]] = {}  # key -> the kernel's bindings' access modes and the last
@@ -287,7 +292,7 @@ def small_lu_reg_body(T: str, sb: int, split: int, kb: int, solve: bool) -> str:
     LAPACK's position j (isamax's first element; lp tracks the swaps), as linalg_small.wgsl: its key +inf and its
     index i (the others i + SB: it wins ties with an inf), another NaN's key -0.5 (below every |a|)."""
     cw, kw = sb // split, -(-kb // split)
-    inf = "bitcast<f32>(0x7f800000u)" if T == "f32" else "f64(bitcast<f32>(0x7f800000u))"
+    inf = _inf(T)
     bload = ("select({T}(0.0), bm[rb + min(c, kl) * p.b_sc], live && c < K)" if solve
              else "select({T}(0.0), {T}(1.0), live && i == c)")
     L = []
@@ -384,7 +389,7 @@ def _small_lu_reg_plan(device, op: str, a, d: DType, b) -> tuple:
 def cholesky_block(device, a, info, n: int, batch: int, k0: int, nb: int) -> None:
     """Factor in place the diagonal block [k0, k0 + nb)^2 of every matrix of the contiguous stack ``a`` (Cholesky,
     one workgroup a matrix; the rows below are a trsm) and zero the block's upper triangle (the rest of the upper
-    triangle is ``nanfill(upper=n)``'s, once at the end): staged in workgroup memory where the nb x nb block fits
+    triangle is ``chol_finish``'s, once at the end): staged in workgroup memory where the nb x nb block fits
     it, else in global memory (``linalg_chol_block.wgsl``)."""
     d = a.dtype
     T = d.wgsl
@@ -1273,29 +1278,32 @@ def nanscan(device, a, info, n: int, batch: int) -> None:
          math.ceil(total / WG))
 
 
-ROWS_WG = 128  # invocations a workgroup of the row-wise finish (nanfill with upper = n: one workgroup a row)
+ROWS_WG = 128  # invocations a workgroup of ``chol_finish`` (one workgroup a row)
 
 
-def nanfill(device, info, x, per: int, batch: int, upper: int = 0) -> None:
-    """NaN into the ``per`` elements of each matrix of the contiguous stack ``x`` whose info word is set; ``upper``
-    = n (x a stack of n x n Cholesky factors): the other matrices' elements above the diagonal become 0 (one
-    workgroup a row, ``linalg_chol_rows.wgsl``)."""
-    total = per * batch
-    if total == 0:
-        return
+def _info_fill(device, shader: str, wg: int, info, x, params: bytes, workgroups: int) -> None:
+    """One launch of ``shader`` (bindings: info read, x written; NaN and the element type substituted) with ``wg``
+    invocations a workgroup: ``nanfill``'s and ``chol_finish``'s."""
     d = x.dtype
-    if upper:
-        def build_rows() -> launch.Kernel:
-            return launch.Kernel("linalg_chol_rows.wgsl", (launch.read("info", "array<u32>"),
-                                                          launch.write("x", f"array<{d.wgsl}>")),
-                                 dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=ROWS_WG)
-        _run(device, ("linalg_chol_rows", d.name, ROWS_WG), build_rows, [info, x],
-             layout.u32s(upper, upper * batch, x.offset, 0), upper * batch)
-        return
 
     def build() -> launch.Kernel:
-        return launch.Kernel("linalg_lu_nanfill.wgsl", (launch.read("info", "array<u32>"),
-                                                        launch.write("x", f"array<{d.wgsl}>")),
-                             dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=WG)
-    params = layout.u32s(per, total, x.offset, 0)
-    _run(device, ("linalg_nanfill", d.name, WG), build, [info, x], params, math.ceil(total / WG))
+        return launch.Kernel(shader, (launch.read("info", "array<u32>"), launch.write("x", f"array<{d.wgsl}>")),
+                             dict(T=d.wgsl, NAN=_nan(d.wgsl)), workgroup=wg)
+    _run(device, (shader, d.name, wg), build, [info, x], params, workgroups)
+
+
+def nanfill(device, info, x, per: int, batch: int) -> None:
+    """NaN into the ``per`` elements of each matrix of the contiguous stack ``x`` whose info word is set."""
+    total = per * batch
+    if total:
+        _info_fill(device, "linalg_lu_nanfill.wgsl", WG, info, x, layout.u32s(per, total, x.offset, 0),
+                   math.ceil(total / WG))
+
+
+def chol_finish(device, info, x, n: int, batch: int) -> None:
+    """The contiguous stack ``x`` of n x n Cholesky factors finished: a matrix whose info word is set all NaN, the
+    others' elements above the diagonal 0 (the panels leave them as they were; ``linalg_chol_rows.wgsl``, one
+    workgroup a row)."""
+    if n * batch:
+        _info_fill(device, "linalg_chol_rows.wgsl", ROWS_WG, info, x, layout.u32s(n, n * batch, x.offset, 0),
+                   n * batch)

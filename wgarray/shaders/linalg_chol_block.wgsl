@@ -3,7 +3,7 @@
 // STAGED: the block is copied to workgroup memory, factored there and stored back; otherwise factored in place in
 // global memory.  A pivot that is not > 0 (negative, zero or NaN) is recorded in info[b] (first failing pivot + 1;
 // info must be zero on entry, the first failure wins); the block's upper triangle is zeroed (the rows above it are
-// left alone: linalg_lu_nanfill.wgsl zeroes the whole upper triangle after the last panel).  (Stacks of small matrices have their own kernel, linalg_small.wgsl.)
+// left alone: linalg_chol_rows.wgsl zeroes the whole upper triangle after the last panel).  (Stacks of small matrices have their own kernel, linalg_small.wgsl.)
 ${HELPERS}
 
 struct Params {
@@ -99,7 +99,7 @@ ${ENTRY}
         }
         fence();
     }
-    // zero the block's upper triangle (the rows above the block: nanfill's, once for the whole matrix)
+    // zero the block's upper triangle (the rows above the block: chol_finish's, once for the whole matrix)
     for (var c = p.k0; c < ce; c = c + 1u) {
         for (var i = p.k0 + tid; i < c; i = i + WG) {
             aput(i, c, ${T}(0.0));

@@ -1,4 +1,4 @@
-// Cholesky's finish, one workgroup a row of a matrix (linalg_factor.nanfill with upper = n): the row of a matrix whose
+// Cholesky's finish, one workgroup a row of a matrix (linalg_factor.chol_finish): the row of a matrix whose
 // factorisation failed (info != 0) all NaN, the row of any other its elements right of the diagonal 0 (the panels
 // leave the upper triangle as it was).  The invocations stride along the row (contiguous stores, no division per
 // element; linalg_lu_nanfill.wgsl's one invocation an element spent ~0.2 ms on a 4096^2 factor on an H100).

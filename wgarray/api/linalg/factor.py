@@ -307,7 +307,7 @@ def _factor(w: Array, info: Array, piv: Array, lu: bool, ws: _k.Workspace | Mirr
     """The stack w factored in place: LU with partial pivoting (``lu``: pivots into piv; ``ws``: the tournament's
     scratch, made here if None) or lower Cholesky (``ws``: its scratch from ``_chol_scratch``, made here if None;
     only the lower triangle is written: the caller zeroes the upper one, as ``cholesky`` does with
-    ``nanfill(upper=n)``); failures into info."""
+    ``chol_finish``); failures into info."""
     dev = w.device
     batch, n, _ = w.shape
     width = _width(n, lu)
@@ -636,7 +636,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
         scratch = _chol_scratch(w, _chol_plan(w))
         _replayed(dev, ("cholesky", w.dtype.name, batch, n), [w.mirror, info.mirror, scratch],
                   lambda: _factor(w, info, piv, False, scratch))
-        _k.nanfill(dev, info, w, n * n, batch, upper=n)  # and the upper triangle's zeros
+        _k.chol_finish(dev, info, w, n, batch)  # NaN for failures, and the upper triangle's zeros
         _check(info, "Matrix is not positive definite")
     out = Array(w.mirror, x.shape)
     return core.astype(out.mT, cdt) if upper else out
